@@ -1,0 +1,38 @@
+# wasm32-wasi with clang, Debian's wasi-libc and the wasm32 compiler-rt
+# builtins (libclang-rt-14-dev-wasm32). Binaries get a .wasm suffix and run
+# under node's WASI (tests/ci/run-wasi.mjs).
+#
+# WASI_SYSROOT is the directory holding include/wasm32-wasi and
+# lib/wasm32-wasi; Debian puts them under /usr (dpkg -L wasi-libc).
+set(CMAKE_SYSTEM_NAME Generic)   # CMake 3.25 knows no WASI platform
+set(CMAKE_SYSTEM_PROCESSOR wasm32)
+
+set(WASI_SYSROOT /usr CACHE PATH "prefix holding include/wasm32-wasi and lib/wasm32-wasi")
+
+if(NOT CMAKE_C_COMPILER)
+  set(CMAKE_C_COMPILER clang)
+endif()
+set(CMAKE_C_COMPILER_TARGET wasm32-wasi)
+
+# GNU ar writes no symbol index for wasm objects and wasm-ld needs one.
+find_program(WAI_LLVM_AR NAMES llvm-ar llvm-ar-14 REQUIRED)
+find_program(WAI_LLVM_RANLIB NAMES llvm-ranlib llvm-ranlib-14 REQUIRED)
+set(CMAKE_AR ${WAI_LLVM_AR} CACHE FILEPATH "" FORCE)
+set(CMAKE_RANLIB ${WAI_LLVM_RANLIB} CACHE FILEPATH "" FORCE)
+
+# Only wasi-libc's headers (and clang's own): clang's default search would
+# also fall through to the host's /usr/include.
+set(CMAKE_C_FLAGS_INIT "-nostdlibinc -isystem ${WASI_SYSROOT}/include/wasm32-wasi")
+set(CMAKE_EXE_LINKER_FLAGS_INIT "-L${WASI_SYSROOT}/lib/wasm32-wasi -Wl,-z,stack-size=1048576")
+
+set(CMAKE_EXECUTABLE_SUFFIX .wasm)
+set(CMAKE_C_COMPILE_OPTIONS_PIC "")   # no PIC in a static wasm executable
+set(BUILD_SHARED_LIBS OFF CACHE BOOL "" FORCE)
+set_property(GLOBAL PROPERTY TARGET_SUPPORTS_SHARED_LIBS FALSE)
+
+set(CMAKE_CROSSCOMPILING_EMULATOR node ${CMAKE_CURRENT_LIST_DIR}/../../tests/ci/run-wasi.mjs)
+
+set(CMAKE_FIND_ROOT_PATH ${WASI_SYSROOT})
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)

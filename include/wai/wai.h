@@ -1,0 +1,128 @@
+/* libwai — exact decoder of WAI integer-codec payloads.
+ *
+ * Public API conventions: every function that can fail returns a wai_status;
+ * handles are opaque; the library never prints, exits or aborts, and keeps
+ * no global mutable state. */
+#ifndef WAI_WAI_H
+#define WAI_WAI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(WAI_BUILDING_LIBRARY) && defined(__GNUC__)
+#define WAI_API __attribute__((visibility("default")))
+#else
+#define WAI_API
+#endif
+
+#define WAI_VERSION_MAJOR 0
+#define WAI_VERSION_MINOR 1
+#define WAI_VERSION_PATCH 0
+
+/* "MAJOR.MINOR.PATCH" of the library actually linked. */
+WAI_API const char *wai_version(void);
+
+/* Every outcome of every call. The enumerators after WAI_ are the specs'
+ * codes verbatim, so a status names itself in logs exactly as the spec does
+ * (wai_status_name). The order below is the spec tables' order; the numeric
+ * values are part of the ABI and never change. */
+typedef enum wai_status {
+    WAI_ok = 0,
+
+    /* integer-payloads §8: refusals of a payload or of its parameter set */
+    WAI_bad_magic = 1,
+    WAI_format_capability_mismatch = 2,
+    WAI_keyframe_capability_mismatch = 3,
+    WAI_version = 4,
+    WAI_reserved_nonzero = 5,
+    WAI_field_range = 6,
+    WAI_too_large = 7,
+    WAI_cdf_malformed = 8,
+    WAI_stream_length = 9,
+    WAI_nested_length = 10,
+    WAI_trailing = 11,
+    WAI_stream_exhausted = 12,
+    WAI_stream_noncanonical = 13,
+    WAI_geometry_mismatch = 14,
+    WAI_model_mismatch = 15,
+    WAI_set_incomplete = 16,
+    WAI_not_dispatchable = 17,
+    WAI_unsupported_capability = 18,
+    WAI_payload_malformed = 19,
+    WAI_cost_over_limit = 20,
+
+    /* neural-dispatch §7: refusals of a dispatch path */
+    WAI_dispatch_tier_refused = 32,
+    WAI_dispatch_arithmetic_mismatch = 33,
+    WAI_dispatch_unit_absent = 34,
+    WAI_dispatch_program_absent = 35,
+    WAI_dispatch_shape_mismatch = 36,
+    WAI_dispatch_not_placed = 37,
+    WAI_dispatch_backend_failed = 38,
+
+    /* the library's own: not a judgement of the payload */
+    WAI_out_of_memory = 64,
+    WAI_io_error = 65,
+    WAI_invalid_argument = 66
+} wai_status;
+
+/* The code's name as the spec writes it ("stream_exhausted"), "ok" for
+ * WAI_ok, or NULL for a value that is not a wai_status. */
+WAI_API const char *wai_status_name(wai_status s);
+
+/* Parses a name back (exact match); returns 0 and leaves *out alone when the
+ * name is not a code. */
+WAI_API int wai_status_from_name(const char *name, wai_status *out);
+
+/* How a refusal routes (integer-payloads §8). */
+typedef enum wai_status_kind {
+    WAI_KIND_OK = 0,
+    WAI_KIND_PAYLOAD,   /* final: the payload or its set is refused; no fallback */
+    WAI_KIND_ROUTE,     /* the sink cannot decode through the capability:
+                           set_incomplete, not_dispatchable,
+                           unsupported_capability, cost_over_limit */
+    WAI_KIND_DISPATCH,  /* a dispatch path was refused (neural-dispatch §7) */
+    WAI_KIND_LIBRARY,   /* out of memory, I/O, invalid argument */
+    WAI_KIND_UNKNOWN
+} wai_status_kind;
+
+WAI_API wai_status_kind wai_status_kind_of(wai_status s);
+
+/* ---- allocation ---------------------------------------------------------
+ * Every allocation the library makes goes through one allocator, so an
+ * embedder can account for memory or fail allocations on purpose. NULL
+ * members mean libc's malloc/free. */
+typedef struct wai_allocator {
+    void *(*alloc)(void *opaque, size_t size);
+    void (*free)(void *opaque, void *ptr);
+    void *opaque;
+} wai_allocator;
+
+/* ---- context ------------------------------------------------------------
+ * A context owns what decodes share: the allocator, the thread count and
+ * (later) the loaded-set cache. One context may be used from one thread at a
+ * time; make one per thread for parallel decodes. */
+typedef struct wai_settings {
+    wai_allocator allocator;
+    unsigned n_threads;              /* 0: one per core */
+    uint64_t set_cache_budget;       /* bytes; default 256 MiB, 0 keeps nothing */
+    uint8_t reserved[64];            /* zero; room to grow without an ABI break */
+} wai_settings;
+
+typedef struct wai_context wai_context;
+
+/* Fills *s with the defaults. */
+WAI_API void wai_default_settings(wai_settings *s);
+
+WAI_API wai_status wai_context_create(const wai_settings *s, wai_context **out);
+WAI_API void wai_context_destroy(wai_context *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WAI_WAI_H */

@@ -1,0 +1,76 @@
+/* Payload formats and the capabilities that carry them
+ * (integer-payloads §1, §2 step 1, §13, §14). */
+#ifndef WAI_WAI_FORMAT_H
+#define WAI_WAI_FORMAT_H
+
+#include "wai.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum wai_format {
+    WAI_FORMAT_NONE = 0,
+    /* The seven magics of §2 step 1, in the spec's order. */
+    WAI_FORMAT_WIV1 = 1,
+    WAI_FORMAT_WIH1 = 2,
+    WAI_FORMAT_WIA1 = 3,
+    WAI_FORMAT_WIS1 = 4,
+    WAI_FORMAT_WIF1 = 5,
+    WAI_FORMAT_WCF1 = 6,
+    WAI_FORMAT_WIC1 = 7,
+    /* Formats with their own framing rules. */
+    WAI_FORMAT_WIM1 = 8,       /* §14: no version byte; refusals are payload_malformed */
+    WAI_FORMAT_INT_SYNTH = 9   /* §13: no magic at all */
+} wai_format;
+
+/* "WIV1" ... "WIM1", "int_synth", or "none". */
+WAI_API const char *wai_format_name(wai_format f);
+
+/* The format whose magic the bytes start with (WIM1 included), or
+ * WAI_FORMAT_NONE. A payload shorter than four bytes has no magic (reading R1).
+ * int_synth carries no magic and is never detected. */
+WAI_API wai_format wai_format_detect(const uint8_t *data, size_t len);
+
+/* 1 for the seven formats of §2 step 1 (the ones format_capability_mismatch
+ * names), else 0. */
+WAI_API int wai_format_is_section2(wai_format f);
+
+/* A capability libwai knows (the spec's registry rows). */
+typedef struct wai_capability {
+    const char *name;            /* "wai.video.int_motion" */
+    wai_format format;           /* the payload format it carries */
+    int keyframe;                /* WIV1/WIF1: the keyframe kind it takes; else -1 */
+    int frame_form;              /* 1 when one payload is one frame of a stream */
+    const char *registry_class;  /* "NeuralIntegerExact" */
+    const char *tier;            /* its registered tier, "decode-equivalence" */
+    const char *set_members[4];  /* §9's members in order, NULL-terminated */
+} wai_capability;
+
+WAI_API size_t wai_capability_count(void);
+WAI_API const wai_capability *wai_capability_at(size_t i);
+/* Exact name match, or NULL. */
+WAI_API const wai_capability *wai_capability_find(const char *name);
+
+/* The capability a payload's first bytes name: its magic and, for WIV1 and
+ * WIF1, its keyframe byte (offset 6); a keyframe byte that is absent or
+ * neither 0 nor 1 picks the keyframe-0 capability, whose parse then refuses
+ * it. NULL when the bytes start with no magic. */
+WAI_API const wai_capability *wai_capability_detect(const uint8_t *data, size_t len);
+
+/* 1 when this build of libwai decodes the capability. */
+WAI_API int wai_capability_has_decoder(const wai_capability *cap);
+
+/* The checks every format of §2 shares, steps 1 and 2: the magic
+ * (bad_magic, format_capability_mismatch) and the version byte
+ * (stream_length, version). For WIM1 (§14) the framing is "at least 36 bytes,
+ * then the magic", each payload_malformed; int_synth has no framing of its
+ * own to check here (WAI_ok). */
+WAI_API wai_status wai_check_framing(const wai_capability *cap, const uint8_t *data,
+                                     size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WAI_WAI_FORMAT_H */

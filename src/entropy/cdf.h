@@ -1,0 +1,55 @@
+/* CDF tables of the rANS coder (integer-payloads §2; E1's table rules) and
+ * the lookup structure that finds a symbol without scanning the table. */
+#ifndef WAI_ENTROPY_CDF_H
+#define WAI_ENTROPY_CDF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wai/wai.h"
+
+#define WAI_CDF_PRECISION 16
+#define WAI_CDF_TOTAL ((uint32_t)1 << WAI_CDF_PRECISION)
+#define WAI_CDF_MAX_LEN_T4097 4097
+/* Strictly increasing from 0 to 2^16 allows at most 2^16 + 1 entries. */
+#define WAI_CDF_MAX_LEN_T2 (WAI_CDF_TOTAL + 1)
+
+typedef enum wai_cdf_rule {
+    WAI_CDF_T4097, /* 3 <= n <= 4097 (§2) */
+    WAI_CDF_T2     /* 2 <= n (§14, WIM1) */
+} wai_cdf_rule;
+
+/* 1 when cdf[0..n) keeps the rule: its length, cdf[0] = 0,
+ * cdf[n-1] = 65536, every entry greater than the one before. */
+int wai_cdf_valid(const uint32_t *cdf, size_t n, wai_cdf_rule rule);
+
+/* A validated table with its lookup: bucket[b] is the largest s with
+ * cdf[s] <= b << (16 - bits), so the symbol of cum lies between bucket[b] and
+ * bucket[b + 1]; with bits = 16 the bucket is the answer. Smaller `bits`
+ * trades a short binary search for memory (many tables per set). */
+typedef struct wai_cdf_table {
+    const uint32_t *cdf;   /* borrowed; n entries */
+    uint32_t n;
+    uint32_t bits;         /* lookup resolution, 0..16 */
+    uint16_t *bucket;      /* 2^bits + 1 entries, owned */
+} wai_cdf_table;
+
+/* Builds the lookup of a table already validated. */
+wai_status wai_cdf_table_init(wai_cdf_table *t, const wai_allocator *a, const uint32_t *cdf,
+                              uint32_t n, uint32_t bits);
+void wai_cdf_table_free(wai_cdf_table *t, const wai_allocator *a);
+
+/* The largest s in [0, n-2] with cdf[s] <= cum, for cum < 2^16. */
+static inline uint32_t wai_cdf_find(const wai_cdf_table *t, uint32_t cum) {
+    uint32_t b = cum >> (WAI_CDF_PRECISION - t->bits);
+    uint32_t lo = t->bucket[b], hi = t->bucket[b + 1];
+    /* Invariant: cdf[lo] <= cum, and the answer is at most hi. */
+    while (lo < hi) {
+        uint32_t mid = lo + ((hi - lo + 1) >> 1);
+        if (t->cdf[mid] <= cum) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+#endif

@@ -1,0 +1,114 @@
+/* E1 rans64_decode (integer-payloads §2) and its canonical encoder.
+ *
+ * State x is 64 bits, loaded from the stream's first two u32 words; symbols
+ * are coded at precision 16 with a 4-bit-group bypass escape for values
+ * outside the table. Renormalisation reads at most one word (reading R2);
+ * with no word left it marks the stream run out and leaves x as it is
+ * (mode "lenient"). */
+#ifndef WAI_ENTROPY_RANS_H
+#define WAI_ENTROPY_RANS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/reader.h"
+#include "entropy/cdf.h"
+#include "wai/wai.h"
+
+#define WAI_RANS_L ((uint64_t)1 << 31)
+#define WAI_RANS_ESCAPE_MAX_GROUPS 8
+
+typedef struct wai_rans_dec {
+    uint64_t x;
+    const uint8_t *words;  /* the stream's bytes, read as u32 LE words */
+    size_t n_words;
+    size_t next;           /* index of the next unread word */
+    int ran_out;           /* sticky: some renormalisation found no word */
+} wai_rans_dec;
+
+/* Reads a stream's framing (reading R6): u32 L present, then L a multiple of
+ * 4 and at least 8, then L bytes present; each failure is stream_length. */
+wai_status wai_rans_read_stream(wai_reader *r, const uint8_t **bytes, size_t *len);
+
+/* Loads the state from a framed stream (len % 4 == 0, len >= 8). Loading does
+ * no renormalisation. */
+void wai_rans_dec_init(wai_rans_dec *d, const uint8_t *bytes, size_t len);
+
+static inline void wai_rans_renorm(wai_rans_dec *d) {
+    if (d->x < WAI_RANS_L) {
+        if (d->next < d->n_words) {
+            d->x = (d->x << 32) | wai_load_u32le(d->words + 4 * d->next);
+            d->next++;
+        } else {
+            d->ran_out = 1;
+        }
+    }
+}
+
+static inline uint32_t wai_rans_bits4(wai_rans_dec *d) {
+    uint32_t v = (uint32_t)(d->x & 15);
+    d->x >>= 4;
+    wai_rans_renorm(d);
+    return v;
+}
+
+/* The escape's value (§2): count groups, then raw groups; returns the value
+ * before the offset, already saturated to i32. Out of line: it is rare. */
+int32_t wai_rans_decode_escape(wai_rans_dec *d, uint32_t n);
+
+static inline int32_t wai_sat_i32(int64_t v) {
+    return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v;
+}
+
+/* Decodes one symbol against table t at offset o. Returns WAI_ok and the
+ * symbol, or WAI_stream_exhausted when the stream ran out during this
+ * symbol's decode (its value is then not to be used). */
+static inline wai_status wai_rans_decode(wai_rans_dec *d, const wai_cdf_table *t, int32_t o,
+                                         int32_t *symbol) {
+    uint32_t cum = (uint32_t)(d->x & (WAI_CDF_TOTAL - 1));
+    uint32_t s = wai_cdf_find(t, cum);
+    uint32_t lo = t->cdf[s], freq = t->cdf[s + 1] - lo;
+    d->x = (uint64_t)freq * (d->x >> WAI_CDF_PRECISION) + cum - lo;
+    wai_rans_renorm(d);
+    int32_t value = s < t->n - 2 ? (int32_t)s : wai_rans_decode_escape(d, t->n);
+    if (d->ran_out) return WAI_stream_exhausted;
+    *symbol = wai_sat_i32((int64_t)value + o);
+    return WAI_ok;
+}
+
+/* End rules after a stream's last symbol. canonical: every word read and
+ * x = 2^31 (else stream_noncanonical); final_only: the stream did not run out
+ * (else stream_exhausted). */
+wai_status wai_rans_end_canonical(const wai_rans_dec *d);
+wai_status wai_rans_end_final_only(const wai_rans_dec *d);
+
+/* ---- encoder ---------------------------------------------------------------
+ * Writes canonical streams: the state starts at 2^31 and only the words it
+ * flushes are written, so the decode ends with every word read and x = 2^31.
+ * Values 0..n-3 are coded directly and any other by the shortest escape
+ * (reading R10). */
+
+/* 1 when the symbol can be coded at offset o without saturation. */
+int wai_rans_encodable(int32_t symbol, int32_t o);
+
+/* Encodes n_symbols symbols against one table (`tables` NULL) or against
+ * tables[i] for symbol i. On success *out (allocated with a) holds the L
+ * stream bytes, without the u32 length prefix; WAI_field_range for a symbol
+ * that is not encodable. */
+wai_status wai_rans_encode(const wai_allocator *a, const wai_cdf_table *table,
+                           const wai_cdf_table *const *tables, const int32_t *offsets,
+                           int32_t offset, const int32_t *symbols, size_t n_symbols,
+                           uint8_t **out, size_t *out_len);
+
+/* The steps of a stream one by one, for writers of non-minimal escapes and
+ * for tests: a table symbol (table non-NULL, index into it) or one 4-bit
+ * group (table NULL, value 0..15), in decode order. */
+typedef struct wai_rans_op {
+    const wai_cdf_table *table;
+    uint32_t value;
+} wai_rans_op;
+
+wai_status wai_rans_encode_ops(const wai_allocator *a, const wai_rans_op *ops, size_t n_ops,
+                               uint8_t **out, size_t *out_len);
+
+#endif

@@ -1,0 +1,122 @@
+/* The canonical rANS encoder. It runs backwards over the symbols; each
+ * decode step (a table symbol, or a 4-bit group) is undone by the matching
+ * encode step, so the decoder's first read is the encoder's last write. */
+#include <string.h>
+
+#include "common/alloc.h"
+#include "entropy/rans.h"
+
+typedef struct word_stack {
+    const wai_allocator *a;
+    uint32_t *w;
+    size_t n, cap;
+    int failed;
+} word_stack;
+
+static void push_word(word_stack *s, uint32_t w) {
+    if (s->failed) return;
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 256;
+        uint32_t *grown = wai_alloc_array(s->a, cap, sizeof *grown);
+        if (!grown) {
+            s->failed = 1;
+            return;
+        }
+        if (s->n) memcpy(grown, s->w, s->n * sizeof *grown);
+        wai_free(s->a, s->w);
+        s->w = grown;
+        s->cap = cap;
+    }
+    s->w[s->n++] = w;
+}
+
+/* Undoes x' = freq * (x >> scale) + (x mod 2^scale) - start, then a
+ * renormalisation. The flush bound keeps x in [2^31, 2^63) after the step. */
+static void put(uint64_t *x, word_stack *s, uint32_t start, uint32_t freq, uint32_t scale) {
+    uint64_t x_max = ((WAI_RANS_L >> scale) << 32) * freq;
+    if (*x >= x_max) {
+        push_word(s, (uint32_t)*x);
+        *x >>= 32;
+    }
+    *x = ((*x / freq) << scale) + (*x % freq) + start;
+}
+
+int wai_rans_encodable(int32_t symbol, int32_t o) {
+    int64_t value = (int64_t)symbol - o;
+    return value >= INT32_MIN && value <= INT32_MAX;
+}
+
+static void put_symbol(uint64_t *x, word_stack *s, const wai_cdf_table *t, int64_t value) {
+    uint32_t n = t->n;
+    if (value >= 0 && value < (int64_t)n - 2) {
+        uint32_t v = (uint32_t)value;
+        put(x, s, t->cdf[v], t->cdf[v + 1] - t->cdf[v], WAI_CDF_PRECISION);
+        return;
+    }
+    /* Escape: raw even for value >= n - 2, odd for value < 0 (see decode). */
+    uint64_t raw = value >= 0 ? 2 * (uint64_t)(value - ((int64_t)n - 2))
+                              : 2 * (uint64_t)(-(value + 1)) + 1;
+    uint32_t groups = 0;
+    for (uint64_t r = raw; r; r >>= 4) groups++;
+    for (uint32_t j = groups; j-- > 0;) put(x, s, (uint32_t)(raw >> (4 * j)) & 15, 1, 4);
+    put(x, s, groups, 1, 4);
+    put(x, s, t->cdf[n - 2], t->cdf[n - 1] - t->cdf[n - 2], WAI_CDF_PRECISION);
+}
+
+/* Lays the flushed words out in decode order behind the final state. */
+static wai_status finish(const wai_allocator *a, word_stack *s, uint64_t x, uint8_t **out,
+                         size_t *out_len) {
+    if (s->failed) {
+        wai_free(a, s->w);
+        return WAI_out_of_memory;
+    }
+    size_t len = 8 + 4 * s->n;
+    uint8_t *bytes = wai_alloc(a, len);
+    if (!bytes) {
+        wai_free(a, s->w);
+        return WAI_out_of_memory;
+    }
+    wai_store_u32le(bytes, (uint32_t)x);
+    wai_store_u32le(bytes + 4, (uint32_t)(x >> 32));
+    for (size_t i = 0; i < s->n; i++) wai_store_u32le(bytes + 8 + 4 * i, s->w[s->n - 1 - i]);
+    wai_free(a, s->w);
+    *out = bytes;
+    *out_len = len;
+    return WAI_ok;
+}
+
+wai_status wai_rans_encode(const wai_allocator *a, const wai_cdf_table *table,
+                           const wai_cdf_table *const *tables, const int32_t *offsets,
+                           int32_t offset, const int32_t *symbols, size_t n_symbols,
+                           uint8_t **out, size_t *out_len) {
+    *out = NULL;
+    *out_len = 0;
+    for (size_t i = 0; i < n_symbols; i++)
+        if (!wai_rans_encodable(symbols[i], offsets ? offsets[i] : offset))
+            return WAI_field_range;
+    word_stack s = {a, NULL, 0, 0, 0};
+    uint64_t x = WAI_RANS_L;
+    for (size_t i = n_symbols; i-- > 0;) {
+        const wai_cdf_table *t = tables ? tables[i] : table;
+        put_symbol(&x, &s, t, (int64_t)symbols[i] - (offsets ? offsets[i] : offset));
+    }
+    return finish(a, &s, x, out, out_len);
+}
+
+wai_status wai_rans_encode_ops(const wai_allocator *a, const wai_rans_op *ops, size_t n_ops,
+                               uint8_t **out, size_t *out_len) {
+    *out = NULL;
+    *out_len = 0;
+    for (size_t i = 0; i < n_ops; i++)
+        if (ops[i].table ? ops[i].value > ops[i].table->n - 2 : ops[i].value > 15)
+            return WAI_invalid_argument;
+    word_stack s = {a, NULL, 0, 0, 0};
+    uint64_t x = WAI_RANS_L;
+    for (size_t i = n_ops; i-- > 0;) {
+        const wai_cdf_table *t = ops[i].table;
+        uint32_t v = ops[i].value;
+        if (t) put(&x, &s, t->cdf[v], t->cdf[v + 1] - t->cdf[v], WAI_CDF_PRECISION);
+        else put(&x, &s, v, 1, 4);
+    }
+    return finish(a, &s, x, out, out_len);
+}

@@ -1,0 +1,46 @@
+#include "formats/sections.h"
+
+#include "entropy/rans.h"
+
+wai_status wai_parse_framing(wai_reader *r, wai_format format, size_t header_bytes) {
+    const uint8_t *p = r->data + r->pos;
+    size_t left = wai_reader_left(r);
+    wai_format found = wai_format_detect(p, left);
+    if (found != format)
+        return wai_format_is_section2(found) ? WAI_format_capability_mismatch : WAI_bad_magic;
+    if (left < 5) return WAI_stream_length;
+    if (p[4] != 1) return WAI_version;
+    if (left < header_bytes) return WAI_stream_length;
+    r->pos += 5;
+    return WAI_ok;
+}
+
+int wai_cdf_bytes_valid(const uint8_t *bytes, uint32_t n, wai_cdf_rule rule) {
+    uint32_t min_len = rule == WAI_CDF_T4097 ? 3 : 2;
+    uint32_t max_len = rule == WAI_CDF_T4097 ? WAI_CDF_MAX_LEN_T4097 : WAI_CDF_MAX_LEN_T2;
+    if (n < min_len || n > max_len) return 0;
+    if (wai_load_u32le(bytes) != 0 || wai_load_u32le(bytes + 4 * (size_t)(n - 1)) != WAI_CDF_TOTAL)
+        return 0;
+    uint32_t prev = 0;
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t v = wai_load_u32le(bytes + 4 * (size_t)i);
+        if (v <= prev) return 0;
+        prev = v;
+    }
+    return 1;
+}
+
+wai_status wai_read_cdf_section(wai_reader *r, uint32_t n, wai_cdf_rule rule,
+                                const uint8_t **bytes) {
+    wai_status st = wai_read_span(r, (uint64_t)n * 4, bytes);
+    if (st != WAI_ok) return st;
+    return wai_cdf_bytes_valid(*bytes, n, rule) ? WAI_ok : WAI_cdf_malformed;
+}
+
+void wai_cdf_from_bytes(uint32_t *cdf, const uint8_t *bytes, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++) cdf[i] = wai_load_u32le(bytes + 4 * (size_t)i);
+}
+
+wai_status wai_read_stream_section(wai_reader *r, wai_stream_view *s) {
+    return wai_rans_read_stream(r, &s->bytes, &s->len);
+}

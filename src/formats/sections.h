@@ -1,0 +1,37 @@
+/* Pieces every payload parser shares: §2's framing steps and its sections. */
+#ifndef WAI_FORMATS_SECTIONS_H
+#define WAI_FORMATS_SECTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/reader.h"
+#include "entropy/cdf.h"
+#include "wai/wai.h"
+#include "wai/wai_format.h"
+
+/* §2 steps 1-3: the magic of `format` (bad_magic, format_capability_mismatch),
+ * the version byte (stream_length, version), then `header_bytes` present
+ * (stream_length). On success the reader stands after the version byte. */
+wai_status wai_parse_framing(wai_reader *r, wai_format format, size_t header_bytes);
+
+/* A table section of n u32 entries: present (stream_length), then the rule
+ * (cdf_malformed). *bytes views the entries (little-endian). */
+wai_status wai_read_cdf_section(wai_reader *r, uint32_t n, wai_cdf_rule rule,
+                                const uint8_t **bytes);
+
+/* 1 when the n little-endian u32 entries at bytes keep the rule. */
+int wai_cdf_bytes_valid(const uint8_t *bytes, uint32_t n, wai_cdf_rule rule);
+
+/* Copies n little-endian u32 entries into cdf. */
+void wai_cdf_from_bytes(uint32_t *cdf, const uint8_t *bytes, uint32_t n);
+
+/* A rANS stream section (reading R6). */
+typedef struct wai_stream_view {
+    const uint8_t *bytes;
+    size_t len;
+} wai_stream_view;
+
+wai_status wai_read_stream_section(wai_reader *r, wai_stream_view *s);
+
+#endif

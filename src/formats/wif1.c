@@ -1,0 +1,117 @@
+#include "formats/wif1.h"
+
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/checked.h"
+#include "formats/wiv1.h"
+
+/* §16's field rules in its order; a field one kind does not use is 0. */
+static wai_status check_fields(const wai_wif1 *f, int capability_keyframe) {
+    int inter = f->kind == WAI_WIF1_INTER;
+    if (f->kind > 1) return WAI_field_range;
+    if (f->keyframe > 1) return WAI_field_range;
+    if (inter ? (f->mv_precision != 1 && f->mv_precision != 2) : f->mv_precision != 0)
+        return WAI_field_range;
+    if (f->h < 1 || f->w < 1) return WAI_field_range;
+    if (inter ? f->block < 1 : f->block != 0) return WAI_field_range;
+    if (inter ? f->q != 0 : (f->q < 1 || f->q > 65535)) return WAI_field_range;
+    if (inter && f->offset != 0) return WAI_field_range;
+    if (inter ? f->cdf_len != 0 : (f->cdf_len < 3 || f->cdf_len > 4097)) return WAI_field_range;
+    if (f->keyframe != capability_keyframe) return WAI_keyframe_capability_mismatch;
+    return WAI_ok;
+}
+
+wai_status wai_wif1_parse(const uint8_t *data, size_t len, int capability_keyframe,
+                          wai_wif1 *out) {
+    wai_reader r;
+    wai_reader_init(&r, data, len);
+    memset(out, 0, sizeof *out);
+    wai_status st = wai_parse_framing(&r, WAI_FORMAT_WIF1, WAI_WIF1_HEADER_BYTES);
+    if (st != WAI_ok) return st;
+    if (wai_load_u16le(data + 30) != 0) return WAI_reserved_nonzero;
+    out->kind = data[5];
+    out->keyframe = data[6];
+    out->mv_precision = data[7];
+    out->h = wai_load_u32le(data + 8);
+    out->w = wai_load_u32le(data + 12);
+    out->block = wai_load_u32le(data + 16);
+    out->q = wai_load_u32le(data + 20);
+    out->offset = wai_i32_from_u32(wai_load_u32le(data + 24));
+    out->cdf_len = wai_load_u16le(data + 28);
+    if ((st = check_fields(out, capability_keyframe)) != WAI_ok) return st;
+
+    int inter = out->kind == WAI_WIF1_INTER;
+    if (wai_sat_mul3(out->h, out->w, 3) > WAI_CAP_ELEMENTS) return WAI_too_large;
+    if (inter) {
+        out->nb = wai_blocks_per_frame(out->h, out->w, out->block);
+        out->nbx = (uint32_t)wai_ceil_div(out->w, out->block);
+        /* Reading R8: cannot fire once the frame cap passes; kept in its place. */
+        if (wai_sat_mul(2, out->nb) > WAI_CAP_ELEMENTS) return WAI_too_large;
+    }
+
+    r.pos = WAI_WIF1_HEADER_BYTES;
+    if (inter) {
+        if ((st = wai_read_span(&r, 4 * out->nb, &out->vectors)) != WAI_ok) return st;
+    } else {
+        st = wai_read_cdf_section(&r, out->cdf_len, WAI_CDF_T4097, &out->cdf);
+        if (st != WAI_ok) return st;
+        if (out->keyframe == 1)
+            return wai_read_nested_keyframe(&r, &out->key, &out->key_len, &out->key_header);
+    }
+    if ((st = wai_read_stream_section(&r, &out->residual)) != WAI_ok) return st;
+    return wai_reader_left(&r) ? WAI_trailing : WAI_ok;
+}
+
+static void put_header(uint8_t *b, const wai_wif1_parts *p) {
+    memcpy(b, "WIF1\x01", 5);
+    b[5] = p->kind;
+    b[6] = p->keyframe;
+    b[7] = p->mv_precision;
+    wai_store_u32le(b + 8, p->h);
+    wai_store_u32le(b + 12, p->w);
+    wai_store_u32le(b + 16, p->block);
+    wai_store_u32le(b + 20, p->q);
+    wai_store_u32le(b + 24, (uint32_t)p->offset);
+    wai_store_u16le(b + 28, (uint16_t)p->cdf_len);
+    wai_store_u16le(b + 30, 0);
+}
+
+wai_status wai_wif1_write(const wai_allocator *a, const wai_wif1_parts *p, uint8_t **out,
+                          size_t *out_len) {
+    *out = NULL;
+    *out_len = 0;
+    if (p->cdf_len > 0xFFFF) return WAI_field_range;
+    if (p->stream_len > UINT32_MAX || p->key_len > UINT32_MAX) return WAI_stream_length;
+    uint8_t header[WAI_WIF1_HEADER_BYTES];
+    put_header(header, p);
+    wai_wif1 f;
+    wai_status st = wai_wif1_parse(header, sizeof header, p->keyframe, &f);
+    /* An inter frame of a 1x1 block grid still needs its vectors: never ok. */
+    if (st != WAI_stream_length) return st == WAI_ok ? WAI_invalid_argument : st;
+    int inter = p->kind == WAI_WIF1_INTER, has_key = !inter && p->keyframe == 1;
+    uint64_t total = WAI_WIF1_HEADER_BYTES + (inter ? 4 * f.nb : 4 * (uint64_t)p->cdf_len) +
+                     (has_key ? 4 + (uint64_t)p->key_len : 4 + (uint64_t)p->stream_len);
+    if (!wai_fits_size(total)) return WAI_too_large;
+    uint8_t *b = wai_alloc(a, (size_t)total);
+    if (!b) return WAI_out_of_memory;
+    memcpy(b, header, sizeof header);
+    size_t at = WAI_WIF1_HEADER_BYTES;
+    if (inter) {
+        for (uint64_t i = 0; i < 2 * f.nb; i++, at += 2)
+            wai_store_u16le(b + at, (uint16_t)p->vectors[i]);
+    } else {
+        for (uint32_t i = 0; i < p->cdf_len; i++, at += 4) wai_store_u32le(b + at, p->cdf[i]);
+    }
+    const uint8_t *tail = has_key ? p->key : p->stream;
+    size_t tail_len = has_key ? p->key_len : p->stream_len;
+    wai_store_u32le(b + at, (uint32_t)tail_len);
+    if (tail_len) memcpy(b + at + 4, tail, tail_len);
+    if ((st = wai_wif1_parse(b, (size_t)total, p->keyframe, &f)) != WAI_ok) {
+        wai_free(a, b);
+        return st;
+    }
+    *out = b;
+    *out_len = (size_t)total;
+    return WAI_ok;
+}

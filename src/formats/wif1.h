@@ -1,0 +1,50 @@
+/* WIF1, one frame of integer inter-frame video (integer-payloads §16). */
+#ifndef WAI_FORMATS_WIF1_H
+#define WAI_FORMATS_WIF1_H
+
+#include "formats/sections.h"
+#include "formats/wih1.h"
+
+#define WAI_WIF1_HEADER_BYTES 32
+#define WAI_WIF1_INTRA 0
+#define WAI_WIF1_INTER 1
+
+typedef struct wai_wif1 {
+    uint8_t kind;              /* 0 intra, 1 inter */
+    uint8_t keyframe;          /* the capability's kind (0 or 1) */
+    uint8_t mv_precision;      /* inter: 1 or 2; intra: 0 */
+    uint32_t h, w;
+    uint32_t block;            /* inter: >= 1; intra: 0 */
+    uint32_t q;                /* intra: 1..65535; inter: 0 */
+    int32_t offset;            /* intra: the group's; inter: 0 */
+    uint32_t cdf_len;          /* intra: 3..4097; inter: 0 */
+    uint64_t nb;               /* inter: blocks per frame */
+    uint32_t nbx;
+    const uint8_t *cdf;        /* intra: the group's residual table */
+    const uint8_t *vectors;    /* inter: nb pairs of i16 dy, dx */
+    wai_stream_view residual;  /* absent for an intra frame with keyframe 1 */
+    const uint8_t *key;        /* intra with keyframe 1: the WIH1's K bytes */
+    size_t key_len;
+    wai_wih1 key_header;
+} wai_wif1;
+
+wai_status wai_wif1_parse(const uint8_t *data, size_t len, int capability_keyframe,
+                          wai_wif1 *out);
+
+typedef struct wai_wif1_parts {
+    uint8_t kind, keyframe, mv_precision;
+    uint32_t h, w, block, q;
+    int32_t offset;
+    const uint32_t *cdf;       /* intra */
+    uint32_t cdf_len;
+    const int16_t *vectors;    /* inter: nb * 2 values */
+    const uint8_t *stream;     /* keyframe 0 intra, and every inter frame */
+    size_t stream_len;
+    const uint8_t *key;        /* intra with keyframe 1 */
+    size_t key_len;
+} wai_wif1_parts;
+
+wai_status wai_wif1_write(const wai_allocator *a, const wai_wif1_parts *p, uint8_t **out,
+                          size_t *out_len);
+
+#endif

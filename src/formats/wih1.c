@@ -1,0 +1,71 @@
+#include "formats/wih1.h"
+
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/checked.h"
+
+wai_status wai_wih1_parse(const uint8_t *data, size_t len, int nested, wai_wih1 *out) {
+    wai_reader r;
+    wai_reader_init(&r, data, len);
+    memset(out, 0, sizeof *out);
+    wai_status st = wai_parse_framing(&r, WAI_FORMAT_WIH1, WAI_WIH1_HEADER_BYTES);
+    if (st != WAI_ok) return st;
+    if (data[5] | data[6] | data[7]) return WAI_reserved_nonzero;
+    uint32_t dims[6];
+    for (int i = 0; i < 6; i++) dims[i] = wai_load_u32le(data + 8 + 4 * i);
+    for (int i = 0; i < 6; i++)
+        if (dims[i] < 1) return WAI_field_range;
+    out->m = dims[0], out->sh = dims[1], out->sw = dims[2];
+    out->n_z = dims[3], out->zh = dims[4], out->zw = dims[5];
+    if (wai_sat_mul3(out->n_z, out->zh, out->zw) > WAI_CAP_ELEMENTS) return WAI_too_large;
+    if (wai_sat_mul(2, wai_sat_mul3(out->m, out->sh, out->sw)) > WAI_CAP_ELEMENTS)
+        return WAI_too_large;
+    r.pos = WAI_WIH1_HEADER_BYTES;
+    if ((st = wai_read_stream_section(&r, &out->z_stream)) != WAI_ok) return st;
+    if ((st = wai_read_stream_section(&r, &out->y_stream)) != WAI_ok) return st;
+    if (wai_reader_left(&r) != 0) return nested ? WAI_nested_length : WAI_trailing;
+    return WAI_ok;
+}
+
+/* keyframe 1: u32 K, then exactly K bytes of WIH1 (reading R3). */
+wai_status wai_read_nested_keyframe(wai_reader *r, const uint8_t **key, size_t *key_len,
+                                    wai_wih1 *header) {
+    uint32_t k;
+    wai_status st = wai_read_u32(r, &k);
+    if (st != WAI_ok) return st;
+    if (k > wai_reader_left(r)) return WAI_stream_length;
+    if (k < wai_reader_left(r)) return WAI_nested_length;
+    if ((st = wai_read_span(r, k, key)) != WAI_ok) return st;
+    *key_len = k;
+    return wai_wih1_parse(*key, k, 1, header);
+}
+
+wai_status wai_wih1_write(const wai_allocator *a, const wai_wih1_parts *p, uint8_t **out,
+                          size_t *out_len) {
+    *out = NULL;
+    *out_len = 0;
+    if (p->z_len > UINT32_MAX || p->y_len > UINT32_MAX) return WAI_stream_length;
+    uint64_t total = (uint64_t)WAI_WIH1_HEADER_BYTES + 8 + p->z_len + p->y_len;
+    if (!wai_fits_size(total)) return WAI_too_large;
+    uint8_t *b = wai_alloc(a, (size_t)total);
+    if (!b) return WAI_out_of_memory;
+    memcpy(b, "WIH1\x01\0\0\0", 8);
+    const uint32_t dims[6] = {p->m, p->sh, p->sw, p->n_z, p->zh, p->zw};
+    for (int i = 0; i < 6; i++) wai_store_u32le(b + 8 + 4 * i, dims[i]);
+    size_t at = WAI_WIH1_HEADER_BYTES;
+    wai_store_u32le(b + at, (uint32_t)p->z_len);
+    if (p->z_len) memcpy(b + at + 4, p->z_stream, p->z_len);
+    at += 4 + p->z_len;
+    wai_store_u32le(b + at, (uint32_t)p->y_len);
+    if (p->y_len) memcpy(b + at + 4, p->y_stream, p->y_len);
+    wai_wih1 check;
+    wai_status st = wai_wih1_parse(b, (size_t)total, 0, &check);
+    if (st != WAI_ok) {
+        wai_free(a, b);
+        return st;
+    }
+    *out = b;
+    *out_len = (size_t)total;
+    return WAI_ok;
+}

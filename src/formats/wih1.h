@@ -1,0 +1,39 @@
+/* WIH1, the integer conditional image codec's payload (integer-payloads §4). */
+#ifndef WAI_FORMATS_WIH1_H
+#define WAI_FORMATS_WIH1_H
+
+#include "formats/sections.h"
+
+#define WAI_WIH1_HEADER_BYTES 32
+
+typedef struct wai_wih1 {
+    uint32_t m, sh, sw;        /* latent channels, height, width */
+    uint32_t n_z, zh, zw;      /* hyper-latent channels, height, width */
+    wai_stream_view z_stream;  /* the hyper-latent stream */
+    wai_stream_view y_stream;  /* the latent stream */
+} wai_wih1;
+
+/* Parses a whole WIH1 payload in §2's order. `nested` is set for the keyframe
+ * inside a WIV1 or WIF1, whose leftover bytes are nested_length, not trailing
+ * (reading R3). */
+wai_status wai_wih1_parse(const uint8_t *data, size_t len, int nested, wai_wih1 *out);
+
+/* A keyframe section of WIV1 or a WIF1 intra frame: u32 K, K exactly the
+ * bytes that remain (absent or larger: stream_length; smaller:
+ * nested_length; reading R3), then a WIH1 parsed within K. */
+wai_status wai_read_nested_keyframe(wai_reader *r, const uint8_t **key, size_t *key_len,
+                                    wai_wih1 *header);
+
+typedef struct wai_wih1_parts {
+    uint32_t m, sh, sw, n_z, zh, zw;
+    const uint8_t *z_stream;
+    size_t z_len;
+    const uint8_t *y_stream;
+    size_t y_len;
+} wai_wih1_parts;
+
+/* Writes a payload, refusing (with the parser's code) what a parser would. */
+wai_status wai_wih1_write(const wai_allocator *a, const wai_wih1_parts *p, uint8_t **out,
+                          size_t *out_len);
+
+#endif

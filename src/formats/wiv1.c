@@ -1,0 +1,122 @@
+#include "formats/wiv1.h"
+
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/checked.h"
+
+uint64_t wai_blocks_per_frame(uint32_t h, uint32_t w, uint32_t block) {
+    return wai_sat_mul(wai_ceil_div(h, block), wai_ceil_div(w, block));
+}
+
+/* §3's field rules, in the order it lists them, then the keyframe kind. */
+static wai_status check_fields(const wai_wiv1 *v, int capability_keyframe) {
+    if (v->mv_precision != 1 && v->mv_precision != 2) return WAI_field_range;
+    if (v->keyframe > 1) return WAI_field_range;
+    if (v->n_frames < 1) return WAI_field_range;
+    if (v->h < 1 || v->w < 1) return WAI_field_range;
+    if (v->block < 1) return WAI_field_range;
+    if (v->q < 1 || v->q > 65535) return WAI_field_range;
+    if (v->cdf_len < 3 || v->cdf_len > 4097) return WAI_field_range; /* reading R5 */
+    if (v->n_frames == 1 && (v->mv_precision != 1 || v->block != 1)) return WAI_field_range;
+    if (v->keyframe != capability_keyframe) return WAI_keyframe_capability_mismatch;
+    return WAI_ok;
+}
+
+/* §7's caps in §3's order: frame, clip, frame count, vector field. */
+static wai_status check_caps(const wai_wiv1 *v) {
+    uint64_t frame = wai_sat_mul3(v->h, v->w, 3);
+    if (frame > WAI_CAP_ELEMENTS) return WAI_too_large;
+    if (wai_sat_mul(v->n_frames, frame) > WAI_CAP_CLIP_BYTES) return WAI_too_large;
+    if (v->n_frames > WAI_CAP_FRAMES) return WAI_too_large;
+    if (wai_sat_mul3(2, v->nb, v->n_frames - 1) > WAI_CAP_ELEMENTS) return WAI_too_large;
+    return WAI_ok;
+}
+
+wai_status wai_wiv1_parse(const uint8_t *data, size_t len, int capability_keyframe,
+                          wai_wiv1 *out) {
+    wai_reader r;
+    wai_reader_init(&r, data, len);
+    memset(out, 0, sizeof *out);
+    wai_status st = wai_parse_framing(&r, WAI_FORMAT_WIV1, WAI_WIV1_HEADER_BYTES);
+    if (st != WAI_ok) return st;
+    if (data[7] != 0 || wai_load_u16le(data + 34) != 0) return WAI_reserved_nonzero;
+    out->mv_precision = data[5];
+    out->keyframe = data[6];
+    out->n_frames = wai_load_u32le(data + 8);
+    out->h = wai_load_u32le(data + 12);
+    out->w = wai_load_u32le(data + 16);
+    out->block = wai_load_u32le(data + 20);
+    out->q = wai_load_u32le(data + 24);
+    out->offset = wai_i32_from_u32(wai_load_u32le(data + 28));
+    out->cdf_len = wai_load_u16le(data + 32);
+    if ((st = check_fields(out, capability_keyframe)) != WAI_ok) return st;
+    out->nb = wai_blocks_per_frame(out->h, out->w, out->block);
+    out->nbx = (uint32_t)wai_ceil_div(out->w, out->block);
+    if ((st = check_caps(out)) != WAI_ok) return st;
+
+    r.pos = WAI_WIV1_HEADER_BYTES;
+    if ((st = wai_read_cdf_section(&r, out->cdf_len, WAI_CDF_T4097, &out->cdf)) != WAI_ok)
+        return st;
+    uint64_t vector_bytes = 4 * out->nb * (out->n_frames - 1); /* within the cap: fits */
+    if ((st = wai_read_span(&r, vector_bytes, &out->vectors)) != WAI_ok) return st;
+    if ((st = wai_read_stream_section(&r, &out->residual)) != WAI_ok) return st;
+    if (out->keyframe == 1)
+        return wai_read_nested_keyframe(&r, &out->key, &out->key_len, &out->key_header);
+    return wai_reader_left(&r) ? WAI_trailing : WAI_ok;
+}
+
+/* Header bytes of a clip; the parse of these alone checks steps 1-6. */
+static void put_header(uint8_t *b, const wai_wiv1_parts *p) {
+    memcpy(b, "WIV1\x01", 5);
+    b[5] = p->mv_precision;
+    b[6] = p->keyframe;
+    b[7] = 0;
+    wai_store_u32le(b + 8, p->n_frames);
+    wai_store_u32le(b + 12, p->h);
+    wai_store_u32le(b + 16, p->w);
+    wai_store_u32le(b + 20, p->block);
+    wai_store_u32le(b + 24, p->q);
+    wai_store_u32le(b + 28, (uint32_t)p->offset);
+    wai_store_u16le(b + 32, (uint16_t)p->cdf_len);
+    wai_store_u16le(b + 34, 0);
+}
+
+wai_status wai_wiv1_write(const wai_allocator *a, const wai_wiv1_parts *p, uint8_t **out,
+                          size_t *out_len) {
+    *out = NULL;
+    *out_len = 0;
+    if (p->cdf_len > 0xFFFF) return WAI_field_range;
+    if (p->stream_len > UINT32_MAX || p->key_len > UINT32_MAX) return WAI_stream_length;
+    uint8_t header[WAI_WIV1_HEADER_BYTES];
+    put_header(header, p);
+    /* Steps 1-6 first, so nothing is sized from a header a parser refuses. */
+    wai_wiv1 v;
+    wai_status st = wai_wiv1_parse(header, sizeof header, p->keyframe, &v);
+    if (st != WAI_stream_length) return st == WAI_ok ? WAI_invalid_argument : st;
+    uint64_t n_vectors = v.nb * (p->n_frames - 1);
+    uint64_t total = WAI_WIV1_HEADER_BYTES + 4 * (uint64_t)p->cdf_len + 4 * n_vectors + 4 +
+                     p->stream_len + (p->keyframe ? 4 + (uint64_t)p->key_len : 0);
+    if (!wai_fits_size(total)) return WAI_too_large;
+    uint8_t *b = wai_alloc(a, (size_t)total);
+    if (!b) return WAI_out_of_memory;
+    memcpy(b, header, sizeof header);
+    size_t at = WAI_WIV1_HEADER_BYTES;
+    for (uint32_t i = 0; i < p->cdf_len; i++, at += 4) wai_store_u32le(b + at, p->cdf[i]);
+    for (uint64_t i = 0; i < 2 * n_vectors; i++, at += 2)
+        wai_store_u16le(b + at, (uint16_t)p->vectors[i]);
+    wai_store_u32le(b + at, (uint32_t)p->stream_len);
+    if (p->stream_len) memcpy(b + at + 4, p->stream, p->stream_len);
+    at += 4 + p->stream_len;
+    if (p->keyframe) {
+        wai_store_u32le(b + at, (uint32_t)p->key_len);
+        if (p->key_len) memcpy(b + at + 4, p->key, p->key_len);
+    }
+    if ((st = wai_wiv1_parse(b, (size_t)total, p->keyframe, &v)) != WAI_ok) {
+        wai_free(a, b);
+        return st;
+    }
+    *out = b;
+    *out_len = (size_t)total;
+    return WAI_ok;
+}

@@ -1,0 +1,58 @@
+/* WIV1, integer inter-frame video (integer-payloads §3). */
+#ifndef WAI_FORMATS_WIV1_H
+#define WAI_FORMATS_WIV1_H
+
+#include "formats/sections.h"
+#include "formats/wih1.h"
+
+#define WAI_WIV1_HEADER_BYTES 36
+
+typedef struct wai_wiv1 {
+    uint8_t mv_precision;      /* 1 whole-pel, 2 half-pel */
+    uint8_t keyframe;          /* 0: frame 0 predicted from 128; 1: a nested WIH1 */
+    uint32_t n_frames, h, w, block, q;
+    int32_t offset;
+    uint32_t cdf_len;
+    uint64_t nb;               /* blocks per frame: ceil(h/block) * ceil(w/block) */
+    uint32_t nbx;              /* blocks per row */
+    const uint8_t *cdf;        /* cdf_len little-endian u32 */
+    const uint8_t *vectors;    /* (n_frames - 1) * nb pairs of i16 dy, dx */
+    wai_stream_view residual;
+    const uint8_t *key;        /* keyframe 1: the nested WIH1's K bytes */
+    size_t key_len;
+    wai_wih1 key_header;
+} wai_wiv1;
+
+/* Parses a WIV1 payload of the capability whose keyframe kind is
+ * `capability_keyframe` (0 wai.video.int_motion, 1 wai.video.int_hyper). */
+wai_status wai_wiv1_parse(const uint8_t *data, size_t len, int capability_keyframe,
+                          wai_wiv1 *out);
+
+/* Motion vector i of the field, in units of 1/mv_precision pel. */
+static inline void wai_wiv1_vector(const wai_wiv1 *v, uint64_t i, int16_t *dy, int16_t *dx) {
+    const uint8_t *p = v->vectors + 4 * i;
+    *dy = wai_i16_from_u16(wai_load_u16le(p));
+    *dx = wai_i16_from_u16(wai_load_u16le(p + 2));
+}
+
+typedef struct wai_wiv1_parts {
+    uint8_t mv_precision, keyframe;
+    uint32_t n_frames, h, w, block, q;
+    int32_t offset;
+    const uint32_t *cdf;
+    uint32_t cdf_len;
+    const int16_t *vectors;    /* (n_frames - 1) * nb * 2 values: dy, dx */
+    const uint8_t *stream;     /* the residual stream, without its length */
+    size_t stream_len;
+    const uint8_t *key;        /* keyframe 1: a WIH1 payload */
+    size_t key_len;
+} wai_wiv1_parts;
+
+/* Writes a payload; refuses, with the parser's code, what a parser would. */
+wai_status wai_wiv1_write(const wai_allocator *a, const wai_wiv1_parts *p, uint8_t **out,
+                          size_t *out_len);
+
+/* The header's blocks per frame (1 <= block), saturating. */
+uint64_t wai_blocks_per_frame(uint32_t h, uint32_t w, uint32_t block);
+
+#endif

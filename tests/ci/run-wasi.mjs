@@ -1,0 +1,43 @@
+// Runs a wasm32-wasi program under node's WASI (preview1):
+//   node tests/ci/run-wasi.mjs PROGRAM.wasm [ARGS...]
+// Preopens: the current directory as "." (relative paths), the repository
+// and the current directory under their own absolute paths, and a temporary
+// directory (also $TMPDIR inside). The program's exit code is passed through.
+import { WASI } from 'node:wasi';
+import { readFileSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import process from 'node:process';
+
+const [program, ...args] = process.argv.slice(2);
+if (!program) {
+  process.stderr.write('usage: run-wasi.mjs PROGRAM.wasm [ARGS...]\n');
+  process.exit(2);
+}
+
+const repo = realpathSync(resolve(dirname(fileURLToPath(import.meta.url)), '..', '..'));
+const cwd = realpathSync(process.cwd());
+const tmp = mkdtempSync(join(tmpdir(), 'wai-wasi-'));
+
+const wasi = new WASI({
+  version: 'preview1',
+  args: [program, ...args],
+  env: { ...process.env, TMPDIR: tmp },
+  preopens: { '.': cwd, [cwd]: cwd, [repo]: repo, [tmp]: tmp },
+  returnOnExit: true,
+});
+
+let code = 1;
+try {
+  const module = await WebAssembly.compile(readFileSync(program));
+  const instance = await WebAssembly.instantiate(module, wasi.getImportObject());
+  code = wasi.start(instance);
+} catch (e) {
+  // A trap (unreachable, out-of-bounds access) lands here: report, fail.
+  process.stderr.write(`run-wasi: ${program}: ${e && e.stack ? e.stack : e}\n`);
+  code = 134;
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
+process.exitCode = code;

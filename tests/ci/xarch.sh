@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Cross-architecture exactness check.
+#
+#   tests/ci/xarch.sh OUTDIR ARCH=BUILD_DIR...    (the first ARCH is the reference)
+#   e.g. xarch.sh build/ci/xarch x86-64=build/ci/gcc i386=build/ci/i386 \
+#                 aarch64=build/ci/aarch64 wasm32=build/ci/wasm32
+#
+# For each architecture it records (a) wai_xarch_digest's output and (b) when
+# tests/corpus/index.txt exists, `wai decode --json FIELDS` for every line of
+# it (stdout and exit status; stderr is left out because libc error texts
+# differ). Each non-reference architecture is one test: "its output is
+# byte-identical to the reference's". Closes with "N passed, N failed".
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+(($# >= 2)) || { echo "usage: $0 OUTDIR ARCH=BUILD_DIR..." >&2; exit 2; }
+outdir="$1"; shift
+mkdir -p "$outdir"
+outdir="$(cd "$outdir" && pwd -P)"
+
+WAI_I386_RUNNER="$(i386_runner)"   # probe once, not per program run
+export WAI_I386_RUNNER
+CORPUS_INDEX="$WAI_REPO/tests/corpus/index.txt"
+
+# record_digest ARCH DIR OUT: (a), followed by the exit status.
+record_digest() {
+    local arch="$1" dir="$2" out="$3" prog rc=0
+    if ! prog="$(find_program "$dir" wai_xarch_digest)"; then
+        echo "# wai_xarch_digest not built in $dir" >>"$out"
+        return 1
+    fi
+    run_for_arch "$arch" "$prog" --data "$WAI_REPO/tests" >>"$out" 2>"$out.stderr" || rc=$?
+    echo "# wai_xarch_digest exit $rc" >>"$out"
+}
+
+# record_corpus ARCH DIR OUT: (b). Runs from tests/corpus so the index's
+# relative paths (payloads, --set DIRs) resolve alike on every target.
+record_corpus() {
+    local arch="$1" dir="$2" out="$3" tool line rc
+    [[ -f "$CORPUS_INDEX" ]] || { echo "# no corpus index" >>"$out"; return 0; }
+    if ! tool="$(find_program "$dir" wai)"; then
+        echo "# wai tool not built in $dir" >>"$out"
+        return 1
+    fi
+    while IFS= read -r line || [[ -n "$line" ]]; do
+        [[ "$line" =~ ^[[:space:]]*(#|$) ]] && continue
+        local -a fields
+        read -ra fields <<<"$line"
+        echo "== ${fields[*]}" >>"$out"
+        rc=0
+        (cd "$(dirname "$CORPUS_INDEX")" &&
+            run_for_arch "$arch" "$tool" decode --json "${fields[@]}") >>"$out" 2>>"$out.stderr" || rc=$?
+        echo "== exit $rc" >>"$out"
+    done <"$CORPUS_INDEX"
+}
+
+passed=0 failed=0 ref="" ref_arch=""
+for spec in "$@"; do
+    arch="${spec%%=*}" dir="${spec#*=}"
+    out="$outdir/$arch.txt"
+    : >"$out"; : >"$out.stderr"
+    ok=1
+    record_digest "$arch" "$dir" "$out" || ok=0
+    record_corpus "$arch" "$dir" "$out" || ok=0
+    lines="$(wc -l <"$out")"
+    if [[ -z "$ref" ]]; then
+        ref="$out" ref_arch="$arch"
+        echo "xarch: $arch (reference): $lines lines -> $out"
+        # The reference itself must have run cleanly, or every comparison
+        # would be against garbage.
+        if ((ok == 0)) || ! grep -qx '# wai_xarch_digest exit 0' "$out"; then
+            echo "xarch: FAIL reference $arch did not run cleanly (see $out, $out.stderr)"
+            failed=$((failed + 1))
+        fi
+        continue
+    fi
+    if ((ok == 1)) && diff -q "$ref" "$out" >/dev/null; then
+        echo "xarch: ok   $arch identical to $ref_arch ($lines lines)"
+        passed=$((passed + 1))
+    else
+        echo "xarch: FAIL $arch differs from $ref_arch ($out; stderr in $out.stderr):"
+        diff -u "$ref" "$out" | head -n 40 || true
+        failed=$((failed + 1))
+    fi
+done
+grep -h '^counts:' "$ref" 2>/dev/null | sed 's/^/xarch: /' || true
+echo "$passed passed, $failed failed"
+((failed == 0))

@@ -1,0 +1,19 @@
+/* libFuzzer: format detection and the shared framing checks, for every
+ * capability, on arbitrary bytes. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wai/wai_format.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    const wai_capability *detected = wai_capability_detect(data, size);
+    if (detected && wai_format_detect(data, size) != detected->format) __builtin_trap();
+    for (size_t i = 0; i < wai_capability_count(); i++) {
+        const wai_capability *c = wai_capability_at(i);
+        wai_status s = wai_check_framing(c, data, size);
+        if (!wai_status_name(s)) __builtin_trap();
+    }
+    return 0;
+}

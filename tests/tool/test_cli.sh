@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# The `wai` tool's contract: commands, help pages, JSON shapes and exit
+# statuses (0 done, 1 refused, 2 usage or I/O error).
+# usage: tests/tool/test_cli.sh WAI_BINARY
+set -u
+WAI=${1:?usage: test_cli.sh WAI_BINARY}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+passed=0
+failed=0
+
+ok() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL $*"; }
+
+# expect_exit CODE NAME -- COMMAND...: runs COMMAND, keeps stdout in $TMP/out.
+expect_exit() {
+    local want=$1 name=$2
+    shift 3
+    "$@" >"$TMP/out" 2>"$TMP/err"
+    local got=$?
+    if [ "$got" -eq "$want" ]; then ok; else fail "$name: exit $got, want $want: $(head -c 300 "$TMP/err")"; fi
+}
+
+# expect_out NAME TEXT: the last command's stdout equals TEXT exactly.
+expect_out() {
+    if [ "$(cat "$TMP/out")" = "$2" ]; then ok; else fail "$1: got '$(cat "$TMP/out")', want '$2'"; fi
+}
+
+expect_contains() {
+    if grep -qF -- "$2" "$3"; then ok; else fail "$1: '$2' not in $3"; fi
+}
+
+# Every line of the last stdout is one JSON text (checked by python3's strict reader).
+expect_json_lines() {
+    if python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    json.loads(line, object_pairs_hook=lambda p: dict(p))
+' "$TMP/out" 2>"$TMP/jerr"; then ok; else fail "$1: not JSON: $(cat "$TMP/jerr")"; fi
+}
+
+printf 'WIV1\x02rest' >"$TMP/v2.wiv1"
+printf 'WIH1\x01' >"$TMP/ok.wih1"
+printf 'XYZ' >"$TMP/short"
+printf '{"frames": []}' >"$TMP/json_form"
+printf 'WIF1\x01\x00\x00\x00' >"$TMP/f0.wif1"
+clip="$ROOT/examples/hello.wiv1"
+
+# --- help and usage ---------------------------------------------------------
+expect_exit 0 "--help" -- "$WAI" --help
+for c in inspect decode digest capabilities; do
+    expect_contains "--help lists $c" "  $c" "$TMP/out"
+done
+expect_exit 0 "--version" -- "$WAI" --version
+expect_exit 2 "no command" -- "$WAI"
+expect_exit 2 "unknown command" -- "$WAI" frobnicate
+expect_exit 2 "help of unknown command" -- "$WAI" help frobnicate
+expect_exit 0 "help decode" -- "$WAI" help decode
+for opt in --capability --set --max-cost --json "-o OUT" "FILE..."; do
+    expect_contains "help decode documents $opt" "$opt" "$TMP/out"
+done
+expect_exit 0 "decode --help" -- "$WAI" decode --help
+expect_contains "decode --help is its page" "--max-cost N" "$TMP/out"
+expect_exit 0 "help inspect" -- "$WAI" help inspect
+expect_contains "help inspect documents --capability" "--capability CAP" "$TMP/out"
+expect_exit 0 "help digest" -- "$WAI" help digest
+for opt in --sha256 --blake3; do expect_contains "help digest documents $opt" "$opt" "$TMP/out"; done
+expect_exit 0 "help capabilities" -- "$WAI" help capabilities
+expect_contains "help capabilities documents --json" "--json" "$TMP/out"
+
+# --- digest usage -------------------------------------------------------------
+expect_exit 2 "digest without algorithm" -- "$WAI" digest "$clip"
+expect_exit 2 "digest with both algorithms" -- "$WAI" digest --sha256 --blake3 "$clip"
+expect_exit 2 "digest of a missing file" -- "$WAI" digest --sha256 "$TMP/missing"
+expect_exit 0 "digest of the example" -- "$WAI" digest --sha256 "$clip"
+expect_out "digest matches sha256sum" "$(sha256sum "$clip")"
+
+# --- inspect ------------------------------------------------------------------
+expect_exit 0 "inspect the example" -- "$WAI" inspect "$clip"
+expect_json_lines "inspect prints JSON"
+expect_contains "inspect names WIV1" '"format": "WIV1"' "$TMP/out"
+expect_contains "inspect names the capability" '"capability": "wai.video.int_motion"' "$TMP/out"
+expect_contains "inspect accepts the example" '"status": "ok"' "$TMP/out"
+expect_exit 1 "inspect a version-2 payload" -- "$WAI" inspect "$TMP/v2.wiv1"
+expect_contains "version 2 is refused with version" '"status": "version"' "$TMP/out"
+expect_exit 1 "inspect a short file" -- "$WAI" inspect "$TMP/short"
+expect_contains "short file is bad_magic (R1)" '"status": "bad_magic"' "$TMP/out"
+expect_exit 1 "inspect a tool's JSON form" -- "$WAI" inspect "$TMP/json_form"
+expect_contains "JSON form is bad_magic (§10)" '"capability": null' "$TMP/out"
+expect_exit 1 "inspect WIH1 as int_motion" -- "$WAI" inspect --capability wai.video.int_motion "$TMP/ok.wih1"
+expect_contains "another magic is format_capability_mismatch" '"status": "format_capability_mismatch"' "$TMP/out"
+expect_exit 1 "inspect several files, one refused" -- "$WAI" inspect "$clip" "$TMP/short"
+expect_json_lines "inspect prints a JSON line per file"
+[ "$(wc -l <"$TMP/out")" -eq 2 ] && ok || fail "inspect: two files, two lines"
+expect_exit 2 "inspect a missing file" -- "$WAI" inspect "$TMP/missing"
+expect_exit 2 "inspect without FILE" -- "$WAI" inspect
+expect_exit 2 "inspect --capability without value" -- "$WAI" inspect --capability
+
+# --- decode -------------------------------------------------------------------
+expect_exit 2 "decode without FILE" -- "$WAI" decode --json
+expect_exit 2 "decode --max-cost not a number" -- "$WAI" decode --max-cost 12x "$clip"
+expect_exit 2 "decode --max-cost past u64" -- "$WAI" decode --max-cost 18446744073709551616 "$clip"
+expect_exit 2 "decode unknown option" -- "$WAI" decode --frobnicate "$clip"
+expect_exit 2 "decode a missing file" -- "$WAI" decode --json "$TMP/missing"
+expect_exit 2 "several files of a clip capability" -- "$WAI" decode --json "$clip" "$clip"
+expect_exit 1 "decode a short file" -- "$WAI" decode --json "$TMP/short"
+expect_json_lines "decode --json prints one JSON object"
+expect_out "decode of no magic" '{"capability": null, "status": "bad_magic", "outputs": []}'
+expect_exit 1 "decode an unknown capability" -- "$WAI" decode --json --capability wai.video.nope "$clip"
+expect_out "unknown capability" '{"capability": "wai.video.nope", "status": "unsupported_capability", "outputs": []}'
+# Several FILEs of a frame form are one stream.
+expect_exit 1 "decode a frame stream" -- "$WAI" decode --json "$TMP/f0.wif1" "$TMP/f0.wif1"
+expect_json_lines "frame stream result is JSON"
+expect_exit 1 "decode --json the example" -- "$WAI" decode --json --max-cost 0 --set "$TMP" "$clip"
+expect_json_lines "decode of the example is JSON"
+expect_contains "decode names the capability" '"capability": "wai.video.int_motion"' "$TMP/out"
+
+# --- capabilities -------------------------------------------------------------
+expect_exit 0 "capabilities" -- "$WAI" capabilities
+expect_contains "capabilities lists int_hyper" "wai.neural.int_hyper" "$TMP/out"
+expect_exit 0 "capabilities --json" -- "$WAI" capabilities --json
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/out" && ok || fail "capabilities --json is JSON"
+[ "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$TMP/out")" = 11 ] && ok || fail "capabilities --json lists 11"
+expect_exit 2 "capabilities bad arg" -- "$WAI" capabilities --frob
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

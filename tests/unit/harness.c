@@ -1,0 +1,103 @@
+#include "harness.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *g_filter;
+static const char *g_data = "tests";
+static int g_failed_checks;
+static int g_passed, g_failed;
+static const char *g_current;
+
+int harness_check(int ok, const char *expr, const char *file, int line) {
+    if (!ok) {
+        g_failed_checks++;
+        printf("FAIL %s: %s:%d: %s\n", g_current ? g_current : "?", file, line, expr);
+    }
+    return ok;
+}
+
+int harness_check_msg(int ok, const char *file, int line, const char *fmt, ...) {
+    if (!ok) {
+        va_list ap;
+        g_failed_checks++;
+        printf("FAIL %s: %s:%d: ", g_current ? g_current : "?", file, line);
+        va_start(ap, fmt);
+        vprintf(fmt, ap);
+        va_end(ap);
+        printf("\n");
+    }
+    return ok;
+}
+
+void harness_run(const char *name, wai_test_fn fn) {
+    if (g_filter && !strstr(name, g_filter)) return;
+    g_current = name;
+    int before = g_failed_checks;
+    fn();
+    if (g_failed_checks == before) {
+        g_passed++;
+    } else {
+        g_failed++;
+    }
+    g_current = NULL;
+    fflush(stdout);
+}
+
+const char *harness_data_dir(void) { return g_data; }
+
+uint8_t *harness_read_file(const char *relpath, size_t *len) {
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", g_data, relpath) >= sizeof path)
+        return NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 4096, n = 0;
+    uint8_t *buf = malloc(cap);
+    while (buf) {
+        if (n == cap) {
+            uint8_t *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+    }
+    fclose(f);
+    if (buf) *len = n;
+    return buf;
+}
+
+uint64_t harness_rand(uint64_t *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+int main(int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--data") == 0 && i + 1 < argc) g_data = argv[++i];
+        else if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) g_filter = argv[++i];
+        else {
+            fprintf(stderr, "usage: %s [--data TESTS_DIR] [--filter SUBSTRING]\n", argv[0]);
+            return 2;
+        }
+    }
+    suite_status();
+    suite_reader();
+    suite_json();
+    suite_hash();
+    suite_formats();
+    suite_rans();
+    printf("%d passed, %d failed\n", g_passed, g_failed);
+    return g_failed ? 1 : 0;
+}

@@ -1,0 +1,45 @@
+/* A small test harness: a test is a function; it passes when none of its
+ * CHECKs failed. The runner prints one line per failure and closes with
+ * "N passed, N failed". */
+#ifndef WAI_TESTS_HARNESS_H
+#define WAI_TESTS_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef void (*wai_test_fn)(void);
+
+/* Runs fn as the test `name` unless the command line's filter excludes it. */
+void harness_run(const char *name, wai_test_fn fn);
+
+/* Records a check; returns ok so callers can stop early on failure. */
+int harness_check(int ok, const char *expr, const char *file, int line);
+int harness_check_msg(int ok, const char *file, int line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* The tests/ directory (from --data), for corpus files. */
+const char *harness_data_dir(void);
+
+/* Reads a whole file under harness_data_dir(); returns NULL if absent.
+ * The caller frees the buffer with free(). */
+uint8_t *harness_read_file(const char *relpath, size_t *len);
+
+/* A deterministic PRNG (splitmix64) so every architecture tests the same
+ * "random" inputs. */
+uint64_t harness_rand(uint64_t *state);
+
+/* The suites, one per area; each file under tests/unit defines one. */
+void suite_status(void);
+void suite_reader(void);
+void suite_json(void);
+void suite_hash(void);
+void suite_formats(void);
+void suite_rans(void);
+
+#define CHECK(c) harness_check(!!(c), #c, __FILE__, __LINE__)
+#define CHECK_MSG(c, ...) harness_check_msg(!!(c), __FILE__, __LINE__, __VA_ARGS__)
+
+#endif

@@ -1,0 +1,63 @@
+/* wai: inspect, decode and digest WAI integer-codec payloads. */
+#include <string.h>
+
+#include "cli.h"
+#include "wai/wai.h"
+
+typedef int (*command_fn)(int argc, char **argv);
+
+static const struct {
+    const char *name;
+    command_fn run;
+} commands[] = {
+    {"inspect", cmd_inspect},
+    {"decode", cmd_decode},
+    {"digest", cmd_digest},
+    {"capabilities", cmd_capabilities},
+};
+
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+static int is_help_flag(const char *a) {
+    return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        cli_print_overview(stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (is_help_flag(cmd)) {
+        cli_print_overview(stdout);
+        return EXIT_DONE;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("wai %s\n", wai_version());
+        return EXIT_DONE;
+    }
+    if (strcmp(cmd, "help") == 0) {
+        if (argc == 2) {
+            cli_print_overview(stdout);
+            return EXIT_DONE;
+        }
+        if (cli_print_help(stdout, argv[2]) != 0) {
+            fprintf(stderr, "wai help: no command '%s'\n", argv[2]);
+            return EXIT_USAGE;
+        }
+        return EXIT_DONE;
+    }
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        if (strcmp(cmd, commands[i].name) != 0) continue;
+        for (int a = 2; a < argc; a++) {
+            if (strcmp(argv[a], "--") == 0) break;
+            if (is_help_flag(argv[a])) {
+                cli_print_help(stdout, cmd);
+                return EXIT_DONE;
+            }
+        }
+        return commands[i].run(argc - 1, argv + 1);
+    }
+    fprintf(stderr, "wai: unknown command '%s' (see 'wai --help')\n", cmd);
+    return EXIT_USAGE;
+}
