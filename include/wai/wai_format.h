@@ -69,6 +69,19 @@ WAI_API int wai_capability_has_decoder(const wai_capability *cap);
 WAI_API wai_status wai_check_framing(const wai_capability *cap, const uint8_t *data,
                                      size_t len);
 
+/* How far wai_check_payload went. */
+typedef enum wai_checked {
+    WAI_CHECKED_FRAMING = 1,  /* magic and version: this build has no parser */
+    WAI_CHECKED_PARSE = 2     /* the format's whole parse, §2 steps 1 to 8 */
+} wai_checked;
+
+/* Parses a payload as cap's format, in §2's order, and returns the first
+ * refusal or WAI_ok: the whole parse for formats this build parses (WIV1,
+ * WIF1, WIH1), the shared framing otherwise; *checked (if not NULL) says
+ * which. A parse decodes no stream. */
+WAI_API wai_status wai_check_payload(const wai_capability *cap, const uint8_t *data, size_t len,
+                                     wai_checked *checked);
+
 #ifdef __cplusplus
 }
 #endif

@@ -23,6 +23,8 @@ typedef struct wai_sha256 {
 
 WAI_API void wai_sha256_init(wai_sha256 *st);
 WAI_API void wai_sha256_update(wai_sha256 *st, const void *data, size_t len);
+/* Does not change *st (it pads a copy): more input may follow, and final may
+ * be called again. */
 WAI_API void wai_sha256_final(wai_sha256 *st, uint8_t out[WAI_SHA256_BYTES]);
 WAI_API void wai_sha256_oneshot(const void *data, size_t len, uint8_t out[WAI_SHA256_BYTES]);
 

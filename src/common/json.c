@@ -606,14 +606,12 @@ static void free_doc(wai_json_doc *doc) {
 
 /* Allocates the document at the sizes the checking pass tallied. */
 static wai_json_doc *alloc_doc(parser *p) {
-    wai_allocator resolved;
-    wai_allocator_resolve(p->alloc, &resolved);
-    wai_json_doc *doc = wai_alloc(&resolved, sizeof *doc);
+    wai_json_doc *doc = wai_alloc(p->alloc, sizeof *doc);
     if (!doc) return NULL;
-    doc->allocator = resolved;
+    doc->allocator = *p->alloc;
     doc->bytes = NULL;
-    doc->nodes = wai_alloc_array(&resolved, p->n_nodes, sizeof *doc->nodes);
-    if (p->n_bytes) doc->bytes = wai_alloc(&resolved, p->n_bytes);
+    doc->nodes = wai_alloc_array(p->alloc, p->n_nodes, sizeof *doc->nodes);
+    if (p->n_bytes) doc->bytes = wai_alloc(p->alloc, p->n_bytes);
     if (!doc->nodes || (p->n_bytes && !doc->bytes)) {
         free_doc(doc);
         return NULL;
@@ -642,11 +640,15 @@ static wai_json_error build(parser *p, wai_json_doc *doc) {
 
 wai_json_error wai_json_parse(const wai_allocator *a, const uint8_t *text, size_t len,
                               wai_json_doc **out, size_t *err_offset) {
+    /* One resolved allocator for every block, so the document frees each
+     * block through the function that allocated it. */
+    wai_allocator resolved;
+    wai_allocator_resolve(a, &resolved);
     parser p;
     memset(&p, 0, sizeof p);
     p.text = text;
     p.len = text ? len : 0;
-    p.alloc = a;
+    p.alloc = &resolved;
     p.err = WAI_JSON_OK;
     wai_json_doc *doc = NULL;
     if (out) *out = NULL;
@@ -659,7 +661,7 @@ wai_json_error wai_json_parse(const wai_allocator *a, const uint8_t *text, size_
             doc = NULL;
         }
     }
-    wai_free(a, p.child_counts);
+    wai_free(&resolved, p.child_counts);
     if (p.err != WAI_JSON_OK) {
         if (err_offset) *err_offset = p.err_at;
         return p.err;

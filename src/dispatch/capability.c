@@ -54,7 +54,11 @@ const wai_capability *wai_capability_detect(const uint8_t *data, size_t len) {
 }
 
 /* Decoders join this list as they land (one issue per capability). */
+static const char *const decoded[] = {"wai.video.int_motion", "wai.video.int_motion.frame"};
+
 int wai_capability_has_decoder(const wai_capability *cap) {
-    (void)cap;
+    if (!cap) return 0;
+    for (size_t i = 0; i < sizeof decoded / sizeof decoded[0]; i++)
+        if (strcmp(cap->name, decoded[i]) == 0) return 1;
     return 0;
 }

@@ -100,15 +100,26 @@ wai_status wai_rans_encode(const wai_allocator *a, const wai_cdf_table *table,
                            int32_t offset, const int32_t *symbols, size_t n_symbols,
                            uint8_t **out, size_t *out_len);
 
-/* The steps of a stream one by one, for writers of non-minimal escapes and
- * for tests: a table symbol (table non-NULL, index into it) or one 4-bit
- * group (table NULL, value 0..15), in decode order. */
-typedef struct wai_rans_op {
-    const wai_cdf_table *table;
-    uint32_t value;
-} wai_rans_op;
+/* The steps of a stream one by one, for copying streams exactly (split and
+ * join keep any escape layout) and for writers of non-minimal escapes: a step
+ * is a table index, or WAI_RANS_GROUP | v for one 4-bit group v, in decode
+ * order. */
+typedef uint32_t wai_rans_step;
+#define WAI_RANS_GROUP 0x80000000u
 
-wai_status wai_rans_encode_ops(const wai_allocator *a, const wai_rans_op *ops, size_t n_ops,
-                               uint8_t **out, size_t *out_len);
+/* The most steps one symbol takes: its table step, nine count groups and
+ * eight raw groups. */
+#define WAI_RANS_MAX_STEPS_PER_SYMBOL 18
+
+/* Decodes one symbol as its steps. Returns WAI_stream_exhausted as
+ * wai_rans_decode does. */
+wai_status wai_rans_decode_steps(wai_rans_dec *d, const wai_cdf_table *t, wai_rans_step *steps,
+                                 size_t *n_steps);
+
+/* Encodes steps against one table (canonically); WAI_invalid_argument for a
+ * step the table or a group cannot hold. */
+wai_status wai_rans_encode_steps(const wai_allocator *a, const wai_cdf_table *t,
+                                 const wai_rans_step *steps, size_t n_steps, uint8_t **out,
+                                 size_t *out_len);
 
 #endif

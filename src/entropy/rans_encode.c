@@ -103,20 +103,21 @@ wai_status wai_rans_encode(const wai_allocator *a, const wai_cdf_table *table,
     return finish(a, &s, x, out, out_len);
 }
 
-wai_status wai_rans_encode_ops(const wai_allocator *a, const wai_rans_op *ops, size_t n_ops,
-                               uint8_t **out, size_t *out_len) {
+wai_status wai_rans_encode_steps(const wai_allocator *a, const wai_cdf_table *t,
+                                 const wai_rans_step *steps, size_t n_steps, uint8_t **out,
+                                 size_t *out_len) {
     *out = NULL;
     *out_len = 0;
-    for (size_t i = 0; i < n_ops; i++)
-        if (ops[i].table ? ops[i].value > ops[i].table->n - 2 : ops[i].value > 15)
-            return WAI_invalid_argument;
+    for (size_t i = 0; i < n_steps; i++) {
+        uint32_t v = steps[i] & ~WAI_RANS_GROUP;
+        if ((steps[i] & WAI_RANS_GROUP) ? v > 15 : v > t->n - 2) return WAI_invalid_argument;
+    }
     word_stack s = {a, NULL, 0, 0, 0};
     uint64_t x = WAI_RANS_L;
-    for (size_t i = n_ops; i-- > 0;) {
-        const wai_cdf_table *t = ops[i].table;
-        uint32_t v = ops[i].value;
-        if (t) put(&x, &s, t->cdf[v], t->cdf[v + 1] - t->cdf[v], WAI_CDF_PRECISION);
-        else put(&x, &s, v, 1, 4);
+    for (size_t i = n_steps; i-- > 0;) {
+        uint32_t v = steps[i] & ~WAI_RANS_GROUP;
+        if (steps[i] & WAI_RANS_GROUP) put(&x, &s, v, 1, 4);
+        else put(&x, &s, t->cdf[v], t->cdf[v + 1] - t->cdf[v], WAI_CDF_PRECISION);
     }
     return finish(a, &s, x, out, out_len);
 }

@@ -40,10 +40,18 @@ section() { printf '\n==== %s ====\n' "$*"; }
 elapsed() { printf '%ds' $((SECONDS - $1)); }
 
 # show_log LOG: the end of a failing step's log, so the console stays short.
+# Indented, so a log's own closing line is not mistaken for ours.
 show_log() {
-    echo "---- last 60 lines of $1 ----"
-    tail -n 60 "$1"
-    echo "---- end of $1 ----"
+    echo "  ---- last 60 lines of $1"
+    tail -n 60 "$1" | sed 's/^/  | /'
+}
+
+# show_build_log LOG: a failed build's diagnostics, then its last lines.
+show_build_log() {
+    echo "  ---- diagnostics in $1"
+    grep -E 'error|warning|Error' "$1" | head -n 40 | sed 's/^/  | /'
+    echo "  ---- last 10 lines"
+    tail -n 10 "$1" | sed 's/^/  | /'
 }
 
 # count NAME PASSED FAILED: adds to the totals and remembers failures.
@@ -66,7 +74,7 @@ build() {
         return 0
     fi
     echo "  FAIL build $name ($(elapsed $t0)); log: $log"
-    show_log "$log"
+    show_build_log "$log"
     count "build-$name" 0 1
     return 1
 }

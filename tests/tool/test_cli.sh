@@ -111,10 +111,27 @@ expect_exit 1 "decode an unknown capability" -- "$WAI" decode --json --capabilit
 expect_out "unknown capability" '{"capability": "wai.video.nope", "status": "unsupported_capability", "outputs": []}'
 # Several FILEs of a frame form are one stream.
 expect_exit 1 "decode a frame stream" -- "$WAI" decode --json "$TMP/f0.wif1" "$TMP/f0.wif1"
-expect_json_lines "frame stream result is JSON"
-expect_exit 1 "decode --json the example" -- "$WAI" decode --json --max-cost 0 --set "$TMP" "$clip"
-expect_json_lines "decode of the example is JSON"
-expect_contains "decode names the capability" '"capability": "wai.video.int_motion"' "$TMP/out"
+expect_out "a short WIF1 frame" '{"capability": "wai.video.int_motion.frame", "status": "stream_length", "outputs": []}'
+# The shipped example: three 24x16 frames, lossless, so their hashes are the
+# source frames' (examples/make_example.py computes the same).
+F0=ed9b69a54efbc6e09404c1e670fa10157fcb1abbb6e8a74875edf0991c2bd3e0
+F1=725d6802a5a26021d6db6d7b2386247cf772d8793e14add794887de7c7524164
+F2=3d690222abb42a2fcc4be5ea14cd3cbf4d9ab9efd05cae421a7a078c41f5d2af
+EXAMPLE_OUT='{"capability": "wai.video.int_motion", "status": "ok", "outputs": [{"kind": "frame", "sha256": "'$F0'", "bytes": 1152}, {"kind": "frame", "sha256": "'$F1'", "bytes": 1152}, {"kind": "frame", "sha256": "'$F2'", "bytes": 1152}]}'
+expect_exit 0 "decode --json the example" -- "$WAI" decode --json "$clip"
+expect_out "the example's frames" "$EXAMPLE_OUT"
+expect_exit 0 "decode the example without --json" -- "$WAI" decode "$clip"
+# Reading N7: the declared work is 3*16*24*3 = 3456 symbols; equal passes.
+expect_exit 0 "--max-cost equal to the work" -- "$WAI" decode --json --max-cost 3456 "$clip"
+expect_out "equal cost decodes" "$EXAMPLE_OUT"
+expect_exit 1 "--max-cost one under the work" -- "$WAI" decode --json --max-cost 3455 "$clip"
+expect_out "cost_over_limit outputs nothing" '{"capability": "wai.video.int_motion", "status": "cost_over_limit", "outputs": []}'
+expect_exit 1 "decode as another capability" -- "$WAI" decode --json --capability wai.audio.int_codec "$clip"
+expect_out "no decoder yet" '{"capability": "wai.audio.int_codec", "status": "unsupported_capability", "outputs": []}'
+# A clip cut short: its stream runs out, so it outputs nothing.
+head -c 4000 "$clip" >"$TMP/cut.wiv1"
+expect_exit 1 "decode a cut clip" -- "$WAI" decode --json "$TMP/cut.wiv1"
+expect_out "cut clip" '{"capability": "wai.video.int_motion", "status": "stream_length", "outputs": []}'
 
 # --- capabilities -------------------------------------------------------------
 expect_exit 0 "capabilities" -- "$WAI" capabilities

@@ -98,6 +98,7 @@ int main(int argc, char **argv) {
     suite_hash();
     suite_formats();
     suite_rans();
+    suite_corpus();
     printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed ? 1 : 0;
 }

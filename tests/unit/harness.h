@@ -38,6 +38,7 @@ void suite_json(void);
 void suite_hash(void);
 void suite_formats(void);
 void suite_rans(void);
+void suite_corpus(void);
 
 #define CHECK(c) harness_check(!!(c), #c, __FILE__, __LINE__)
 #define CHECK_MSG(c, ...) harness_check_msg(!!(c), __FILE__, __LINE__, __VA_ARGS__)

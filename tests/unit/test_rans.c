@@ -236,12 +236,14 @@ static void test_encoder_refuses_saturation(void) {
     wai_cdf_table_free(&t, NULL);
 }
 
-/* Decodes one symbol from an op list; returns its status. */
-static wai_status decode_ops(const wai_rans_op *ops, size_t n, const wai_cdf_table *t,
+#define G(v) (WAI_RANS_GROUP | (v))
+
+/* Decodes one symbol from a list of steps; returns its status. */
+static wai_status decode_ops(const wai_rans_step *ops, size_t n, const wai_cdf_table *t,
                              int32_t offset, int32_t *value, wai_status *end) {
     uint8_t *bytes;
     size_t len;
-    if (wai_rans_encode_ops(NULL, ops, n, &bytes, &len) != WAI_ok) return WAI_invalid_argument;
+    if (wai_rans_encode_steps(NULL, t, ops, n, &bytes, &len) != WAI_ok) return WAI_invalid_argument;
     wai_rans_dec d;
     wai_rans_dec_init(&d, bytes, len);
     wai_status st = wai_rans_decode(&d, t, offset, value);
@@ -258,35 +260,35 @@ static void test_non_minimal_escapes(void) {
     int32_t v;
     wai_status end;
     /* Count groups [15, 0]: count 15, capped at 8 raw groups. raw = 2 -> 1 + (n - 2). */
-    wai_rans_op a[] = {{&t, 4}, {NULL, 15}, {NULL, 0}, {NULL, 2}, {NULL, 0}, {NULL, 0},
-                       {NULL, 0}, {NULL, 0}, {NULL, 0}, {NULL, 0}, {NULL, 0}};
+    wai_rans_step a[] = {4, G(15), G(0), G(2), G(0), G(0), G(0), G(0), G(0), G(0), G(0)};
     CHECK(decode_ops(a, 11, &t, 0, &v, &end) == WAI_ok && v == 5 && end == WAI_ok);
     /* Nine 15s: the loop stops after 8 more groups even though v is still 15. */
-    wai_rans_op b[18] = {{&t, 4}};
-    for (int i = 1; i <= 9; i++) b[i] = (wai_rans_op){NULL, 15};
-    for (int i = 10; i < 18; i++) b[i] = (wai_rans_op){NULL, 0};
-    b[10].value = 3; /* raw = 3: odd -> -(1) - 1 = -2 */
+    wai_rans_step b[18] = {4};
+    for (int i = 1; i <= 9; i++) b[i] = G(15);
+    for (int i = 10; i < 18; i++) b[i] = G(0);
+    b[10] = G(3); /* raw = 3: odd -> -(1) - 1 = -2 */
     CHECK(decode_ops(b, 18, &t, 0, &v, &end) == WAI_ok && v == -2 && end == WAI_ok);
     /* Zero-padded raw groups: count 3, raw [6, 0, 0] = 6 -> 3 + 4 = 7, offset 10. */
-    wai_rans_op c[] = {{&t, 4}, {NULL, 3}, {NULL, 6}, {NULL, 0}, {NULL, 0}};
+    wai_rans_step c[] = {4, G(3), G(6), G(0), G(0)};
     CHECK(decode_ops(c, 5, &t, 10, &v, &end) == WAI_ok && v == 17 && end == WAI_ok);
     /* Count 0: raw 0 -> value n - 2. */
-    wai_rans_op z[] = {{&t, 4}, {NULL, 0}};
+    wai_rans_step z[] = {4, G(0)};
     CHECK(decode_ops(z, 2, &t, 0, &v, &end) == WAI_ok && v == 4);
     /* A raw value that saturates: raw = 0xFFFFFFFE -> 2^31 - 1 + 4, then + offset. */
-    wai_rans_op s[10] = {{&t, 4}, {NULL, 8}};
-    for (int i = 2; i < 10; i++) s[i] = (wai_rans_op){NULL, 15};
-    s[2].value = 14;
+    wai_rans_step s[10] = {4, G(8)};
+    for (int i = 2; i < 10; i++) s[i] = G(15);
+    s[2] = G(14);
     CHECK(decode_ops(s, 10, &t, 0, &v, &end) == WAI_ok && v == INT32_MAX);
     CHECK(decode_ops(s, 10, &t, -4, &v, &end) == WAI_ok && v == INT32_MAX - 4);
     /* raw = 0xFFFFFFFF (odd) -> INT32_MIN; with offset -1 the symbol saturates. */
-    s[2].value = 15;
+    s[2] = G(15);
     CHECK(decode_ops(s, 10, &t, 0, &v, &end) == WAI_ok && v == INT32_MIN);
     CHECK(decode_ops(s, 10, &t, -1, &v, &end) == WAI_ok && v == INT32_MIN);
     CHECK(decode_ops(s, 10, &t, 1, &v, &end) == WAI_ok && v == INT32_MIN + 1);
     /* An op past the table's last symbol or a group past 15 is not writable. */
-    wai_rans_op bad[] = {{&t, 5}};
+    wai_rans_step bad[] = {5}, bad_group[] = {4, G(16)};
     CHECK(decode_ops(bad, 1, &t, 0, &v, &end) == WAI_invalid_argument);
+    CHECK(decode_ops(bad_group, 2, &t, 0, &v, &end) == WAI_invalid_argument);
     wai_cdf_table_free(&t, NULL);
 }
 
@@ -403,7 +405,53 @@ static void test_stream_framing(void) {
     CHECK(wai_rans_read_stream(&r, &bytes, &len) == WAI_stream_length);
 }
 
+/* Decoding a stream as steps and encoding the steps gives the same bytes,
+ * whatever escape layout the stream used. */
+static void test_steps_copy_streams_exactly(void) {
+    uint32_t cdf[6] = {0, 100, 200, 300, 400, 65536};
+    wai_cdf_table t;
+    wai_cdf_table_init(&t, NULL, cdf, 6, 16);
+    wai_rans_step steps[600];
+    size_t n = 0;
+    for (int sym = 0; sym < 40; sym++) {
+        if (rnd(3)) {
+            steps[n++] = rnd(4);
+            continue;
+        }
+        steps[n++] = 4; /* an escape with random, possibly non-minimal groups */
+        uint32_t count = rnd(2) ? 15 : rnd(9);
+        steps[n++] = G(count);
+        uint32_t total = count;
+        for (int i = 0; i < 8 && count == 15; i++) {
+            count = rnd(2) ? 15 : rnd(16);
+            steps[n++] = G(count);
+            total += count;
+        }
+        if (total > 8) total = 8;
+        for (uint32_t j = 0; j < total; j++) steps[n++] = G(rnd(16));
+    }
+    uint8_t *bytes, *again;
+    size_t len, len2;
+    CHECK(wai_rans_encode_steps(NULL, &t, steps, n, &bytes, &len) == WAI_ok);
+    wai_rans_dec d;
+    wai_rans_dec_init(&d, bytes, len);
+    wai_rans_step got[600];
+    size_t m = 0, k;
+    for (int sym = 0; sym < 40; sym++) {
+        CHECK(wai_rans_decode_steps(&d, &t, got + m, &k) == WAI_ok);
+        m += k;
+    }
+    CHECK(wai_rans_end_canonical(&d) == WAI_ok);
+    CHECK(m == n && memcmp(got, steps, n * sizeof *steps) == 0);
+    CHECK(wai_rans_encode_steps(NULL, &t, got, m, &again, &len2) == WAI_ok);
+    CHECK(len2 == len && memcmp(again, bytes, len) == 0);
+    free(bytes);
+    free(again);
+    wai_cdf_table_free(&t, NULL);
+}
+
 void suite_rans(void) {
+    harness_run("rans/steps_copy_streams_exactly", test_steps_copy_streams_exactly);
     harness_run("rans/table_rules", test_table_rules);
     harness_run("rans/lookup_matches_scan", test_lookup_matches_scan);
     harness_run("rans/round_trip_every_length", test_round_trip_every_length);

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "wai/wai_decode.h"
 #include "wai/wai_format.h"
+#include "wai/wai_hash.h"
 
 typedef struct decode_options {
     const char *capability;
@@ -49,14 +51,66 @@ static int parse_options(int argc, char **argv, decode_options *o, int *first_fi
     return 0;
 }
 
-static void print_result_json(const char *capability, wai_status st) {
+/* One decoded output, as --json reports it. */
+typedef struct output_record {
+    const char *kind;
+    uint8_t sha256[32];
+    size_t bytes;
+} output_record;
+
+typedef struct decode_result {
+    output_record *outputs;
+    size_t n, cap;
+} decode_result;
+
+static int record_output(decode_result *r, const wai_output *o) {
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 16;
+        output_record *grown = realloc(r->outputs, cap * sizeof *grown);
+        if (!grown) return -1;
+        r->outputs = grown;
+        r->cap = cap;
+    }
+    output_record *rec = &r->outputs[r->n++];
+    rec->kind = wai_output_kind_name(o->kind);
+    rec->bytes = o->size;
+    wai_sha256_oneshot(o->data, o->size, rec->sha256);
+    return 0;
+}
+
+static void print_result_json(const char *capability, wai_status st, const decode_result *r) {
     printf("{\"capability\": ");
     if (capability) json_put_string(stdout, capability);
     else printf("null");
     printf(", \"status\": ");
     json_put_string(stdout, wai_status_name(st));
-    /* No decoder lands in this build yet, so nothing decodes before a refusal. */
-    printf(", \"outputs\": []}\n");
+    printf(", \"outputs\": [");
+    for (size_t i = 0; i < r->n; i++) {
+        printf("%s{\"kind\": \"%s\", \"sha256\": ", i ? ", " : "", r->outputs[i].kind);
+        json_put_hex(stdout, r->outputs[i].sha256, 32);
+        printf(", \"bytes\": %llu}", (unsigned long long)r->outputs[i].bytes);
+    }
+    printf("]}\n");
+}
+
+/* Decodes the files as one stream; stops at the first refusal, keeping what
+ * decoded before it. */
+static wai_status decode_files(wai_decoder *dec, const cli_file *files, int n_files,
+                               decode_result *r, const char **refused_file) {
+    for (int i = 0; i < n_files; i++) {
+        wai_status st = wai_decoder_send(dec, files[i].data, files[i].len, NULL);
+        if (st != WAI_ok) {
+            *refused_file = files[i].name;
+            return st;
+        }
+        for (;;) {
+            wai_output o;
+            if ((st = wai_decoder_receive(dec, &o)) != WAI_ok) return st;
+            if (o.kind == WAI_OUTPUT_NONE) break;
+            if (record_output(r, &o) != 0) return WAI_out_of_memory;
+        }
+    }
+    return WAI_ok;
 }
 
 int cmd_decode(int argc, char **argv) {
@@ -72,28 +126,35 @@ int cmd_decode(int argc, char **argv) {
         if (cli_read_file(argv[first + loaded], &files[loaded]) != 0) break;
 
     int exit_status = EXIT_USAGE;
-    if (loaded == n_files) {
-        const wai_capability *cap = o.capability
-                                        ? wai_capability_find(o.capability)
-                                        : wai_capability_detect(files[0].data, files[0].len);
-        wai_status st = WAI_ok;
-        if (cap && n_files > 1 && !cap->frame_form) {
-            exit_status = cli_usage_error(
-                "decode", "several FILEs are one frame stream; %s is not a frame form",
-                cap->name);
-            goto done;
-        }
-        if (o.capability && !cap) st = WAI_unsupported_capability;
-        else if (!cap) st = WAI_bad_magic; /* no magic names a capability */
-        else if (!wai_capability_has_decoder(cap)) st = WAI_unsupported_capability;
-
-        const char *cap_name = cap ? cap->name : o.capability;
-        if (o.json) print_result_json(cap_name, st);
-        else if (st != WAI_ok)
-            fprintf(stderr, "wai decode: %s: refused: %s\n", files[0].name, wai_status_name(st));
-        exit_status = st == WAI_ok ? EXIT_DONE : EXIT_REFUSED;
+    wai_context *ctx = NULL;
+    wai_decoder *dec = NULL;
+    decode_result result = {NULL, 0, 0};
+    if (loaded < n_files) goto done;
+    const wai_capability *cap = o.capability ? wai_capability_find(o.capability)
+                                             : wai_capability_detect(files[0].data, files[0].len);
+    if (cap && n_files > 1 && !cap->frame_form) {
+        exit_status = cli_usage_error(
+            "decode", "several FILEs are one frame stream; %s is not a frame form", cap->name);
+        goto done;
     }
+    wai_status st = wai_context_create(NULL, &ctx);
+    wai_decoder_config cfg;
+    wai_decoder_default_config(&cfg);
+    cfg.capability = o.capability;
+    if (o.has_max_cost) cfg.max_cost = o.max_cost;
+    if (st == WAI_ok) st = wai_decoder_create(ctx, &cfg, &dec);
+    const char *refused_file = files[0].name;
+    if (st == WAI_ok) st = decode_files(dec, files, n_files, &result, &refused_file);
+    const char *cap_name = dec && wai_decoder_capability(dec) ? wai_decoder_capability(dec)
+                                                              : o.capability;
+    if (o.json) print_result_json(cap_name, st, &result);
+    else if (st != WAI_ok)
+        fprintf(stderr, "wai decode: %s: refused: %s\n", refused_file, wai_status_name(st));
+    exit_status = st == WAI_ok ? EXIT_DONE : EXIT_REFUSED;
 done:
+    free(result.outputs);
+    wai_decoder_destroy(dec);
+    wai_context_destroy(ctx);
     for (int i = 0; i < loaded; i++) cli_file_free(&files[i]);
     free(files);
     return exit_status;

@@ -1,16 +1,75 @@
-/* wai inspect: format detection and the checks this build can make. */
+/* wai inspect: format detection, the parse's verdict and the header. */
 #include <string.h>
 
 #include "cli.h"
+#include "formats/wif1.h"
+#include "formats/wih1.h"
+#include "formats/wiv1.h"
+#include "wai/wai_decode.h"
 #include "wai/wai_format.h"
 
-static wai_status inspect_one(const cli_file *f, const char *cap_name) {
+static void print_wih1(const wai_wih1 *h) {
+    printf("{\"m\": %u, \"sh\": %u, \"sw\": %u, \"n_z\": %u, \"zh\": %u, \"zw\": %u, "
+           "\"z_stream_bytes\": %llu, \"y_stream_bytes\": %llu}",
+           h->m, h->sh, h->sw, h->n_z, h->zh, h->zw, (unsigned long long)h->z_stream.len,
+           (unsigned long long)h->y_stream.len);
+}
+
+/* The parsed header of formats this build parses, as a JSON member. */
+static void print_header(const wai_capability *cap, const cli_file *f) {
+    if (cap->format == WAI_FORMAT_WIV1) {
+        wai_wiv1 v;
+        if (wai_wiv1_parse(f->data, f->len, cap->keyframe, &v) != WAI_ok) return;
+        printf(", \"header\": {\"mv_precision\": %u, \"keyframe\": %u, \"n_frames\": %u, "
+               "\"h\": %u, \"w\": %u, \"block\": %u, \"q\": %u, \"offset\": %d, "
+               "\"cdf_len\": %u, \"stream_bytes\": %llu",
+               v.mv_precision, v.keyframe, v.n_frames, v.h, v.w, v.block, v.q, v.offset,
+               v.cdf_len, (unsigned long long)v.residual.len);
+        if (v.keyframe) {
+            printf(", \"keyframe_payload\": ");
+            print_wih1(&v.key_header);
+        }
+        printf("}");
+    } else if (cap->format == WAI_FORMAT_WIF1) {
+        wai_wif1 w;
+        if (wai_wif1_parse(f->data, f->len, cap->keyframe, &w) != WAI_ok) return;
+        printf(", \"header\": {\"kind\": \"%s\", \"keyframe\": %u, \"mv_precision\": %u, "
+               "\"h\": %u, \"w\": %u, \"block\": %u, \"q\": %u, \"offset\": %d, \"cdf_len\": %u",
+               w.kind ? "inter" : "intra", w.keyframe, w.mv_precision, w.h, w.w, w.block, w.q,
+               w.offset, w.cdf_len);
+        if (w.key) {
+            printf(", \"keyframe_payload\": ");
+            print_wih1(&w.key_header);
+        } else {
+            printf(", \"stream_bytes\": %llu", (unsigned long long)w.residual.len);
+        }
+        printf("}");
+    } else if (cap->format == WAI_FORMAT_WIH1) {
+        wai_wih1 h;
+        if (wai_wih1_parse(f->data, f->len, 0, &h) != WAI_ok) return;
+        printf(", \"header\": ");
+        print_wih1(&h);
+    }
+}
+
+static void print_cost(const wai_capability *cap, const cli_file *f) {
+    wai_cost c;
+    if (wai_declared_cost(cap->name, f->data, f->len, &c) != WAI_ok) return;
+    printf(", \"cost\": {\"output_bytes\": %llu, \"entropy_steps\": %llu, \"macs\": %llu, "
+           "\"working_bytes\": %llu, \"work\": %llu}",
+           (unsigned long long)c.output_bytes, (unsigned long long)c.entropy_steps,
+           (unsigned long long)c.macs, (unsigned long long)c.working_bytes,
+           (unsigned long long)wai_cost_work(&c));
+}
+
+static wai_status inspect_one(const cli_file *f, const char *cap_name, int with_cost) {
     const wai_capability *cap =
         cap_name ? wai_capability_find(cap_name) : wai_capability_detect(f->data, f->len);
     wai_status st;
+    wai_checked checked = WAI_CHECKED_FRAMING;
     if (cap_name && !cap) st = WAI_unsupported_capability;
     else if (!cap) st = WAI_bad_magic;
-    else st = wai_check_framing(cap, f->data, f->len);
+    else st = wai_check_payload(cap, f->data, f->len, &checked);
 
     printf("{\"file\": ");
     json_put_string(stdout, f->name);
@@ -22,12 +81,18 @@ static wai_status inspect_one(const cli_file *f, const char *cap_name) {
     else printf("null");
     printf(", \"status\": ");
     json_put_string(stdout, wai_status_name(st));
-    printf(", \"checked\": \"framing\"}\n");
+    printf(", \"checked\": \"%s\"", checked == WAI_CHECKED_PARSE ? "header" : "framing");
+    if (st == WAI_ok) {
+        print_header(cap, f);
+        if (with_cost) print_cost(cap, f);
+    }
+    printf("}\n");
     return st;
 }
 
 int cmd_inspect(int argc, char **argv) {
     const char *cap_name = NULL;
+    int with_cost = 0;
     int i = 1;
     for (; i < argc; i++) {
         const char *a = argv[i];
@@ -38,6 +103,8 @@ int cmd_inspect(int argc, char **argv) {
         if (strcmp(a, "--capability") == 0) {
             if (++i >= argc) return cli_usage_error("inspect", "--capability needs a value");
             cap_name = argv[i];
+        } else if (strcmp(a, "--cost") == 0) {
+            with_cost = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
             return cli_usage_error("inspect", "unknown option '%s'", a);
         } else {
@@ -49,7 +116,7 @@ int cmd_inspect(int argc, char **argv) {
     for (; i < argc; i++) {
         cli_file f;
         if (cli_read_file(argv[i], &f) != 0) return EXIT_USAGE;
-        if (inspect_one(&f, cap_name) != WAI_ok) exit_status = EXIT_REFUSED;
+        if (inspect_one(&f, cap_name, with_cost) != WAI_ok) exit_status = EXIT_REFUSED;
         cli_file_free(&f);
     }
     return exit_status;

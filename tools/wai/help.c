@@ -24,20 +24,25 @@ static const char overview[] =
     "printed), 2 a usage or I/O error.\n";
 
 static const char help_inspect[] =
-    "usage: wai inspect [--capability CAP] FILE...\n"
+    "usage: wai inspect [--capability CAP] [--cost] FILE...\n"
     "\n"
     "Detects each FILE's format by its magic (or takes CAP's), checks it in\n"
     "the order integer-payloads section 2 gives, and prints one JSON object per\n"
     "FILE on its own line:\n"
     "  {\"file\": NAME, \"bytes\": N, \"format\": \"WIV1\", \"capability\": CAP,\n"
-    "   \"status\": \"ok\" or the refusal code, \"checked\": STAGE}\n"
-    "STAGE says how far the checks went: \"framing\" (magic and version) for\n"
-    "formats whose header parser this build lacks, \"header\" once it has one.\n"
+    "   \"status\": \"ok\" or the refusal code, \"checked\": STAGE,\n"
+    "   \"header\": {...}}\n"
+    "STAGE says how far the checks went: \"header\" for the formats this build\n"
+    "parses whole (WIV1, WIF1, WIH1; then \"header\" holds the parsed fields),\n"
+    "\"framing\" (magic and version) for the others.\n"
     "\n"
     "options:\n"
     "  --capability CAP  read FILE as CAP's payload instead of detecting it\n"
     "                    (a payload of another format is then\n"
     "                    format_capability_mismatch)\n"
+    "  --cost            add \"cost\": what the header declares the decode costs\n"
+    "                    (output_bytes, entropy_steps, macs, working_bytes, and\n"
+    "                    work, the figure --max-cost compares)\n"
     "\n"
     "Exit status: 0 every FILE passed, 1 one was refused, 2 usage or I/O error.\n";
 

@@ -1,0 +1,86 @@
+/* Decoding payloads: one decoder per stream of payloads of one capability. */
+#ifndef WAI_WAI_DECODE_H
+#define WAI_WAI_DECODE_H
+
+#include "wai.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WAI_NO_COST_LIMIT UINT64_MAX
+
+/* What a payload's header declares its decode costs (integer-payloads §7,
+ * Memory and work), readable before anything decodes. Every figure
+ * saturates at UINT64_MAX. */
+typedef struct wai_cost {
+    uint64_t output_bytes;    /* the decoded output */
+    uint64_t entropy_steps;   /* symbols decoded */
+    uint64_t macs;            /* network multiply-accumulates */
+    uint64_t working_bytes;   /* buffers the decode holds while it runs */
+} wai_cost;
+
+/* The work the cost limit compares: multiply-accumulates plus entropy steps
+ * (reading N7), saturating. */
+WAI_API uint64_t wai_cost_work(const wai_cost *c);
+
+typedef enum wai_output_kind {
+    WAI_OUTPUT_NONE = 0,
+    WAI_OUTPUT_FRAME,    /* RGB8, rows top to bottom, pixels left to right, R G B */
+    WAI_OUTPUT_IMAGE,    /* RGB8, as a frame */
+    WAI_OUTPUT_PCM,      /* i16 little-endian, one channel */
+    WAI_OUTPUT_PLANES    /* planes of side x side bytes, plane after plane */
+} wai_output_kind;
+
+/* "frame", "image", "pcm", "planes" (the tool's JSON), or "none". */
+WAI_API const char *wai_output_kind_name(wai_output_kind k);
+
+typedef struct wai_output {
+    wai_output_kind kind;
+    const uint8_t *data;   /* owned by the decoder; valid until its next call */
+    size_t size;
+    uint32_t width, height;
+    uint64_t index;        /* the output's number in the stream, from 0 */
+} wai_output;
+
+typedef struct wai_decoder_config {
+    const char *capability;   /* NULL: the capability the first payload's magic names */
+    uint64_t max_cost;        /* WAI_NO_COST_LIMIT, or refuse work above it */
+    uint8_t reserved[64];     /* zero */
+} wai_decoder_config;
+
+typedef struct wai_decoder wai_decoder;
+
+WAI_API void wai_decoder_default_config(wai_decoder_config *c);
+WAI_API wai_status wai_decoder_create(wai_context *ctx, const wai_decoder_config *c,
+                                      wai_decoder **out);
+WAI_API void wai_decoder_destroy(wai_decoder *d);
+
+/* The capability the decoder decodes through (known once configured or once
+ * the first payload has been sent), or NULL. */
+WAI_API const char *wai_decoder_capability(const wai_decoder *d);
+
+/* Decodes one payload: a whole clip, image or clip of samples, or one frame
+ * of a frame-form capability's stream. It parses and checks the payload in
+ * the spec's order, compares its declared cost (written to *cost when not
+ * NULL, as soon as it is known) with the limit before any symbol, and
+ * decodes. A refused payload outputs nothing; in a frame stream the frames
+ * before it stand, and an inter frame after a refusal has no group (it is
+ * refused field_range until an intra frame opens a new one). */
+WAI_API wai_status wai_decoder_send(wai_decoder *d, const uint8_t *data, size_t len,
+                                    wai_cost *cost);
+
+/* Takes the next output of the payload last sent: WAI_ok with out->kind set,
+ * or WAI_ok with out->kind == WAI_OUTPUT_NONE when there is no more. */
+WAI_API wai_status wai_decoder_receive(wai_decoder *d, wai_output *out);
+
+/* A payload's declared cost without decoding it (parses the header).
+ * capability NULL: by its magic. */
+WAI_API wai_status wai_declared_cost(const char *capability, const uint8_t *data, size_t len,
+                                     wai_cost *cost);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

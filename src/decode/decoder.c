@@ -1,0 +1,185 @@
+/* The public decoder: resolves the capability, runs its decode, and hands out
+ * the outputs. Each capability's own order of checks lives in its file. */
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/context.h"
+#include "decode/int_motion.h"
+#include "wai/wai_decode.h"
+#include "wai/wai_format.h"
+
+struct wai_decoder {
+    wai_context *ctx;
+    const wai_capability *cap;
+    uint64_t max_cost;
+    uint64_t n_outputs_total;  /* outputs of earlier payloads: the stream index */
+    /* The last payload's outputs: n equal-sized frames in one buffer. */
+    uint8_t *buffer;           /* owned (clips); NULL when outputs live in the group */
+    const uint8_t *outputs;
+    size_t output_bytes;
+    uint32_t n_outputs, next_output, width, height;
+    wai_output_kind kind;
+    wai_motion_group group;
+};
+
+uint64_t wai_cost_work(const wai_cost *c) {
+    return c->macs > UINT64_MAX - c->entropy_steps ? UINT64_MAX : c->macs + c->entropy_steps;
+}
+
+const char *wai_output_kind_name(wai_output_kind k) {
+    switch (k) {
+    case WAI_OUTPUT_FRAME: return "frame";
+    case WAI_OUTPUT_IMAGE: return "image";
+    case WAI_OUTPUT_PCM: return "pcm";
+    case WAI_OUTPUT_PLANES: return "planes";
+    default: return "none";
+    }
+}
+
+void wai_decoder_default_config(wai_decoder_config *c) {
+    if (!c) return;
+    memset(c, 0, sizeof *c);
+    c->max_cost = WAI_NO_COST_LIMIT;
+}
+
+wai_status wai_decoder_create(wai_context *ctx, const wai_decoder_config *c, wai_decoder **out) {
+    if (!ctx || !out) return WAI_invalid_argument;
+    *out = NULL;
+    wai_decoder_config defaults;
+    if (!c) {
+        wai_decoder_default_config(&defaults);
+        c = &defaults;
+    }
+    for (size_t i = 0; i < sizeof c->reserved; i++)
+        if (c->reserved[i]) return WAI_invalid_argument;
+    const wai_capability *cap = NULL;
+    if (c->capability && !(cap = wai_capability_find(c->capability)))
+        return WAI_unsupported_capability;
+    wai_decoder *d = wai_alloc_zeroed(&ctx->alloc, 1, sizeof *d);
+    if (!d) return WAI_out_of_memory;
+    d->ctx = ctx;
+    d->cap = cap;
+    d->max_cost = c->max_cost;
+    *out = d;
+    return WAI_ok;
+}
+
+static void drop_outputs(wai_decoder *d) {
+    d->n_outputs_total += d->n_outputs;
+    wai_free(&d->ctx->alloc, d->buffer);
+    d->buffer = NULL;
+    d->outputs = NULL;
+    d->n_outputs = d->next_output = 0;
+}
+
+void wai_decoder_destroy(wai_decoder *d) {
+    if (!d) return;
+    drop_outputs(d);
+    wai_motion_group_close(&d->group, &d->ctx->alloc);
+    wai_free(&d->ctx->alloc, d);
+}
+
+const char *wai_decoder_capability(const wai_decoder *d) {
+    return d && d->cap ? d->cap->name : NULL;
+}
+
+static wai_status check_cost(const wai_decoder *d, const wai_cost *c) {
+    return wai_cost_work(c) > d->max_cost ? WAI_cost_over_limit : WAI_ok;
+}
+
+static wai_status send_clip(wai_decoder *d, const uint8_t *data, size_t len, wai_cost *cost) {
+    wai_wiv1 v;
+    wai_status st = wai_wiv1_parse(data, len, 0, &v);
+    if (st != WAI_ok) return st;
+    wai_cost c;
+    wai_wiv1_cost(&v, &c);
+    if (cost) *cost = c;
+    if ((st = check_cost(d, &c)) != WAI_ok) return st;
+    /* The clip cap (2^30 bytes) keeps this within size_t on every target. */
+    uint8_t *frames = wai_alloc(&d->ctx->alloc, (size_t)c.output_bytes);
+    if (!frames) return WAI_out_of_memory;
+    if ((st = wai_wiv1_decode(&d->ctx->alloc, &v, frames)) != WAI_ok) {
+        wai_free(&d->ctx->alloc, frames);
+        return st;
+    }
+    d->buffer = frames;
+    d->outputs = frames;
+    d->n_outputs = v.n_frames;
+    d->width = v.w;
+    d->height = v.h;
+    d->output_bytes = (size_t)v.h * v.w * 3;
+    d->kind = WAI_OUTPUT_FRAME;
+    return WAI_ok;
+}
+
+static wai_status send_frame(wai_decoder *d, const uint8_t *data, size_t len, wai_cost *cost) {
+    wai_wif1 f;
+    wai_status st = wai_wif1_parse(data, len, 0, &f);
+    if (st == WAI_ok) st = wai_wif1_check_group(&f, &d->group);
+    wai_cost c;
+    if (st == WAI_ok) {
+        wai_wif1_cost(&f, &c);
+        if (cost) *cost = c;
+        st = check_cost(d, &c);
+    }
+    if (st == WAI_ok) st = wai_wif1_decode(&d->ctx->alloc, &f, &d->group);
+    if (st != WAI_ok) {
+        /* The frames before stand; the next inter frame has no group. */
+        wai_motion_group_close(&d->group, &d->ctx->alloc);
+        return st;
+    }
+    d->outputs = d->group.frame;
+    d->n_outputs = 1;
+    d->width = f.w;
+    d->height = f.h;
+    d->output_bytes = (size_t)f.h * f.w * 3;
+    d->kind = WAI_OUTPUT_FRAME;
+    return WAI_ok;
+}
+
+static const wai_capability *resolve(wai_decoder *d, const uint8_t *data, size_t len) {
+    if (!d->cap) d->cap = wai_capability_detect(data, len);
+    return d->cap;
+}
+
+wai_status wai_decoder_send(wai_decoder *d, const uint8_t *data, size_t len, wai_cost *cost) {
+    if (!d || (!data && len)) return WAI_invalid_argument;
+    drop_outputs(d);
+    const wai_capability *cap = resolve(d, data, len);
+    if (!cap) return WAI_bad_magic; /* no capability given, and no magic names one */
+    if (!wai_capability_has_decoder(cap)) return WAI_unsupported_capability;
+    if (strcmp(cap->name, "wai.video.int_motion") == 0) return send_clip(d, data, len, cost);
+    return send_frame(d, data, len, cost);
+}
+
+wai_status wai_decoder_receive(wai_decoder *d, wai_output *out) {
+    if (!d || !out) return WAI_invalid_argument;
+    memset(out, 0, sizeof *out);
+    if (d->next_output >= d->n_outputs) return WAI_ok;
+    out->kind = d->kind;
+    out->data = d->outputs + (size_t)d->next_output * d->output_bytes;
+    out->size = d->output_bytes;
+    out->width = d->width;
+    out->height = d->height;
+    out->index = d->n_outputs_total + d->next_output;
+    d->next_output++;
+    return WAI_ok;
+}
+
+wai_status wai_declared_cost(const char *capability, const uint8_t *data, size_t len,
+                             wai_cost *cost) {
+    if (!cost || (!data && len)) return WAI_invalid_argument;
+    const wai_capability *cap =
+        capability ? wai_capability_find(capability) : wai_capability_detect(data, len);
+    if (!cap) return capability ? WAI_unsupported_capability : WAI_bad_magic;
+    if (!wai_capability_has_decoder(cap)) return WAI_unsupported_capability;
+    wai_status st;
+    if (strcmp(cap->name, "wai.video.int_motion") == 0) {
+        wai_wiv1 v;
+        if ((st = wai_wiv1_parse(data, len, 0, &v)) == WAI_ok) wai_wiv1_cost(&v, cost);
+    } else {
+        wai_wif1 f;
+        if ((st = wai_wif1_parse(data, len, 0, &f)) == WAI_ok) wai_wif1_cost(&f, cost);
+    }
+    return st;
+}

@@ -1,0 +1,115 @@
+#include "decode/int_motion.h"
+
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/checked.h"
+#include "decode/motion.h"
+
+/* One table lookup for a whole clip or group, at full resolution: 128 KiB
+ * buys a symbol search with no loop. */
+#define MOTION_LOOKUP_BITS 16
+
+void wai_wiv1_cost(const wai_wiv1 *v, wai_cost *c) {
+    uint64_t samples = wai_sat_mul(v->n_frames, wai_sat_mul3(v->h, v->w, 3));
+    c->output_bytes = samples;
+    c->entropy_steps = samples;
+    c->macs = 0;
+    c->working_bytes = wai_sat_add(samples, wai_sat_mul3(4, v->nb, v->n_frames - 1));
+}
+
+wai_status wai_wiv1_decode(const wai_allocator *a, const wai_wiv1 *v, uint8_t *frames) {
+    uint32_t cdf[WAI_CDF_MAX_LEN_T4097];
+    wai_cdf_from_bytes(cdf, v->cdf, v->cdf_len);
+    wai_cdf_table table;
+    wai_status st = wai_cdf_table_init(&table, a, cdf, v->cdf_len, MOTION_LOOKUP_BITS);
+    if (st != WAI_ok) return st;
+    wai_rans_dec d;
+    wai_rans_dec_init(&d, v->residual.bytes, v->residual.len);
+    size_t frame_bytes = (size_t)v->h * v->w * 3;
+    size_t vectors_per_frame = (size_t)v->nb;
+    wai_motion_frame f = {v->h, v->w, &table, v->offset, v->q, NULL, NULL,
+                          v->block, v->nbx, v->mv_precision};
+    for (uint32_t i = 0; i < v->n_frames && st == WAI_ok; i++) {
+        uint8_t *out = frames + (size_t)i * frame_bytes;
+        if (i > 0) {
+            f.prev = out - frame_bytes;
+            f.vectors = v->vectors + 4 * (size_t)(i - 1) * vectors_per_frame;
+        }
+        st = wai_decode_motion_frame(&f, &d, out);
+    }
+    if (st == WAI_ok) st = wai_rans_end_canonical(&d);
+    wai_cdf_table_free(&table, a);
+    return st;
+}
+
+void wai_motion_group_close(wai_motion_group *g, const wai_allocator *a) {
+    wai_cdf_table_free(&g->table, a);
+    wai_free(a, g->frame);
+    wai_free(a, g->scratch);
+    g->frame = g->scratch = NULL;
+    g->open = 0;
+}
+
+void wai_wif1_cost(const wai_wif1 *f, wai_cost *c) {
+    uint64_t samples = wai_sat_mul3(f->h, f->w, 3);
+    int inter = f->kind == WAI_WIF1_INTER;
+    c->output_bytes = samples;
+    c->entropy_steps = samples;
+    c->macs = 0;
+    /* An inter frame holds the group's previous frame beside its own. */
+    c->working_bytes = inter ? wai_sat_add(wai_sat_mul(2, samples), wai_sat_mul(4, f->nb))
+                             : samples;
+}
+
+wai_status wai_wif1_check_group(const wai_wif1 *f, const wai_motion_group *g) {
+    if (f->kind != WAI_WIF1_INTER) return WAI_ok;
+    if (!g->open) return WAI_field_range;
+    if (f->h != g->h || f->w != g->w) return WAI_geometry_mismatch;
+    return WAI_ok;
+}
+
+static wai_status open_group(const wai_allocator *a, const wai_wif1 *f, wai_motion_group *g) {
+    wai_motion_group_close(g, a);
+    size_t frame_bytes = (size_t)f->h * f->w * 3;
+    g->h = f->h;
+    g->w = f->w;
+    g->q = f->q;
+    g->offset = f->offset;
+    wai_cdf_from_bytes(g->cdf, f->cdf, f->cdf_len);
+    wai_status st = wai_cdf_table_init(&g->table, a, g->cdf, f->cdf_len, MOTION_LOOKUP_BITS);
+    if (st != WAI_ok) return st;
+    g->frame = wai_alloc(a, frame_bytes);
+    g->scratch = wai_alloc(a, frame_bytes);
+    if (!g->frame || !g->scratch) {
+        wai_motion_group_close(g, a);
+        return WAI_out_of_memory;
+    }
+    g->open = 1;
+    return WAI_ok;
+}
+
+wai_status wai_wif1_decode(const wai_allocator *a, const wai_wif1 *f, wai_motion_group *g) {
+    wai_status st = wai_wif1_check_group(f, g);
+    if (st != WAI_ok) {
+        wai_motion_group_close(g, a);
+        return st;
+    }
+    int inter = f->kind == WAI_WIF1_INTER;
+    if (!inter && (st = open_group(a, f, g)) != WAI_ok) return st;
+    wai_motion_frame mf = {g->h, g->w, &g->table, g->offset, g->q,
+                           inter ? g->frame : NULL, f->vectors, f->block, f->nbx,
+                           f->mv_precision};
+    wai_rans_dec d;
+    wai_rans_dec_init(&d, f->residual.bytes, f->residual.len);
+    st = wai_decode_motion_frame(&mf, &d, g->scratch);
+    if (st == WAI_ok) st = wai_rans_end_canonical(&d);
+    if (st != WAI_ok) {
+        wai_motion_group_close(g, a);
+        return st;
+    }
+    uint8_t *t = g->frame;
+    g->frame = g->scratch;
+    g->scratch = t;
+    return WAI_ok;
+}

@@ -1,0 +1,43 @@
+/* wai.video.int_motion (WIV1, keyframe 0) and its frame form
+ * wai.video.int_motion.frame (WIF1 groups). */
+#ifndef WAI_DECODE_INT_MOTION_H
+#define WAI_DECODE_INT_MOTION_H
+
+#include "formats/wif1.h"
+#include "formats/wiv1.h"
+#include "wai/wai_decode.h"
+
+/* §7's declared cost of a keyframe-0 clip (reading R11): n*h*w*3 output
+ * bytes and entropy steps, no network work, the frames and vectors held. */
+void wai_wiv1_cost(const wai_wiv1 *v, wai_cost *c);
+
+/* Decodes a parsed keyframe-0 clip into frames (n_frames*h*w*3 bytes). */
+wai_status wai_wiv1_decode(const wai_allocator *a, const wai_wiv1 *v, uint8_t *frames);
+
+/* The state a frame stream carries from frame to frame: what the group's
+ * intra frame fixed, and the group's last decoded frame. */
+typedef struct wai_motion_group {
+    int open;
+    uint32_t h, w, q;
+    int32_t offset;
+    uint32_t cdf[WAI_CDF_MAX_LEN_T4097];
+    wai_cdf_table table;
+    uint8_t *frame;          /* the last decoded frame (h*w*3) */
+    uint8_t *scratch;        /* the frame being decoded */
+} wai_motion_group;
+
+void wai_motion_group_close(wai_motion_group *g, const wai_allocator *a);
+
+void wai_wif1_cost(const wai_wif1 *f, wai_cost *c);
+
+/* Checks a parsed frame against the stream's group (reading R7): an inter
+ * frame needs an open group (else field_range: the stream has no intra frame
+ * for it, as §17.2 refuses a clip whose frame 0 is inter) of its size (else
+ * geometry_mismatch). */
+wai_status wai_wif1_check_group(const wai_wif1 *f, const wai_motion_group *g);
+
+/* Decodes one frame: an intra frame opens a new group. On success the frame
+ * is g->frame; on a refusal the group is closed. */
+wai_status wai_wif1_decode(const wai_allocator *a, const wai_wif1 *f, wai_motion_group *g);
+
+#endif

@@ -1,0 +1,34 @@
+/* The frame step of integer motion video (integer-payloads §3, §16): the
+ * stage operators E10 mc_predict and E9 residual_step over one frame, each
+ * sample's residual the next symbol of the frame's rANS stream (E1). */
+#ifndef WAI_DECODE_MOTION_H
+#define WAI_DECODE_MOTION_H
+
+#include <stdint.h>
+
+#include "entropy/rans.h"
+
+/* E9: clamp(pred + r * q, 0, 255); |r| < 2^31 and q < 2^16, so i64 is exact. */
+static inline uint8_t wai_residual_step(int32_t pred, int32_t r, uint32_t q) {
+    int64_t v = (int64_t)pred + (int64_t)r * (int64_t)q;
+    return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+}
+
+typedef struct wai_motion_frame {
+    uint32_t h, w;
+    const wai_cdf_table *table;
+    int32_t offset;
+    uint32_t q;
+    /* Inter frames only. */
+    const uint8_t *prev;        /* the previous decoded frame, RGB8 */
+    const uint8_t *vectors;     /* the frame's block grid: LE i16 dy, dx */
+    uint32_t block, nbx;
+    uint32_t mv_precision;      /* 1 whole-pel, 2 half-pel */
+} wai_motion_frame;
+
+/* Decodes h*w*3 symbols into out: an intra frame (pred 128) when f->prev is
+ * NULL, else an inter frame. Returns WAI_stream_exhausted at the first
+ * symbol that ran the stream out; the stream's end is the caller's check. */
+wai_status wai_decode_motion_frame(const wai_motion_frame *f, wai_rans_dec *d, uint8_t *out);
+
+#endif

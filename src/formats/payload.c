@@ -1,0 +1,27 @@
+/* One entry to every payload parser this build has. */
+#include "formats/wif1.h"
+#include "formats/wih1.h"
+#include "formats/wiv1.h"
+
+wai_status wai_check_payload(const wai_capability *cap, const uint8_t *data, size_t len,
+                             wai_checked *checked) {
+    if (!cap || (!data && len)) return WAI_invalid_argument;
+    if (checked) *checked = WAI_CHECKED_PARSE;
+    switch (cap->format) {
+    case WAI_FORMAT_WIV1: {
+        wai_wiv1 v;
+        return wai_wiv1_parse(data, len, cap->keyframe, &v);
+    }
+    case WAI_FORMAT_WIF1: {
+        wai_wif1 f;
+        return wai_wif1_parse(data, len, cap->keyframe, &f);
+    }
+    case WAI_FORMAT_WIH1: {
+        wai_wih1 h;
+        return wai_wih1_parse(data, len, 0, &h);
+    }
+    default:
+        if (checked) *checked = WAI_CHECKED_FRAMING;
+        return wai_check_framing(cap, data, len);
+    }
+}

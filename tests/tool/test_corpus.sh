@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The conformance corpus through the tool: every case of tests/corpus/index.txt
+# by `wai decode --json` (or `wai inspect` for parse cases), and the committed
+# corpus is what its generator writes.
+# usage: tests/tool/test_corpus.sh WAI_BINARY [WAI_GEN_CORPUS_BINARY]
+set -u
+WAI=${1:?usage: test_corpus.sh WAI_BINARY [GENERATOR]}
+GEN=${2:-}
+# Absolute paths: the loop below runs inside the corpus.
+WAI=$(cd "$(dirname "$WAI")" && pwd)/$(basename "$WAI")
+[ -n "$GEN" ] && GEN=$(cd "$(dirname "$GEN")" && pwd)/$(basename "$GEN")
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+CORPUS=$ROOT/tests/corpus
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL $*"; }
+
+if [ -n "$GEN" ]; then
+    if "$GEN" "$TMP/gen" && diff -r -q -x generate.c -x '*.md' "$CORPUS" "$TMP/gen" >"$TMP/diff"; then
+        ok
+    else
+        fail "the committed corpus is not what tests/corpus/generate.c writes: $(head -5 "$TMP/diff")"
+    fi
+fi
+
+# expected_json CAP STATUS HASHES: the line `wai decode --json` must print.
+expected_json() {
+    local outs="" h sep=""
+    if [ "$3" != "-" ]; then
+        IFS=, read -ra hs <<<"$3"
+        for h in "${hs[@]}"; do
+            outs="$outs$sep{\"kind\": \"frame\", \"sha256\": \"$h\", \"bytes\": BYTES}"
+            sep=", "
+        done
+    fi
+    printf '{"capability": "%s", "status": "%s", "outputs": [%s]}' "$1" "$2" "$outs"
+}
+
+cd "$CORPUS" || exit 2
+while read -r mode cap status maxcost files hashes; do
+    case "$mode" in ''|'#'*) continue ;; esac
+    IFS=, read -ra fs <<<"$files"
+    if [ "$mode" = parse ]; then
+        got=$("$WAI" inspect --capability "$cap" "${fs[@]}" | sed -n 's/.*"status": "\([a-z_]*\)".*/\1/p')
+        [ "$got" = "$status" ] && ok || fail "inspect $files: $got, want $status"
+        continue
+    fi
+    args=(decode --json --capability "$cap")
+    [ "$maxcost" != "-" ] && args+=(--max-cost "$maxcost")
+    out=$("$WAI" "${args[@]}" "${fs[@]}")
+    rc=$?
+    want_rc=1
+    [ "$status" = ok ] && want_rc=0
+    # Output sizes are the frames' own; compare with them masked.
+    masked=$(printf '%s' "$out" | sed 's/"bytes": [0-9]*/"bytes": BYTES/g')
+    want=$(expected_json "$cap" "$status" "$hashes")
+    if [ "$masked" = "$want" ] && [ "$rc" -eq "$want_rc" ]; then ok; else
+        fail "decode $files: exit $rc (want $want_rc): $(printf '%s' "$out" | head -c 300)"
+    fi
+done <index.txt
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
