@@ -1,7 +1,13 @@
 /* A WIV1 clip and a WIF1 group are the same video (integer-payloads §16):
  * split cuts a keyframe-0 clip into one group, join writes a group back into
  * a clip. Both copy each symbol's rANS steps exactly, so split then join
- * gives the clip back byte for byte, escape layouts included. */
+ * gives the clip back byte for byte, escape layouts included, for every clip
+ * whose stream keeps the encoder's states ([2^31, 2^63) after loading and
+ * after every word read) -- every clip an encoder writes. §2's canonical end
+ * does not close the other form: a stream whose first state is under 2^31
+ * can end canonically and decode the same steps (see
+ * tests/fuzz/regressions/fuzz_wiv1/README.md); join writes such a clip in the
+ * encoder's form. */
 #ifndef WAI_DECODE_FRAME_STREAM_H
 #define WAI_DECODE_FRAME_STREAM_H
 

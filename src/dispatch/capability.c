@@ -1,5 +1,5 @@
-/* The capabilities libwai knows: integer-payloads §1 (with §13, §14) and the
- * float capability neural-dispatch §6 names. Each row is the spec's. */
+/* The capabilities libwai knows: integer-payloads §1, §13 and §14. Each row is
+ * the spec's. */
 #include "wai/wai_format.h"
 
 #include <string.h>

@@ -99,6 +99,8 @@ int main(int argc, char **argv) {
     suite_formats();
     suite_rans();
     suite_corpus();
+    suite_motion();
+    suite_encode();
     printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed ? 1 : 0;
 }

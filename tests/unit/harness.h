@@ -39,6 +39,8 @@ void suite_hash(void);
 void suite_formats(void);
 void suite_rans(void);
 void suite_corpus(void);
+void suite_motion(void);
+void suite_encode(void);
 
 #define CHECK(c) harness_check(!!(c), #c, __FILE__, __LINE__)
 #define CHECK_MSG(c, ...) harness_check_msg(!!(c), __FILE__, __LINE__, __VA_ARGS__)

@@ -46,5 +46,6 @@ int cmd_digest(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_capabilities(int argc, char **argv);
+int cmd_encode(int argc, char **argv);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "output.h"
 #include "wai/wai_decode.h"
 #include "wai/wai_format.h"
 #include "wai/wai_hash.h"
@@ -13,6 +14,9 @@ typedef struct decode_options {
     const char *capability;
     const char *set_dir;
     const char *out_path;
+    const char *out_format;   /* --format, or NULL: by OUT's extension */
+    uint32_t fps_num, fps_den;
+    int has_fps;
     uint64_t max_cost;
     int has_max_cost;
     int json;
@@ -31,6 +35,7 @@ static int parse_options(int argc, char **argv, decode_options *o, int *first_fi
         if (strcmp(a, "--capability") == 0) value = &o->capability;
         else if (strcmp(a, "--set") == 0) value = &o->set_dir;
         else if (strcmp(a, "-o") == 0) value = &o->out_path;
+        else if (strcmp(a, "--format") == 0) value = &o->out_format;
         if (value) {
             if (++i >= argc) return cli_usage_error("decode", "%s needs a value", a);
             *value = argv[i];
@@ -38,6 +43,10 @@ static int parse_options(int argc, char **argv, decode_options *o, int *first_fi
             if (++i >= argc || !cli_parse_u64(argv[i], &o->max_cost))
                 return cli_usage_error("decode", "--max-cost needs a decimal integer");
             o->has_max_cost = 1;
+        } else if (strcmp(a, "--fps") == 0) {
+            if (++i >= argc || !out_parse_fps(argv[i], &o->fps_num, &o->fps_den))
+                return cli_usage_error("decode", "--fps needs N or N/D (positive integers)");
+            o->has_fps = 1;
         } else if (strcmp(a, "--json") == 0) {
             o->json = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
@@ -47,6 +56,15 @@ static int parse_options(int argc, char **argv, decode_options *o, int *first_fi
         }
     }
     if (i >= argc) return cli_usage_error("decode", "no FILE given");
+    /* -o is checked before anything decodes. */
+    out_format fmt;
+    int rc = out_select(o->out_path, o->out_format, &fmt);
+    if (rc != 0) return rc;
+    if (o->out_path && strcmp(o->out_path, "-") == 0 && o->json)
+        return cli_usage_error("decode", "-o - and --json both want standard output");
+    if (o->has_fps && fmt != OUT_FORMAT_Y4M)
+        return cli_usage_error("decode", "--fps applies to Y4M output only");
+    if (!o->has_fps) o->fps_num = 25, o->fps_den = 1;
     *first_file = i;
     return 0;
 }
@@ -96,7 +114,8 @@ static void print_result_json(const char *capability, wai_status st, const decod
 /* Decodes the files as one stream; stops at the first refusal, keeping what
  * decoded before it. */
 static wai_status decode_files(wai_decoder *dec, const cli_file *files, int n_files,
-                               decode_result *r, const char **refused_file) {
+                               decode_result *r, const char **refused_file, out_writer *w,
+                               int *write_rc) {
     for (int i = 0; i < n_files; i++) {
         wai_status st = wai_decoder_send(dec, files[i].data, files[i].len, NULL);
         if (st != WAI_ok) {
@@ -108,6 +127,8 @@ static wai_status decode_files(wai_decoder *dec, const cli_file *files, int n_fi
             if ((st = wai_decoder_receive(dec, &o)) != WAI_ok) return st;
             if (o.kind == WAI_OUTPUT_NONE) break;
             if (record_output(r, &o) != 0) return WAI_out_of_memory;
+            /* A write that fails stops the decode: exit 2, no JSON. */
+            if (w && (*write_rc = out_write(w, &o)) != 0) return WAI_ok;
         }
     }
     return WAI_ok;
@@ -129,6 +150,8 @@ int cmd_decode(int argc, char **argv) {
     wai_context *ctx = NULL;
     wai_decoder *dec = NULL;
     decode_result result = {NULL, 0, 0};
+    out_writer *writer = NULL;
+    int write_rc = 0;
     if (loaded < n_files) goto done;
     const wai_capability *cap = o.capability ? wai_capability_find(o.capability)
                                              : wai_capability_detect(files[0].data, files[0].len);
@@ -143,8 +166,23 @@ int cmd_decode(int argc, char **argv) {
     cfg.capability = o.capability;
     if (o.has_max_cost) cfg.max_cost = o.max_cost;
     if (st == WAI_ok) st = wai_decoder_create(ctx, &cfg, &dec);
+    if (st == WAI_ok && o.out_path) {
+        out_format fmt;
+        out_select(o.out_path, o.out_format, &fmt);  /* checked by parse_options */
+        if ((exit_status = out_open(o.out_path, fmt, o.fps_num, o.fps_den, &writer)) != 0)
+            goto done;
+    }
     const char *refused_file = files[0].name;
-    if (st == WAI_ok) st = decode_files(dec, files, n_files, &result, &refused_file);
+    if (st == WAI_ok)
+        st = decode_files(dec, files, n_files, &result, &refused_file, writer, &write_rc);
+    /* Close before reporting: what was written before a refusal stays. */
+    int close_rc = out_close(writer);
+    writer = NULL;
+    if (write_rc == 0) write_rc = close_rc;
+    if (write_rc != 0) {
+        exit_status = write_rc;
+        goto done;
+    }
     const char *cap_name = dec && wai_decoder_capability(dec) ? wai_decoder_capability(dec)
                                                               : o.capability;
     if (o.json) print_result_json(cap_name, st, &result);
@@ -152,6 +190,7 @@ int cmd_decode(int argc, char **argv) {
         fprintf(stderr, "wai decode: %s: refused: %s\n", refused_file, wai_status_name(st));
     exit_status = st == WAI_ok ? EXIT_DONE : EXIT_REFUSED;
 done:
+    out_close(writer);
     free(result.outputs);
     wai_decoder_destroy(dec);
     wai_context_destroy(ctx);

@@ -14,6 +14,7 @@ static const char overview[] =
     "  decode        decode payloads; --json prints hashes of the outputs\n"
     "  digest        SHA-256 or BLAKE3 of files, as sha256sum/b3sum print them\n"
     "  capabilities  the capabilities libwai knows, their formats and tiers\n"
+    "  encode        encode Y4M or PNG frames as a wai.video.int_motion clip\n"
     "  help COMMAND  the manual page of COMMAND\n"
     "\n"
     "options:\n"
@@ -48,7 +49,7 @@ static const char help_inspect[] =
 
 static const char help_decode[] =
     "usage: wai decode [--capability CAP] [--set DIR] [--max-cost N] [--json]\n"
-    "                  [-o OUT] FILE...\n"
+    "                  [-o OUT [--format y4m|rgb|png] [--fps N[/D]]] FILE...\n"
     "\n"
     "Decodes FILE. Several FILEs are one frame stream, decoded in order (a\n"
     "frame-form capability such as wai.video.int_motion.frame).\n"
@@ -69,7 +70,31 @@ static const char help_decode[] =
     "                    when the decode dispatched networks; on a refusal\n"
     "                    part-way through a stream, outputs holds what decoded\n"
     "                    before it\n"
-    "  -o OUT            write the decoded output to OUT\n"
+    "  -o OUT            write the decoded output to OUT (RGB8 frames and\n"
+    "                    images), each output as it decodes: on a refusal\n"
+    "                    part-way through a frame stream, OUT holds the\n"
+    "                    frames decoded before it (exit status 1). Format by\n"
+    "                    OUT's name, or --format:\n"
+    "                      OUT.y4m  YUV4MPEG2 for ffmpeg/ffplay: C444p16, BT.601,\n"
+    "                               limited range (XCOLORRANGE=LIMITED). 16-bit\n"
+    "                               samples, since 8-bit Y'CbCr cannot hold every\n"
+    "                               RGB colour: ffmpeg's conversion to rgb24\n"
+    "                               gives the decoded bytes back exactly. One\n"
+    "                               frame size: a stream whose size changes is\n"
+    "                               written up to the first frame of another\n"
+    "                               size, then stops with an I/O error (exit 2)\n"
+    "                      OUT.rgb  raw rgb24 frames, concatenated (ffmpeg -f\n"
+    "                               rawvideo -pix_fmt rgb24 -s WxH -i OUT.rgb)\n"
+    "                      -        raw rgb24 to standard output (not with\n"
+    "                               --json); --format y4m sends Y4M there\n"
+    "                      PATTERN.png  one PNG per output, numbered by its\n"
+    "                               index from 0: PATTERN holds exactly one %d\n"
+    "                               or %0Nd and no other %, e.g. frame_%04d.png\n"
+    "                               (needs a wai built with libpng)\n"
+    "                    any other name is a usage error, before decoding\n"
+    "  --format FMT      y4m, rgb or png, whatever OUT's name\n"
+    "  --fps N[/D]       the Y4M frame rate, N/D frames a second (default 25,\n"
+    "                    written F25:1)\n"
     "\n"
     "Exit status: 0 decoded, 1 refused (the code is printed), 2 usage or I/O\n"
     "error. A capability this build has no decoder for is refused with\n"
@@ -98,6 +123,47 @@ static const char help_capabilities[] =
     "options:\n"
     "  --json   one JSON array instead of a table\n";
 
+static const char help_encode[] =
+    "usage: wai encode --capability wai.video.int_motion [--q N] [--block N]\n"
+    "                  [--search R] [--half-pel] [--frames] [--quiet] IN... -o OUT\n"
+    "\n"
+    "Encodes RGB frames as a WIV1 clip (keyframe 0) of wai.video.int_motion:\n"
+    "frame 0 predicted from 128, each later frame by block motion compensation\n"
+    "from the decoded frame before it, residuals quantised with step N and\n"
+    "coded with one rANS table. The decoder's output is the reconstruction the\n"
+    "report describes; --q 1 is lossless.\n"
+    "\n"
+    "IN is one .y4m file (YUV4MPEG2, 8-bit 4:2:0, 4:2:2, 4:4:4 or mono; '-'\n"
+    "reads standard input) or several .png files, one frame each, in order\n"
+    "(8-bit gray, RGB, RGBA or palette; alpha is dropped). Y4M is converted as\n"
+    "BT.601 limited range with chroma repeated, the arithmetic of ffmpeg's\n"
+    "yuv420p to rgb24 converter (the same bytes as 'ffmpeg -pix_fmt rgb24' for\n"
+    "4:2:0 of even height on x86).\n"
+    "\n"
+    "options:\n"
+    "  --capability CAP  wai.video.int_motion, or wai.video.int_motion.frame\n"
+    "                    (the same as --frames); required\n"
+    "  --q N             quantiser step, 1..65535 (default 1: lossless)\n"
+    "  --block N         motion block size in pels, >= 1 (default 16)\n"
+    "  --search R        whole-pel full search within +-R pels, 0..16383\n"
+    "                    (default 8)\n"
+    "  --half-pel        refine each vector to half-pel precision\n"
+    "  --frames          write the clip as a WIF1 frame stream\n"
+    "                    (wai.video.int_motion.frame), one file per frame: OUT\n"
+    "                    is a name with one %d or %0Nd (N 1..9; %% for a\n"
+    "                    literal %), numbered from 0, or a directory, which\n"
+    "                    gets frame_000000.wif1, frame_000001.wif1, ...\n"
+    "  --quiet           no progress lines (the summary is still printed)\n"
+    "  -o OUT            the output file (or the --frames names)\n"
+    "\n"
+    "Prints to stderr: frames, bytes, bits per pixel, PSNR in dB of the decode\n"
+    "against the input (overall, from the clip's summed squared error, and the\n"
+    "per-frame average; \"inf\" when lossless), and the squared error; for long\n"
+    "inputs, progress lines as frames are coded.\n"
+    "\n"
+    "Exit status: 0 written, 1 the clip is one WIV1 cannot hold (the code is\n"
+    "printed, e.g. too_large), 2 usage or I/O error.\n";
+
 static const struct {
     const char *command;
     const char *text;
@@ -106,6 +172,7 @@ static const struct {
     {"decode", help_decode},
     {"digest", help_digest},
     {"capabilities", help_capabilities},
+    {"encode", help_encode},
 };
 
 void cli_print_overview(FILE *out) {

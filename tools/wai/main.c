@@ -14,6 +14,7 @@ static const struct {
     {"decode", cmd_decode},
     {"digest", cmd_digest},
     {"capabilities", cmd_capabilities},
+    {"encode", cmd_encode},
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

@@ -1,0 +1,444 @@
+/* Decode speed of integer motion video (single thread).
+ *
+ *   wai_bench_motion          the tables below
+ *   wai_bench_motion --quick  smaller inputs (1 M symbols, 8 frames), for
+ *                             profilers and smoke tests
+ *
+ * 1. rANS decode alone (E1, wai_rans_decode against one table with the
+ *    motion decoder's full-resolution lookup), 16 M symbols a stream, drawn
+ *    from the table's own distribution so the stream is near its entropy:
+ *      peaked   n=19, a residual-like Laplacian, escapes ~0.1%
+ *      wide     n=4097, a broad Laplacian over 4095 direct values
+ *      escapes  n=19 with 2% of the symbols escaped (values outside the table)
+ * 2. Whole WIV1 decode (keyframe 0) through the public decoder
+ *    (wai_decoder_send + receive) of a synthetic 1280x720 clip of 30 frames:
+ *    smooth moving content with noise, a panning background and an object
+ *    moving against it, half-pel vectors on 16x16 blocks, coded at q=1 and
+ *    q=8 by a small encoder here (exact reconstruction, the decoder's
+ *    prediction), and checked against that reconstruction once.
+ *
+ * Every figure is the best of REPS runs. Cycles: on x86-64 the time-stamp
+ * counter (__rdtsc) around each run, its rate measured against
+ * CLOCK_MONOTONIC and printed (with a constant-rate TSC these are reference
+ * cycles at that rate, not core cycles when the core clocks up or down);
+ * elsewhere ns times an assumed clock, WAI_BENCH_GHZ (default 3.0). */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "entropy/cdf.h"
+#include "entropy/rans.h"
+#include "formats/wiv1.h"
+#include "wai/wai_decode.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <x86intrin.h>
+#define HAVE_TSC 1
+#else
+#define HAVE_TSC 0
+#endif
+
+#define REPS 3
+#define LOOKUP_BITS 16 /* what the motion decoder builds (int_motion.c) */
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t ticks(void) {
+#if HAVE_TSC
+    return __rdtsc();
+#else
+    return 0;
+#endif
+}
+
+/* Cycles per ns: the TSC's measured rate, or the assumed clock. */
+static double g_ghz;
+
+static void calibrate(void) {
+#if HAVE_TSC
+    /* Busy-wait 200 ms on the monotonic clock and count TSC ticks. */
+    uint64_t t0 = now_ns(), c0 = ticks(), t1;
+    while ((t1 = now_ns()) - t0 < 200000000u) {
+    }
+    uint64_t c1 = ticks();
+    g_ghz = (double)(c1 - c0) / (double)(t1 - t0);
+    printf("cycles: x86-64 TSC (__rdtsc), %.3f GHz measured against CLOCK_MONOTONIC over "
+           "200 ms\n",
+           g_ghz);
+#else
+    const char *e = getenv("WAI_BENCH_GHZ");
+    g_ghz = e ? atof(e) : 3.0;
+    if (g_ghz <= 0) g_ghz = 3.0;
+    printf("cycles: ns x %.3f GHz, an assumed clock (WAI_BENCH_GHZ); no TSC on this target\n",
+           g_ghz);
+#endif
+}
+
+typedef struct timing {
+    uint64_t ns;
+    double cycles;
+} timing;
+
+static void die(const char *what) {
+    fprintf(stderr, "wai_bench_motion: %s\n", what);
+    exit(1);
+}
+
+static uint64_t g_rng = 0x243f6a8885a308d3u;
+
+static uint64_t rnd64(void) {
+    uint64_t z = (g_rng += 0x9E3779B97F4A7C15u);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+/* Folded into the output so no decode can be optimised away. */
+static uint64_t g_sink;
+
+/* ---- tables ------------------------------------------------------------- */
+
+/* Frequencies (n-1 of them, escape last) to a CDF of n entries summing to
+ * 2^16, every symbol at least 1. */
+static void cdf_from_weights(const double *wt, uint32_t n, uint32_t *cdf) {
+    uint32_t m = n - 1;
+    double total = 0;
+    for (uint32_t i = 0; i < m; i++) total += wt[i];
+    uint32_t spare = WAI_CDF_TOTAL - m, used = 0, best = 0;
+    cdf[0] = 0;
+    for (uint32_t i = 0; i < m; i++) {
+        uint32_t f = 1 + (uint32_t)floor(wt[i] / total * spare);
+        if (used + f > WAI_CDF_TOTAL - (m - 1 - i)) f = WAI_CDF_TOTAL - (m - 1 - i) - used;
+        used += f;
+        cdf[i + 1] = used;
+        if (wt[i] > wt[best]) best = i;
+    }
+    /* The rounding's remainder goes to the most likely symbol. */
+    uint32_t rest = WAI_CDF_TOTAL - used;
+    for (uint32_t i = best + 1; i <= m; i++) cdf[i] += rest;
+    if (!wai_cdf_valid(cdf, n, WAI_CDF_T4097)) die("made an invalid table");
+}
+
+/* A Laplacian over the n-2 direct values centred at `centre`, and the
+ * escape at probability p_escape. */
+static void laplace_table(uint32_t n, double centre, double scale, double p_escape,
+                          uint32_t *cdf) {
+    double *wt = malloc((n - 1) * sizeof *wt), direct = 0;
+    if (!wt) die("out of memory");
+    for (uint32_t i = 0; i + 2 < n; i++) direct += wt[i] = exp(-fabs(i - centre) / scale);
+    wt[n - 2] = direct * p_escape / (1 - p_escape);
+    cdf_from_weights(wt, n, cdf);
+    free(wt);
+}
+
+/* Draws n_sym symbols from the table's distribution at offset o; an escape
+ * becomes a value outside the table, up to 200 beyond either end. */
+static void draw_symbols(const uint32_t *cdf, uint32_t n, int32_t o, int32_t *sym, size_t n_sym) {
+    for (size_t i = 0; i < n_sym; i++) {
+        uint64_t r = rnd64();
+        uint32_t u = (uint32_t)(r & 0xffff), s = 0;
+        uint32_t lo = 0, hi = n - 2;
+        while (lo < hi) { /* the largest s with cdf[s] <= u */
+            uint32_t mid = lo + (hi - lo + 1) / 2;
+            if (cdf[mid] <= u) lo = mid;
+            else hi = mid - 1;
+        }
+        s = lo;
+        int32_t value = (int32_t)s;
+        if (s == n - 2) {
+            int32_t beyond = (int32_t)((r >> 16) % 200);
+            value = (r >> 40) & 1 ? (int32_t)(n - 2) + beyond : -1 - beyond;
+        }
+        sym[i] = value + o;
+    }
+}
+
+/* ---- 1. rANS alone -------------------------------------------------------- */
+
+static timing time_rans(const wai_cdf_table *t, int32_t o, const uint8_t *stream, size_t len,
+                        size_t n_sym) {
+    timing best = {UINT64_MAX, 0};
+    for (int rep = 0; rep < REPS; rep++) {
+        wai_rans_dec d;
+        uint64_t sum = 0;
+        uint64_t t0 = now_ns(), c0 = ticks();
+        wai_rans_dec_init(&d, stream, len);
+        for (size_t i = 0; i < n_sym; i++) {
+            int32_t s;
+            if (wai_rans_decode(&d, t, o, &s) != WAI_ok) die("stream ran out");
+            sum += (uint32_t)s;
+        }
+        if (wai_rans_end_canonical(&d) != WAI_ok) die("stream not canonical");
+        uint64_t c1 = ticks(), t1 = now_ns();
+        g_sink += sum;
+        if (t1 - t0 < best.ns) {
+            best.ns = t1 - t0;
+            best.cycles = HAVE_TSC ? (double)(c1 - c0) : (double)(t1 - t0) * g_ghz;
+        }
+    }
+    if (best.ns == 0) best.ns = 1;
+    return best;
+}
+
+static void print_row(const char *name, const char *shape, double units, const char *unit_name,
+                      double n_sym, double bits, timing t) {
+    double sec = (double)t.ns / 1e9;
+    if (units > 0)
+        printf("%-10s %-34s %8.1f %s/s %7.1f Msym/s %6.2f ns/sym %6.2f cyc/sym %6.3f bits/sym\n",
+               name, shape, units / sec, unit_name, n_sym / sec / 1e6, (double)t.ns / n_sym,
+               t.cycles / n_sym, bits / n_sym);
+    else
+        printf("%-10s %-34s %7.1f Msym/s %6.2f ns/sym %6.2f cyc/sym %6.3f bits/sym\n", name, shape,
+               n_sym / sec / 1e6, (double)t.ns / n_sym, t.cycles / n_sym, bits / n_sym);
+}
+
+static void bench_rans(size_t n_sym) {
+    static const struct {
+        const char *name, *shape;
+        uint32_t n;
+        double centre, scale, p_escape;
+    } cases[] = {
+        {"peaked", "n=19 Laplace(b=1.5), esc 0.1%", 19, 8, 1.5, 0.001},
+        {"wide", "n=4097 Laplace(b=400), esc 0.1%", 4097, 2047, 400, 0.001},
+        {"escapes", "n=19 Laplace(b=1.5), esc 2%", 19, 8, 1.5, 0.02},
+    };
+    printf("\n== rANS decode alone (E1, %zu M symbols a stream, lookup bits %d, best of %d) ==\n",
+           n_sym >> 20, LOOKUP_BITS, REPS);
+    int32_t *sym = malloc(n_sym * sizeof *sym);
+    uint32_t *cdf = malloc(WAI_CDF_MAX_LEN_T4097 * sizeof *cdf);
+    if (!sym || !cdf) die("out of memory");
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        uint32_t n = cases[c].n;
+        int32_t o = -(int32_t)cases[c].centre;
+        laplace_table(n, cases[c].centre, cases[c].scale, cases[c].p_escape, cdf);
+        draw_symbols(cdf, n, o, sym, n_sym);
+        wai_cdf_table t;
+        if (wai_cdf_table_init(&t, NULL, cdf, n, LOOKUP_BITS) != WAI_ok) die("table");
+        uint8_t *stream;
+        size_t len;
+        if (wai_rans_encode(NULL, &t, NULL, NULL, o, sym, n_sym, &stream, &len) != WAI_ok)
+            die("encode");
+        timing tm = time_rans(&t, o, stream, len, n_sym);
+        print_row(cases[c].name, cases[c].shape, 0, "", (double)n_sym, 8.0 * (double)len, tm);
+        fflush(stdout);
+        free(stream);
+        wai_cdf_table_free(&t, NULL);
+    }
+    free(sym);
+    free(cdf);
+}
+
+/* ---- 2. a synthetic clip, encoded here ----------------------------------------- */
+
+#define BLOCK 16
+
+typedef struct clip_spec {
+    uint32_t w, h, n_frames, q;
+} clip_spec;
+
+static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* floor(a / 2) for any sign, without relying on >> of a negative value. */
+static int floor_half(int a) { return a >= 0 ? a / 2 : -((1 - a) / 2); }
+
+/* The object: a rectangle that moves against the background. */
+static int in_object(const clip_spec *s, uint32_t f, int y, int x) {
+    int oy = (int)s->h / 3 + (int)f, ox = (int)s->w / 4 + 3 * (int)f;
+    return y >= oy && y < oy + (int)s->h / 3 && x >= ox && x < ox + (int)s->w / 3;
+}
+
+/* Source sample: smooth patterns sampled where the content was at frame 0
+ * (background pans 0.5 px down and 1.5 px left a frame; the object moves 1
+ * down and 3 right), plus a little noise. */
+static uint8_t source(const clip_spec *s, uint32_t f, int y, int x, int c) {
+    double fy, fx, v;
+    if (in_object(s, f, y, x)) {
+        fy = y - 1.0 * f;
+        fx = x - 3.0 * f;
+        v = 128 + 90 * sin(fy * 0.11 + c) * cos(fx * 0.07 - c);
+    } else {
+        fy = y - 0.5 * f;
+        fx = x + 1.5 * f;
+        v = 120 + 60 * sin(fy * 0.013 + fx * 0.021 + 2.1 * c) + 40 * cos(fx * 0.045 - c) +
+            20 * sin((fx + fy) * 0.09);
+    }
+    v += (double)(int)(rnd64() % 5) - 2;
+    return (uint8_t)clampi((int)lround(v), 0, 255);
+}
+
+/* The decoder's prediction (integer-payloads §3), half-pel. */
+static int predict(const uint8_t *prev, const clip_spec *s, int y, int x, int c, int dy, int dx) {
+    int iy = y + floor_half(dy), fy = dy & 1, ix = x + floor_half(dx), fx = dx & 1;
+    int hm = (int)s->h - 1, wm = (int)s->w - 1;
+    size_t stride = (size_t)s->w * 3;
+#define P(Y, X) prev[(size_t)clampi(Y, 0, hm) * stride + (size_t)clampi(X, 0, wm) * 3 + (size_t)c]
+    if (!fy && !fx) return P(iy, ix);
+    if (!fy) return (P(iy, ix) + P(iy, ix + 1) + 1) >> 1;
+    if (!fx) return (P(iy, ix) + P(iy + 1, ix) + 1) >> 1;
+    return (P(iy, ix) + P(iy, ix + 1) + P(iy + 1, ix) + P(iy + 1, ix + 1) + 2) >> 2;
+#undef P
+}
+
+static int round_div(int a, int q) { return a >= 0 ? (a + q / 2) / q : -((-a + q / 2) / q); }
+
+typedef struct encoded {
+    uint8_t *payload;
+    size_t len;
+    uint8_t *recon;       /* every frame, what the decode must give */
+    double stream_bits;
+} encoded;
+
+static void encode_clip(const clip_spec *s, encoded *e) {
+    size_t frame = (size_t)s->w * s->h * 3, n_sym = frame * s->n_frames;
+    uint32_t nbx = (s->w + BLOCK - 1) / BLOCK, nby = (s->h + BLOCK - 1) / BLOCK;
+    size_t nb = (size_t)nbx * nby;
+    int32_t *sym = malloc(n_sym * sizeof *sym);
+    int16_t *mv = malloc((s->n_frames - 1) * nb * 2 * sizeof *mv);
+    e->recon = malloc(n_sym);
+    if (!sym || !mv || !e->recon) die("out of memory");
+    for (uint32_t f = 0; f < s->n_frames; f++) {
+        uint8_t *cur = e->recon + f * frame, *prev = cur - frame;
+        int16_t *fv = f ? mv + (f - 1) * nb * 2 : NULL;
+        /* Vectors in half-pels, pointing to where the block was: the
+         * object's motion for a block whose centre is in it. */
+        for (uint32_t b = 0; f && b < nb; b++) {
+            int cy = (int)(b / nbx) * BLOCK + BLOCK / 2, cx = (int)(b % nbx) * BLOCK + BLOCK / 2;
+            int obj = in_object(s, f, cy, cx);
+            fv[2 * b] = (int16_t)(obj ? -2 : -1);
+            fv[2 * b + 1] = (int16_t)(obj ? -6 : 3);
+        }
+        for (int y = 0; y < (int)s->h; y++) {
+            for (int x = 0; x < (int)s->w; x++) {
+                const int16_t *v = f ? fv + 2 * ((size_t)(y / BLOCK) * nbx + (size_t)(x / BLOCK)) : NULL;
+                for (int c = 0; c < 3; c++) {
+                    size_t i = ((size_t)y * s->w + (size_t)x) * 3 + (size_t)c;
+                    int pred = f ? predict(prev, s, y, x, c, v[0], v[1]) : 128;
+                    int r = round_div((int)source(s, f, y, x, c) - pred, (int)s->q);
+                    sym[f * frame + i] = r;
+                    cur[i] = (uint8_t)clampi(pred + r * (int)s->q, 0, 255);
+                }
+            }
+        }
+    }
+    /* One table for the clip: the residuals' histogram over [-K, K], K the
+     * largest |r|, so nothing escapes (a real encoder's table). */
+    int32_t k = 0;
+    for (size_t i = 0; i < n_sym; i++) k = abs(sym[i]) > k ? abs(sym[i]) : k;
+    uint32_t n = 2 * (uint32_t)k + 3;
+    double *wt = calloc(n - 1, sizeof *wt);
+    uint32_t *cdf = malloc(n * sizeof *cdf);
+    if (!wt || !cdf) die("out of memory");
+    for (size_t i = 0; i < n_sym; i++) wt[sym[i] + k] += 1;
+    cdf_from_weights(wt, n, cdf);
+    wai_cdf_table t;
+    if (wai_cdf_table_init(&t, NULL, cdf, n, 12) != WAI_ok) die("table");
+    uint8_t *stream;
+    size_t len;
+    if (wai_rans_encode(NULL, &t, NULL, NULL, -k, sym, n_sym, &stream, &len) != WAI_ok)
+        die("encode clip");
+    wai_wiv1_parts p;
+    memset(&p, 0, sizeof p);
+    p.mv_precision = 2;
+    p.keyframe = 0;
+    p.n_frames = s->n_frames;
+    p.h = s->h;
+    p.w = s->w;
+    p.block = BLOCK;
+    p.q = s->q;
+    p.offset = -k;
+    p.cdf = cdf;
+    p.cdf_len = n;
+    p.vectors = mv;
+    p.stream = stream;
+    p.stream_len = len;
+    if (wai_wiv1_write(NULL, &p, &e->payload, &e->len) != WAI_ok) die("wiv1 write");
+    e->stream_bits = 8.0 * (double)len;
+    wai_cdf_table_free(&t, NULL);
+    free(stream);
+    free(cdf);
+    free(wt);
+    free(mv);
+    free(sym);
+}
+
+/* One decode through the public API; checks the frames when `check`. */
+static timing decode_clip(const clip_spec *s, const encoded *e, int check) {
+    wai_context *ctx;
+    wai_decoder *dec;
+    wai_decoder_config cfg;
+    wai_decoder_default_config(&cfg);
+    if (wai_context_create(NULL, &ctx) != WAI_ok || wai_decoder_create(ctx, &cfg, &dec) != WAI_ok)
+        die("decoder");
+    size_t frame = (size_t)s->w * s->h * 3;
+    uint64_t t0 = now_ns(), c0 = ticks();
+    wai_status st = wai_decoder_send(dec, e->payload, e->len, NULL);
+    if (st != WAI_ok) {
+        fprintf(stderr, "refused: %s\n", wai_status_name(st));
+        die("decode refused");
+    }
+    uint32_t got = 0;
+    for (;;) {
+        wai_output o;
+        if (wai_decoder_receive(dec, &o) != WAI_ok) die("receive");
+        if (o.kind == WAI_OUTPUT_NONE) break;
+        g_sink += o.data[o.size / 2];
+        if (check && (o.size != frame || memcmp(o.data, e->recon + got * frame, frame) != 0))
+            die("decoded frame differs from the encoder's reconstruction");
+        got++;
+    }
+    uint64_t c1 = ticks(), t1 = now_ns();
+    if (got != s->n_frames) die("frame count");
+    wai_decoder_destroy(dec);
+    wai_context_destroy(ctx);
+    timing t = {t1 - t0 ? t1 - t0 : 1, 0};
+    t.cycles = HAVE_TSC ? (double)(c1 - c0) : (double)t.ns * g_ghz;
+    return t;
+}
+
+static void bench_clips(uint32_t n_frames) {
+    printf("\n== WIV1 decode, keyframe 0, public API (1280x720, %u frames, half-pel, "
+           "block %d, best of %d) ==\n",
+           n_frames, BLOCK, REPS);
+    const uint32_t qs[] = {1, 8};
+    for (size_t i = 0; i < 2; i++) {
+        clip_spec s = {1280, 720, n_frames, qs[i]};
+        encoded e;
+        encode_clip(&s, &e);
+        timing best = decode_clip(&s, &e, 1);
+        for (int rep = 1; rep < REPS; rep++) {
+            timing t = decode_clip(&s, &e, 0);
+            if (t.ns < best.ns) best = t;
+        }
+        char name[16], shape[64];
+        snprintf(name, sizeof name, "clip q=%u", s.q);
+        snprintf(shape, sizeof shape, "%zu B, %.3f bits/px", e.len,
+                 8.0 * (double)e.len / ((double)s.w * s.h * s.n_frames));
+        print_row(name, shape, s.n_frames, "frames", (double)s.w * s.h * 3 * s.n_frames,
+                  e.stream_bits, best);
+        fflush(stdout);
+        free(e.payload);
+        free(e.recon);
+    }
+}
+
+int main(int argc, char **argv) {
+    int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+    if (argc > 1 && !quick) {
+        fprintf(stderr, "usage: wai_bench_motion [--quick]\n");
+        return 2;
+    }
+    calibrate();
+    bench_rans(quick ? (size_t)1 << 20 : (size_t)16 << 20);
+    bench_clips(quick ? 8 : 30);
+    printf("\n(checksum %016llx)\n", (unsigned long long)g_sink);
+    return 0;
+}

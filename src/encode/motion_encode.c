@@ -1,0 +1,524 @@
+#include "encode/motion_encode.h"
+
+#include <string.h>
+
+#include "common/alloc.h"
+#include "entropy/cdf.h"
+#include "entropy/rans.h"
+#include "decode/motion.h"
+#include "formats/wiv1.h"
+
+/* The caps of integer-payloads §7 (reading R4: equality allowed). Checked
+ * here, before any buffer is sized from them; the writer checks them again. */
+#define CAP_ELEMENTS ((uint64_t)1 << 26)
+#define CAP_CLIP_BYTES ((uint64_t)1 << 30)
+#define CAP_FRAMES ((uint64_t)1 << 20)
+
+/* A residual is round((src - pred) / q) or one step further out (see
+ * quantise), so |r| <= 256 for every q: a fixed histogram holds them all. */
+#define R_MAX 257
+#define HIST_LEN (2 * R_MAX + 1)
+
+void wai_motion_encode_default_params(wai_motion_encode_params *p) {
+    memset(p, 0, sizeof *p);
+    p->q = 1;
+    p->block = 16;
+    p->search = 8;
+}
+
+static inline int32_t clamp_i(int64_t v, int32_t hi) {
+    return v < 0 ? 0 : v > hi ? hi : (int32_t)v;
+}
+
+/* floor(v / 2): the arithmetic shift of §3 without shifting a negative. */
+static inline int32_t floor_half(int32_t v) {
+    return v >= 0 ? v / 2 : -((-v + 1) / 2);
+}
+
+typedef struct frame_geom {
+    uint32_t h, w;
+    size_t stride;
+} frame_geom;
+
+/* E10 mc_predict for one block, exactly as the decoder forms it (§3,
+ * reading R11): each of the reads clamped on its own. half: the vector is in
+ * half pels. out holds bh rows of bw pixels. */
+static void predict_block(const frame_geom *g, const uint8_t *prev, uint32_t y0, uint32_t x0,
+                          uint32_t bh, uint32_t bw, int32_t dy, int32_t dx, int half,
+                          uint8_t *out) {
+    int32_t hmax = (int32_t)g->h - 1, wmax = (int32_t)g->w - 1;
+    int32_t fy = 0, fx = 0;
+    if (half) {
+        fy = (int32_t)((uint32_t)dy & 1);
+        fx = (int32_t)((uint32_t)dx & 1);
+        dy = floor_half(dy);
+        dx = floor_half(dx);
+    }
+    for (uint32_t by = 0; by < bh; by++) {
+        int64_t iy = (int64_t)(y0 + by) + dy;
+        const uint8_t *r0 = prev + (size_t)clamp_i(iy, hmax) * g->stride;
+        const uint8_t *r1 = prev + (size_t)clamp_i(iy + 1, hmax) * g->stride;
+        uint8_t *o = out + (size_t)by * bw * 3;
+        for (uint32_t bx = 0; bx < bw; bx++) {
+            int64_t ix = (int64_t)(x0 + bx) + dx;
+            size_t c0 = (size_t)clamp_i(ix, wmax) * 3, c1 = (size_t)clamp_i(ix + 1, wmax) * 3;
+            for (int c = 0; c < 3; c++) {
+                int32_t p;
+                if (!fy && !fx) p = r0[c0 + c];
+                else if (!fy) p = (r0[c0 + c] + r0[c1 + c] + 1) >> 1;
+                else if (!fx) p = (r0[c0 + c] + r1[c0 + c] + 1) >> 1;
+                else p = (r0[c0 + c] + r0[c1 + c] + r1[c0 + c] + r1[c1 + c] + 2) >> 2;
+                o[3 * bx + (uint32_t)c] = (uint8_t)p;
+            }
+        }
+    }
+}
+
+/* SAD of a whole-pel candidate, stopping once it exceeds `bound` (a
+ * candidate that cannot win or tie needs no exact figure). */
+static uint64_t sad_whole(const frame_geom *g, const uint8_t *prev, const uint8_t *src,
+                          uint32_t y0, uint32_t x0, uint32_t bh, uint32_t bw, int32_t dy,
+                          int32_t dx, uint64_t bound) {
+    int32_t hmax = (int32_t)g->h - 1, wmax = (int32_t)g->w - 1;
+    int64_t xa = (int64_t)x0 + dx, xb = xa + bw - 1;
+    int inside = xa >= 0 && xb <= wmax;
+    uint64_t sad = 0;
+    for (uint32_t by = 0; by < bh; by++) {
+        const uint8_t *s = src + (size_t)(y0 + by) * g->stride + (size_t)x0 * 3;
+        const uint8_t *r = prev + (size_t)clamp_i((int64_t)(y0 + by) + dy, hmax) * g->stride;
+        if (inside) {
+            const uint8_t *p = r + (size_t)xa * 3;
+            for (uint32_t i = 0; i < bw * 3; i++) {
+                int32_t d = (int32_t)s[i] - (int32_t)p[i];
+                sad += (uint32_t)(d < 0 ? -d : d);
+            }
+        } else {
+            for (uint32_t bx = 0; bx < bw; bx++) {
+                const uint8_t *p = r + (size_t)clamp_i(xa + bx, wmax) * 3;
+                for (int c = 0; c < 3; c++) {
+                    int32_t d = (int32_t)s[3 * bx + (uint32_t)c] - (int32_t)p[c];
+                    sad += (uint32_t)(d < 0 ? -d : d);
+                }
+            }
+        }
+        if (sad > bound) return sad;
+    }
+    return sad;
+}
+
+static uint64_t sad_pred(const frame_geom *g, const uint8_t *src, uint32_t y0, uint32_t x0,
+                         uint32_t bh, uint32_t bw, const uint8_t *pred) {
+    uint64_t sad = 0;
+    for (uint32_t by = 0; by < bh; by++) {
+        const uint8_t *s = src + (size_t)(y0 + by) * g->stride + (size_t)x0 * 3;
+        const uint8_t *p = pred + (size_t)by * bw * 3;
+        for (uint32_t i = 0; i < bw * 3; i++) {
+            int32_t d = (int32_t)s[i] - (int32_t)p[i];
+            sad += (uint32_t)(d < 0 ? -d : d);
+        }
+    }
+    return sad;
+}
+
+static inline uint32_t l1(int32_t dy, int32_t dx) {
+    return (uint32_t)(dy < 0 ? -dy : dy) + (uint32_t)(dx < 0 ? -dx : dx);
+}
+
+/* One candidate replaces the best when its SAD is smaller, or equal with a
+ * smaller |dy| + |dx|; candidates come in raster order, so an equal pair
+ * keeps the earlier one. */
+static inline int better(uint64_t sad, uint32_t len, uint64_t best_sad, uint32_t best_len) {
+    return sad < best_sad || (sad == best_sad && len < best_len);
+}
+
+/* The block's vector, in the units of the payload (half pels when half). */
+static void search_block(const frame_geom *g, const uint8_t *prev, const uint8_t *src,
+                         uint32_t y0, uint32_t x0, uint32_t bh, uint32_t bw, uint32_t radius,
+                         int half, uint8_t *scratch, int16_t *vy, int16_t *vx) {
+    /* A vector past h - 1 rows (w - 1 columns) reads only clamped edge
+     * samples, the same as h - 1 does, with a longer vector: it can never
+     * win the tie rule, so the search stops there. */
+    int32_t ry = (int32_t)(radius < g->h - 1 ? radius : g->h - 1);
+    int32_t rx = (int32_t)(radius < g->w - 1 ? radius : g->w - 1);
+    int32_t bdy = 0, bdx = 0;
+    uint64_t best = sad_whole(g, prev, src, y0, x0, bh, bw, 0, 0, UINT64_MAX);
+    uint32_t best_len = 0;
+    for (int32_t dy = -ry; dy <= ry && (best || best_len); dy++) {
+        for (int32_t dx = -rx; dx <= rx; dx++) {
+            if (!dy && !dx) continue;
+            uint32_t len = l1(dy, dx);
+            if (!best && len >= best_len) continue; /* cannot win */
+            uint64_t s = sad_whole(g, prev, src, y0, x0, bh, bw, dy, dx, best);
+            if (better(s, len, best, best_len)) {
+                best = s;
+                best_len = len;
+                bdy = dy;
+                bdx = dx;
+            }
+        }
+    }
+    if (half) {
+        int32_t cy = 2 * bdy, cx = 2 * bdx;
+        bdy = cy;
+        bdx = cx;
+        best_len = l1(cy, cx);
+        /* The whole-pel vector first, then its 8 neighbours in raster order. */
+        for (int32_t ddy = -1; ddy <= 1; ddy++) {
+            for (int32_t ddx = -1; ddx <= 1; ddx++) {
+                if (!ddy && !ddx) continue;
+                int32_t dy = cy + ddy, dx = cx + ddx;
+                if (!best && l1(dy, dx) >= best_len) continue;
+                predict_block(g, prev, y0, x0, bh, bw, dy, dx, 1, scratch);
+                uint64_t s = sad_pred(g, src, y0, x0, bh, bw, scratch);
+                uint32_t len = l1(dy, dx);
+                if (better(s, len, best, best_len)) {
+                    best = s;
+                    best_len = len;
+                    bdy = dy;
+                    bdx = dx;
+                }
+            }
+        }
+    }
+    /* |vector| <= 2 * 16383 + 1 by the radius cap. */
+    *vy = (int16_t)bdy;
+    *vx = (int16_t)bdx;
+}
+
+/* The residual of one sample: the nearest multiple of q (ties away from
+ * zero), or one step further out when the clamp of E9 brings that closer to
+ * the source (255 from pred 0 at q 200 takes r = 2). The smaller |r| wins a
+ * tie. *rec is what the decoder will reconstruct. */
+static inline int32_t quantise(int32_t src, int32_t pred, int32_t q, uint8_t *rec) {
+    int32_t d = src - pred;
+    int32_t mag = d < 0 ? -d : d;
+    int32_t r = (mag + q / 2) / q;
+    if (d < 0) r = -r;
+    uint8_t v = wai_residual_step(pred, r, (uint32_t)q);
+    int32_t err = v > src ? v - src : src - v;
+    if (err && d) {
+        int32_t r2 = d < 0 ? r - 1 : r + 1;
+        uint8_t v2 = wai_residual_step(pred, r2, (uint32_t)q);
+        int32_t err2 = v2 > src ? v2 - src : src - v2;
+        if (err2 < err) {
+            r = r2;
+            v = v2;
+        }
+    }
+    *rec = v;
+    return r;
+}
+
+/* ---- the residual table ---------------------------------------------------
+ * The window [lo, hi] of residuals coded directly is the one whose estimated
+ * size is least: the table's 32 bits an entry, each direct residual's
+ * -log2(count / total), and each escaped one's escape symbol plus its 4-bit
+ * count group and raw groups (§2). The estimate is in 1/1024 bits, with an
+ * integer log2, so the choice is the same on every target. */
+
+/* log2(x) in 1/1024ths, x >= 1: the integer part from the top bit, the
+ * fraction by repeated squaring of the mantissa (kept in [1, 2) at Q30). */
+static uint64_t log2_q10(uint64_t x) {
+    uint32_t e = 0;
+    while ((x >> e) > 1) e++;
+    uint64_t y = e >= 30 ? x >> (e - 30) : x << (30 - e);
+    uint64_t frac = 0;
+    for (int i = 9; i >= 0; i--) {
+        y = (y * y) >> 30;
+        if (y >= ((uint64_t)1 << 31)) {
+            y >>= 1;
+            frac |= (uint64_t)1 << i;
+        }
+    }
+    return ((uint64_t)e << 10) | frac;
+}
+
+typedef struct hist_sums {
+    uint64_t count[HIST_LEN + 1];    /* count[i]: residuals at indices < i */
+    uint64_t clogc[HIST_LEN + 1];    /* the same of c * log2 c, Q10 */
+    uint64_t total;
+} hist_sums;
+
+/* Residuals at indices a..b inclusive, either end clamped to the histogram. */
+static uint64_t count_in(const hist_sums *s, int64_t a, int64_t b) {
+    if (a < 0) a = 0;
+    if (b > HIST_LEN - 1) b = HIST_LEN - 1;
+    return a > b ? 0 : s->count[b + 1] - s->count[a];
+}
+
+static uint64_t window_cost(const hist_sums *s, int64_t lo, int64_t hi) {
+    uint64_t lt = log2_q10(s->total);
+    uint64_t d = count_in(s, lo, hi), e = s->total - d;
+    uint64_t bits = d * lt - (s->clogc[hi + 1] - s->clogc[lo]);
+    bits += (uint64_t)32 * 1024 * (uint64_t)(hi - lo + 3);
+    if (e) {
+        bits += e * lt - e * log2_q10(e);
+        /* Above the window raw = 2 (r - hi - 1): 0 groups at hi + 1, one up
+         * to hi + 8, two up to hi + 128, three beyond. Below it raw =
+         * 2 (lo - r - 1) + 1: one group down to lo - 8, two down to lo - 128. */
+        int64_t top = HIST_LEN - 1;
+        uint64_t groups = count_in(s, hi + 1, top) + count_in(s, hi + 2, top) +
+                          count_in(s, hi + 9, top) + count_in(s, hi + 129, top) +
+                          2 * count_in(s, 0, lo - 1) + count_in(s, 0, lo - 9) +
+                          count_in(s, 0, lo - 129);
+        bits += (uint64_t)4 * 1024 * groups;
+    }
+    return bits;
+}
+
+/* Frequencies summing to 2^16, each at least 1, roughly proportional to the
+ * counts: scale down, then give the rounding's surplus to, or take its
+ * deficit from, the largest entries. */
+static void normalise(const uint64_t *counts, uint32_t n_freq, uint64_t total, uint32_t *freq) {
+    int64_t sum = 0;
+    for (uint32_t i = 0; i < n_freq; i++) {
+        uint64_t f = total ? counts[i] * WAI_CDF_TOTAL / total : 0;
+        freq[i] = f ? (uint32_t)f : 1;
+        sum += freq[i];
+    }
+    int64_t diff = (int64_t)WAI_CDF_TOTAL - sum;
+    while (diff != 0) {
+        uint32_t big = 0;
+        for (uint32_t i = 1; i < n_freq; i++)
+            if (freq[i] > freq[big]) big = i;
+        if (diff > 0) {
+            freq[big] += (uint32_t)diff;
+            diff = 0;
+        } else {
+            /* n_freq <= 4096 entries of at least 1 leave room below 2^16. */
+            uint32_t take = freq[big] - 1 < (uint64_t)-diff ? freq[big] - 1 : (uint32_t)-diff;
+            freq[big] -= take;
+            diff += take;
+        }
+    }
+}
+
+/* Chooses the window and writes the table: cdf[0..*n). */
+static void build_table(const uint64_t *hist, uint32_t *cdf, uint32_t *n, int32_t *offset) {
+    hist_sums s;
+    s.count[0] = 0;
+    s.clogc[0] = 0;
+    int64_t vmin = -1, vmax = -1;
+    for (int64_t i = 0; i < HIST_LEN; i++) {
+        uint64_t c = hist[i];
+        s.count[i + 1] = s.count[i] + c;
+        s.clogc[i + 1] = s.clogc[i] + (c ? c * log2_q10(c) : 0);
+        if (c) {
+            if (vmin < 0) vmin = i;
+            vmax = i;
+        }
+    }
+    s.total = s.count[HIST_LEN];
+    int64_t lo = R_MAX, hi = R_MAX; /* no residual at all: a window at 0 */
+    if (vmin >= 0) {
+        uint64_t best = UINT64_MAX;
+        for (int64_t a = vmin; a <= vmax; a++) {
+            for (int64_t b = a; b <= vmax; b++) {
+                uint64_t cost = window_cost(&s, a, b);
+                if (cost < best) {
+                    best = cost;
+                    lo = a;
+                    hi = b;
+                }
+            }
+        }
+    }
+    uint32_t len = (uint32_t)(hi - lo + 3);
+    uint64_t counts[HIST_LEN + 1];
+    for (int64_t i = lo; i <= hi; i++) counts[i - lo] = hist[i];
+    counts[len - 2] = s.total - count_in(&s, lo, hi);
+    uint32_t freq[HIST_LEN + 1];
+    normalise(counts, len - 1, s.total, freq);
+    cdf[0] = 0;
+    for (uint32_t i = 0; i + 1 < len; i++) cdf[i + 1] = cdf[i] + freq[i];
+    *n = len;
+    *offset = (int32_t)(lo - R_MAX);
+}
+
+/* ---- the clip ---------------------------------------------------------- */
+
+static wai_status check_caps(uint32_t n_frames, uint32_t h, uint32_t w, uint32_t block) {
+    if (h > CAP_ELEMENTS || w > CAP_ELEMENTS) return WAI_too_large;
+    uint64_t frame = (uint64_t)h * w * 3;
+    if (frame > CAP_ELEMENTS) return WAI_too_large;
+    if (frame * n_frames > CAP_CLIP_BYTES) return WAI_too_large;
+    if (n_frames > CAP_FRAMES) return WAI_too_large;
+    uint64_t nb = wai_blocks_per_frame(h, w, n_frames > 1 ? block : 1);
+    if (2 * nb * (n_frames - 1) > CAP_ELEMENTS) return WAI_too_large;
+    return WAI_ok;
+}
+
+typedef struct enc_state {
+    frame_geom g;
+    uint32_t q, block, radius;
+    int half;
+    uint8_t *scratch;
+} enc_state;
+
+/* Codes frame f's samples: pred is 128 for frame 0, else the block's motion
+ * compensated prediction from prev. Writes residuals, the reconstruction and
+ * the vectors; returns the frame's SSE. */
+static uint64_t code_frame(const enc_state *e, const uint8_t *src, const uint8_t *prev,
+                           int16_t *vectors, int32_t *res, uint8_t *rec, uint64_t *hist) {
+    const frame_geom *g = &e->g;
+    int32_t q = (int32_t)e->q;
+    uint64_t sse = 0;
+    if (!prev) {
+        size_t n = (size_t)g->h * g->stride;
+        for (size_t i = 0; i < n; i++) {
+            res[i] = quantise(src[i], 128, q, &rec[i]);
+            hist[res[i] + R_MAX]++;
+            int32_t d = (int32_t)rec[i] - src[i];
+            sse += (uint64_t)(d * d);
+        }
+        return sse;
+    }
+    uint32_t b = e->block;
+    size_t k = 0;
+    for (uint32_t y0 = 0; y0 < g->h; y0 += b) {
+        uint32_t bh = g->h - y0 < b ? g->h - y0 : b;
+        for (uint32_t x0 = 0; x0 < g->w; x0 += b, k++) {
+            uint32_t bw = g->w - x0 < b ? g->w - x0 : b;
+            int16_t vy, vx;
+            search_block(g, prev, src, y0, x0, bh, bw, e->radius, e->half, e->scratch, &vy,
+                         &vx);
+            vectors[2 * k] = vy;
+            vectors[2 * k + 1] = vx;
+            predict_block(g, prev, y0, x0, bh, bw, vy, vx, e->half, e->scratch);
+            for (uint32_t by = 0; by < bh; by++) {
+                size_t at = (size_t)(y0 + by) * g->stride + (size_t)x0 * 3;
+                const uint8_t *p = e->scratch + (size_t)by * bw * 3;
+                for (uint32_t i = 0; i < bw * 3; i++) {
+                    res[at + i] = quantise(src[at + i], p[i], q, &rec[at + i]);
+                    hist[res[at + i] + R_MAX]++;
+                    int32_t d = (int32_t)rec[at + i] - src[at + i];
+                    sse += (uint64_t)(d * d);
+                }
+            }
+        }
+    }
+    return sse;
+}
+
+void wai_motion_encode_result_free(const wai_allocator *a, wai_motion_encode_result *res) {
+    if (!res) return;
+    wai_free(a, res->payload);
+    wai_free(a, res->frame_sse);
+    memset(res, 0, sizeof *res);
+}
+
+wai_status wai_motion_encode(const wai_allocator *a, const uint8_t *const *frames,
+                             uint32_t n_frames, uint32_t h, uint32_t w,
+                             const wai_motion_encode_params *p, wai_motion_encode_result *res) {
+    memset(res, 0, sizeof *res);
+    if (!frames || !p || n_frames == 0 || h == 0 || w == 0) return WAI_invalid_argument;
+    if (p->q < 1 || p->q > 65535 || p->block < 1 || p->search > WAI_MOTION_ENCODE_MAX_SEARCH)
+        return WAI_invalid_argument;
+    for (uint32_t f = 0; f < n_frames; f++)
+        if (!frames[f]) return WAI_invalid_argument;
+    wai_status st = check_caps(n_frames, h, w, p->block);
+    if (st != WAI_ok) return st;
+
+    /* A one-frame clip codes no vector and is written with block 1 and
+     * whole-pel precision (§3). */
+    uint32_t block = n_frames > 1 ? p->block : 1;
+    int half = n_frames > 1 && p->half_pel;
+    enc_state e;
+    e.g.h = h;
+    e.g.w = w;
+    e.g.stride = (size_t)w * 3;
+    e.q = p->q;
+    e.block = block;
+    e.radius = p->search;
+    e.half = half;
+    size_t frame = (size_t)h * w * 3;
+    uint64_t nb = wai_blocks_per_frame(h, w, block);
+    size_t n_vec = (size_t)(2 * nb * (n_frames - 1));
+    uint32_t bh = block < h ? block : h, bw = block < w ? block : w;
+
+    int32_t *symbols = wai_alloc_array(a, frame, (size_t)n_frames * sizeof *symbols);
+    int16_t *vectors = n_vec ? wai_alloc_array(a, n_vec, sizeof *vectors) : NULL;
+    uint8_t *rec_a = wai_alloc(a, frame), *rec_b = wai_alloc(a, frame);
+    e.scratch = wai_alloc_array(a, (size_t)bh * bw, 3);
+    uint64_t *frame_sse = wai_alloc_zeroed(a, n_frames, sizeof *frame_sse);
+    uint64_t *hist = wai_alloc_zeroed(a, HIST_LEN, sizeof *hist);
+    uint32_t *cdf = wai_alloc_array(a, HIST_LEN + 2, sizeof *cdf);
+    uint8_t *stream = NULL, *payload = NULL;
+    size_t stream_len = 0, payload_len = 0;
+    if (!symbols || (n_vec && !vectors) || !rec_a || !rec_b || !e.scratch || !frame_sse ||
+        !hist || !cdf) {
+        st = WAI_out_of_memory;
+        goto done;
+    }
+
+    uint64_t sse = 0;
+    uint8_t *prev = NULL, *cur = rec_a;
+    for (uint32_t f = 0; f < n_frames; f++) {
+        int16_t *fv = f ? vectors + (size_t)(f - 1) * 2 * (size_t)nb : NULL;
+        frame_sse[f] = code_frame(&e, frames[f], prev, fv, symbols + (size_t)f * frame, cur, hist);
+        sse += frame_sse[f];
+        prev = cur;
+        cur = cur == rec_a ? rec_b : rec_a;
+        if (p->progress) p->progress(p->progress_opaque, f, n_frames);
+    }
+
+    uint32_t cdf_len;
+    int32_t offset;
+    build_table(hist, cdf, &cdf_len, &offset);
+    if (!wai_cdf_valid(cdf, cdf_len, WAI_CDF_T4097)) {
+        st = WAI_invalid_argument; /* unreachable: build_table keeps the rules */
+        goto done;
+    }
+    wai_cdf_table t;
+    if ((st = wai_cdf_table_init(&t, a, cdf, cdf_len, 12)) != WAI_ok) goto done;
+    st = wai_rans_encode(a, &t, NULL, NULL, offset, symbols, frame * n_frames, &stream,
+                         &stream_len);
+    wai_cdf_table_free(&t, a);
+    if (st != WAI_ok) goto done;
+
+    wai_wiv1_parts parts;
+    memset(&parts, 0, sizeof parts);
+    parts.mv_precision = half ? 2 : 1;
+    parts.keyframe = 0;
+    parts.n_frames = n_frames;
+    parts.h = h;
+    parts.w = w;
+    parts.block = block;
+    parts.q = p->q;
+    parts.offset = offset;
+    parts.cdf = cdf;
+    parts.cdf_len = cdf_len;
+    parts.vectors = vectors;
+    parts.stream = stream;
+    parts.stream_len = stream_len;
+    if ((st = wai_wiv1_write(a, &parts, &payload, &payload_len)) != WAI_ok) goto done;
+
+    res->payload = payload;
+    res->payload_len = payload_len;
+    res->n_frames = n_frames;
+    res->h = h;
+    res->w = w;
+    res->pixels = (uint64_t)h * w * n_frames;
+    res->samples = 3 * res->pixels;
+    res->sse = sse;
+    res->frame_sse = frame_sse;
+    frame_sse = NULL;
+    res->offset = offset;
+    res->cdf_len = cdf_len;
+    res->escapes = 0;
+    for (int64_t i = 0; i < HIST_LEN; i++) {
+        int64_t r = i - R_MAX;
+        if (r < offset || r > offset + (int64_t)cdf_len - 3) res->escapes += hist[i];
+    }
+done:
+    wai_free(a, stream);
+    wai_free(a, cdf);
+    wai_free(a, hist);
+    wai_free(a, frame_sse);
+    wai_free(a, e.scratch);
+    wai_free(a, rec_b);
+    wai_free(a, rec_a);
+    wai_free(a, vectors);
+    wai_free(a, symbols);
+    return st;
+}
