@@ -24,7 +24,6 @@
  * elsewhere ns times an assumed clock, WAI_BENCH_GHZ (default 3.0). */
 #define _POSIX_C_SOURCE 200809L
 
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,7 +87,7 @@ typedef struct timing {
     double cycles;
 } timing;
 
-static void die(const char *what) {
+_Noreturn static void die(const char *what) {
     fprintf(stderr, "wai_bench_motion: %s\n", what);
     exit(1);
 }
@@ -116,7 +115,7 @@ static void cdf_from_weights(const double *wt, uint32_t n, uint32_t *cdf) {
     uint32_t spare = WAI_CDF_TOTAL - m, used = 0, best = 0;
     cdf[0] = 0;
     for (uint32_t i = 0; i < m; i++) {
-        uint32_t f = 1 + (uint32_t)floor(wt[i] / total * spare);
+        uint32_t f = 1 + (uint32_t)(wt[i] / total * spare); /* truncates: >= 0 */
         if (used + f > WAI_CDF_TOTAL - (m - 1 - i)) f = WAI_CDF_TOTAL - (m - 1 - i) - used;
         used += f;
         cdf[i + 1] = used;
@@ -128,13 +127,19 @@ static void cdf_from_weights(const double *wt, uint32_t n, uint32_t *cdf) {
     if (!wai_cdf_valid(cdf, n, WAI_CDF_T4097)) die("made an invalid table");
 }
 
-/* A Laplacian over the n-2 direct values centred at `centre`, and the
- * escape at probability p_escape. */
-static void laplace_table(uint32_t n, double centre, double scale, double p_escape,
+/* A two-sided geometric (discrete Laplacian) over the n-2 direct values,
+ * centred at `centre`, each step away `ratio` times as likely, and the
+ * escape at probability p_escape. (No libm: the bench links what the
+ * library links.) */
+static void laplace_table(uint32_t n, uint32_t centre, double ratio, double p_escape,
                           uint32_t *cdf) {
-    double *wt = malloc((n - 1) * sizeof *wt), direct = 0;
+    double *wt = malloc((n - 1) * sizeof *wt), direct = 0, w = 1;
     if (!wt) die("out of memory");
-    for (uint32_t i = 0; i + 2 < n; i++) direct += wt[i] = exp(-fabs(i - centre) / scale);
+    for (uint32_t d = 0; d <= centre || centre + d < n - 2; d++, w *= ratio) {
+        if (d <= centre) wt[centre - d] = w;
+        if (centre + d < n - 2) wt[centre + d] = w;
+    }
+    for (uint32_t i = 0; i + 2 < n; i++) direct += wt[i];
     wt[n - 2] = direct * p_escape / (1 - p_escape);
     cdf_from_weights(wt, n, cdf);
     free(wt);
@@ -189,37 +194,41 @@ static timing time_rans(const wai_cdf_table *t, int32_t o, const uint8_t *stream
     return best;
 }
 
-static void print_row(const char *name, const char *shape, double units, const char *unit_name,
-                      double n_sym, double bits, timing t) {
+static void print_header(void) {
+    printf("%-10s %-36s %9s %8s %8s %8s %9s\n", "case", "input", "frames/s", "Msym/s", "ns/sym",
+           "cyc/sym", "bits/sym");
+}
+
+/* frames 0: a row without frames/s (the rANS rows). */
+static void print_row(const char *name, const char *input, double frames, double n_sym,
+                      double bits, timing t) {
     double sec = (double)t.ns / 1e9;
-    if (units > 0)
-        printf("%-10s %-34s %8.1f %s/s %7.1f Msym/s %6.2f ns/sym %6.2f cyc/sym %6.3f bits/sym\n",
-               name, shape, units / sec, unit_name, n_sym / sec / 1e6, (double)t.ns / n_sym,
-               t.cycles / n_sym, bits / n_sym);
-    else
-        printf("%-10s %-34s %7.1f Msym/s %6.2f ns/sym %6.2f cyc/sym %6.3f bits/sym\n", name, shape,
-               n_sym / sec / 1e6, (double)t.ns / n_sym, t.cycles / n_sym, bits / n_sym);
+    char fps[32] = "-";
+    if (frames > 0) snprintf(fps, sizeof fps, "%.1f", frames / sec);
+    printf("%-10s %-36s %9s %8.1f %8.2f %8.2f %9.3f\n", name, input, fps, n_sym / sec / 1e6,
+           (double)t.ns / n_sym, t.cycles / n_sym, bits / n_sym);
 }
 
 static void bench_rans(size_t n_sym) {
     static const struct {
         const char *name, *shape;
-        uint32_t n;
-        double centre, scale, p_escape;
+        uint32_t n, centre;
+        double ratio, p_escape;
     } cases[] = {
-        {"peaked", "n=19 Laplace(b=1.5), esc 0.1%", 19, 8, 1.5, 0.001},
-        {"wide", "n=4097 Laplace(b=400), esc 0.1%", 4097, 2047, 400, 0.001},
-        {"escapes", "n=19 Laplace(b=1.5), esc 2%", 19, 8, 1.5, 0.02},
+        {"peaked", "n=19 geometric r=0.5, esc 0.1%", 19, 8, 0.5, 0.001},
+        {"wide", "n=4097 geometric r=0.9975, esc 0.1%", 4097, 2047, 0.9975, 0.001},
+        {"escapes", "n=19 geometric r=0.5, esc 2%", 19, 8, 0.5, 0.02},
     };
     printf("\n== rANS decode alone (E1, %zu M symbols a stream, lookup bits %d, best of %d) ==\n",
            n_sym >> 20, LOOKUP_BITS, REPS);
+    print_header();
     int32_t *sym = malloc(n_sym * sizeof *sym);
     uint32_t *cdf = malloc(WAI_CDF_MAX_LEN_T4097 * sizeof *cdf);
     if (!sym || !cdf) die("out of memory");
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         uint32_t n = cases[c].n;
         int32_t o = -(int32_t)cases[c].centre;
-        laplace_table(n, cases[c].centre, cases[c].scale, cases[c].p_escape, cdf);
+        laplace_table(n, cases[c].centre, cases[c].ratio, cases[c].p_escape, cdf);
         draw_symbols(cdf, n, o, sym, n_sym);
         wai_cdf_table t;
         if (wai_cdf_table_init(&t, NULL, cdf, n, LOOKUP_BITS) != WAI_ok) die("table");
@@ -228,7 +237,7 @@ static void bench_rans(size_t n_sym) {
         if (wai_rans_encode(NULL, &t, NULL, NULL, o, sym, n_sym, &stream, &len) != WAI_ok)
             die("encode");
         timing tm = time_rans(&t, o, stream, len, n_sym);
-        print_row(cases[c].name, cases[c].shape, 0, "", (double)n_sym, 8.0 * (double)len, tm);
+        print_row(cases[c].name, cases[c].shape, 0, (double)n_sym, 8.0 * (double)len, tm);
         fflush(stdout);
         free(stream);
         wai_cdf_table_free(&t, NULL);
@@ -256,23 +265,30 @@ static int in_object(const clip_spec *s, uint32_t f, int y, int x) {
     return y >= oy && y < oy + (int)s->h / 3 && x >= ox && x < ox + (int)s->w / 3;
 }
 
-/* Source sample: smooth patterns sampled where the content was at frame 0
- * (background pans 0.5 px down and 1.5 px left a frame; the object moves 1
- * down and 3 right), plus a little noise. */
+/* A triangle wave of period p (> 0), 0..p/2, for any t. */
+static int tri(int t, int p) {
+    int m = ((t % p) + p) % p;
+    return m < p / 2 ? m : p - m;
+}
+
+/* Source sample: smooth patterns (triangle waves, so no libm) sampled where
+ * the content was at frame 0, in half-pel units (background pans 0.5 px
+ * down and 1.5 px left a frame; the object moves 1 down and 3 right), plus a
+ * little noise. */
 static uint8_t source(const clip_spec *s, uint32_t f, int y, int x, int c) {
-    double fy, fx, v;
+    int v, fy, fx;
     if (in_object(s, f, y, x)) {
-        fy = y - 1.0 * f;
-        fx = x - 3.0 * f;
-        v = 128 + 90 * sin(fy * 0.11 + c) * cos(fx * 0.07 - c);
+        fy = 2 * y - 2 * (int)f;
+        fx = 2 * x - 6 * (int)f;
+        v = 40 + tri(fy + 17 * c, 120) * tri(fx - 9 * c, 90) / 20;
     } else {
-        fy = y - 0.5 * f;
-        fx = x + 1.5 * f;
-        v = 120 + 60 * sin(fy * 0.013 + fx * 0.021 + 2.1 * c) + 40 * cos(fx * 0.045 - c) +
-            20 * sin((fx + fy) * 0.09);
+        fy = 2 * y - (int)f;
+        fx = 2 * x + 3 * (int)f;
+        v = 30 + tri(fy + fx / 2 + 101 * c, 900) / 3 + tri(fx - 37 * c, 260) / 2 +
+            tri(fx + fy, 140) / 4;
     }
-    v += (double)(int)(rnd64() % 5) - 2;
-    return (uint8_t)clampi((int)lround(v), 0, 255);
+    v += (int)(rnd64() % 5) - 2;
+    return (uint8_t)clampi(v, 0, 255);
 }
 
 /* The decoder's prediction (integer-payloads §3), half-pel. */
@@ -372,8 +388,8 @@ static void encode_clip(const clip_spec *s, encoded *e) {
 
 /* One decode through the public API; checks the frames when `check`. */
 static timing decode_clip(const clip_spec *s, const encoded *e, int check) {
-    wai_context *ctx;
-    wai_decoder *dec;
+    wai_context *ctx = NULL;
+    wai_decoder *dec = NULL;
     wai_decoder_config cfg;
     wai_decoder_default_config(&cfg);
     if (wai_context_create(NULL, &ctx) != WAI_ok || wai_decoder_create(ctx, &cfg, &dec) != WAI_ok)
@@ -408,6 +424,7 @@ static void bench_clips(uint32_t n_frames) {
     printf("\n== WIV1 decode, keyframe 0, public API (1280x720, %u frames, half-pel, "
            "block %d, best of %d) ==\n",
            n_frames, BLOCK, REPS);
+    print_header();
     const uint32_t qs[] = {1, 8};
     for (size_t i = 0; i < 2; i++) {
         clip_spec s = {1280, 720, n_frames, qs[i]};
@@ -420,9 +437,9 @@ static void bench_clips(uint32_t n_frames) {
         }
         char name[16], shape[64];
         snprintf(name, sizeof name, "clip q=%u", s.q);
-        snprintf(shape, sizeof shape, "%zu B, %.3f bits/px", e.len,
+        snprintf(shape, sizeof shape, "%zu bytes, %.3f bits/px", e.len,
                  8.0 * (double)e.len / ((double)s.w * s.h * s.n_frames));
-        print_row(name, shape, s.n_frames, "frames", (double)s.w * s.h * 3 * s.n_frames,
+        print_row(name, shape, s.n_frames, (double)s.w * s.h * 3 * s.n_frames,
                   e.stream_bits, best);
         fflush(stdout);
         free(e.payload);

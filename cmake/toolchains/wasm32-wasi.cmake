@@ -23,9 +23,14 @@ set(CMAKE_RANLIB ${WAI_LLVM_RANLIB} CACHE FILEPATH "" FORCE)
 # Only wasi-libc's headers (and clang's own): clang's default search would
 # also fall through to the host's /usr/include.
 set(CMAKE_C_FLAGS_INIT "-nostdlibinc -isystem ${WASI_SYSROOT}/include/wasm32-wasi")
-set(CMAKE_EXE_LINKER_FLAGS_INIT "-L${WASI_SYSROOT}/lib/wasm32-wasi -Wl,-z,stack-size=1048576")
+# Memory is fixed at 1 GiB (initial = maximum), so it never grows at run
+# time: node:wasi keeps using the memory's old backing store after a
+# memory.grow (nodejs/node#51303 and friends), which crashed node (SIGSEGV)
+# or silently lost output once a program's heap passed a few tens of MiB.
+# wasi-libc's malloc uses the initial memory, so nothing is lost by this.
+set(CMAKE_EXE_LINKER_FLAGS_INIT "-L${WASI_SYSROOT}/lib/wasm32-wasi -Wl,-z,stack-size=1048576 -Wl,--initial-memory=1073741824,--max-memory=1073741824")
 
-set(CMAKE_EXECUTABLE_SUFFIX .wasm)
+set(CMAKE_EXECUTABLE_SUFFIX_C .wasm)
 set(CMAKE_C_COMPILE_OPTIONS_PIC "")   # no PIC in a static wasm executable
 set(BUILD_SHARED_LIBS OFF CACHE BOOL "" FORCE)
 set_property(GLOBAL PROPERTY TARGET_SUPPORTS_SHARED_LIBS FALSE)

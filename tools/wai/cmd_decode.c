@@ -112,7 +112,9 @@ static void print_result_json(const char *capability, wai_status st, const decod
 }
 
 /* Decodes the files as one stream; stops at the first refusal, keeping what
- * decoded before it. */
+ * decoded before it. Each output is recorded in r (NULL: not recorded) and
+ * written to w (NULL: no -o); a failed write stops the decode with
+ * *write_rc set. */
 static wai_status decode_files(wai_decoder *dec, const cli_file *files, int n_files,
                                decode_result *r, const char **refused_file, out_writer *w,
                                int *write_rc) {
@@ -126,7 +128,8 @@ static wai_status decode_files(wai_decoder *dec, const cli_file *files, int n_fi
             wai_output o;
             if ((st = wai_decoder_receive(dec, &o)) != WAI_ok) return st;
             if (o.kind == WAI_OUTPUT_NONE) break;
-            if (record_output(r, &o) != 0) return WAI_out_of_memory;
+            /* Only --json prints the hashes: without it, skip SHA-256. */
+            if (r && record_output(r, &o) != 0) return WAI_out_of_memory;
             /* A write that fails stops the decode: exit 2, no JSON. */
             if (w && (*write_rc = out_write(w, &o)) != 0) return WAI_ok;
         }
@@ -174,7 +177,8 @@ int cmd_decode(int argc, char **argv) {
     }
     const char *refused_file = files[0].name;
     if (st == WAI_ok)
-        st = decode_files(dec, files, n_files, &result, &refused_file, writer, &write_rc);
+        st = decode_files(dec, files, n_files, o.json ? &result : NULL, &refused_file, writer,
+                          &write_rc);
     /* Close before reporting: what was written before a refusal stays. */
     int close_rc = out_close(writer);
     writer = NULL;
