@@ -31,6 +31,7 @@
 #include <time.h>
 
 #include "entropy/cdf.h"
+#include "decode/motion.h"
 #include "entropy/rans.h"
 #include "formats/wiv1.h"
 #include "wai/wai_decode.h"
@@ -169,18 +170,26 @@ static void draw_symbols(const uint32_t *cdf, uint32_t n, int32_t o, int32_t *sy
 
 /* ---- 1. rANS alone -------------------------------------------------------- */
 
+/* run = 0: wai_rans_decode on the decoder struct; run = 1: the state in
+ * locals (wai_rans_local_decode), as the decoder's fast path holds it. */
 static timing time_rans(const wai_cdf_table *t, int32_t o, const uint8_t *stream, size_t len,
-                        size_t n_sym) {
+                        size_t n_sym, int run) {
     timing best = {UINT64_MAX, 0};
     for (int rep = 0; rep < REPS; rep++) {
         wai_rans_dec d;
         uint64_t sum = 0;
         uint64_t t0 = now_ns(), c0 = ticks();
         wai_rans_dec_init(&d, stream, len);
-        for (size_t i = 0; i < n_sym; i++) {
+        for (size_t i = 0; i < n_sym && !run; i++) {
             int32_t s;
             if (wai_rans_decode(&d, t, o, &s) != WAI_ok) die("stream ran out");
             sum += (uint32_t)s;
+        }
+        wai_rans_local l = wai_rans_local_load(&d);
+        for (size_t i = 0; i < n_sym && run; i++) sum += (uint32_t)wai_rans_local_decode(&l, &d, t, o);
+        if (run) {
+            if (l.ran_out) die("stream ran out");
+            wai_rans_local_store(&d, &l);
         }
         if (wai_rans_end_canonical(&d) != WAI_ok) die("stream not canonical");
         uint64_t c1 = ticks(), t1 = now_ns();
@@ -236,8 +245,14 @@ static void bench_rans(size_t n_sym) {
         size_t len;
         if (wai_rans_encode(NULL, &t, NULL, NULL, o, sym, n_sym, &stream, &len) != WAI_ok)
             die("encode");
-        timing tm = time_rans(&t, o, stream, len, n_sym);
+        timing tm = time_rans(&t, o, stream, len, n_sym, 0);
         print_row(cases[c].name, cases[c].shape, 0, (double)n_sym, 8.0 * (double)len, tm);
+        timing tr = time_rans(&t, o, stream, len, n_sym, 1);
+        char run_name[32];
+        snprintf(run_name, sizeof run_name, "%s local", cases[c].name);
+        print_row(run_name, "same, state in locals (fast path)", 0, (double)n_sym,
+                  8.0 * (double)len, tr);
+        printf("%-10s locals / struct time: %.2f\n", "", (double)tr.ns / (double)tm.ns);
         fflush(stdout);
         free(stream);
         wai_cdf_table_free(&t, NULL);
@@ -420,6 +435,52 @@ static timing decode_clip(const clip_spec *s, const encoded *e, int check) {
     return t;
 }
 
+/* The frame step alone, reference against fast path, on a parsed clip: the
+ * ratio is the fast path's gain (the differential test holds their bytes
+ * equal). */
+static timing time_frame_steps(const encoded *e, int fast) {
+    wai_wiv1 v;
+    if (wai_wiv1_parse(e->payload, e->len, 0, &v) != WAI_ok) die("parse");
+    uint32_t cdf[WAI_CDF_MAX_LEN_T4097];
+    wai_cdf_from_bytes(cdf, v.cdf, v.cdf_len);
+    wai_cdf_table t;
+    if (wai_cdf_table_init(&t, NULL, cdf, v.cdf_len, 16) != WAI_ok) die("table");
+    size_t fb = (size_t)v.h * v.w * 3;
+    uint8_t *frames = malloc(fb * v.n_frames);
+    if (!frames) die("out of memory");
+    memset(frames, 0, fb * v.n_frames); /* page in before timing */
+    wai_motion_frame f = {v.h, v.w, &t, v.offset, v.q, NULL, NULL, v.block, v.nbx, v.mv_precision};
+    wai_rans_dec d;
+    wai_rans_dec_init(&d, v.residual.bytes, v.residual.len);
+    uint64_t t0 = now_ns(), c0 = ticks();
+    for (uint32_t i = 0; i < v.n_frames; i++) {
+        if (i) {
+            f.prev = frames + (i - 1) * fb;
+            f.vectors = v.vectors + 4 * (size_t)(i - 1) * v.nb;
+        }
+        wai_status st = fast ? wai_decode_motion_frame_fast(&f, &d, frames + i * fb)
+                             : wai_decode_motion_frame_ref(&f, &d, frames + i * fb);
+        if (st != WAI_ok) die("frame step");
+    }
+    uint64_t c1 = ticks(), t1 = now_ns();
+    if (wai_rans_end_canonical(&d) != WAI_ok) die("end");
+    g_sink += frames[fb * v.n_frames / 2];
+    free(frames);
+    wai_cdf_table_free(&t, NULL);
+    timing tm = {t1 - t0 ? t1 - t0 : 1, 0};
+    tm.cycles = HAVE_TSC ? (double)(c1 - c0) : (double)tm.ns * g_ghz;
+    return tm;
+}
+
+static timing best_frame_steps(const encoded *e, int fast) {
+    timing best = time_frame_steps(e, fast);
+    for (int rep = 1; rep < REPS; rep++) {
+        timing t = time_frame_steps(e, fast);
+        if (t.ns < best.ns) best = t;
+    }
+    return best;
+}
+
 static void bench_clips(uint32_t n_frames) {
     printf("\n== WIV1 decode, keyframe 0, public API (1280x720, %u frames, half-pel, "
            "block %d, best of %d) ==\n",
@@ -441,6 +502,13 @@ static void bench_clips(uint32_t n_frames) {
                  8.0 * (double)e.len / ((double)s.w * s.h * s.n_frames));
         print_row(name, shape, s.n_frames, (double)s.w * s.h * 3 * s.n_frames,
                   e.stream_bits, best);
+        double n_sym = (double)s.w * s.h * 3 * s.n_frames;
+        timing ref = best_frame_steps(&e, 0), fast = best_frame_steps(&e, 1);
+        print_row("  steps ref", "frame step, plain reference path", s.n_frames, n_sym,
+                  e.stream_bits, ref);
+        print_row("  steps fast", "frame step, fast path", s.n_frames, n_sym, e.stream_bits,
+                  fast);
+        printf("%-10s fast / reference time: %.2f\n", "", (double)fast.ns / (double)ref.ns);
         fflush(stdout);
         free(e.payload);
         free(e.recon);

@@ -37,7 +37,11 @@ set_property(GLOBAL PROPERTY TARGET_SUPPORTS_SHARED_LIBS FALSE)
 
 set(CMAKE_CROSSCOMPILING_EMULATOR node ${CMAKE_CURRENT_LIST_DIR}/../../tests/ci/run-wasi.mjs)
 
-set(CMAKE_FIND_ROOT_PATH ${WASI_SYSROOT})
+# Find nothing of the host's: wasi-libc is all there is. (A root of /usr
+# would find /usr/include; pkg-config would offer the host's libpng.)
+set(CMAKE_FIND_ROOT_PATH ${WASI_SYSROOT}/lib/wasm32-wasi)
+set(ENV{PKG_CONFIG_LIBDIR} ${WASI_SYSROOT}/lib/wasm32-wasi/pkgconfig)
+set(ENV{PKG_CONFIG_PATH} "")
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)

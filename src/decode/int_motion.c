@@ -36,7 +36,7 @@ wai_status wai_wiv1_decode(const wai_allocator *a, const wai_wiv1 *v, uint8_t *f
             f.prev = out - frame_bytes;
             f.vectors = v->vectors + 4 * (size_t)(i - 1) * vectors_per_frame;
         }
-        st = wai_decode_motion_frame(&f, &d, out);
+        st = wai_decode_motion_frame_fast(&f, &d, out);
     }
     if (st == WAI_ok) st = wai_rans_end_canonical(&d);
     wai_cdf_table_free(&table, a);
@@ -57,6 +57,7 @@ void wai_wif1_cost(const wai_wif1 *f, wai_cost *c) {
     c->output_bytes = samples;
     c->entropy_steps = samples;
     c->macs = 0;
+    /* An inter frame holds the group's previous frame beside its own. */
     /* An inter frame holds the group's previous frame beside its own. */
     c->working_bytes = inter ? wai_sat_add(wai_sat_mul(2, samples), wai_sat_mul(4, f->nb))
                              : samples;
@@ -102,7 +103,7 @@ wai_status wai_wif1_decode(const wai_allocator *a, const wai_wif1 *f, wai_motion
                            f->mv_precision};
     wai_rans_dec d;
     wai_rans_dec_init(&d, f->residual.bytes, f->residual.len);
-    st = wai_decode_motion_frame(&mf, &d, g->scratch);
+    st = wai_decode_motion_frame_fast(&mf, &d, g->scratch);
     if (st == WAI_ok) st = wai_rans_end_canonical(&d);
     if (st != WAI_ok) {
         wai_motion_group_close(g, a);

@@ -63,6 +63,6 @@ static wai_status decode_inter(const wai_motion_frame *f, wai_rans_dec *d, uint8
     return WAI_ok;
 }
 
-wai_status wai_decode_motion_frame(const wai_motion_frame *f, wai_rans_dec *d, uint8_t *out) {
+wai_status wai_decode_motion_frame_ref(const wai_motion_frame *f, wai_rans_dec *d, uint8_t *out) {
     return f->prev ? decode_inter(f, d, out) : decode_intra(f, d, out);
 }

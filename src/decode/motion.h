@@ -28,7 +28,15 @@ typedef struct wai_motion_frame {
 
 /* Decodes h*w*3 symbols into out: an intra frame (pred 128) when f->prev is
  * NULL, else an inter frame. Returns WAI_stream_exhausted at the first
- * symbol that ran the stream out; the stream's end is the caller's check. */
-wai_status wai_decode_motion_frame(const wai_motion_frame *f, wai_rans_dec *d, uint8_t *out);
+ * symbol that ran the stream out (out is then not a frame); the stream's end
+ * is the caller's check.
+ *
+ * Two paths give the same bytes and the same status: the reference decodes
+ * and predicts sample by sample, as the spec reads; the fast path keeps the
+ * decoder's state in locals and predicts block segment by block segment,
+ * reading unclamped where a segment's reads stay inside the frame. A
+ * differential test holds them together. */
+wai_status wai_decode_motion_frame_ref(const wai_motion_frame *f, wai_rans_dec *d, uint8_t *out);
+wai_status wai_decode_motion_frame_fast(const wai_motion_frame *f, wai_rans_dec *d, uint8_t *out);
 
 #endif

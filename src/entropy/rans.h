@@ -76,6 +76,50 @@ static inline wai_status wai_rans_decode(wai_rans_dec *d, const wai_cdf_table *t
     return WAI_ok;
 }
 
+/* The state of a decoder held in locals by a hot loop: a copy of x, next
+ * and ran_out whose address does not escape, so the compiler keeps it in
+ * registers (stores to the loop's output bytes could otherwise alias it).
+ * wai_rans_local_decode is wai_rans_decode exactly; the rare escape syncs
+ * the copy with the decoder around the out-of-line group reads. */
+typedef struct wai_rans_local {
+    uint64_t x;
+    size_t next;
+    int ran_out;
+} wai_rans_local;
+
+static inline wai_rans_local wai_rans_local_load(const wai_rans_dec *d) {
+    wai_rans_local l = {d->x, d->next, d->ran_out};
+    return l;
+}
+
+static inline void wai_rans_local_store(wai_rans_dec *d, const wai_rans_local *l) {
+    d->x = l->x;
+    d->next = l->next;
+    d->ran_out = l->ran_out;
+}
+
+/* For a table built at full resolution (bits 16): bucket[cum] is the symbol. */
+static inline int32_t wai_rans_local_decode(wai_rans_local *l, wai_rans_dec *d,
+                                            const wai_cdf_table *t, int32_t o) {
+    uint64_t x = l->x;
+    uint32_t cum = (uint32_t)(x & (WAI_CDF_TOTAL - 1));
+    uint32_t s = t->bits == WAI_CDF_PRECISION ? t->bucket[cum] : wai_cdf_find(t, cum);
+    uint32_t lo = t->cdf[s];
+    x = (uint64_t)(t->cdf[s + 1] - lo) * (x >> WAI_CDF_PRECISION) + cum - lo;
+    if (x < WAI_RANS_L) {
+        if (l->next < d->n_words) x = (x << 32) | wai_load_u32le(d->words + 4 * l->next++);
+        else l->ran_out = 1;
+    }
+    l->x = x;
+    int32_t value = (int32_t)s;
+    if (s == t->n - 2) {
+        wai_rans_local_store(d, l);
+        value = wai_rans_decode_escape(d, t->n);
+        *l = wai_rans_local_load(d);
+    }
+    return wai_sat_i32((int64_t)value + o);
+}
+
 /* End rules after a stream's last symbol. canonical: every word read and
  * x = 2^31 (else stream_noncanonical); final_only: the stream did not run out
  * (else stream_exhausted). */

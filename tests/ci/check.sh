@@ -21,7 +21,7 @@
 # WAI_SKIP_DEPS=1 (do not run install-deps.sh).
 set -uo pipefail   # no -e: a failing step is counted, and the others still run
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-cd "$WAI_REPO"
+cd "$WAI_REPO" || exit 1
 
 CI="$WAI_REPO/build/ci"
 LOGS="$CI/logs"
@@ -49,7 +49,7 @@ show_log() {
 # show_build_log LOG: a failed build's diagnostics, then its last lines.
 show_build_log() {
     echo "  ---- diagnostics in $1"
-    grep -E 'error|warning|Error' "$1" | head -n 40 | sed 's/^/  | /'
+    grep -E -A3 'error|warning|Error' "$1" | head -n 40 | sed 's/^/  | /'
     echo "  ---- last 10 lines"
     tail -n 10 "$1" | sed 's/^/  | /'
 }
@@ -79,12 +79,20 @@ build() {
     return 1
 }
 
-# run_test NAME CMD...: one test program or script; its closing
-# "N passed, N failed" line is added to the totals.
-run_test() {
+# exec_test NAME CMD...: runs one test program or script, output to
+# build/ci/logs/NAME.log, "EXIT SECONDS" to NAME.status. Reports nothing.
+exec_test() {
     local name="$1"; shift
-    local log="$LOGS/$name.log" rc=0 t0=$SECONDS p f
-    timeout --kill-after=10 "$STEP_TIMEOUT" "$@" >"$log" 2>&1 || rc=$?
+    local log="$LOGS/$name.log" rc=0 t0=$SECONDS
+    timeout --kill-after=10 "$STEP_TIMEOUT" "$@" </dev/null >"$log" 2>&1 || rc=$?
+    echo "$rc $((SECONDS - t0))" >"$LOGS/$name.status"
+}
+
+# report_test NAME: adds the closing "N passed, N failed" line of NAME's log
+# to the totals and prints one line (and the log's tail on failure).
+report_test() {
+    local name="$1" log="$LOGS/$1.log" rc secs p f
+    read -r rc secs <"$LOGS/$name.status"
     read -r p f < <(closing_counts "$log"; echo)
     if [[ -z "$p" ]]; then
         p=0 f=1   # crashed, hung or never got to its closing line
@@ -93,12 +101,36 @@ run_test() {
     fi
     count "$name" "$p" "$f"
     if ((f == 0)); then
-        printf '  ok   %-28s %s passed (%s)\n' "$name" "$p" "$(elapsed $t0)"
+        printf '  ok   %-28s %s passed (%ss)\n' "$name" "$p" "$secs"
     else
-        printf '  FAIL %-28s %s passed, %s failed, exit %s (%s); log: %s\n' \
-            "$name" "$p" "$f" "$rc" "$(elapsed $t0)" "$log"
+        printf '  FAIL %-28s %s passed, %s failed, exit %s (%ss); log: %s\n' \
+            "$name" "$p" "$f" "$rc" "$secs" "$log"
         show_log "$log"
     fi
+}
+
+run_test() { exec_test "$@" && report_test "$1"; }
+
+# queue_test NAME CMD...: a test to run later with run_queue, which runs up
+# to JOBS of them at once (the tool tests and fuzzers are single-threaded;
+# on a 2-core machine this about halves their wall time).
+QUEUE_NAMES=()
+QUEUE_CMDS=()
+queue_test() {
+    QUEUE_NAMES+=("$1"); shift
+    QUEUE_CMDS+=("$(printf '%q ' "$@")")
+}
+
+run_queue() {
+    local i
+    for i in "${!QUEUE_NAMES[@]}"; do
+        while (($(jobs -rp | wc -l) >= JOBS)); do wait -n || true; done
+        eval "exec_test ${QUEUE_NAMES[i]} ${QUEUE_CMDS[i]}" &
+    done
+    wait
+    for i in "${!QUEUE_NAMES[@]}"; do report_test "${QUEUE_NAMES[i]}"; done
+    QUEUE_NAMES=()
+    QUEUE_CMDS=()
 }
 
 # unit_tests NAME ARCH DIR: the unit test binary of a build, run for ARCH.
@@ -112,7 +144,7 @@ unit_tests() {
     run_test "$name" bash "$WAI_REPO/tests/ci/run-arch.sh" "$arch" "$prog" --data "$WAI_REPO/tests"
 }
 
-# tool_tests NAME DIR: every tests/tool/*.sh against the build's `wai`.
+# tool_tests NAME DIR: queues every tests/tool/*.sh against the build's `wai`.
 tool_tests() {
     local name="$1" dir="$2" tool script
     local scripts=("$WAI_REPO"/tests/tool/*.sh)
@@ -123,42 +155,8 @@ tool_tests() {
         return
     fi
     for script in "${scripts[@]}"; do
-        run_test "$name-$(basename "$script" .sh)" bash "$script" "$tool"
+        queue_test "$name-$(basename "$script" .sh)" bash "$script" "$tool"
     done
-}
-
-# fuzz_target DIR NAME: one libFuzzer target for FUZZ_SECONDS on a copy of
-# its seed corpus (libFuzzer adds to its corpus directory; the committed one
-# must not change). A crash is kept under build/fuzz-crashes/.
-fuzz_target() {
-    local dir="$1" name="$2" prog corpus rc=0 t0=$SECONDS
-    local log="$LOGS/fuzz-$name.log"
-    if ! prog="$(find_program "$dir" "$name")"; then
-        echo "  FAIL fuzz $name: not built in $dir"
-        count "fuzz-$name" 0 1
-        return
-    fi
-    corpus="$(mktemp -d)"
-    if [[ -d "$WAI_REPO/tests/fuzz/corpus/$name" ]]; then
-        cp -R "$WAI_REPO/tests/fuzz/corpus/$name/." "$corpus/"
-    fi
-    local crashdir="$CRASHES/$name"
-    mkdir -p "$crashdir"
-    timeout --kill-after=10 $((FUZZ_SECONDS + 120)) "$prog" \
-        -max_total_time="$FUZZ_SECONDS" -timeout=10 -rss_limit_mb=2048 \
-        -print_final_stats=1 -artifact_prefix="$crashdir/" "$corpus" >"$log" 2>&1 || rc=$?
-    rm -rf "$corpus"
-    if ((rc == 0)); then
-        count "fuzz-$name" 1 0
-        printf '  ok   %-28s %s (%s)\n' "fuzz-$name" \
-            "$(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$log" | sed 's/.*: *//') runs" \
-            "$(elapsed $t0)"
-    else
-        count "fuzz-$name" 0 1
-        echo "  FAIL fuzz-$name (exit $rc); log: $log"
-        grep -E 'Test unit written to|artifact_prefix' "$log" | sed 's/^/  crash: /'
-        show_log "$log"
-    fi
 }
 
 # wasm32: the directory holding wasi-libc's include/ and lib/ (Debian: /usr).
@@ -193,11 +191,13 @@ main() {
     if build gcc -DCMAKE_C_COMPILER=gcc; then
         unit_tests unit-gcc x86-64 "$CI/gcc"
         tool_tests tool-gcc "$CI/gcc"
+        run_queue
     fi
 
     if build clang -DCMAKE_C_COMPILER=clang; then
         unit_tests unit-clang x86-64 "$CI/clang"
         tool_tests tool-clang "$CI/clang"
+        run_queue
     fi
 
     if build asan -DCMAKE_C_COMPILER=clang -DWAI_SANITIZE=ON -DWAI_BUILD_BENCH=OFF \
@@ -205,6 +205,7 @@ main() {
         export UBSAN_OPTIONS=print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1
         unit_tests unit-asan x86-64 "$CI/asan"
         tool_tests tool-asan "$CI/asan"
+        run_queue
         unset UBSAN_OPTIONS ASAN_OPTIONS
     fi
 
@@ -230,17 +231,25 @@ main() {
     run_test xarch bash "$WAI_REPO/tests/ci/xarch.sh" "$CI/xarch" \
         x86-64="$CI/gcc" i386="$CI/i386" aarch64="$CI/aarch64" wasm32="$CI/wasm32"
 
-    # libFuzzer needs the library itself instrumented for coverage, not only
-    # the fuzz_*.c files, hence fuzzer-no-link on everything.
-    local targets=() f
+    # WAI_BUILD_FUZZ instruments the library too (CMakeLists.txt), so the
+    # fuzzers see coverage of the code under test, not only of fuzz_*.c.
+    local targets=() f prog
     for f in "$WAI_REPO"/tests/fuzz/fuzz_*.c; do
         [[ -e "$f" ]] && targets+=("$(basename "$f" .c)")
     done
     if ((${#targets[@]})) && build fuzz -DCMAKE_C_COMPILER=clang -DWAI_BUILD_FUZZ=ON \
-        -DWAI_SANITIZE=ON -DCMAKE_C_FLAGS="-g -fsanitize=fuzzer-no-link" \
-        -DWAI_BUILD_TOOLS=OFF -DWAI_BUILD_TESTS=OFF -DWAI_BUILD_BENCH=OFF; then
+        -DCMAKE_C_FLAGS=-g -DWAI_BUILD_TOOLS=OFF -DWAI_BUILD_TESTS=OFF -DWAI_BUILD_BENCH=OFF; then
         section "fuzz (${FUZZ_SECONDS}s per target)"
-        for f in "${targets[@]}"; do fuzz_target "$CI/fuzz" "$f"; done
+        for f in "${targets[@]}"; do
+            if prog="$(find_program "$CI/fuzz" "$f")"; then
+                queue_test "fuzz-$f" bash "$WAI_REPO/tests/ci/fuzz-one.sh" "$prog" \
+                    "$FUZZ_SECONDS" "$CRASHES/$f"
+            else
+                echo "  FAIL fuzz-$f: not built"
+                count "fuzz-$f" 0 1
+            fi
+        done
+        run_queue
     fi
 
     section "install and package"

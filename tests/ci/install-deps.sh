@@ -10,6 +10,7 @@ PACKAGES=(
     wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev
     libc6-dev-arm64-cross libgcc-12-dev-arm64-cross binutils-aarch64-linux-gnu
     nodejs pkg-config python3
+    libpng-dev   # optional PNG support of the wai tool, so CI builds and tests it
 )
 
 is_installed() {

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared helpers for the tests/ci scripts (sourced, not run).
 
 # The repository root, whatever the caller's directory.

@@ -36,7 +36,11 @@ const wasi = new WASI({
 
 try {
   const module = await WebAssembly.compile(readFileSync(program));
-  const instance = await WebAssembly.instantiate(module, wasi.getImportObject());
+  // (getImportObject() is newer than node 18.x.) proc_exit is ours: node's
+  // leaves without running 'exit' handlers, which would leak the temp dir.
+  const instance = await WebAssembly.instantiate(module, {
+    wasi_snapshot_preview1: { ...wasi.wasiImport, proc_exit: (code) => process.exit(code) },
+  });
   // A non-zero exit goes through proc_exit (process.exit); main returning 0
   // returns here.
   wasi.start(instance);

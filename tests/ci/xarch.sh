@@ -29,12 +29,34 @@ record_digest() {
         echo "# wai_xarch_digest not built in $dir" >>"$out"
         return 1
     fi
-    run_for_arch "$arch" "$prog" --data "$WAI_REPO/tests" >>"$out" 2>"$out.stderr" || rc=$?
+    run_for_arch "$arch" "$prog" --data "$WAI_REPO/tests" </dev/null >>"$out" 2>"$out.stderr" || rc=$?
     echo "# wai_xarch_digest exit $rc" >>"$out"
 }
 
+# corpus_command FIELDS...: the tool's arguments for one index line.
+# The index (written by tests/corpus/generate.c) has the columns
+#   MODE CAPABILITY STATUS MAXCOST FILES HASHES
+# with FILES comma-separated; invoked as tests/tool/test_corpus.sh does.
+# A line of another shape (FILE [--capability CAP] [--set DIR] ...) is
+# passed to `wai decode --json` as it stands.
+corpus_command() {
+    local -a files
+    case "$1" in
+        decode|parse)
+            IFS=, read -ra files <<<"$5"
+            if [[ "$1" == parse ]]; then
+                printf '%s\n' inspect --capability "$2" "${files[@]}"
+            else
+                printf '%s\n' decode --json --capability "$2"
+                [[ "$4" == - ]] || printf '%s\n' --max-cost "$4"
+                printf '%s\n' "${files[@]}"
+            fi ;;
+        *) printf '%s\n' decode --json "$@" ;;
+    esac
+}
+
 # record_corpus ARCH DIR OUT: (b). Runs from tests/corpus so the index's
-# relative paths (payloads, --set DIRs) resolve alike on every target.
+# relative paths resolve alike on every target.
 record_corpus() {
     local arch="$1" dir="$2" out="$3" tool line rc
     [[ -f "$CORPUS_INDEX" ]] || { echo "# no corpus index" >>"$out"; return 0; }
@@ -44,24 +66,44 @@ record_corpus() {
     fi
     while IFS= read -r line || [[ -n "$line" ]]; do
         [[ "$line" =~ ^[[:space:]]*(#|$) ]] && continue
-        local -a fields
+        local -a fields args
         read -ra fields <<<"$line"
-        echo "== ${fields[*]}" >>"$out"
+        mapfile -t args < <(corpus_command "${fields[@]}")
+        echo "== ${args[*]}" >>"$out"
         rc=0
         (cd "$(dirname "$CORPUS_INDEX")" &&
-            run_for_arch "$arch" "$tool" decode --json "${fields[@]}") >>"$out" 2>>"$out.stderr" || rc=$?
+            run_for_arch "$arch" "$tool" "${args[@]}" </dev/null) >>"$out" 2>>"$out.stderr" || rc=$?
         echo "== exit $rc" >>"$out"
     done <"$CORPUS_INDEX"
 }
 
+# record ARCH DIR OUT: everything for one architecture; OUT.ok says whether
+# the programs were there to run.
+record() {
+    local ok=1 dir="$2"
+    : >"$3"; : >"$3.stderr"
+    # Absolute: the corpus runs from tests/corpus.
+    dir="$(cd "$dir" 2>/dev/null && pwd -P)" || { echo 0 >"$3.ok"; echo "# no build dir $2" >>"$3"; return; }
+    set -- "$1" "$dir" "$3"
+    record_digest "$1" "$2" "$3" || ok=0
+    record_corpus "$1" "$2" "$3" || ok=0
+    echo "$ok" >"$3.ok"
+}
+
+# The architectures record in parallel (qemu and node start slowly, and
+# they are independent); the comparison waits for all.
+pids=()
+for spec in "$@"; do
+    record "${spec%%=*}" "${spec#*=}" "$outdir/${spec%%=*}.txt" &
+    pids+=($!)
+done
+for pid in "${pids[@]}"; do wait "$pid" || true; done
+
 passed=0 failed=0 ref="" ref_arch=""
 for spec in "$@"; do
-    arch="${spec%%=*}" dir="${spec#*=}"
+    arch="${spec%%=*}"
     out="$outdir/$arch.txt"
-    : >"$out"; : >"$out.stderr"
-    ok=1
-    record_digest "$arch" "$dir" "$out" || ok=0
-    record_corpus "$arch" "$dir" "$out" || ok=0
+    ok="$(cat "$out.ok" 2>/dev/null || echo 0)"
     lines="$(wc -l <"$out")"
     if [[ -z "$ref" ]]; then
         ref="$out" ref_arch="$arch"

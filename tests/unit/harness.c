@@ -99,8 +99,11 @@ int main(int argc, char **argv) {
     suite_formats();
     suite_rans();
     suite_corpus();
+    suite_motion_diff();
     suite_motion();
     suite_encode();
+    suite_model();
+    suite_layers();
     printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed ? 1 : 0;
 }

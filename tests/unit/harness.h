@@ -39,8 +39,11 @@ void suite_hash(void);
 void suite_formats(void);
 void suite_rans(void);
 void suite_corpus(void);
+void suite_motion_diff(void);
 void suite_motion(void);
 void suite_encode(void);
+void suite_model(void);
+void suite_layers(void);
 
 #define CHECK(c) harness_check(!!(c), #c, __FILE__, __LINE__)
 #define CHECK_MSG(c, ...) harness_check_msg(!!(c), __FILE__, __LINE__, __VA_ARGS__)
