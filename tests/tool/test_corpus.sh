@@ -6,6 +6,10 @@
 set -u
 WAI=${1:?usage: test_corpus.sh WAI_BINARY [GENERATOR]}
 GEN=${2:-}
+# Without a second argument, the generator of the same build, if it was built.
+if [ -z "$GEN" ] && [ -x "$(dirname "$WAI")/../../tests/wai_gen_corpus" ]; then
+    GEN="$(dirname "$WAI")/../../tests/wai_gen_corpus"
+fi
 # Absolute paths: the loop below runs inside the corpus.
 WAI=$(cd "$(dirname "$WAI")" && pwd)/$(basename "$WAI")
 [ -n "$GEN" ] && GEN=$(cd "$(dirname "$GEN")" && pwd)/$(basename "$GEN")

@@ -104,6 +104,8 @@ int main(int argc, char **argv) {
     suite_encode();
     suite_model();
     suite_layers();
+    suite_layers_diff();
+    suite_network();
     printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed ? 1 : 0;
 }

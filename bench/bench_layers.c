@@ -1,0 +1,145 @@
+/* Reference vs fast layers on bmshj2018 synthesis shapes: one transposed
+ * convolution (cin 128 -> cout 128, 5x5, stride 2, pad 2, opad 1, input
+ * [128, 64, 96]) and the inverse GDN that follows it ([128, 128, 192]),
+ * with inputs at a realistic scale (afrac 16: |x| up to 2^18). Prints ms
+ * (best of the runs) and GMAC/s, and checks that both paths agree.
+ *
+ *   wai_bench_layers [reps [xrange [wrange]]]   (default 3, 2^18, 600; the
+ *   reference runs once) */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ops/bounds.h"
+#include "ops/layers.h"
+#include "ops/layers_fast.h"
+
+static uint64_t g_state = 0xbe4c4;
+
+static uint64_t rnd64(void) {
+    uint64_t z = (g_state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+static int64_t rnd_range(int64_t lo, int64_t hi) {
+    return lo + (int64_t)(rnd64() % (uint64_t)(hi - lo + 1));
+}
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void report(const char *what, uint64_t ns, double macs) {
+    printf("  %-22s %9.2f ms  %7.2f GMAC/s\n", what, ns / 1e6, macs / (double)ns);
+}
+
+int main(int argc, char **argv) {
+    int reps = argc > 1 ? atoi(argv[1]) : 3;
+    if (reps < 1) reps = 1;
+    /* Input range [-xr, xr]: 2^18 by default (afrac 16 activations). */
+    int64_t xrange = argc > 2 ? atoll(argv[2]) : (int64_t)1 << 18;
+    /* Weight range [-wr, wr]. */
+    int64_t wrange = argc > 3 ? atoll(argv[3]) : 600;
+    const uint32_t cin = 128, cout = 128, k = 5, s = 2, pad = 2, opad = 1, h = 64, w = 96;
+    uint32_t uh, uw, oh, ow;
+    wai_conv_t_sides(h, k, s, pad, opad, &uh, &oh);
+    wai_conv_t_sides(w, k, s, pad, opad, &uw, &ow);
+
+    wai_layer l;
+    memset(&l, 0, sizeof l);
+    l.kind = WAI_LAYER_CONV_T;
+    l.cin = cin, l.cout = cout, l.k = k, l.stride = s, l.pad = pad, l.opad = opad;
+    l.n_weights = (uint64_t)cin * cout * k * k;
+    l.weights = malloc(sizeof(int16_t) * l.n_weights);
+    l.mult = malloc(sizeof(int64_t) * cout);
+    l.bias = malloc(sizeof(int64_t) * cout);
+    /* Weights as a 12-bit quantiser leaves them: mostly small. */
+    for (size_t i = 0; i < l.n_weights; i++) l.weights[i] = (int16_t)rnd_range(-wrange, wrange);
+    for (uint32_t o = 0; o < cout; o++) {
+        l.mult[o] = rnd_range(1 << 14, 1 << 16);
+        l.bias[o] = rnd_range(-(1 << 16), 1 << 16);
+    }
+    uint32_t shift = 30;
+    uint64_t *sums = malloc(sizeof(uint64_t) * cout);
+    wai_layer_param_sums(&l, 2, sums);
+
+    size_t n_in = (size_t)cin * h * w, n_out = (size_t)cout * oh * ow;
+    int64_t *x = malloc(sizeof(int64_t) * n_in), *y0 = malloc(sizeof(int64_t) * n_out),
+            *y1 = malloc(sizeof(int64_t) * n_out),
+            *scr = malloc(sizeof(int64_t) * (size_t)cout * uh * uw);
+    for (size_t i = 0; i < n_in; i++) x[i] = rnd_range(-xrange, xrange);
+    double macs = (double)n_in * cout * k * k;
+    uint64_t smax = 0;
+    for (uint32_t o = 0; o < cout; o++) smax = sums[o] > smax ? sums[o] : smax;
+    uint64_t a = wai_max_abs_i64(x, n_in);
+    printf("conv_t2d %u->%u k%u s%u on [%u,%u,%u] -> [%u,%u,%u]: %.2f GMAC, A = %llu, "
+           "A*maxS = %llu\n",
+           cin, cout, k, s, cin, h, w, cout, oh, ow, macs / 1e9, (unsigned long long)a,
+           (unsigned long long)(a * smax));
+
+    uint64_t t0 = now_ns();
+    wai_status st0 = wai_conv_t2d_ref(&l, sums, shift, x, h, w, scr, y0, oh, ow);
+    uint64_t ref_ns = now_ns() - t0, best = UINT64_MAX;
+    wai_status st1 = WAI_ok;
+    for (int r = 0; r < reps; r++) {
+        t0 = now_ns();
+        st1 = wai_conv_t2d_fast(&l, sums, shift, x, h, w, scr, y1, oh, ow);
+        uint64_t d = now_ns() - t0;
+        if (d < best) best = d;
+    }
+    report("reference", ref_ns, macs);
+    report("fast", best, macs);
+    static const char *const isa_name[] = {"fast, portable C", "fast, AVX2"};
+    for (int isa = 0; isa < wai_fast_isa_detected(); isa++) {
+        uint64_t b = UINT64_MAX;
+        for (int r = 0; r < reps; r++) {
+            t0 = now_ns();
+            wai_conv_t2d_fast_isa(&l, sums, shift, x, h, w, scr, y1, oh, ow, isa);
+            uint64_t d = now_ns() - t0;
+            if (d < b) b = d;
+        }
+        report(isa_name[isa], b, macs);
+    }
+    printf("  status %d/%d, outputs %s, speedup %.1fx\n", (int)st0, (int)st1,
+           st0 == st1 && memcmp(y0, y1, sizeof(int64_t) * n_out) == 0 ? "identical" : "DIFFER",
+           (double)ref_ns / (double)best);
+
+    /* The inverse GDN on the layer's output. */
+    wai_layer g;
+    memset(&g, 0, sizeof g);
+    g.kind = WAI_LAYER_IGDN;
+    g.c = cout;
+    g.gamma = malloc(sizeof(int32_t) * cout * cout);
+    g.beta = malloc(sizeof(int64_t) * cout);
+    for (size_t i = 0; i < (size_t)cout * cout; i++) g.gamma[i] = (int32_t)rnd_range(0, 1 << 12);
+    for (uint32_t i = 0; i < cout; i++) g.beta[i] = (int64_t)1 << 32;
+    uint64_t *gs = malloc(sizeof(uint64_t) * cout);
+    wai_layer_param_sums(&g, 2, gs);
+    size_t pos = (size_t)oh * ow;
+    int64_t *z0 = malloc(sizeof(int64_t) * n_out), *z1 = malloc(sizeof(int64_t) * n_out);
+    for (size_t i = 0; i < n_out; i++) y0[i] = rnd_range(-xrange, xrange);
+    double gmacs = (double)n_out * cout;
+    printf("igdn c %u on %zu positions: %.2f GMAC\n", cout, pos, gmacs / 1e9);
+    t0 = now_ns();
+    st0 = wai_igdn_ref(&g, gs, 16, 16, y0, pos, z0);
+    ref_ns = now_ns() - t0, best = UINT64_MAX;
+    for (int r = 0; r < reps; r++) {
+        t0 = now_ns();
+        st1 = wai_igdn_fast(&g, gs, 16, 16, y0, pos, z1);
+        uint64_t d = now_ns() - t0;
+        if (d < best) best = d;
+    }
+    report("reference", ref_ns, gmacs);
+    report("fast", best, gmacs);
+    printf("  status %d/%d, outputs %s, speedup %.1fx\n", (int)st0, (int)st1,
+           st0 == st1 && memcmp(z0, z1, sizeof(int64_t) * n_out) == 0 ? "identical" : "DIFFER",
+           (double)ref_ns / (double)best);
+    return 0;
+}

@@ -1,0 +1,717 @@
+/* Fast (transposed) convolution and inverse GDN; see layers_fast.h.
+ *
+ * Both convolutions run as tiles of TW output columns times up to OB output
+ * channels. For one output row and tile, each input channel contributes a
+ * few "terms": a weight per output channel times a contiguous run of TW
+ * input values (copied, zero-padded, into a small row buffer), so the inner
+ * loop is a broadcast multiply-add over contiguous memory, which the
+ * compiler or the AVX2 / AVX-512 loops below vectorise. A transposed
+ * convolution is computed by gathering: for output phase q (column = t*s+q)
+ * the taps kx = q, q+s, ... read input column t - kx/s, contiguous in t, and
+ * the rows ky with ky = uy mod s read input row (uy-ky)/s. Nothing goes
+ * through the uncropped plane: only the cropped outputs are summed, and each
+ * is requantised as soon as its sum is complete.
+ *
+ * Exactness. Every accumulator, in the tile's valid columns and its spare
+ * ones alike, is a sum of products W*x over distinct taps of one output
+ * channel, each |x| <= A, so a partial sum over any set of input channels C
+ * is at most A * sum over C of that channel's |W|. The bound gives
+ * A * S_o <= 2^63 - 1 (i64 holds every partial sum); where A * max S_o
+ * < 2^31, i32 holds them too; where only A * T < 2^31, T the largest
+ * per-(input, output channel) |W| sum, chunks of floor((2^31-1) / (A*T))
+ * input channels are summed in i32 and then added in i64. Integer addition
+ * is associative, so the order does not change the result. In i64, the
+ * AVX-512 loop multiplies 64-bit lanes (vpmullq); where every x fits i32,
+ * AVX2 and AVX-512 use the cheaper 32x32->64 vpmuldq (weights are i16).
+ * Which of these runs is chosen per call from A and the sums
+ * (choose_mode); the instruction set from the CPU, per call. */
+#include "ops/layers_fast.h"
+
+#include <string.h>
+
+#include "common/checked.h"
+#include "ops/bounds.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define WAI_FAST_X86 1
+#include <immintrin.h>
+#else
+#define WAI_FAST_X86 0
+#endif
+
+#define TW 128  /* output columns per tile, at most */
+#define G 32    /* tile widths are whole strips of G columns */
+#define OB 16   /* output channels per block */
+#define KMAX 8  /* largest k and stride the tiled path takes */
+#define NTMAX (KMAX * KMAX) /* terms per input channel (conv_t: rows x taps) */
+#define ROWLEN (TW + KMAX)  /* a row buffer: the tile plus (k-1)/s columns */
+
+/* ---- shared checks (as the reference's) ------------------------------------ */
+
+static int count3(uint64_t a, uint64_t b, uint64_t c, size_t *out) {
+    uint64_t n;
+    if (!wai_mul_u64(a, b, &n) || !wai_mul_u64(n, c, &n) || !wai_fits_size(n)) return 0;
+    *out = (size_t)n;
+    return 1;
+}
+
+static int weights_match(const wai_layer *l, uint64_t taps) {
+    size_t n;
+    return count3(l->cin, l->cout, taps, &n) && n == l->n_weights;
+}
+
+/* ---- the accumulation mode ------------------------------------------------- */
+
+static int detect_isa(void);
+
+typedef struct acc_mode {
+    int narrow;   /* 1: i32 accumulation */
+    size_t chunk; /* input channels per i32 chunk (narrow only) */
+    int isa;      /* 0 portable, 1 AVX2, 2 AVX-512 (F and DQ) */
+    int x32;      /* A < 2^31: every x fits i32 */
+} acc_mode;
+
+int wai_fast_isa_detected(void) { return detect_isa(); }
+
+static int detect_isa(void) {
+#if WAI_FAST_X86
+    /* The compiler runtime's CPU model (filled once, at load or by this
+     * idempotent init if we run before that); nothing of ours is cached. */
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")) return 2;
+    if (__builtin_cpu_supports("avx2")) return 1;
+#endif
+    return 0;
+}
+
+/* The fewest input channels per i32 chunk worth the flushes; below it the
+ * i64 loop (whose SIMD form multiplies 64-bit lanes) is as fast. Measured:
+ * bench/bench_layers.c. */
+#define CHUNK_MIN 4
+
+/* Chooses i32 or i64 from A, the S_o and the largest per-(input, output)
+ * channel |W| sum (conv2d: weights [cout][cin][taps]; conv_t: [cin][cout]
+ * [taps]; either way consecutive blocks of `taps`). */
+static acc_mode choose_mode(uint64_t a, const uint64_t *sums, uint32_t cout, const int16_t *wt,
+                            size_t blocks, size_t taps, size_t cin, int isa_cap) {
+    const uint64_t lim = (uint64_t)INT32_MAX;
+    int isa = detect_isa();
+    acc_mode m = {0, 0, isa < isa_cap ? isa : isa_cap, a <= lim};
+    if (a > lim) return m;
+    uint64_t smax = 0;
+    for (uint32_t o = 0; o < cout; o++)
+        if (sums[o] > smax) smax = sums[o];
+    /* The bound held, so a * smax <= 2^63 - 1. */
+    if (a * smax <= lim) {
+        m.narrow = 1;
+        m.chunk = cin;
+        return m;
+    }
+    uint64_t tmax = 0;
+    for (size_t b = 0; b < blocks; b++) {
+        uint64_t t = 0;
+        for (size_t j = 0; j < taps; j++) t += wai_abs_i64(wt[b * taps + j]);
+        if (t > tmax) tmax = t;
+    }
+    /* tmax <= smax, and tmax > 0 here (else smax would be 0). */
+    uint64_t per = a * tmax;
+    if (per <= lim && lim / per >= CHUNK_MIN) {
+        m.narrow = 1;
+        m.chunk = (size_t)(lim / per);
+    }
+    return m;
+}
+
+/* ---- inner kernels: acc[ob][t] += sum_j wts[ob][j] * xp[j][t], t < tw ------------
+ *
+ * tw is a multiple of G; the SIMD forms work in strips of G columns so their
+ * accumulators stay in registers across all terms. */
+
+static void core_i64(int64_t *acc, size_t nob, const int64_t *const *xp, const int64_t *wts,
+                     size_t nt, size_t tw) {
+    for (size_t ob = 0; ob < nob; ob++) {
+        int64_t *a = acc + ob * TW;
+        const int64_t *wv = wts + ob * NTMAX;
+        for (size_t j = 0; j < nt; j++) {
+            const int64_t c = wv[j], *p = xp[j];
+            for (size_t t = 0; t < tw; t++) a[t] += c * p[t];
+        }
+    }
+}
+
+static void core_i32(int32_t *acc, size_t nob, const int32_t *const *xp, const int32_t *wts,
+                     size_t nt, size_t tw) {
+    for (size_t ob = 0; ob < nob; ob++) {
+        int32_t *a = acc + ob * TW;
+        const int32_t *wv = wts + ob * NTMAX;
+        for (size_t j = 0; j < nt; j++) {
+            const int32_t c = wv[j], *p = xp[j];
+            for (size_t t = 0; t < tw; t++) a[t] += c * p[t];
+        }
+    }
+}
+
+#if WAI_FAST_X86
+/* _mm*_mullo_epi32 keeps the low 32 bits of each product, which is the
+ * product itself here (the mode proved it fits i32). */
+__attribute__((target("avx2"))) static void core_i32_avx2(int32_t *acc, size_t nob,
+                                                           const int32_t *const *xp,
+                                                           const int32_t *wts, size_t nt,
+                                                           size_t tw) {
+    for (size_t ob = 0; ob < nob; ob++) {
+        const int32_t *wv = wts + ob * NTMAX;
+        for (size_t t0 = 0; t0 < tw; t0 += G) {
+            int32_t *a = acc + ob * TW + t0;
+            __m256i r[G / 8];
+            for (int v = 0; v < G / 8; v++)
+                r[v] = _mm256_loadu_si256((const __m256i *)(a + 8 * v));
+            for (size_t j = 0; j < nt; j++) {
+                const __m256i c = _mm256_set1_epi32(wv[j]);
+                const int32_t *p = xp[j] + t0;
+                for (int v = 0; v < G / 8; v++)
+                    r[v] = _mm256_add_epi32(
+                        r[v],
+                        _mm256_mullo_epi32(c, _mm256_loadu_si256((const __m256i *)(p + 8 * v))));
+            }
+            for (int v = 0; v < G / 8; v++) _mm256_storeu_si256((__m256i *)(a + 8 * v), r[v]);
+        }
+    }
+}
+
+__attribute__((target("avx512f"))) static void core_i32_avx512(int32_t *acc, size_t nob,
+                                                                const int32_t *const *xp,
+                                                                const int32_t *wts, size_t nt,
+                                                                size_t tw) {
+    for (size_t ob = 0; ob < nob; ob++) {
+        const int32_t *wv = wts + ob * NTMAX;
+        for (size_t t0 = 0; t0 < tw; t0 += G) {
+            int32_t *a = acc + ob * TW + t0;
+            __m512i r[G / 16];
+            for (int v = 0; v < G / 16; v++) r[v] = _mm512_loadu_si512(a + 16 * v);
+            for (size_t j = 0; j < nt; j++) {
+                const __m512i c = _mm512_set1_epi32(wv[j]);
+                const int32_t *p = xp[j] + t0;
+                for (int v = 0; v < G / 16; v++)
+                    r[v] = _mm512_add_epi32(r[v],
+                                            _mm512_mullo_epi32(c, _mm512_loadu_si512(p + 16 * v)));
+            }
+            for (int v = 0; v < G / 16; v++) _mm512_storeu_si512(a + 16 * v, r[v]);
+        }
+    }
+}
+
+/* i64 accumulators. AVX-512DQ multiplies 64-bit lanes outright (the low 64
+ * bits of the product, which is the product: the bound keeps it in i64).
+ * AVX2 has only 32x32->64 (vpmuldq: the low halves, sign-extended), exact
+ * when every x fits i32 (the weights are i16). */
+__attribute__((target("avx512f,avx512dq"))) static void core_i64_avx512(
+    int64_t *acc, size_t nob, const int64_t *const *xp, const int64_t *wts, size_t nt,
+    size_t tw) {
+    for (size_t ob = 0; ob < nob; ob++) {
+        const int64_t *wv = wts + ob * NTMAX;
+        for (size_t t0 = 0; t0 < tw; t0 += G) {
+            int64_t *a = acc + ob * TW + t0;
+            __m512i r[G / 8];
+            for (int v = 0; v < G / 8; v++) r[v] = _mm512_loadu_si512(a + 8 * v);
+            for (size_t j = 0; j < nt; j++) {
+                const __m512i c = _mm512_set1_epi64(wv[j]);
+                const int64_t *p = xp[j] + t0;
+                for (int v = 0; v < G / 8; v++)
+                    r[v] = _mm512_add_epi64(r[v],
+                                            _mm512_mullo_epi64(c, _mm512_loadu_si512(p + 8 * v)));
+            }
+            for (int v = 0; v < G / 8; v++) _mm512_storeu_si512(a + 8 * v, r[v]);
+        }
+    }
+}
+
+/* As above when every x fits i32: vpmuldq (32x32->64) is the cheaper
+ * multiply (measured: 196 vs 257 ms on bench_layers' conv_t2d). */
+__attribute__((target("avx512f"))) static void core_i64x32_avx512(
+    int64_t *acc, size_t nob, const int64_t *const *xp, const int64_t *wts, size_t nt,
+    size_t tw) {
+    for (size_t ob = 0; ob < nob; ob++) {
+        const int64_t *wv = wts + ob * NTMAX;
+        for (size_t t0 = 0; t0 < tw; t0 += G) {
+            int64_t *a = acc + ob * TW + t0;
+            __m512i r[G / 8];
+            for (int v = 0; v < G / 8; v++) r[v] = _mm512_loadu_si512(a + 8 * v);
+            for (size_t j = 0; j < nt; j++) {
+                const __m512i c = _mm512_set1_epi64(wv[j]);
+                const int64_t *p = xp[j] + t0;
+                for (int v = 0; v < G / 8; v++)
+                    r[v] = _mm512_add_epi64(r[v],
+                                            _mm512_mul_epi32(c, _mm512_loadu_si512(p + 8 * v)));
+            }
+            for (int v = 0; v < G / 8; v++) _mm512_storeu_si512(a + 8 * v, r[v]);
+        }
+    }
+}
+
+__attribute__((target("avx2"))) static void core_i64x32_avx2(int64_t *acc, size_t nob,
+                                                              const int64_t *const *xp,
+                                                              const int64_t *wts, size_t nt,
+                                                              size_t tw) {
+    for (size_t ob = 0; ob < nob; ob++) {
+        const int64_t *wv = wts + ob * NTMAX;
+        for (size_t t0 = 0; t0 < tw; t0 += G) {
+            int64_t *a = acc + ob * TW + t0;
+            __m256i r[G / 4];
+            for (int v = 0; v < G / 4; v++)
+                r[v] = _mm256_loadu_si256((const __m256i *)(a + 4 * v));
+            for (size_t j = 0; j < nt; j++) {
+                const __m256i c = _mm256_set1_epi64x(wv[j]);
+                const int64_t *p = xp[j] + t0;
+                for (int v = 0; v < G / 4; v++)
+                    r[v] = _mm256_add_epi64(
+                        r[v],
+                        _mm256_mul_epi32(c, _mm256_loadu_si256((const __m256i *)(p + 4 * v))));
+            }
+            for (int v = 0; v < G / 4; v++) _mm256_storeu_si256((__m256i *)(a + 4 * v), r[v]);
+        }
+    }
+}
+#endif
+
+static void run_core_i64(const acc_mode *md, int64_t *acc, size_t nob, const int64_t *const *xp,
+                         const int64_t *wts, size_t nt, size_t tw) {
+#if WAI_FAST_X86
+    if (md->isa == 2) {
+        if (md->x32)
+            core_i64x32_avx512(acc, nob, xp, wts, nt, tw);
+        else
+            core_i64_avx512(acc, nob, xp, wts, nt, tw);
+        return;
+    }
+    if (md->isa == 1 && md->x32) {
+        core_i64x32_avx2(acc, nob, xp, wts, nt, tw);
+        return;
+    }
+#endif
+    (void)md;
+    core_i64(acc, nob, xp, wts, nt, tw);
+}
+
+static void run_core_i32(const acc_mode *md, int32_t *acc, size_t nob, const int32_t *const *xp,
+                         const int32_t *wts, size_t nt, size_t tw) {
+#if WAI_FAST_X86
+    if (md->isa == 2) {
+        core_i32_avx512(acc, nob, xp, wts, nt, tw);
+        return;
+    }
+    if (md->isa == 1) {
+        core_i32_avx2(acc, nob, xp, wts, nt, tw);
+        return;
+    }
+#endif
+    (void)md;
+    core_i32(acc, nob, xp, wts, nt, tw);
+}
+
+/* ---- the tile driver -------------------------------------------------------- */
+
+/* One tile's working set, about 40 KB, on the stack. The unions hold the
+ * i32 or the i64 form, whichever the call's mode uses. */
+typedef struct tile {
+    int64_t acc64[OB * TW];
+    int32_t acc32[OB * TW];
+    union {
+        int64_t w64[OB * NTMAX];
+        int32_t w32[OB * NTMAX];
+    } w;
+    union {
+        int64_t r64[KMAX * ROWLEN];
+        int32_t r32[KMAX * ROWLEN];
+    } rows;
+    const int64_t *xp64[NTMAX];
+    const int32_t *xp32[NTMAX];
+} tile;
+
+/* The tile width for n columns left: up to TW, in whole strips. */
+static size_t tile_width(size_t n) { return n >= TW ? TW : (n + G - 1) / G * G; }
+
+static void tile_clear(tile *tl, const acc_mode *md, size_t nob, size_t tw) {
+    for (size_t ob = 0; ob < nob; ob++) {
+        memset(tl->acc64 + ob * TW, 0, sizeof(int64_t) * tw);
+        if (md->narrow) memset(tl->acc32 + ob * TW, 0, sizeof(int32_t) * tw);
+    }
+}
+
+/* Adds the i32 sums into the i64 ones and clears them. */
+static void flush32(tile *tl, size_t nob, size_t tw) {
+    for (size_t ob = 0; ob < nob; ob++) {
+        int64_t *d = tl->acc64 + ob * TW;
+        int32_t *a = tl->acc32 + ob * TW;
+        for (size_t t = 0; t < tw; t++) d[t] += a[t];
+        memset(a, 0, sizeof(int32_t) * tw);
+    }
+}
+
+/* Row buffer r, entry m (m < len), gets column (base + m)*step + phase - pad
+ * of the input row xr (w values), zero outside [0, w); base may be below 0,
+ * so the column is formed in signed 64 bits. */
+static void fill_row(tile *tl, size_t r, int narrow, const int64_t *xr, size_t w, int64_t base,
+                     size_t step, size_t phase, size_t pad, size_t len) {
+    int64_t *d64 = tl->rows.r64 + r * ROWLEN;
+    int32_t *d32 = tl->rows.r32 + r * ROWLEN;
+    if (step == 1) {
+        /* Columns base' + m, base' = base + phase - pad: a copy between two
+         * runs of zeros. */
+        int64_t b = base + (int64_t)phase - (int64_t)pad;
+        size_t lo = b >= 0 ? 0 : (size_t)(-b) < len ? (size_t)(-b) : len;
+        size_t hi = b >= (int64_t)w                       ? lo
+                    : (size_t)((int64_t)w - b) < len ? (size_t)((int64_t)w - b)
+                                                     : len;
+        if (hi < lo) hi = lo;
+        if (narrow) {
+            for (size_t m = 0; m < lo; m++) d32[m] = 0;
+            /* |x| <= A < 2^31: the conversion is exact. */
+            for (size_t m = lo; m < hi; m++) d32[m] = (int32_t)xr[b + (int64_t)m];
+            for (size_t m = hi; m < len; m++) d32[m] = 0;
+        } else {
+            for (size_t m = 0; m < lo; m++) d64[m] = 0;
+            if (hi > lo) memcpy(d64 + lo, xr + (b + (int64_t)lo), sizeof(int64_t) * (hi - lo));
+            for (size_t m = hi; m < len; m++) d64[m] = 0;
+        }
+        return;
+    }
+    for (size_t m = 0; m < len; m++) {
+        int64_t col = (base + (int64_t)m) * (int64_t)step + (int64_t)phase - (int64_t)pad;
+        int64_t v = (col >= 0 && (uint64_t)col < w) ? xr[col] : 0;
+        if (narrow)
+            d32[m] = (int32_t)v; /* exact, as above */
+        else
+            d64[m] = v;
+    }
+}
+
+/* Accumulates one input channel's terms (pointers and weights already set). */
+static void tile_step(tile *tl, const acc_mode *md, size_t nob, size_t nt, size_t tw) {
+    if (md->narrow)
+        run_core_i32(md, tl->acc32, nob, tl->xp32, tl->w.w32, nt, tw);
+    else
+        run_core_i64(md, tl->acc64, nob, tl->xp64, tl->w.w64, nt, tw);
+}
+
+static void set_weight(tile *tl, int narrow, size_t idx, int16_t v) {
+    if (narrow)
+        tl->w.w32[idx] = v;
+    else
+        tl->w.w64[idx] = v;
+}
+
+/* ---- convolution -------------------------------------------------------------- */
+
+wai_status wai_conv2d_fast(const wai_layer *l, const uint64_t *sums, uint32_t shift,
+                           const int64_t *x, uint32_t h, uint32_t w,
+                           int64_t *y, uint32_t oh, uint32_t ow) {
+    return wai_conv2d_fast_isa(l, sums, shift, x, h, w, y, oh, ow, WAI_FAST_ISA_BEST);
+}
+
+wai_status wai_conv2d_fast_isa(const wai_layer *l, const uint64_t *sums, uint32_t shift,
+                               const int64_t *x, uint32_t h, uint32_t w, int64_t *y, uint32_t oh,
+                               uint32_t ow, int isa_cap) {
+    uint32_t eh, ew;
+    size_t n_in, n_out;
+    if (l->kind != WAI_LAYER_CONV || wai_conv_out_side(h, l->k, l->stride, l->pad, &eh) ||
+        wai_conv_out_side(w, l->k, l->stride, l->pad, &ew) || eh != oh || ew != ow ||
+        !weights_match(l, (uint64_t)l->k * l->k) || !count3(l->cin, h, w, &n_in) ||
+        !count3(l->cout, oh, ow, &n_out))
+        return WAI_invalid_argument;
+    if (l->k > KMAX || l->stride > KMAX)
+        return wai_conv2d_ref(l, sums, shift, x, h, w, y, oh, ow);
+    uint64_t a = wai_max_abs_i64(x, n_in);
+    wai_status st = wai_bound_conv(a, sums, l->mult, l->bias, l->cout, shift);
+    if (st != WAI_ok) return st;
+
+    const size_t k = l->k, cin = l->cin, cout = l->cout, s = l->stride, pad = l->pad;
+    const size_t kk = k * k, dk = (k - 1) / s, nph = s < k ? s : k;
+    const acc_mode md = choose_mode(a, sums, l->cout, l->weights, cout * cin, kk, cin, isa_cap);
+    tile tl;
+    /* Term kx reads phase buffer kx % s from entry kx / s: padded column
+     * (ox + kx/s)*s + kx%s = ox*s + kx. */
+    for (size_t kx = 0; kx < k; kx++) {
+        size_t off = (kx % s) * ROWLEN + kx / s;
+        tl.xp32[kx] = tl.rows.r32 + off;
+        tl.xp64[kx] = tl.rows.r64 + off;
+    }
+    for (size_t o0 = 0; o0 < cout; o0 += OB) {
+        size_t nob = cout - o0 < OB ? cout - o0 : OB;
+        for (size_t oy = 0; oy < oh; oy++) {
+            for (size_t t0 = 0; t0 < ow; t0 += TW) {
+                size_t tw = tile_width(ow - t0);
+                tile_clear(&tl, &md, nob, tw);
+                size_t done = 0;
+                for (size_t i = 0; i < cin; i++) {
+                    for (size_t ky = 0; ky < k; ky++) {
+                        size_t py = oy * s + ky; /* row in the padded input */
+                        if (py < pad || py - pad >= h) continue;
+                        const int64_t *xr = x + (i * h + (py - pad)) * w;
+                        /* Phase buffer f holds padded columns (t0+m)*s + f. */
+                        for (size_t f = 0; f < nph; f++)
+                            fill_row(&tl, f, md.narrow, xr, w, (int64_t)t0, s, f, pad, tw + dk);
+                        for (size_t ob = 0; ob < nob; ob++) {
+                            const int16_t *wk = l->weights + ((o0 + ob) * cin + i) * kk + ky * k;
+                            for (size_t kx = 0; kx < k; kx++)
+                                set_weight(&tl, md.narrow, ob * NTMAX + kx, wk[kx]);
+                        }
+                        tile_step(&tl, &md, nob, k, tw);
+                    }
+                    if (md.narrow && ++done == md.chunk) {
+                        flush32(&tl, nob, tw);
+                        done = 0;
+                    }
+                }
+                if (md.narrow) flush32(&tl, nob, tw);
+                size_t n = ow - t0 < TW ? ow - t0 : TW;
+                for (size_t ob = 0; ob < nob; ob++) {
+                    size_t o = o0 + ob;
+                    for (size_t tt = 0; tt < n; tt++)
+                        y[(o * oh + oy) * ow + t0 + tt] =
+                            wai_requantize(tl.acc64[ob * TW + tt], l->mult[o], shift, l->bias[o]);
+                }
+            }
+        }
+    }
+    return WAI_ok;
+}
+
+/* ---- transposed convolution ------------------------------------------------------ */
+
+wai_status wai_conv_t2d_fast(const wai_layer *l, const uint64_t *sums, uint32_t shift,
+                             const int64_t *x, uint32_t h, uint32_t w, int64_t *scratch,
+                             int64_t *y, uint32_t oh, uint32_t ow) {
+    return wai_conv_t2d_fast_isa(l, sums, shift, x, h, w, scratch, y, oh, ow, WAI_FAST_ISA_BEST);
+}
+
+wai_status wai_conv_t2d_fast_isa(const wai_layer *l, const uint64_t *sums, uint32_t shift,
+                                 const int64_t *x, uint32_t h, uint32_t w, int64_t *scratch,
+                                 int64_t *y, uint32_t oh, uint32_t ow, int isa_cap) {
+    uint32_t uh, uw, eh, ew;
+    size_t n_in, n_u, n_out;
+    if (l->kind != WAI_LAYER_CONV_T ||
+        wai_conv_t_sides(h, l->k, l->stride, l->pad, l->opad, &uh, &eh) ||
+        wai_conv_t_sides(w, l->k, l->stride, l->pad, l->opad, &uw, &ew) || eh != oh ||
+        ew != ow || !weights_match(l, (uint64_t)l->k * l->k) || !count3(l->cin, h, w, &n_in) ||
+        !count3(l->cout, uh, uw, &n_u) || !count3(l->cout, oh, ow, &n_out))
+        return WAI_invalid_argument;
+    if (l->k > KMAX || l->stride > KMAX)
+        return wai_conv_t2d_ref(l, sums, shift, x, h, w, scratch, y, oh, ow);
+    uint64_t a = wai_max_abs_i64(x, n_in);
+    wai_status st = wai_bound_conv(a, sums, l->mult, l->bias, l->cout, shift);
+    if (st != WAI_ok) return st;
+
+    const size_t k = l->k, cin = l->cin, cout = l->cout, s = l->stride, pad = l->pad;
+    const size_t kk = k * k, dmax = (k - 1) / s;
+    const acc_mode md = choose_mode(a, sums, l->cout, l->weights, cin * cout, kk, cin, isa_cap);
+    tile tl;
+    size_t kys[KMAX], iys[KMAX];
+    for (size_t o0 = 0; o0 < cout; o0 += OB) {
+        size_t nob = cout - o0 < OB ? cout - o0 : OB;
+        for (size_t oy = 0; oy < oh; oy++) {
+            const size_t uy = oy + pad; /* row in the uncropped plane */
+            /* Rows ky = uy mod s, uy mod s + s, ... with input row (uy-ky)/s. */
+            size_t nky = 0;
+            for (size_t ky = uy % s; ky < k && ky <= uy; ky += s)
+                if ((uy - ky) / s < h) {
+                    kys[nky] = ky;
+                    iys[nky] = (uy - ky) / s;
+                    nky++;
+                }
+            for (size_t q = 0; q < s; q++) {
+                /* Plane columns t*s + q inside the crop [pad, pad + ow). */
+                size_t t_lo = pad > q ? (pad - q + s - 1) / s : 0;
+                size_t t_end = pad + ow - 1 >= q ? (pad + ow - 1 - q) / s + 1 : 0;
+                size_t nkx = q < k ? (k - 1 - q) / s + 1 : 0, nt = nky * nkx;
+                /* Term (r, c): row kys[r], tap kx = q + c*s, input column
+                 * t - c; row buffer entry m is column t0 - dmax + m. */
+                for (size_t r = 0; r < nky; r++)
+                    for (size_t c = 0; c < nkx; c++) {
+                        size_t off = r * ROWLEN + dmax - c;
+                        tl.xp32[r * nkx + c] = tl.rows.r32 + off;
+                        tl.xp64[r * nkx + c] = tl.rows.r64 + off;
+                    }
+                for (size_t t0 = t_lo; t0 < t_end; t0 += TW) {
+                    size_t tw = tile_width(t_end - t0);
+                    tile_clear(&tl, &md, nob, tw);
+                    size_t done = 0;
+                    for (size_t i = 0; nt && i < cin; i++) {
+                        for (size_t r = 0; r < nky; r++)
+                            fill_row(&tl, r, md.narrow, x + (i * h + iys[r]) * w, w,
+                                     (int64_t)t0 - (int64_t)dmax, 1, 0, 0, tw + dmax);
+                        for (size_t ob = 0; ob < nob; ob++) {
+                            const int16_t *wk = l->weights + (i * cout + o0 + ob) * kk + q;
+                            for (size_t r = 0; r < nky; r++)
+                                for (size_t c = 0; c < nkx; c++)
+                                    set_weight(&tl, md.narrow, ob * NTMAX + r * nkx + c,
+                                               wk[kys[r] * k + c * s]);
+                        }
+                        tile_step(&tl, &md, nob, nt, tw);
+                        if (md.narrow && ++done == md.chunk) {
+                            flush32(&tl, nob, tw);
+                            done = 0;
+                        }
+                    }
+                    if (md.narrow) flush32(&tl, nob, tw);
+                    size_t n = t_end - t0 < TW ? t_end - t0 : TW;
+                    for (size_t ob = 0; ob < nob; ob++) {
+                        size_t o = o0 + ob;
+                        int64_t *yr = y + (o * oh + oy) * ow;
+                        for (size_t tt = 0; tt < n; tt++)
+                            yr[(t0 + tt) * s + q - pad] = wai_requantize(
+                                tl.acc64[ob * TW + tt], l->mult[o], shift, l->bias[o]);
+                    }
+                }
+            }
+        }
+    }
+    return WAI_ok;
+}
+
+/* ---- inverse GDN ------------------------------------------------------------------- */
+
+/* isqrt(n) for n < 2^64 by Newton's method from above. With b the bit
+ * length and c = ceil(b/2), 2^c > sqrt(n), and its Newton step needs no
+ * division (n / 2^c is a shift). Each step r -> floor((r + floor(n/r)) / 2)
+ * stays >= isqrt(n) and strictly decreases while above it, so the first
+ * step that does not decrease is at isqrt(n). r + n/r < 2^34. */
+static uint64_t isqrt_u64(uint64_t n) {
+    if (n == 0) return 0;
+#if defined(__GNUC__) || defined(__clang__)
+    unsigned b = 64 - (unsigned)__builtin_clzll(n);
+#else
+    unsigned b = 0;
+    for (uint64_t v = n; v; v >>= 1) b++;
+#endif
+    unsigned c = (b + 1) / 2;
+    uint64_t r = (((uint64_t)1 << c) + (n >> c)) >> 1;
+    for (;;) {
+        uint64_t nr = (r + n / r) >> 1;
+        if (nr >= r) return r;
+        r = nr;
+    }
+}
+
+/* wai_igdn_value, with the root taken in 64 bits when n < 2^64. */
+static int64_t igdn_value(int64_t xi, wai_i128 sum, int64_t beta, uint32_t gf, uint32_t afrac) {
+    wai_i128 t = wai_i128_floor_shift(sum, gf);
+    wai_i128 b = wai_i128_from_i64(beta);
+    wai_u128 n;
+    /* n = t + beta, formed by signs as in the reference (it may need 129
+     * bits as a signed value). */
+    if (wai_i128_is_neg(t) && beta < 0) {
+        n = wai_u128_make(0, 0);
+    } else if (!wai_i128_is_neg(t) && beta >= 0) {
+        n = wai_u128_add(wai_i128_bits(t), wai_i128_bits(b));
+    } else {
+        wai_i128 sn = wai_i128_add(t, b);
+        n = wai_i128_is_neg(sn) ? wai_u128_make(0, 0) : wai_i128_bits(sn);
+    }
+    uint64_t r = n.hi == 0 ? isqrt_u64(n.lo) : wai_u128_isqrt(n);
+    return wai_i128_to_i64(wai_i128_round_shift(wai_i128_mul_i64_u64(xi, r), afrac));
+}
+
+#define PB 32 /* positions per block */
+#define IB 8  /* output channels per block */
+
+/* acc[ib][pp] += sum_j gamma[ib][j] * x[j][p0+pp]^2 in i64 (the caller
+ * checked A^2 * max G_i <= 2^63 - 1, so every square, term and partial sum
+ * fits); gamma points at row i0 of the [c][c] matrix. Written once as a
+ * macro so that the AVX-512 copy below is the same C, vectorised by the
+ * compiler with 64-bit multiplies. */
+#define IGDN_ACC64_BODY                                                               \
+    int64_t sq[PB];                                                                   \
+    for (size_t j = 0; j < c; j++) {                                                  \
+        const int64_t *xr = x + j * positions + p0;                                   \
+        for (size_t pp = 0; pp < np; pp++) sq[pp] = xr[pp] * xr[pp];                  \
+        for (size_t pp = np; pp < PB; pp++) sq[pp] = 0;                               \
+        for (size_t ib = 0; ib < nib; ib++) {                                         \
+            const int64_t g = gamma[ib * c + j];                                      \
+            int64_t *ar = acc + ib * PB;                                              \
+            for (size_t pp = 0; pp < PB; pp++) ar[pp] += g * sq[pp];                  \
+        }                                                                             \
+    }
+
+static void igdn_acc64(int64_t *acc, const int64_t *x, size_t positions, size_t p0, size_t np,
+                       const int32_t *gamma, size_t c, size_t nib) {
+    IGDN_ACC64_BODY
+}
+
+#if WAI_FAST_X86
+__attribute__((target("avx512f,avx512dq"))) static void igdn_acc64_avx512(
+    int64_t *acc, const int64_t *x, size_t positions, size_t p0, size_t np, const int32_t *gamma,
+    size_t c, size_t nib) {
+    IGDN_ACC64_BODY
+}
+#endif
+
+wai_status wai_igdn_fast(const wai_layer *l, const uint64_t *sums, uint32_t gf, uint32_t afrac,
+                         const int64_t *x, size_t positions, int64_t *y) {
+    return wai_igdn_fast_isa(l, sums, gf, afrac, x, positions, y, WAI_FAST_ISA_BEST);
+}
+
+wai_status wai_igdn_fast_isa(const wai_layer *l, const uint64_t *sums, uint32_t gf,
+                             uint32_t afrac, const int64_t *x, size_t positions, int64_t *y,
+                             int isa_cap) {
+    size_t n, cc;
+    if (l->kind != WAI_LAYER_IGDN || !count3(l->c, positions, 1, &n) ||
+        !count3(l->c, l->c, 1, &cc))
+        return WAI_invalid_argument;
+    uint64_t a = wai_max_abs_i64(x, n);
+    /* floor(sqrt(2^63 - 1)): above it x^2 may leave i64; the reference's
+     * u128 squares handle that rare case. */
+    if (a > 3037000499u) return wai_igdn_ref(l, sums, gf, afrac, x, positions, y);
+    wai_status st = wai_bound_igdn(a, sums, l->beta, l->c, gf, afrac);
+    if (st != WAI_ok) return st;
+
+    const size_t c = l->c;
+    uint64_t gmax = 0;
+    for (size_t i = 0; i < c; i++)
+        if (sums[i] > gmax) gmax = sums[i];
+    /* Every term |gamma| * x^2 and partial sum is at most A^2 * G_i; when
+     * A^2 * max G fits i64 the sums are kept in i64, else in i128. */
+    const uint64_t a2 = a * a; /* < 2^63 */
+    const int wide = gmax != 0 && a2 > (uint64_t)INT64_MAX / gmax;
+    int64_t sq[PB], acc[IB * PB];
+    wai_i128 acc128[IB * PB];
+    const int isa = detect_isa() < isa_cap ? detect_isa() : isa_cap;
+    (void)isa; /* used only on x86-64 */
+    for (size_t p0 = 0; p0 < positions; p0 += PB) {
+        size_t np = positions - p0 < PB ? positions - p0 : PB;
+        for (size_t i0 = 0; i0 < c; i0 += IB) {
+            size_t nib = c - i0 < IB ? c - i0 : IB;
+            if (!wide) {
+                memset(acc, 0, sizeof acc);
+#if WAI_FAST_X86
+                if (isa == 2)
+                    igdn_acc64_avx512(acc, x, positions, p0, np, l->gamma + i0 * c, c, nib);
+                else
+#endif
+                    igdn_acc64(acc, x, positions, p0, np, l->gamma + i0 * c, c, nib);
+                for (size_t ib = 0; ib < nib; ib++)
+                    for (size_t pp = 0; pp < np; pp++)
+                        acc128[ib * PB + pp] = wai_i128_from_i64(acc[ib * PB + pp]);
+            } else {
+                for (size_t m = 0; m < IB * PB; m++) acc128[m] = wai_i128_make(0, 0);
+                for (size_t j = 0; j < c; j++) {
+                    const int64_t *xr = x + j * positions + p0;
+                    for (size_t pp = 0; pp < np; pp++) sq[pp] = xr[pp] * xr[pp];
+                    for (size_t ib = 0; ib < nib; ib++) {
+                        const int64_t g = l->gamma[(i0 + ib) * c + j];
+                        wai_i128 *ar = acc128 + ib * PB;
+                        /* |g * x^2| < 2^31 * 2^63: exact in i128. */
+                        for (size_t pp = 0; pp < np; pp++)
+                            ar[pp] = wai_i128_add(ar[pp], wai_i128_mul_i64(g, sq[pp]));
+                    }
+                }
+            }
+            for (size_t ib = 0; ib < nib; ib++) {
+                size_t i = i0 + ib;
+                for (size_t pp = 0; pp < np; pp++)
+                    y[i * positions + p0 + pp] = igdn_value(
+                        x[i * positions + p0 + pp], acc128[ib * PB + pp], l->beta[i], gf, afrac);
+            }
+        }
+    }
+    return WAI_ok;
+}

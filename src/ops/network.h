@@ -1,0 +1,61 @@
+/* Running a parsed network on an input tensor, layer by layer.
+ *
+ * The layers are reached through a table of kernel functions with the
+ * reference signatures of ops/layers.h, so a faster kernel set can replace
+ * the reference one without touching the runner; every set must give the
+ * reference's bits and refusals (docs/integer-operators.md, "Exactness"). */
+#ifndef WAI_OPS_NETWORK_H
+#define WAI_OPS_NETWORK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ops/layers.h"
+#include "ops/model.h"
+#include "ops/plan.h"
+#include "wai/wai.h"
+
+/* One function per layer kind; each has the signature, contract and
+ * refusals of its *_ref counterpart in ops/layers.h (bound first, then
+ * compute; field_range writes nothing). */
+typedef struct wai_kernels {
+    wai_status (*conv2d)(const wai_layer *l, const uint64_t *sums, uint32_t shift,
+                         const int64_t *x, uint32_t h, uint32_t w, int64_t *y, uint32_t oh,
+                         uint32_t ow);
+    wai_status (*conv_t2d)(const wai_layer *l, const uint64_t *sums, uint32_t shift,
+                           const int64_t *x, uint32_t h, uint32_t w, int64_t *scratch,
+                           int64_t *y, uint32_t oh, uint32_t ow);
+    wai_status (*conv_t1d)(const wai_layer *l, const uint64_t *sums, uint32_t shift,
+                           const int64_t *x, uint32_t len, int64_t *scratch, int64_t *y,
+                           uint32_t olen);
+    wai_status (*igdn)(const wai_layer *l, const uint64_t *sums, uint32_t gf, uint32_t afrac,
+                       const int64_t *x, size_t positions, int64_t *y);
+    wai_status (*relu)(const int64_t *x, size_t n, int64_t *y);
+    wai_status (*leaky)(const wai_layer *l, const int64_t *x, size_t n, int64_t *y);
+} wai_kernels;
+
+/* The reference kernels (ops/layers.h). Const: the library keeps no mutable
+ * global state. */
+extern const wai_kernels wai_kernels_ref;
+/* Fast kernels (ops/layers_fast.h) where they exist, the reference
+ * elsewhere: bit-identical to wai_kernels_ref. */
+extern const wai_kernels wai_kernels_fast;
+
+/* Runs m on `input` (the plan's input shape, [c][h][w]; a 1-D model's
+ * [c][1][len]) and writes the plan's output shape to `output`. p is
+ * wai_plan_model's plan of m and s is wai_sums_compute's sums of m; k NULL
+ * means wai_kernels_ref.
+ *
+ * Allocates its working memory once through `a` (two ping-pong activation
+ * buffers of the largest layer output, and the transposed convolutions'
+ * uncropped scratch of the largest such plane), runs each layer in order,
+ * and frees it. Returns the first layer's refusal (field_range), leaving
+ * `output` untouched: the result is copied out only once every layer has
+ * run, whatever a kernel set leaves in its buffers when it refuses.
+ * out_of_memory when a buffer cannot be had; invalid_argument when m, s and
+ * p disagree (a caller's bug). `output` must not overlap `input`. */
+wai_status wai_network_run(const wai_allocator *a, const wai_kernels *k, const wai_model *m,
+                           const wai_sums *s, const wai_plan *p, const int64_t *input,
+                           int64_t *output);
+
+#endif

@@ -1,0 +1,424 @@
+/* Differential tests of the fast layers (ops/layers_fast.h) against the
+ * reference path, in the manner of checkasm: random layers of every shape
+ * the fast kernels tile differently, parameters at the type limits, inputs
+ * small (i32 accumulation), mid (i32 chunked), large (i64) and exactly at
+ * the exactness bound's largest passing A and one past it. Each case must
+ * give the same status, the same output bytes on success, and leave the
+ * output untouched on refusal. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/int128.h"
+#include "harness.h"
+#include "ops/bounds.h"
+#include "ops/layers.h"
+#include "ops/layers_fast.h"
+
+static uint64_t g_seed = 0x1a7ed1ff;
+
+static uint64_t rnd64(void) { return harness_rand(&g_seed); }
+static uint32_t rnd(uint32_t bound) { return (uint32_t)(rnd64() % bound); }
+
+/* A value of `bits` random bits (0..64) and a random sign, as i64. */
+static int64_t rnd_signed(unsigned bits) {
+    uint64_t v = bits >= 64 ? rnd64() : rnd64() & (((uint64_t)1 << bits) - 1);
+    return wai_u64_to_i64((rnd64() & 1) ? (uint64_t)0 - v : v);
+}
+
+/* A random i64 of random width, with the extremes common. */
+static int64_t rnd_param64(void) {
+    switch (rnd(16)) {
+    case 0: return INT64_MIN;
+    case 1: return INT64_MAX;
+    case 2: return 0;
+    default: return rnd_signed(rnd(65));
+    }
+}
+
+static void rnd_weights(int16_t *w, size_t n) {
+    unsigned wb = rnd(17);
+    int same_sign = rnd(4) == 0; /* every tap adds up: sums at their largest */
+    for (size_t i = 0; i < n; i++) {
+        int64_t v = rnd_signed(wb);
+        if (v > INT16_MAX) v = INT16_MAX;
+        if (v < INT16_MIN) v = INT16_MIN;
+        if (same_sign && v < 0) v = -v;
+        if (rnd(16) == 0) v = rnd(2) ? INT16_MIN : INT16_MAX;
+        if (same_sign && v < 0) v = INT16_MAX;
+        if (rnd(8) == 0) v = 0;
+        w[i] = (int16_t)v;
+    }
+}
+
+/* The largest A in [0, 2^63] that passes the layer's bound, or -1 (as
+ * UINT64_MAX) when even A = 0 fails. Every bound is monotone in A. */
+typedef wai_status (*bound_fn)(const void *ctx, uint64_t a);
+
+static uint64_t largest_passing_a(bound_fn f, const void *ctx) {
+    if (f(ctx, 0) != WAI_ok) return UINT64_MAX;
+    uint64_t lo = 0, hi = (uint64_t)1 << 63; /* lo passes */
+    if (f(ctx, hi) == WAI_ok) return hi;
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (f(ctx, mid) == WAI_ok)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The value of magnitude a (a <= 2^63) with the given sign. */
+static int64_t signed_mag(uint64_t a, int neg) {
+    if (a == ((uint64_t)1 << 63)) return INT64_MIN;
+    return neg ? -(int64_t)a : (int64_t)a;
+}
+
+/* Fills x: values up to `amax` in magnitude, drawn as `style` says, with
+ * one value exactly +-amax (when n > 0). */
+static void fill_input(int64_t *x, size_t n, uint64_t amax, int style) {
+    int neg = rnd(2);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v;
+        if (style == 0) /* every value at the maximum, one sign */
+            v = amax;
+        else if (style == 1) /* uniform-ish below the maximum */
+            v = amax == 0 ? 0 : rnd64() % amax;
+        else /* random widths below the maximum */
+            v = amax == 0 ? 0 : (rnd64() >> rnd(64)) % amax;
+        x[i] = signed_mag(v, style == 0 ? neg : (int)rnd(2));
+    }
+    if (n) x[rnd((uint32_t)n)] = signed_mag(amax, rnd(2));
+}
+
+/* Input magnitude for a case: small, i32-chunk sized, large, at the bound,
+ * or one past it (the last two need the bound's A). */
+static uint64_t pick_amax(uint64_t abound, int *style) {
+    *style = (int)rnd(3);
+    switch (rnd(6)) {
+    case 0: return (uint64_t)1 << rnd(16);
+    case 1: return ((uint64_t)1 << rnd(31)) + rnd(1000);
+    case 2: return (uint64_t)1 << rnd(64);
+    case 3:
+    case 4: return abound == UINT64_MAX ? (uint64_t)1 << rnd(40) : abound;
+    default:
+        if (abound == UINT64_MAX || abound == ((uint64_t)1 << 63)) return (uint64_t)1 << rnd(64);
+        return abound + 1;
+    }
+}
+
+/* ---- (transposed) convolution cases ------------------------------------------------ */
+
+typedef struct conv_case {
+    wai_layer l;
+    uint64_t sums[256];
+    uint32_t shift;
+} conv_case;
+
+static wai_status conv_bound(const void *ctx, uint64_t a) {
+    const conv_case *c = ctx;
+    return wai_bound_conv(a, c->sums, c->l.mult, c->l.bias, c->l.cout, c->shift);
+}
+
+static void free_layer(wai_layer *l) {
+    free(l->weights);
+    free(l->mult);
+    free(l->bias);
+    free(l->gamma);
+    free(l->beta);
+}
+
+/* Random multipliers, biases and shift; `tame` makes the bound likely to
+ * pass at useful A. */
+static void rnd_requant(conv_case *c) {
+    int tame = rnd(2);
+    c->shift = tame ? 8 + rnd(40) : rnd(128);
+    for (uint32_t o = 0; o < c->l.cout; o++) {
+        c->l.mult[o] = tame ? rnd_signed(rnd(24)) : rnd_param64();
+        c->l.bias[o] = tame ? rnd_signed(rnd(40)) : rnd_param64();
+    }
+}
+
+static int counts[3][4]; /* [kind][refused, ok-small A, ok-mid A, ok-large A] */
+
+static void note(int kind, wai_status st, uint64_t a) {
+    int bucket = st != WAI_ok                   ? 0
+                 : a < ((uint64_t)1 << 16) ? 1
+                 : a < ((uint64_t)1 << 31) ? 2
+                                           : 3;
+    counts[kind][bucket]++;
+}
+
+/* One conv (transposed = 0) or conv_t (1) case of the given shape; returns
+ * 1 when the fast path agreed. weights_small: small weights and tame
+ * requantisation; wconst != 0: every weight wconst (with tame
+ * requantisation); forced_a != 0: the input's max |x|; style >= 0: how the
+ * input is drawn (fill_input). */
+static int conv_case_full(int transposed, uint32_t cin, uint32_t cout, uint32_t k, uint32_t s,
+                          uint32_t pad, uint32_t opad, uint32_t h, uint32_t w, int weights_small,
+                          int16_t wconst, uint64_t forced_a, int style_in) {
+    conv_case c;
+    memset(&c, 0, sizeof c);
+    uint32_t oh, ow, uh = 0, uw = 0;
+    if (transposed) {
+        if (wai_conv_t_sides(h, k, s, pad, opad, &uh, &oh) ||
+            wai_conv_t_sides(w, k, s, pad, opad, &uw, &ow))
+            return 1; /* not a valid shape: nothing to compare */
+    } else if (wai_conv_out_side(h, k, s, pad, &oh) || wai_conv_out_side(w, k, s, pad, &ow)) {
+        return 1;
+    }
+    c.l.kind = transposed ? WAI_LAYER_CONV_T : WAI_LAYER_CONV;
+    c.l.cin = cin, c.l.cout = cout, c.l.k = k, c.l.stride = s, c.l.pad = pad, c.l.opad = opad;
+    c.l.n_weights = (uint64_t)cin * cout * k * k;
+    c.l.weights = malloc(sizeof(int16_t) * c.l.n_weights);
+    c.l.mult = malloc(sizeof(int64_t) * cout);
+    c.l.bias = malloc(sizeof(int64_t) * cout);
+    if (wconst) {
+        for (size_t i = 0; i < c.l.n_weights; i++) c.l.weights[i] = wconst;
+        c.shift = 40 + rnd(20);
+        for (uint32_t o = 0; o < cout; o++) {
+            c.l.mult[o] = rnd_signed(20);
+            c.l.bias[o] = rnd_signed(20);
+        }
+    } else if (weights_small) {
+        for (size_t i = 0; i < c.l.n_weights; i++) c.l.weights[i] = (int16_t)rnd_signed(6);
+        c.shift = 16 + rnd(8);
+        for (uint32_t o = 0; o < cout; o++) {
+            c.l.mult[o] = 1000 + rnd(50000);
+            c.l.bias[o] = rnd_signed(20);
+        }
+    } else {
+        rnd_weights(c.l.weights, c.l.n_weights);
+        rnd_requant(&c);
+    }
+    CHECK(wai_layer_param_sums(&c.l, 2, c.sums) == WAI_ok);
+
+    size_t n_in = (size_t)cin * h * w, n_out = (size_t)cout * oh * ow;
+    int64_t *x = malloc(sizeof(int64_t) * (n_in + 1));
+    int64_t *y0 = malloc(sizeof(int64_t) * (n_out + 1));
+    int64_t *y1 = malloc(sizeof(int64_t) * (n_out + 1));
+    int64_t *scr = malloc(sizeof(int64_t) * ((size_t)cout * uh * uw + 1));
+    int style;
+    uint64_t amax = forced_a;
+    if (amax == 0) amax = pick_amax(largest_passing_a(conv_bound, &c), &style);
+    else style = (int)rnd(3);
+    fill_input(x, n_in, amax, style_in >= 0 ? style_in : style);
+    for (size_t i = 0; i < n_out; i++) y0[i] = y1[i] = (int64_t)0x5a5a5a5a5a5a5a5a;
+
+    wai_status s0, s1;
+    if (transposed) {
+        s0 = wai_conv_t2d_ref(&c.l, c.sums, c.shift, x, h, w, scr, y0, oh, ow);
+        s1 = wai_conv_t2d_fast(&c.l, c.sums, c.shift, x, h, w, scr, y1, oh, ow);
+    } else {
+        s0 = wai_conv2d_ref(&c.l, c.sums, c.shift, x, h, w, y0, oh, ow);
+        s1 = wai_conv2d_fast(&c.l, c.sums, c.shift, x, h, w, y1, oh, ow);
+    }
+    int ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n_out) == 0;
+    /* Every lower instruction set this CPU has, on the same case. */
+    int isa_bad = -1;
+    for (int isa = 0; ok && isa < wai_fast_isa_detected(); isa++) {
+        for (size_t i = 0; i < n_out; i++) y1[i] = (int64_t)0x5a5a5a5a5a5a5a5a;
+        s1 = transposed
+                 ? wai_conv_t2d_fast_isa(&c.l, c.sums, c.shift, x, h, w, scr, y1, oh, ow, isa)
+                 : wai_conv2d_fast_isa(&c.l, c.sums, c.shift, x, h, w, y1, oh, ow, isa);
+        ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n_out) == 0;
+        if (!ok) isa_bad = isa;
+    }
+    note(transposed, s0, wai_max_abs_i64(x, n_in));
+    CHECK_MSG(ok,
+              "%s cin %u cout %u k %u s %u pad %u opad %u in %ux%u shift %u A %llu: "
+              "status %d vs %d (isa cap %d)",
+              transposed ? "conv_t2d" : "conv2d", cin, cout, k, s, pad, opad, h, w, c.shift,
+              (unsigned long long)wai_max_abs_i64(x, n_in), (int)s0, (int)s1, isa_bad);
+    free(x), free(y0), free(y1), free(scr);
+    free_layer(&c.l);
+    return ok;
+}
+
+static int conv_case_run(int transposed, uint32_t cin, uint32_t cout, uint32_t k, uint32_t s,
+                         uint32_t pad, uint32_t opad, uint32_t h, uint32_t w, int weights_small,
+                         uint64_t forced_a) {
+    return conv_case_full(transposed, cin, cout, k, s, pad, opad, h, w, weights_small, 0,
+                          forced_a, -1);
+}
+
+/* Channel counts: mostly small (fast in a Debug build), sometimes up to 24. */
+static uint32_t rnd_channels(void) { return 1 + (rnd(4) == 0 ? rnd(24) : rnd(4)); }
+
+static int conv_random_case(int transposed) {
+    uint32_t cin = rnd_channels(), cout = rnd_channels();
+    uint32_t k = 1 + rnd(7), s = 1 + rnd(3), h = 1 + rnd(6), w = 1 + rnd(6);
+    if (rnd(8) == 0) {
+        /* Wide rows, over several tiles (up to 128 columns each): few channels. */
+        w = 1 + rnd(300);
+        cin = 1 + rnd(3), cout = 1 + rnd(3), h = 1 + rnd(3);
+    }
+    uint32_t pad = rnd(k + 1), opad = rnd(s + 1);
+    if (transposed) {
+        /* pad must leave an output: 2*pad < (n-1)*s + k + opad. */
+        uint32_t un = ((h < w ? h : w) - 1) * s + k + opad;
+        pad = rnd((un + 1) / 2);
+    }
+    return conv_case_run(transposed, cin, cout, k, s, pad, opad, h, w, 0, 0);
+}
+
+/* ---- inverse GDN cases ------------------------------------------------------------- */
+
+typedef struct igdn_case {
+    wai_layer l;
+    uint64_t sums[256];
+    uint32_t gf, afrac;
+} igdn_case;
+
+static wai_status igdn_bound(const void *ctx, uint64_t a) {
+    const igdn_case *c = ctx;
+    return wai_bound_igdn(a, c->sums, c->l.beta, c->l.c, c->gf, c->afrac);
+}
+
+static int igdn_case_run(uint32_t ch, size_t positions, int realistic, uint64_t forced_a) {
+    igdn_case c;
+    memset(&c, 0, sizeof c);
+    c.l.kind = WAI_LAYER_IGDN;
+    c.l.c = ch;
+    c.l.gamma = malloc(sizeof(int32_t) * ch * ch);
+    c.l.beta = malloc(sizeof(int64_t) * ch);
+    unsigned gb = realistic ? 16 : rnd(33);
+    for (size_t i = 0; i < (size_t)ch * ch; i++) {
+        int64_t v = rnd_signed(gb);
+        if (realistic && v < 0) v = -v;
+        if (v > INT32_MAX) v = INT32_MAX;
+        if (v < INT32_MIN) v = INT32_MIN;
+        if (!realistic && rnd(16) == 0) v = rnd(2) ? INT32_MIN : INT32_MAX;
+        c.l.gamma[i] = (int32_t)v;
+    }
+    for (uint32_t i = 0; i < ch; i++)
+        c.l.beta[i] = realistic ? (int64_t)1 << 32 : rnd_param64();
+    c.gf = realistic ? 16 : rnd(8) == 0 ? rnd(128) : rnd(40);
+    c.afrac = realistic ? 16 : rnd(8) == 0 ? rnd(64) : 1 + rnd(30);
+    CHECK(wai_layer_param_sums(&c.l, 2, c.sums) == WAI_ok);
+
+    size_t n = (size_t)ch * positions;
+    int64_t *x = malloc(sizeof(int64_t) * (n + 1));
+    int64_t *y0 = malloc(sizeof(int64_t) * (n + 1));
+    int64_t *y1 = malloc(sizeof(int64_t) * (n + 1));
+    int style;
+    uint64_t amax = forced_a;
+    if (amax == 0) amax = pick_amax(largest_passing_a(igdn_bound, &c), &style);
+    else style = (int)rnd(3);
+    fill_input(x, n, amax, style);
+    for (size_t i = 0; i < n; i++) y0[i] = y1[i] = (int64_t)0x5a5a5a5a5a5a5a5a;
+    wai_status s0 = wai_igdn_ref(&c.l, c.sums, c.gf, c.afrac, x, positions, y0);
+    wai_status s1 = wai_igdn_fast(&c.l, c.sums, c.gf, c.afrac, x, positions, y1);
+    int ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n) == 0;
+    for (int isa = 0; ok && isa < wai_fast_isa_detected(); isa++) {
+        for (size_t i = 0; i < n; i++) y1[i] = (int64_t)0x5a5a5a5a5a5a5a5a;
+        s1 = wai_igdn_fast_isa(&c.l, c.sums, c.gf, c.afrac, x, positions, y1, isa);
+        ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n) == 0;
+    }
+    note(2, s0, wai_max_abs_i64(x, n));
+    CHECK_MSG(ok, "igdn c %u positions %zu gf %u afrac %u A %llu: status %d vs %d", ch,
+              positions, c.gf, c.afrac, (unsigned long long)wai_max_abs_i64(x, n), (int)s0,
+              (int)s1);
+    free(x), free(y0), free(y1);
+    free_layer(&c.l);
+    return ok;
+}
+
+/* ---- the suites -------------------------------------------------------------------- */
+
+#define N_CONV 4200
+#define N_CONV_T 4200
+#define N_IGDN 3000
+
+static void test_conv2d_random(void) {
+    int bad = 0;
+    for (int t = 0; t < N_CONV && bad < 5; t++) bad += !conv_random_case(0);
+}
+
+static void test_conv_t2d_random(void) {
+    int bad = 0;
+    for (int t = 0; t < N_CONV_T && bad < 5; t++) bad += !conv_random_case(1);
+}
+
+static void test_igdn_random(void) {
+    int bad = 0;
+    for (int t = 0; t < N_IGDN && bad < 5; t++)
+        bad += !igdn_case_run(rnd_channels(), 1 + rnd(rnd(4) ? 8 : 100), 0, 0);
+}
+
+/* The i32 chunking at its edges: every weight the same value v and every
+ * input +-A, so an interior output's partial sum over L input channels is
+ * exactly A*|v|*L*k*k. A is set so the chunk of L = floor((2^31-1) /
+ * (A*|v|*k*k)) channels ends right at 2^31 - 1 (or just below), and one
+ * more channel would overflow i32: a chunk one too long gives wrong bytes. */
+static void test_chunk_edges(void) {
+    int bad = 0;
+    for (int t = 0; t < 600 && bad < 5; t++) {
+        int transposed = t & 1;
+        uint32_t cin = 2 + rnd(23), cout = 1 + rnd(3), k = 1 + rnd(7);
+        uint32_t s = transposed ? 1 : 1 + rnd(3), h = k + rnd(3), w = k + rnd(5);
+        int16_t v = (int16_t)(1 + rnd(INT16_MAX));
+        if (rnd(4) == 0) v = rnd(2) ? INT16_MAX : INT16_MIN;
+        else if (rnd(2)) v = (int16_t)-v;
+        uint64_t per = (uint64_t)(v < 0 ? -(int64_t)v : v) * k * k;
+        uint64_t chunk = 1 + rnd(cin - 1);
+        uint64_t a = (uint64_t)INT32_MAX / (per * chunk);
+        if (rnd(3) == 0) a += rnd(3); /* around the edge, into the next chunk size */
+        if (a == 0) a = 1;
+        bad += !conv_case_full(transposed, cin, cout, k, s, transposed ? k - 1 : 0, 0, h, w, 0,
+                               v, a, 0);
+    }
+}
+
+/* Shapes outside the tiled path (k or stride above 8) go to the reference;
+ * they must still agree, including the refusals. */
+static void test_untiled_shapes(void) {
+    for (int t = 0; t < 40; t++) {
+        uint32_t k = 9 + rnd(3), s = 1 + rnd(10);
+        conv_case_run(0, 1 + rnd(3), 1 + rnd(3), k, s, rnd(k), 0, 9 + rnd(4), 9 + rnd(4), 0, 0);
+        conv_case_run(1, 1 + rnd(3), 1 + rnd(3), k, s, rnd(4), rnd(2), 1 + rnd(3), 1 + rnd(3),
+                      0, 0);
+        igdn_case_run(1 + rnd(4), 1 + rnd(8), 0, ((uint64_t)1 << 32) + rnd(1000));
+    }
+}
+
+/* The layers of bmshj2018's synthesis (and its analysis's first
+ * convolution) at a reduced spatial size, with small weights and inputs
+ * from i32 through chunked-i32 to i64 accumulation. */
+static void test_bmshj_shapes(void) {
+    static const uint32_t chans[5] = {192, 128, 128, 128, 3};
+    for (int layer = 0; layer < 4; layer++) {
+        uint32_t sz = 2 + (uint32_t)layer;
+        conv_case_run(1, chans[layer], chans[layer + 1], 5, 2, 2, 1, sz, sz + 3, 1,
+                      (uint64_t)1 << 14);
+        conv_case_run(1, chans[layer], chans[layer + 1], 5, 2, 2, 1, sz, sz + 1, 1,
+                      (uint64_t)1 << 20);
+        conv_case_run(1, chans[layer], chans[layer + 1], 5, 2, 2, 1, sz, sz, 1,
+                      (uint64_t)1 << 33);
+        if (layer < 3) {
+            igdn_case_run(128, 70, 1, (uint64_t)1 << 16);
+            igdn_case_run(128, 33, 1, (uint64_t)1 << 30);
+        }
+    }
+    conv_case_run(0, 3, 128, 5, 2, 2, 0, 12, 70, 1, (uint64_t)1 << 16);
+    conv_case_run(0, 128, 128, 5, 2, 2, 0, 6, 9, 1, (uint64_t)1 << 20);
+}
+
+static void test_coverage(void) {
+    /* Every kind saw refusals and passes at every input scale (when the
+     * random suites ran: a filter may have left them out). */
+    if (counts[0][0] + counts[1][0] + counts[2][0] == 0) return;
+    for (int k = 0; k < 3; k++)
+        for (int b = 0; b < 4; b++)
+            CHECK_MSG(counts[k][b] > 0, "kind %d bucket %d never reached", k, b);
+}
+
+void suite_layers_diff(void) {
+    harness_run("layers_diff/conv2d_random", test_conv2d_random);
+    harness_run("layers_diff/conv_t2d_random", test_conv_t2d_random);
+    harness_run("layers_diff/igdn_random", test_igdn_random);
+    harness_run("layers_diff/chunk_edges", test_chunk_edges);
+    harness_run("layers_diff/untiled_shapes", test_untiled_shapes);
+    harness_run("layers_diff/bmshj_shapes", test_bmshj_shapes);
+    harness_run("layers_diff/coverage", test_coverage);
+}
