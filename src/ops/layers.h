@@ -28,6 +28,12 @@
 
 /* Convolution: floor((n + 2*pad - k) / stride) + 1. invalid_argument when
  * n, k or stride is 0, k > n + 2*pad, or the side leaves 32 bits. */
+/* a * b * c as a size_t count: 1 and *out when it fits, else 0. */
+int wai_count3(uint64_t a, uint64_t b, uint64_t c, size_t *out);
+
+/* 1 when the layer's weight array holds exactly cin * cout * taps entries. */
+int wai_layer_weights_match(const wai_layer *l, uint64_t taps);
+
 wai_status wai_conv_out_side(uint32_t n, uint32_t k, uint32_t stride, uint32_t pad,
                              uint32_t *out);
 

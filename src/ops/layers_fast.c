@@ -48,18 +48,6 @@
 
 /* ---- shared checks (as the reference's) ------------------------------------ */
 
-static int count3(uint64_t a, uint64_t b, uint64_t c, size_t *out) {
-    uint64_t n;
-    if (!wai_mul_u64(a, b, &n) || !wai_mul_u64(n, c, &n) || !wai_fits_size(n)) return 0;
-    *out = (size_t)n;
-    return 1;
-}
-
-static int weights_match(const wai_layer *l, uint64_t taps) {
-    size_t n;
-    return count3(l->cin, l->cout, taps, &n) && n == l->n_weights;
-}
-
 /* ---- the accumulation mode ------------------------------------------------- */
 
 static int detect_isa(void);
@@ -415,8 +403,8 @@ wai_status wai_conv2d_fast_isa(const wai_layer *l, const uint64_t *sums, uint32_
     size_t n_in, n_out;
     if (l->kind != WAI_LAYER_CONV || wai_conv_out_side(h, l->k, l->stride, l->pad, &eh) ||
         wai_conv_out_side(w, l->k, l->stride, l->pad, &ew) || eh != oh || ew != ow ||
-        !weights_match(l, (uint64_t)l->k * l->k) || !count3(l->cin, h, w, &n_in) ||
-        !count3(l->cout, oh, ow, &n_out))
+        !wai_layer_weights_match(l, (uint64_t)l->k * l->k) || !wai_count3(l->cin, h, w, &n_in) ||
+        !wai_count3(l->cout, oh, ow, &n_out))
         return WAI_invalid_argument;
     if (l->k > KMAX || l->stride > KMAX)
         return wai_conv2d_ref(l, sums, shift, x, h, w, y, oh, ow);
@@ -492,8 +480,8 @@ wai_status wai_conv_t2d_fast_isa(const wai_layer *l, const uint64_t *sums, uint3
     if (l->kind != WAI_LAYER_CONV_T ||
         wai_conv_t_sides(h, l->k, l->stride, l->pad, l->opad, &uh, &eh) ||
         wai_conv_t_sides(w, l->k, l->stride, l->pad, l->opad, &uw, &ew) || eh != oh ||
-        ew != ow || !weights_match(l, (uint64_t)l->k * l->k) || !count3(l->cin, h, w, &n_in) ||
-        !count3(l->cout, uh, uw, &n_u) || !count3(l->cout, oh, ow, &n_out))
+        ew != ow || !wai_layer_weights_match(l, (uint64_t)l->k * l->k) || !wai_count3(l->cin, h, w, &n_in) ||
+        !wai_count3(l->cout, uh, uw, &n_u) || !wai_count3(l->cout, oh, ow, &n_out))
         return WAI_invalid_argument;
     if (l->k > KMAX || l->stride > KMAX)
         return wai_conv_t2d_ref(l, sums, shift, x, h, w, scratch, y, oh, ow);
@@ -654,8 +642,8 @@ wai_status wai_igdn_fast_isa(const wai_layer *l, const uint64_t *sums, uint32_t 
                              uint32_t afrac, const int64_t *x, size_t positions, int64_t *y,
                              int isa_cap) {
     size_t n, cc;
-    if (l->kind != WAI_LAYER_IGDN || !count3(l->c, positions, 1, &n) ||
-        !count3(l->c, l->c, 1, &cc))
+    if (l->kind != WAI_LAYER_IGDN || !wai_count3(l->c, positions, 1, &n) ||
+        !wai_count3(l->c, l->c, 1, &cc))
         return WAI_invalid_argument;
     uint64_t a = wai_max_abs_i64(x, n);
     /* floor(sqrt(2^63 - 1)): above it x^2 may leave i64; the reference's

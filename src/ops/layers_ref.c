@@ -8,6 +8,18 @@
 
 /* ---- geometry ------------------------------------------------------------- */
 
+int wai_count3(uint64_t a, uint64_t b, uint64_t c, size_t *out) {
+    uint64_t n;
+    if (!wai_mul_u64(a, b, &n) || !wai_mul_u64(n, c, &n) || !wai_fits_size(n)) return 0;
+    *out = (size_t)n;
+    return 1;
+}
+
+int wai_layer_weights_match(const wai_layer *l, uint64_t taps) {
+    size_t n;
+    return wai_count3(l->cin, l->cout, taps, &n) && n == l->n_weights;
+}
+
 wai_status wai_conv_out_side(uint32_t n, uint32_t k, uint32_t stride, uint32_t pad,
                              uint32_t *out) {
     uint64_t padded = (uint64_t)n + 2 * (uint64_t)pad;
@@ -28,20 +40,6 @@ wai_status wai_conv_t_sides(uint32_t n, uint32_t k, uint32_t stride, uint32_t pa
     *uncropped = (uint32_t)un;
     *out = (uint32_t)(un - crop);
     return WAI_ok;
-}
-
-/* a * b * c as a size_t count, or 0 when it does not fit. */
-static int count3(uint64_t a, uint64_t b, uint64_t c, size_t *out) {
-    uint64_t n;
-    if (!wai_mul_u64(a, b, &n) || !wai_mul_u64(n, c, &n) || !wai_fits_size(n)) return 0;
-    *out = (size_t)n;
-    return 1;
-}
-
-/* The layer's weight array holds exactly cin * cout * taps entries. */
-static int weights_match(const wai_layer *l, uint64_t taps) {
-    size_t n;
-    return count3(l->cin, l->cout, taps, &n) && n == l->n_weights;
 }
 
 /* ---- per-element arithmetic ------------------------------------------------- */
@@ -86,8 +84,8 @@ wai_status wai_conv2d_ref(const wai_layer *l, const uint64_t *sums, uint32_t shi
     size_t n_in, n_out;
     if (l->kind != WAI_LAYER_CONV || wai_conv_out_side(h, l->k, l->stride, l->pad, &eh) ||
         wai_conv_out_side(w, l->k, l->stride, l->pad, &ew) || eh != oh || ew != ow ||
-        !weights_match(l, (uint64_t)l->k * l->k) || !count3(l->cin, h, w, &n_in) ||
-        !count3(l->cout, oh, ow, &n_out))
+        !wai_layer_weights_match(l, (uint64_t)l->k * l->k) || !wai_count3(l->cin, h, w, &n_in) ||
+        !wai_count3(l->cout, oh, ow, &n_out))
         return WAI_invalid_argument;
     wai_status st = wai_bound_conv(wai_max_abs_i64(x, n_in), sums, l->mult, l->bias, l->cout,
                                    shift);
@@ -128,8 +126,8 @@ wai_status wai_conv_t2d_ref(const wai_layer *l, const uint64_t *sums, uint32_t s
     if (l->kind != WAI_LAYER_CONV_T ||
         wai_conv_t_sides(h, l->k, l->stride, l->pad, l->opad, &uh, &eh) ||
         wai_conv_t_sides(w, l->k, l->stride, l->pad, l->opad, &uw, &ew) || eh != oh ||
-        ew != ow || !weights_match(l, (uint64_t)l->k * l->k) || !count3(l->cin, h, w, &n_in) ||
-        !count3(l->cout, uh, uw, &n_u) || !count3(l->cout, oh, ow, &n_out))
+        ew != ow || !wai_layer_weights_match(l, (uint64_t)l->k * l->k) || !wai_count3(l->cin, h, w, &n_in) ||
+        !wai_count3(l->cout, uh, uw, &n_u) || !wai_count3(l->cout, oh, ow, &n_out))
         return WAI_invalid_argument;
     wai_status st = wai_bound_conv(wai_max_abs_i64(x, n_in), sums, l->mult, l->bias, l->cout,
                                    shift);
@@ -169,8 +167,8 @@ wai_status wai_conv_t1d_ref(const wai_layer *l, const uint64_t *sums, uint32_t s
     size_t n_in, n_u, n_out;
     if (l->kind != WAI_LAYER_CONV_T ||
         wai_conv_t_sides(len, l->k, l->stride, l->pad, l->opad, &ulen, &elen) ||
-        elen != olen || !weights_match(l, l->k) || !count3(l->cin, len, 1, &n_in) ||
-        !count3(l->cout, ulen, 1, &n_u) || !count3(l->cout, olen, 1, &n_out))
+        elen != olen || !wai_layer_weights_match(l, l->k) || !wai_count3(l->cin, len, 1, &n_in) ||
+        !wai_count3(l->cout, ulen, 1, &n_u) || !wai_count3(l->cout, olen, 1, &n_out))
         return WAI_invalid_argument;
     wai_status st = wai_bound_conv(wai_max_abs_i64(x, n_in), sums, l->mult, l->bias, l->cout,
                                    shift);
@@ -199,8 +197,8 @@ wai_status wai_conv_t1d_ref(const wai_layer *l, const uint64_t *sums, uint32_t s
 wai_status wai_igdn_ref(const wai_layer *l, const uint64_t *sums, uint32_t gf, uint32_t afrac,
                         const int64_t *x, size_t positions, int64_t *y) {
     size_t n, cc;
-    if (l->kind != WAI_LAYER_IGDN || !count3(l->c, positions, 1, &n) ||
-        !count3(l->c, l->c, 1, &cc))
+    if (l->kind != WAI_LAYER_IGDN || !wai_count3(l->c, positions, 1, &n) ||
+        !wai_count3(l->c, l->c, 1, &cc))
         return WAI_invalid_argument;
     wai_status st = wai_bound_igdn(wai_max_abs_i64(x, n), sums, l->beta, l->c, gf, afrac);
     if (st != WAI_ok) return st;
