@@ -3,13 +3,13 @@
 set -u
 wai=${1:-build/release/tools/wai/wai}
 clip=examples/hello.wiv1
-echo "\$ wai inspect $clip"
-"$wai" inspect "$clip"
-echo "\$ wai digest --blake3 $clip"
-"$wai" digest --blake3 "$clip"
-echo "\$ wai decode --json $clip"
-"$wai" decode --json "$clip"
-status=$?
-# Exit 1 is a refusal, reported in the JSON above; only a usage or I/O error
-# (2) means the example itself is broken.
-[ "$status" -le 1 ]
+out=build/hello.y4m
+run() {
+    echo "\$ wai $*"
+    "$wai" "$@"
+}
+run inspect --cost "$clip" || exit 1
+run digest --blake3 "$clip" || exit 1
+run decode --json "$clip" || exit 1
+run decode "$clip" -o "$out" || exit 1
+echo "wrote $out: play it with 'ffplay $out', or convert it with ffmpeg"

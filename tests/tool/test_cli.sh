@@ -4,6 +4,7 @@
 # usage: tests/tool/test_cli.sh WAI_BINARY
 set -u
 WAI=${1:?usage: test_cli.sh WAI_BINARY}
+WAI=$(cd "$(dirname "$WAI")" && pwd)/$(basename "$WAI")
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -132,6 +133,20 @@ expect_out "no decoder yet" '{"capability": "wai.audio.int_codec", "status": "un
 head -c 4000 "$clip" >"$TMP/cut.wiv1"
 expect_exit 1 "decode a cut clip" -- "$WAI" decode --json "$TMP/cut.wiv1"
 expect_out "cut clip" '{"capability": "wai.video.int_motion", "status": "stream_length", "outputs": []}'
+
+# Options may follow FILEs; after "--" everything is a FILE.
+expect_exit 0 "options after the file" -- "$WAI" decode "$clip" --json --max-cost 3456
+expect_out "options after the file decode the same" "$EXAMPLE_OUT"
+expect_exit 0 "-o after the file" -- "$WAI" decode "$clip" -o "$TMP/after.rgb"
+[ "$(wc -c <"$TMP/after.rgb")" -eq 3456 ] && ok || fail "-o after the file writes 3 frames"
+expect_exit 0 "inspect with the option last" -- "$WAI" inspect "$clip" --capability wai.video.int_motion
+expect_contains "inspect option last" '"status": "ok"' "$TMP/out"
+expect_exit 0 "digest with the option last" -- "$WAI" digest "$clip" --sha256
+expect_out "digest option last" "$(sha256sum "$clip")"
+cp "$clip" "$TMP/-dash.wiv1"
+expect_exit 0 "a FILE after -- that looks like an option" -- "$WAI" decode --json -- "$TMP/-dash.wiv1"
+(cd "$TMP" && "$WAI" digest --sha256 -- -dash.wiv1 >"$TMP/out" 2>"$TMP/err")
+expect_out "digest of -dash.wiv1 after --" "$(cd "$TMP" && sha256sum -- -dash.wiv1)"
 
 # --- capabilities -------------------------------------------------------------
 expect_exit 0 "capabilities" -- "$WAI" capabilities

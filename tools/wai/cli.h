@@ -23,6 +23,13 @@ typedef struct cli_file {
 int cli_read_file(const char *name, cli_file *f);
 void cli_file_free(cli_file *f);
 
+/* Lets options follow FILEs (`wai decode clip.wiv1 -o out.y4m`): reorders
+ * argv[1..argc) stably so every option (with its value, for the options
+ * named in takes_value) comes first, then "--" if there was one, then the
+ * operands, which keep their order. argc does not change. Everything after "--" is an operand;
+ * "-" alone is an operand (standard input). */
+void cli_permute(int argc, char **argv, const char *const *takes_value);
+
 /* Parses a full decimal u64 ("0" .. "18446744073709551615"); 0 on error. */
 int cli_parse_u64(const char *s, uint64_t *out);
 

@@ -23,6 +23,8 @@ typedef struct decode_options {
 } decode_options;
 
 static int parse_options(int argc, char **argv, decode_options *o, int *first_file) {
+    static const char *const takes_value[] = {"--capability", "--set", "-o", "--format", "--max-cost", "--fps", NULL};
+    cli_permute(argc, argv, takes_value);
     memset(o, 0, sizeof *o);
     int i = 1;
     for (; i < argc; i++) {

@@ -45,6 +45,7 @@ static int digest_one(const char *name, digest_algo algo) {
 }
 
 int cmd_digest(int argc, char **argv) {
+    cli_permute(argc, argv, NULL);
     digest_algo algo = ALGO_NONE;
     int first_file = argc;
     for (int i = 1; i < argc; i++) {

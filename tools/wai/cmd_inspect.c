@@ -91,6 +91,8 @@ static wai_status inspect_one(const cli_file *f, const char *cap_name, int with_
 }
 
 int cmd_inspect(int argc, char **argv) {
+    static const char *const takes_value[] = {"--capability", NULL};
+    cli_permute(argc, argv, takes_value);
     const char *cap_name = NULL;
     int with_cost = 0;
     int i = 1;
