@@ -21,6 +21,7 @@ static const char overview[] =
     "  --help        this overview\n"
     "  --version     the version of libwai\n"
     "\n"
+    "Options may come before or after FILEs; '--' ends them.\n"
     "Exit status: 0 done, 1 the payload was refused (the refusal code is\n"
     "printed), 2 a usage or I/O error.\n";
 
