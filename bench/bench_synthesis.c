@@ -34,6 +34,7 @@
 #include "gen/netgen.h"
 #include "formats/whm1.h"
 #include "ops/layers.h"
+#include "ops/layers_fast.h"
 #include "ops/model.h"
 #include "ops/network.h"
 #include "ops/plan.h"
@@ -62,9 +63,9 @@ static void report(const char *key, const char *what, double sec, double macs) {
     if (g_raw)
         printf("%s %.3f %.0f\n", key, sec * 1e3, macs);
     else if (macs > 0)
-        printf("  %-40s %10.2f ms  %7.2f GMAC/s\n", what, sec * 1e3, macs / sec / 1e9);
+        printf("  %-46s %10.2f ms  %7.2f GMAC/s\n", what, sec * 1e3, macs / sec / 1e9);
     else
-        printf("  %-40s %10.2f ms\n", what, sec * 1e3);
+        printf("  %-46s %10.2f ms\n", what, sec * 1e3);
 }
 
 /* Runs m layer by layer with k, as wai_network_run does, adding each
@@ -276,7 +277,14 @@ int main(int argc, char **argv) {
                "afrac %u: %.2f GMAC (%.2f in the transposed convolutions), 1 thread\n",
                CIN, CMID, CMID, CMID, COUT, CIN, LH, LW, p.out_c, p.out_h, p.out_w, afrac,
                macs / 1e9, macs_convt / 1e9);
-    if (g_raw) printf("macs_total %.0f\nmacs_convt %.0f\n", macs, macs_convt);
+    /* The fast kernels' instruction set, detected per call by the library. */
+    static const char *const isa_name[] = {"portable", "avx2", "avx512"};
+    int isa = wai_fast_isa_detected();
+    if (g_raw)
+        printf("macs_total %.0f\nmacs_convt %.0f\nwai_isa %s\n", macs, macs_convt,
+               isa_name[isa]);
+    else
+        printf("  (libwai fast kernels: %s)\n", isa_name[isa]);
 
     /* The whole network, fast kernels: one warm-up, best of reps. */
     double best = 1e300;

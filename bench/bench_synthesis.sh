@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Issue 4's synthesis benchmark: libwai's integer bmshj2018-shaped synthesis
+# (192 -> 128 -> 128 -> 128 -> 3 from [192, 32, 48] to 512x768) next to
+# oneDNN and PyTorch float32, all on one thread, in one table.
+#
+#   bench/bench_synthesis.sh BUILD_DIR [REPS]      (REPS default 5)
+#
+# Runs BUILD_DIR/bench/wai_bench_synthesis --raw (libwai, and oneDNN when it
+# was built with it) and bench/bench_synthesis_torch.py --raw (skipped when
+# /usr/bin/python3 has no torch). The float peers time the four
+# deconvolutions only; libwai is shown both whole and deconvolutions only,
+# and the ratio column is always time / oneDNN's deconvolution time (a
+# like-for-like ratio only on the "deconvs only" rows). GMAC/s counts each
+# row's own MACs (the plan's: 16.58 G whole, 14.47 G in the deconvolutions).
+#
+# One thread: OMP_NUM_THREADS=1 reaches oneDNN's and PyTorch's OpenMP
+# runtimes, OPENBLAS_NUM_THREADS=1 the BLAS PyTorch's ConvTranspose2d calls,
+# and the script calls torch.set_num_threads(1). libwai's kernels have no
+# threads.
+set -eu
+
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then
+    echo "usage: $0 BUILD_DIR [REPS]" >&2
+    exit 2
+fi
+reps=${2:-5}
+here=$(cd "$(dirname "$0")" && pwd)
+bench=$1/bench/wai_bench_synthesis
+[ -x "$bench" ] || bench=$1/wai_bench_synthesis
+if [ ! -x "$bench" ]; then
+    echo "wai_bench_synthesis not found under $1 (build the wai_bench_synthesis target)" >&2
+    exit 2
+fi
+export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
+
+raw=$("$bench" --raw --reps "$reps")
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+if "$py" -c 'import torch' 2>/dev/null; then
+    raw="$raw
+$("$py" "$here/bench_synthesis_torch.py" --raw --reps "$reps")"
+else
+    echo "(PyTorch not importable from $py: its rows are left out)" >&2
+fi
+
+echo "$raw" | awk '
+    NF >= 2 { ms[$1] = $2; macs[$1] = $3; v[$1] = $2 }
+    function row(name, key, base,    r) {
+        if (!(key in ms)) return
+        r = (base in ms && ms[base] > 0) ? sprintf("%.2f", ms[key] / ms[base]) : "n/a"
+        printf "%-48s %10.1f %8.2f %8s\n", name, ms[key], macs[key] / ms[key] / 1e6, r
+    }
+    END {
+        printf "%-48s %10s %8s %8s\n", "implementation (1 thread)", "ms", "GMAC/s", "/oneDNN"
+        row("libwai int, fast: network + RGB8", "wai_fast_total", "dnnl_convt")
+        row("libwai int, fast: network (wai_network_run)", "wai_fast_network", "dnnl_convt")
+        row("libwai int, fast: deconvs only", "wai_fast_convt", "dnnl_convt")
+        row("libwai int, fast: inverse GDNs only", "wai_fast_igdn", "dnnl_convt")
+        row("libwai int, reference: network (1 run)", "wai_ref_network", "dnnl_convt")
+        row("libwai int, reference: layer 0 only (1 run)", "wai_ref_layer0", "dnnl_layer0")
+        row("oneDNN f32: deconvs only", "dnnl_convt", "dnnl_convt")
+        row("PyTorch f32: deconvs only", "torch_convt", "dnnl_convt")
+        row("PyTorch f32: network, torch-op IGDN", "torch_network", "dnnl_convt")
+        print ""
+        if ("wai_ref_estimate_s" in v)
+            printf "reference network skipped: estimated %s s from layer 0 (limit 180 s);\n" \
+                   "its row is layer 0 against oneDNN layer 0\n", v["wai_ref_estimate_s"]
+        if ("layers_match_network" in v)
+            printf "libwai per-layer output equals wai_network_run output: %s\n", \
+                   v["layers_match_network"] == 1 ? "yes" : "NO"
+        if ("ref_matches_fast" in v)
+            printf "libwai reference output equals fast output: %s\n", \
+                   v["ref_matches_fast"] == 1 ? "yes" : "NO"
+        if ("wai_isa" in v) printf "libwai fast kernels: %s\n", v["wai_isa"]
+        if ("dnnl_impl" in v) printf "oneDNN implementation (layer 2): %s\n", v["dnnl_impl"]
+        else print "oneDNN column not built (no libdnnl / oneapi/dnnl/dnnl.h at configure time)"
+    }'
