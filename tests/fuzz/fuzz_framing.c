@@ -1,5 +1,6 @@
-/* libFuzzer: format detection and the shared framing checks, for every
- * capability, on arbitrary bytes. */
+/* libFuzzer: format detection, the shared framing checks and every whole
+ * parse this build has (WIV1, WIF1 and WIH1, keyframe-1 nesting included),
+ * for every capability, on arbitrary bytes. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,6 +15,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         const wai_capability *c = wai_capability_at(i);
         wai_status s = wai_check_framing(c, data, size);
         if (!wai_status_name(s)) __builtin_trap();
+        wai_checked checked;
+        wai_status p = wai_check_payload(c, data, size, &checked);
+        if (!wai_status_name(p)) __builtin_trap();
+        /* The whole parse starts with the framing checks. */
+        if (s != WAI_ok && p != s) __builtin_trap();
     }
     return 0;
 }
