@@ -76,6 +76,42 @@ uint8_t *harness_read_file(const char *relpath, size_t *len) {
     return buf;
 }
 
+/* Each block carries its size in a header, so frees can be accounted. */
+#define ALLOC_HEADER 16
+
+static void *harness_malloc(void *opaque, size_t size) {
+    harness_alloc *h = opaque;
+    h->calls++;
+    if (h->fail_at && h->calls == h->fail_at) {
+        h->failed = 1;
+        return NULL;
+    }
+    if (size > SIZE_MAX - ALLOC_HEADER) return NULL;
+    unsigned char *block = malloc(size + ALLOC_HEADER);
+    if (!block) return NULL;
+    memcpy(block, &size, sizeof size);
+    h->live++;
+    h->bytes_now += size;
+    if (h->bytes_now > h->bytes_peak) h->bytes_peak = h->bytes_now;
+    return block + ALLOC_HEADER;
+}
+
+static void harness_free(void *opaque, void *p) {
+    harness_alloc *h = opaque;
+    if (!p) return;
+    unsigned char *block = (unsigned char *)p - ALLOC_HEADER;
+    size_t size;
+    memcpy(&size, block, sizeof size);
+    h->live--;
+    h->bytes_now -= size;
+    free(block);
+}
+
+wai_allocator harness_allocator(harness_alloc *h) {
+    wai_allocator a = {harness_malloc, harness_free, h};
+    return a;
+}
+
 uint64_t harness_rand(uint64_t *state) {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "wai/wai.h"
+
 typedef void (*wai_test_fn)(void);
 
 /* Runs fn as the test `name` unless the command line's filter excludes it. */
@@ -30,6 +32,19 @@ uint8_t *harness_read_file(const char *relpath, size_t *len);
 /* A deterministic PRNG (splitmix64) so every architecture tests the same
  * "random" inputs. */
 uint64_t harness_rand(uint64_t *state);
+
+/* An allocator for allocation-failure tests: it counts calls, live blocks
+ * and bytes, and fails the call numbered fail_at (1-based; 0 fails none). */
+typedef struct harness_alloc {
+    size_t calls;       /* allocation calls so far, failed ones included */
+    size_t fail_at;
+    int failed;         /* set once a call has been failed */
+    size_t live;        /* blocks allocated and not yet freed */
+    size_t bytes_now, bytes_peak;
+} harness_alloc;
+
+/* An allocator drawing on h (zero it first; set fail_at as needed). */
+wai_allocator harness_allocator(harness_alloc *h);
 
 /* The suites, one per area; each file under tests/unit defines one. */
 void suite_status(void);

@@ -387,53 +387,14 @@ static void test_error_names(void) {
 
 /* ---- allocation ---------------------------------------------------------- */
 
-/* Counts allocations and outstanding blocks; fails the fail_at-th call
- * (1-based; 0 never fails). Each block carries its size in a header. */
-typedef struct counting_alloc {
-    size_t calls;
-    size_t fail_at;
-    size_t outstanding;
-    size_t bytes_now;
-    size_t bytes_peak;
-} counting_alloc;
-
-#define HEADER 16 /* keeps the caller's block aligned for any type */
-
-static void *counting_malloc(void *opaque, size_t size) {
-    counting_alloc *c = opaque;
-    c->calls++;
-    if (c->fail_at && c->calls == c->fail_at) return NULL;
-    unsigned char *block = malloc(size + HEADER);
-    if (!block) return NULL;
-    memcpy(block, &size, sizeof size);
-    c->outstanding++;
-    c->bytes_now += size;
-    if (c->bytes_now > c->bytes_peak) c->bytes_peak = c->bytes_now;
-    return block + HEADER;
-}
-
-static void counting_free(void *opaque, void *p) {
-    counting_alloc *c = opaque;
-    if (!p) return;
-    unsigned char *block = (unsigned char *)p - HEADER;
-    size_t size;
-    memcpy(&size, block, sizeof size);
-    c->outstanding--;
-    c->bytes_now -= size;
-    free(block);
-}
-
-static wai_allocator make_allocator(counting_alloc *c) {
-    wai_allocator a;
-    a.alloc = counting_malloc;
-    a.free = counting_free;
-    a.opaque = c;
+/* A counting allocator (tests/unit/harness.h), zeroed for each use. */
+static wai_allocator make_allocator(harness_alloc *c) {
     memset(c, 0, sizeof *c);
-    return a;
+    return harness_allocator(c);
 }
 
 static void check_alloc_failures(const char *text) {
-    counting_alloc c;
+    harness_alloc c;
     wai_allocator a = make_allocator(&c);
     wai_json_doc *doc = NULL;
     size_t len = strlen(text);
@@ -443,7 +404,7 @@ static void check_alloc_failures(const char *text) {
     size_t needed = c.calls;
     CHECK_MSG(needed >= 1, "%.40s: no allocation", text);
     wai_json_free(doc);
-    CHECK_MSG(c.outstanding == 0, "%.40s: %zu blocks leaked", text, c.outstanding);
+    CHECK_MSG(c.live == 0, "%.40s: %zu blocks leaked", text, c.live);
     for (size_t k = 1; k <= needed; k++) {
         a = make_allocator(&c);
         c.fail_at = k;
@@ -452,8 +413,8 @@ static void check_alloc_failures(const char *text) {
         CHECK_MSG(e == WAI_JSON_E_NOMEM, "%.40s: failing allocation %zu gave %s", text, k,
                   wai_json_error_name(e));
         CHECK_MSG(doc == NULL, "%.40s: failing allocation %zu left *out set", text, k);
-        CHECK_MSG(c.outstanding == 0, "%.40s: failing allocation %zu leaked %zu blocks", text,
-                  k, c.outstanding);
+        CHECK_MSG(c.live == 0, "%.40s: failing allocation %zu leaked %zu blocks", text,
+                  k, c.live);
     }
 }
 
@@ -483,13 +444,13 @@ static void test_alloc_failure(void) {
     free(text);
 
     /* A duplicate found after allocation frees everything too. */
-    counting_alloc c;
+    harness_alloc c;
     wai_allocator a = make_allocator(&c);
     wai_json_doc *doc = NULL;
     const char *dup = "{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6,\"g\":7,\"h\":8,\"i\":9,\"a\":0}";
     CHECK(wai_json_parse(&a, (const uint8_t *)dup, strlen(dup), &doc, NULL) ==
           WAI_JSON_E_DUPLICATE);
-    CHECK(doc == NULL && c.outstanding == 0);
+    CHECK(doc == NULL && c.live == 0);
     /* So does a grammar error found after the container table grew. */
     text = many_objects(100);
     if (text) {
@@ -497,7 +458,7 @@ static void test_alloc_failure(void) {
         text[strlen(text) - 1] = ',';
         CHECK(wai_json_parse(&a, (const uint8_t *)text, strlen(text), &doc, NULL) ==
               WAI_JSON_E_SYNTAX);
-        CHECK(doc == NULL && c.outstanding == 0);
+        CHECK(doc == NULL && c.live == 0);
     }
     free(text);
 }
@@ -562,7 +523,7 @@ static void test_scale_array(void) {
         at += (size_t)sprintf(text + at, "%s%d", i ? "," : "", (int)value);
     }
     text[at++] = ']';
-    counting_alloc c;
+    harness_alloc c;
     wai_allocator a = make_allocator(&c);
     wai_json_doc *doc = NULL;
     CHECK(wai_json_parse(&a, (const uint8_t *)text, at, &doc, NULL) == WAI_JSON_OK);
@@ -580,7 +541,7 @@ static void test_scale_array(void) {
         CHECK_MSG(c.bytes_peak <= 40 * n, "peak %zu bytes for %zu elements", c.bytes_peak, n);
         wai_json_free(doc);
     }
-    CHECK(c.outstanding == 0);
+    CHECK(c.live == 0);
     free(text);
 }
 
@@ -592,7 +553,7 @@ static void test_mutations(void) {
         "[0,1,-0,12345678901234567890,\"\xE2\x82\xAC\",[],{}]",
     };
     uint64_t rng = 7;
-    counting_alloc c;
+    harness_alloc c;
     wai_allocator a = make_allocator(&c);
     for (size_t round = 0; round < 20000; round++) {
         const char *seed = seeds[round % 2];
@@ -607,7 +568,7 @@ static void test_mutations(void) {
         if (e == WAI_JSON_OK) wai_json_free(doc);
         else CHECK(doc == NULL);
     }
-    CHECK(c.outstanding == 0);
+    CHECK(c.live == 0);
 }
 
 void suite_json(void);

@@ -16,29 +16,9 @@ static uint64_t rnd64(void) { return harness_rand(&g_seed); }
 
 /* ---- a counting allocator: proves when nothing was allocated ------------ */
 
-typedef struct counter {
-    size_t allocs, frees;
-    size_t fail_from;   /* the allocation index that fails; SIZE_MAX: none */
-} counter;
-
-static void *count_alloc(void *opaque, size_t size) {
-    counter *c = opaque;
-    if (c->allocs >= c->fail_from) return NULL;
-    c->allocs++;
-    return malloc(size);
-}
-
-static void count_free(void *opaque, void *p) {
-    counter *c = opaque;
-    c->frees++;
-    free(p);
-}
-
-static wai_allocator counting(counter *c) {
+static wai_allocator counting(harness_alloc *c) {
     memset(c, 0, sizeof *c);
-    c->fail_from = SIZE_MAX;
-    wai_allocator a = {count_alloc, count_free, c};
-    return a;
+    return harness_allocator(c);
 }
 
 /* ---- building models by hand ------------------------------------------- */
@@ -173,11 +153,11 @@ static void check_round_trip(const wai_model *m) {
     uint8_t *b1 = NULL, *b2 = NULL;
     size_t n1 = 0, n2 = 0;
     if (!CHECK(wai_model_write(NULL, m, &b1, &n1) == WAI_ok)) return;
-    counter cnt;
+    harness_alloc cnt;
     wai_allocator a = counting(&cnt);
     wai_model p;
     if (CHECK(wai_model_parse(&a, b1, n1, m->dims, &p) == WAI_ok)) {
-        CHECK(cnt.allocs == (m->n_layers ? 1u : 0u));   /* one block */
+        CHECK(cnt.calls == (m->n_layers ? 1u : 0u));   /* one block */
         CHECK(p.dims == m->dims && p.afrac == m->afrac && p.gf == m->gf &&
               p.shift == m->shift && p.n_layers == m->n_layers);
         for (uint32_t i = 0; i < m->n_layers; i++)
@@ -188,7 +168,7 @@ static void check_round_trip(const wai_model *m) {
         wai_model q;
         CHECK(wai_model_parse(&a, b1, n1, 3 - m->dims, &q) == WAI_model_mismatch);
         wai_model_free(&a, &p);
-        CHECK(cnt.frees == cnt.allocs);
+        CHECK(cnt.live == 0);
     }
     wai_free(NULL, b1);
     wai_free(NULL, b2);
@@ -245,7 +225,7 @@ static void check_truncations(const wai_model *m) {
     uint8_t *b;
     size_t n;
     if (!CHECK(wai_model_write(NULL, m, &b, &n) == WAI_ok)) return;
-    counter cnt;
+    harness_alloc cnt;
     wai_allocator a = counting(&cnt);
     for (size_t cut = 0; cut < n; cut++) {
         /* A copy of exactly `cut` bytes, so ASan sees any read past it. */
@@ -257,14 +237,14 @@ static void check_truncations(const wai_model *m) {
         CHECK(p.storage == NULL && p.layers == NULL);
         free(c);
     }
-    CHECK(cnt.allocs == 0);
+    CHECK(cnt.calls == 0);
     /* A byte after the last layer. */
     uint8_t *t = malloc(n + 1);
     memcpy(t, b, n);
     t[n] = 0;
     wai_model p;
     CHECK(wai_model_parse(&a, t, n + 1, m->dims, &p) == WAI_model_mismatch);
-    CHECK(cnt.allocs == 0);
+    CHECK(cnt.calls == 0);
     free(t);
     free(b);
 }
@@ -297,7 +277,7 @@ static size_t raw_model(uint8_t *b, const char *magic, uint32_t n_layers, const 
 static void test_tags_and_magic(void) {
     uint8_t b[128], layer[64];
     wai_model p;
-    counter cnt;
+    harness_alloc cnt;
     wai_allocator a = counting(&cnt);
     /* Unknown tags in WHM1. */
     const uint8_t bad2[] = {5, 6, 0x80, 0xFF};
@@ -338,7 +318,7 @@ static void test_tags_and_magic(void) {
     }
     /* Magic: wrong, short, other form's; and dims other than 1, 2. None
      * of these allocates (a model of no layers needs no block). */
-    const size_t before = cnt.allocs;
+    const size_t before = cnt.calls;
     size_t n = raw_model(b, "WHM2", 0, layer, 0);
     CHECK(wai_model_parse(&a, b, n, 2, &p) == WAI_model_mismatch);
     n = raw_model(b, "WHM1", 0, layer, 0);
@@ -347,13 +327,13 @@ static void test_tags_and_magic(void) {
     CHECK(wai_model_parse(&a, b, 3, 2, &p) == WAI_model_mismatch);
     CHECK(wai_model_parse(&a, NULL, 0, 2, &p) == WAI_model_mismatch);
     CHECK(wai_model_parse(&a, b, n, 0, &p) == WAI_invalid_argument);
-    CHECK(cnt.allocs == before);
+    CHECK(cnt.calls == before);
 }
 
 /* Counts that do not fit, or whose bytes are absent: model_mismatch, and
  * not one allocation. */
 static void test_giant_counts(void) {
-    counter cnt;
+    harness_alloc cnt;
     wai_allocator a = counting(&cnt);
     uint8_t b[256], layer[64];
     wai_model p;
@@ -393,10 +373,10 @@ static void test_giant_counts(void) {
     /* The same three, declared as three: fine. */
     n = raw_model(b, "WHM1", 3, relus, 3);
     CHECK(wai_model_parse(&a, b, n, 2, &p) == WAI_ok && p.n_layers == 3);
-    CHECK(cnt.allocs == 1);
+    CHECK(cnt.calls == 1);
     wai_model_free(&a, &p);
     /* The allocator failing is out_of_memory with *out empty. */
-    cnt.fail_from = 0;
+    cnt.fail_at = cnt.calls + 1;
     CHECK(wai_model_parse(&a, b, n, 2, &p) == WAI_out_of_memory && p.storage == NULL);
 }
 
@@ -424,14 +404,14 @@ static void test_write_refusals(void) {
 /* ---- planning ----------------------------------------------------------- */
 
 static wai_status plan_on(const wai_model *m, uint32_t c, uint32_t h, uint32_t w, wai_plan *p) {
-    counter cnt;
+    harness_alloc cnt;
     wai_allocator a = counting(&cnt);
     wai_status st = wai_plan_model(&a, m, c, h, w, p);
     /* A refused plan allocates nothing; a planned one one array at most. */
-    CHECK(st == WAI_ok ? cnt.allocs <= 1 : cnt.allocs == 0);
+    CHECK(st == WAI_ok ? cnt.calls <= 1 : cnt.calls == 0);
     if (st == WAI_ok) {
         wai_plan_free(&a, p);
-        CHECK(cnt.frees == cnt.allocs);
+        CHECK(cnt.live == 0);
     }
     return st;
 }
@@ -465,11 +445,11 @@ static void test_plan_input(void) {
     CHECK(plan_on(&m, 4, 1, CAP26 / 4 + 1, &p) == WAI_too_large);
     /* No layers: the output is the input; its working bytes the input's. */
     m = model_of(2, NULL, 0);
-    counter cnt;
+    harness_alloc cnt;
     wai_allocator a = counting(&cnt);
     if (CHECK(wai_plan_model(&a, &m, 3, 4, 5, &p) == WAI_ok)) {
         CHECK(p.out_c == 3 && p.out_h == 4 && p.out_w == 5 && p.out_elems == 60);
-        CHECK(p.macs == 0 && p.work_bytes == 480 && p.layers == NULL && cnt.allocs == 0);
+        CHECK(p.macs == 0 && p.work_bytes == 480 && p.layers == NULL && cnt.calls == 0);
         wai_plan_free(&a, &p);
     }
 }
@@ -753,11 +733,11 @@ static void test_sums(void) {
     l[2].beta = beta;
     l[3] = simple(WAI_LAYER_RELU);
     wai_model m = model_of(2, l, 4);
-    counter cnt;
+    harness_alloc cnt;
     wai_allocator a = counting(&cnt);
     wai_sums s;
     if (CHECK(wai_sums_compute(&a, &m, &s) == WAI_ok)) {
-        CHECK(cnt.allocs == 1 && s.n_layers == 4);
+        CHECK(cnt.calls == 1 && s.n_layers == 4);
         CHECK(s.layers[0].n == 2 && s.layers[0].sums[0] == 36 && s.layers[0].sums[1] == 32769);
         CHECK(s.layers[0].max == 32769);
         CHECK(s.layers[1].n == 3 && s.layers[1].sums[0] == 11 && s.layers[1].sums[1] == 22 &&
@@ -766,7 +746,7 @@ static void test_sums(void) {
               s.layers[2].sums[1] == 7 && s.layers[2].max == 2147483653ull);
         CHECK(s.layers[3].n == 0 && s.layers[3].sums == NULL && s.layers[3].max == 0);
         wai_sums_free(&a, &s);
-        CHECK(cnt.frees == 1);
+        CHECK(cnt.live == 0);
     }
     /* 1-D: [cin 1][cout 2][k 3]. */
     int16_t w1[6] = {1, 2, 3, -4, -5, -6};

@@ -393,22 +393,6 @@ static void test_kernel_table(void) {
 
 /* ---- allocations, disagreement, no layers -------------------------------------- */
 
-typedef struct counter {
-    size_t allocs, frees, fail_at;
-} counter;
-
-static void *count_alloc(void *opaque, size_t size) {
-    counter *c = opaque;
-    if (c->allocs++ == c->fail_at) return NULL;
-    return malloc(size);
-}
-
-static void count_free(void *opaque, void *p) {
-    counter *c = opaque;
-    c->frees++;
-    free(p);
-}
-
 static void test_allocations(void) {
     net n;
     if (!CHECK(netgen_bmshj(NULL, 0xa11, 8, 2, 3, 2, 2, &n.m) == WAI_ok) ||
@@ -419,18 +403,19 @@ static void test_allocations(void) {
     uint64_t st = 0xa12;
     int64_t x[18], y[2 * 12 * 12];
     netgen_input(&st, n.m.afrac, x, 18);
-    counter c = {0, 0, SIZE_MAX};
-    wai_allocator a = {count_alloc, count_free, &c};
+    harness_alloc c = {0};
+    wai_allocator a = harness_allocator(&c);
     CHECK(wai_network_run(&a, NULL, &n.m, &n.s, &n.p, x, y) == WAI_ok);
     /* Two activation buffers and one scratch plane, all freed. */
-    CHECK(c.allocs == 3 && c.frees == 3);
-    size_t total = c.allocs;
+    CHECK(c.calls == 3 && c.live == 0);
+    size_t total = c.calls;
     for (size_t f = 0; f < total; f++) {
-        c.allocs = c.frees = 0;
-        c.fail_at = f;
+        memset(&c, 0, sizeof c);
+        c.fail_at = f + 1;
         for (size_t i = 0; i < 288; i++) y[i] = SENTINEL;
         CHECK(wai_network_run(&a, NULL, &n.m, &n.s, &n.p, x, y) == WAI_out_of_memory);
-        CHECK(c.frees + 1 == c.allocs);
+        /* The failed call refuses the run; every block it got is freed. */
+        CHECK_MSG(c.failed && c.live == 0, "failing call %zu: %zu blocks leaked", f + 1, c.live);
         CHECK(y[0] == SENTINEL && y[287] == SENTINEL);
     }
 
@@ -452,10 +437,9 @@ static void test_allocations(void) {
     e.m = empty;
     if (net_plan(&e, 2, 1, 3)) {
         int64_t in[6] = {1, -2, 3, INT64_MIN, INT64_MAX, 0}, out[6];
-        c.allocs = c.frees = 0;
-        c.fail_at = SIZE_MAX;
+        memset(&c, 0, sizeof c);
         CHECK(wai_network_run(&a, NULL, &e.m, &e.s, &e.p, in, out) == WAI_ok);
-        CHECK(memcmp(in, out, sizeof in) == 0 && c.allocs == 0);
+        CHECK(memcmp(in, out, sizeof in) == 0 && c.calls == 0);
     }
     wai_plan_free(NULL, &e.p);
     wai_sums_free(NULL, &e.s);

@@ -68,21 +68,6 @@ static void test_routing_kinds(void) {
     CHECK(wai_status_kind_of((wai_status)999) == WAI_KIND_UNKNOWN);
 }
 
-static int g_allocs, g_frees, g_fail;
-
-static void *counting_alloc(void *opaque, size_t n) {
-    (void)opaque;
-    if (g_fail) return NULL;
-    g_allocs++;
-    return malloc(n);
-}
-
-static void counting_free(void *opaque, void *p) {
-    (void)opaque;
-    g_frees++;
-    free(p);
-}
-
 static void test_context_lifecycle(void) {
     wai_settings s;
     wai_default_settings(&s);
@@ -100,16 +85,17 @@ static void test_context_lifecycle(void) {
     CHECK(wai_context_create(&s, &ctx) == WAI_invalid_argument && ctx == NULL);
     s.reserved[3] = 0;
 
-    s.allocator.alloc = counting_alloc; /* half an allocator */
+    harness_alloc h = {0};
+    wai_allocator counting = harness_allocator(&h);
+    s.allocator.alloc = counting.alloc; /* half an allocator */
     CHECK(wai_context_create(&s, &ctx) == WAI_invalid_argument);
-    s.allocator.free = counting_free;
-    g_allocs = g_frees = 0;
+    s.allocator = counting;
     CHECK(wai_context_create(&s, &ctx) == WAI_ok);
+    CHECK(h.calls == 1 && h.live == 1);
     wai_context_destroy(ctx);
-    CHECK(g_allocs == 1 && g_frees == 1);
-    g_fail = 1;
-    CHECK(wai_context_create(&s, &ctx) == WAI_out_of_memory && ctx == NULL);
-    g_fail = 0;
+    CHECK(h.live == 0);
+    h.fail_at = h.calls + 1;
+    CHECK(wai_context_create(&s, &ctx) == WAI_out_of_memory && ctx == NULL && h.failed);
 }
 
 /* integer-payloads §7: a size past 64 bits is past every cap. */
