@@ -6,30 +6,11 @@ set -u
 WAI=${1:?usage: test_cli.sh WAI_BINARY}
 WAI=$(cd "$(dirname "$WAI")" && pwd)/$(basename "$WAI")
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-passed=0
-failed=0
-
-ok() { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL $*"; }
-
-# expect_exit CODE NAME -- COMMAND...: runs COMMAND, keeps stdout in $TMP/out.
-expect_exit() {
-    local want=$1 name=$2
-    shift 3
-    "$@" >"$TMP/out" 2>"$TMP/err"
-    local got=$?
-    if [ "$got" -eq "$want" ]; then ok; else fail "$name: exit $got, want $want: $(head -c 300 "$TMP/err")"; fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 
 # expect_out NAME TEXT: the last command's stdout equals TEXT exactly.
 expect_out() {
     if [ "$(cat "$TMP/out")" = "$2" ]; then ok; else fail "$1: got '$(cat "$TMP/out")', want '$2'"; fi
-}
-
-expect_contains() {
-    if grep -qF -- "$2" "$3"; then ok; else fail "$1: '$2' not in $3"; fi
 }
 
 # Every line of the last stdout is one JSON text (checked by python3's strict reader).

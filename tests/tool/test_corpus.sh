@@ -15,12 +15,7 @@ WAI=$(cd "$(dirname "$WAI")" && pwd)/$(basename "$WAI")
 [ -n "$GEN" ] && GEN=$(cd "$(dirname "$GEN")" && pwd)/$(basename "$GEN")
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CORPUS=$ROOT/tests/corpus
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-passed=0
-failed=0
-ok() { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL $*"; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 
 if [ -n "$GEN" ]; then
     if "$GEN" "$TMP/gen" && diff -r -q -x generate.c -x '*.md' "$CORPUS" "$TMP/gen" >"$TMP/diff"; then

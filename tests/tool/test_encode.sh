@@ -6,26 +6,7 @@
 # usage: tests/tool/test_encode.sh WAI_BINARY
 set -u
 WAI=${1:?usage: test_encode.sh WAI_BINARY}
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-passed=0
-failed=0
-
-ok() { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL $*"; }
-
-# expect_exit CODE NAME -- COMMAND...: stdout in $TMP/out, stderr in $TMP/err.
-expect_exit() {
-    local want=$1 name=$2
-    shift 3
-    "$@" >"$TMP/out" 2>"$TMP/err"
-    local got=$?
-    if [ "$got" -eq "$want" ]; then ok; else fail "$name: exit $got, want $want: $(head -c 300 "$TMP/err")"; fi
-}
-
-expect_contains() {
-    if grep -qF -- "$2" "$3"; then ok; else fail "$1: '$2' not in $3: $(head -c 300 "$3")"; fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 
 # The inputs and their RGB: python writes each clip and, next to it, NAME.sha
 # (one SHA-256 per frame) and NAME.rgb (the frames).

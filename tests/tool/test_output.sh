@@ -10,23 +10,8 @@ set -u
 WAI=${1:?usage: test_output.sh WAI_BINARY}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CORPUS=$ROOT/tests/corpus
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-passed=0
-failed=0
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 skipped_note=""
-
-ok() { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "FAIL $*"; }
-
-# expect_exit CODE NAME -- COMMAND...: runs COMMAND, stdout to $TMP/out.
-expect_exit() {
-    local want=$1 name=$2
-    shift 3
-    "$@" >"$TMP/out" 2>"$TMP/err"
-    local got=$?
-    if [ "$got" -eq "$want" ]; then ok; else fail "$name: exit $got, want $want: $(head -c 300 "$TMP/err")"; fi
-}
 
 # check NAME COMMAND...: passes when COMMAND exits 0; its output is the reason.
 check() {
@@ -263,7 +248,6 @@ partial=$(awk '$1 == "decode" && $5 == "motion/frames/intra.wif1,motion/frames/i
 read -r w h <<<"$("$WAI" inspect "$frames/intra.wif1" | $PY dims)"
 expect_exit 1 "partial stream -o .rgb exits 1" -- "$WAI" decode -o "$TMP/p.rgb" "$frames/intra.wif1" "$frames/inter1_exhausted.wif1"
 check "partial stream: .rgb holds the frame before the refusal" $PY rgb "$TMP/p.rgb" "$w" "$h" "$partial"
-expect_contains() { if grep -qF -- "$2" "$3"; then ok; else fail "$1: '$2' not in $3"; fi; }
 expect_contains "partial stream: the refusal is printed" stream_exhausted "$TMP/err"
 expect_exit 1 "partial stream -o .y4m exits 1" -- "$WAI" decode -o "$TMP/p.y4m" "$frames/intra.wif1" "$frames/inter1_exhausted.wif1"
 check "partial stream: .y4m holds 1 frame" $PY y4m_frames "$TMP/p.y4m" 1 "$w" "$h"
