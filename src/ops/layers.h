@@ -47,6 +47,15 @@ wai_status wai_conv_t_sides(uint32_t n, uint32_t k, uint32_t stride, uint32_t pa
 
 /* round_shift(acc * m, shift) + b; acc * m is formed in 128 bits. Exact and
  * in range whenever the layer's bound held. */
+/* A layer call's arguments agree: the layer's kind, its geometry giving
+ * oh x ow from h x w, its weight count, and every tensor size addressable
+ * (written to the size_t counts). The reference and fast kernels both check
+ * this before anything else (invalid_argument otherwise). */
+int wai_conv2d_args_ok(const wai_layer *l, uint32_t h, uint32_t w, uint32_t oh, uint32_t ow,
+                       size_t *n_in, size_t *n_out);
+int wai_conv_t2d_args_ok(const wai_layer *l, uint32_t h, uint32_t w, uint32_t oh, uint32_t ow,
+                         uint32_t *uh, uint32_t *uw, size_t *n_in, size_t *n_u, size_t *n_out);
+
 int64_t wai_requantize(int64_t acc, int64_t m, uint32_t shift, int64_t b);
 
 /* Leaky ReLU of one value: x if x >= 0, else floor_shift(x * slope, lshift). */

@@ -399,13 +399,8 @@ wai_status wai_conv2d_fast(const wai_layer *l, const uint64_t *sums, uint32_t sh
 wai_status wai_conv2d_fast_isa(const wai_layer *l, const uint64_t *sums, uint32_t shift,
                                const int64_t *x, uint32_t h, uint32_t w, int64_t *y, uint32_t oh,
                                uint32_t ow, int isa_cap) {
-    uint32_t eh, ew;
     size_t n_in, n_out;
-    if (l->kind != WAI_LAYER_CONV || wai_conv_out_side(h, l->k, l->stride, l->pad, &eh) ||
-        wai_conv_out_side(w, l->k, l->stride, l->pad, &ew) || eh != oh || ew != ow ||
-        !wai_layer_weights_match(l, (uint64_t)l->k * l->k) || !wai_count3(l->cin, h, w, &n_in) ||
-        !wai_count3(l->cout, oh, ow, &n_out))
-        return WAI_invalid_argument;
+    if (!wai_conv2d_args_ok(l, h, w, oh, ow, &n_in, &n_out)) return WAI_invalid_argument;
     if (l->k > KMAX || l->stride > KMAX)
         return wai_conv2d_ref(l, sums, shift, x, h, w, y, oh, ow);
     uint64_t a = wai_max_abs_i64(x, n_in);
@@ -475,13 +470,9 @@ wai_status wai_conv_t2d_fast(const wai_layer *l, const uint64_t *sums, uint32_t 
 wai_status wai_conv_t2d_fast_isa(const wai_layer *l, const uint64_t *sums, uint32_t shift,
                                  const int64_t *x, uint32_t h, uint32_t w, int64_t *scratch,
                                  int64_t *y, uint32_t oh, uint32_t ow, int isa_cap) {
-    uint32_t uh, uw, eh, ew;
+    uint32_t uh, uw;
     size_t n_in, n_u, n_out;
-    if (l->kind != WAI_LAYER_CONV_T ||
-        wai_conv_t_sides(h, l->k, l->stride, l->pad, l->opad, &uh, &eh) ||
-        wai_conv_t_sides(w, l->k, l->stride, l->pad, l->opad, &uw, &ew) || eh != oh ||
-        ew != ow || !wai_layer_weights_match(l, (uint64_t)l->k * l->k) || !wai_count3(l->cin, h, w, &n_in) ||
-        !wai_count3(l->cout, uh, uw, &n_u) || !wai_count3(l->cout, oh, ow, &n_out))
+    if (!wai_conv_t2d_args_ok(l, h, w, oh, ow, &uh, &uw, &n_in, &n_u, &n_out))
         return WAI_invalid_argument;
     if (l->k > KMAX || l->stride > KMAX)
         return wai_conv_t2d_ref(l, sums, shift, x, h, w, scratch, y, oh, ow);

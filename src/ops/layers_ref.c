@@ -42,6 +42,26 @@ wai_status wai_conv_t_sides(uint32_t n, uint32_t k, uint32_t stride, uint32_t pa
     return WAI_ok;
 }
 
+int wai_conv2d_args_ok(const wai_layer *l, uint32_t h, uint32_t w, uint32_t oh, uint32_t ow,
+                       size_t *n_in, size_t *n_out) {
+    uint32_t eh, ew;
+    return l->kind == WAI_LAYER_CONV && !wai_conv_out_side(h, l->k, l->stride, l->pad, &eh) &&
+           !wai_conv_out_side(w, l->k, l->stride, l->pad, &ew) && eh == oh && ew == ow &&
+           wai_layer_weights_match(l, (uint64_t)l->k * l->k) && wai_count3(l->cin, h, w, n_in) &&
+           wai_count3(l->cout, oh, ow, n_out);
+}
+
+int wai_conv_t2d_args_ok(const wai_layer *l, uint32_t h, uint32_t w, uint32_t oh, uint32_t ow,
+                         uint32_t *uh, uint32_t *uw, size_t *n_in, size_t *n_u, size_t *n_out) {
+    uint32_t eh, ew;
+    return l->kind == WAI_LAYER_CONV_T &&
+           !wai_conv_t_sides(h, l->k, l->stride, l->pad, l->opad, uh, &eh) &&
+           !wai_conv_t_sides(w, l->k, l->stride, l->pad, l->opad, uw, &ew) && eh == oh &&
+           ew == ow && wai_layer_weights_match(l, (uint64_t)l->k * l->k) &&
+           wai_count3(l->cin, h, w, n_in) && wai_count3(l->cout, *uh, *uw, n_u) &&
+           wai_count3(l->cout, oh, ow, n_out);
+}
+
 /* ---- per-element arithmetic ------------------------------------------------- */
 
 int64_t wai_requantize(int64_t acc, int64_t m, uint32_t shift, int64_t b) {
@@ -80,13 +100,8 @@ int64_t wai_igdn_value(int64_t xi, wai_i128 sum, int64_t beta, uint32_t gf, uint
 wai_status wai_conv2d_ref(const wai_layer *l, const uint64_t *sums, uint32_t shift,
                           const int64_t *x, uint32_t h, uint32_t w,
                           int64_t *y, uint32_t oh, uint32_t ow) {
-    uint32_t eh, ew;
     size_t n_in, n_out;
-    if (l->kind != WAI_LAYER_CONV || wai_conv_out_side(h, l->k, l->stride, l->pad, &eh) ||
-        wai_conv_out_side(w, l->k, l->stride, l->pad, &ew) || eh != oh || ew != ow ||
-        !wai_layer_weights_match(l, (uint64_t)l->k * l->k) || !wai_count3(l->cin, h, w, &n_in) ||
-        !wai_count3(l->cout, oh, ow, &n_out))
-        return WAI_invalid_argument;
+    if (!wai_conv2d_args_ok(l, h, w, oh, ow, &n_in, &n_out)) return WAI_invalid_argument;
     wai_status st = wai_bound_conv(wai_max_abs_i64(x, n_in), sums, l->mult, l->bias, l->cout,
                                    shift);
     if (st != WAI_ok) return st;
@@ -121,13 +136,9 @@ wai_status wai_conv2d_ref(const wai_layer *l, const uint64_t *sums, uint32_t shi
 wai_status wai_conv_t2d_ref(const wai_layer *l, const uint64_t *sums, uint32_t shift,
                             const int64_t *x, uint32_t h, uint32_t w, int64_t *scratch,
                             int64_t *y, uint32_t oh, uint32_t ow) {
-    uint32_t uh, uw, eh, ew;
+    uint32_t uh, uw;
     size_t n_in, n_u, n_out;
-    if (l->kind != WAI_LAYER_CONV_T ||
-        wai_conv_t_sides(h, l->k, l->stride, l->pad, l->opad, &uh, &eh) ||
-        wai_conv_t_sides(w, l->k, l->stride, l->pad, l->opad, &uw, &ew) || eh != oh ||
-        ew != ow || !wai_layer_weights_match(l, (uint64_t)l->k * l->k) || !wai_count3(l->cin, h, w, &n_in) ||
-        !wai_count3(l->cout, uh, uw, &n_u) || !wai_count3(l->cout, oh, ow, &n_out))
+    if (!wai_conv_t2d_args_ok(l, h, w, oh, ow, &uh, &uw, &n_in, &n_u, &n_out))
         return WAI_invalid_argument;
     wai_status st = wai_bound_conv(wai_max_abs_i64(x, n_in), sums, l->mult, l->bias, l->cout,
                                    shift);
