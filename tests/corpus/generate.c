@@ -30,6 +30,7 @@
 #include "formats/wif1.h"
 #include "formats/wih1.h"
 #include "formats/wiv1.h"
+#include "gen_models.h"
 #include "wai/wai_hash.h"
 
 static uint64_t g_rng = 20261129;
@@ -583,5 +584,6 @@ int main(int argc, char **argv) {
     frame_fixtures();
     frame_nested_fixtures();
     if (fclose(g_index) != 0) die("index");
+    gen_models(g_out);
     return 0;
 }

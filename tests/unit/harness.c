@@ -142,6 +142,7 @@ int main(int argc, char **argv) {
     suite_layers();
     suite_layers_diff();
     suite_network();
+    suite_model_corpus();
     printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed ? 1 : 0;
 }

@@ -61,6 +61,7 @@ void suite_model(void);
 void suite_layers(void);
 void suite_layers_diff(void);
 void suite_network(void);
+void suite_model_corpus(void);
 
 #define CHECK(c) harness_check(!!(c), #c, __FILE__, __LINE__)
 #define CHECK_MSG(c, ...) harness_check_msg(!!(c), __FILE__, __LINE__, __VA_ARGS__)
