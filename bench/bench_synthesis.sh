@@ -5,6 +5,9 @@
 #
 #   bench/bench_synthesis.sh BUILD_DIR [REPS]      (REPS default 5)
 #
+# WAI_BENCH_ARGS adds options to wai_bench_synthesis (e.g. --no-ref, which
+# skips the reference network's tens of seconds).
+#
 # Runs BUILD_DIR/bench/wai_bench_synthesis --raw (libwai, and oneDNN when it
 # was built with it) and bench/bench_synthesis_torch.py --raw (skipped when
 # /usr/bin/python3 has no torch). The float peers time the four
@@ -33,7 +36,7 @@ if [ ! -x "$bench" ]; then
 fi
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
 
-raw=$("$bench" --raw --reps "$reps")
+raw=$("$bench" --raw --reps "$reps" ${WAI_BENCH_ARGS:-})
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
 if "$py" -c 'import torch' 2>/dev/null; then
@@ -54,6 +57,7 @@ echo "$raw" | awk '
         printf "%-48s %10s %8s %8s\n", "implementation (1 thread)", "ms", "GMAC/s", "/oneDNN"
         row("libwai int, fast: network + RGB8", "wai_fast_total", "dnnl_convt")
         row("libwai int, fast: network (wai_network_run)", "wai_fast_network", "dnnl_convt")
+        row("libwai int, fast: network, workspace kept", "wai_fast_network_ws", "dnnl_convt")
         row("libwai int, fast: deconvs only", "wai_fast_convt", "dnnl_convt")
         row("libwai int, fast: inverse GDNs only", "wai_fast_igdn", "dnnl_convt")
         row("libwai int, reference: network (1 run)", "wai_ref_network", "dnnl_convt")

@@ -104,8 +104,9 @@ typedef struct wai_allocator {
 
 /* ---- context ------------------------------------------------------------
  * A context owns what decodes share: the allocator, the thread count and
- * (later) the loaded-set cache. One context may be used from one thread at a
- * time; make one per thread for parallel decodes. */
+ * the loaded-set cache. The cache is locked, so decoders of one context may
+ * run on several threads (where the platform has threads; not on
+ * wasm32-wasi); each decoder is used from one thread at a time. */
 typedef struct wai_settings {
     wai_allocator allocator;
     unsigned n_threads;              /* 0: one per core */

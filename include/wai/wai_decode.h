@@ -3,6 +3,8 @@
 #define WAI_WAI_DECODE_H
 
 #include "wai.h"
+#include "wai_dispatch.h"
+#include "wai_set.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,6 +48,10 @@ typedef struct wai_output {
 typedef struct wai_decoder_config {
     const char *capability;   /* NULL: the capability the first payload's magic names */
     uint64_t max_cost;        /* WAI_NO_COST_LIMIT, or refuse work above it */
+    const wai_set *set;       /* the parameter set of a neural capability (§9); borrowed,
+                               * it must outlive the decoder; NULL: none (set_incomplete) */
+    const wai_dispatch_options *dispatch; /* neural-dispatch's intent, pin tier and offer;
+                                           * NULL: none, the default offer */
     uint8_t reserved[64];     /* zero */
 } wai_decoder_config;
 
@@ -74,10 +80,26 @@ WAI_API wai_status wai_decoder_send(wai_decoder *d, const uint8_t *data, size_t 
  * or WAI_ok with out->kind == WAI_OUTPUT_NONE when there is no more. */
 WAI_API wai_status wai_decoder_receive(wai_decoder *d, wai_output *out);
 
+/* The wai-neural-dispatch/1 report of the last payload sent, when it
+ * reached the dispatch (a neural capability whose set and payload passed
+ * §7 steps 1 to 4 and the cost limit): which path ran its networks, or why
+ * every path was refused. NULL otherwise. Valid until the next send
+ * (wai_dispatch_report_json writes its text). */
+WAI_API const wai_dispatch_report *wai_decoder_dispatch_report(const wai_decoder *d);
+
 /* A payload's declared cost without decoding it (parses the header).
- * capability NULL: by its magic. */
+ * capability NULL: by its magic. A capability that decodes against a
+ * parameter set needs it: set_incomplete here (wai_declared_cost_set). */
 WAI_API wai_status wai_declared_cost(const char *capability, const uint8_t *data, size_t len,
                                      wai_cost *cost);
+
+/* The same with the parameter set (NULL for a capability without one): the
+ * parse, then §7 steps 1 to 4 (the set's members, the set against the
+ * payload, every network planned, the shapes), then the cost, as a decode
+ * computes it before any symbol. */
+WAI_API wai_status wai_declared_cost_set(wai_context *ctx, const char *capability,
+                                         const wai_set *set, const uint8_t *data, size_t len,
+                                         wai_cost *cost);
 
 #ifdef __cplusplus
 }

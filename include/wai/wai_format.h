@@ -39,11 +39,11 @@ WAI_API int wai_format_is_section2(wai_format f);
 /* A capability libwai knows (the spec's registry rows). */
 typedef struct wai_capability {
     const char *name;            /* "wai.video.int_motion" */
-    wai_format format;           /* the payload format it carries */
+    wai_format format;           /* the payload format it carries; NONE: none libwai reads */
     int keyframe;                /* WIV1/WIF1: the keyframe kind it takes; else -1 */
     int frame_form;              /* 1 when one payload is one frame of a stream */
-    const char *registry_class;  /* "NeuralIntegerExact" */
-    const char *tier;            /* its registered tier, "decode-equivalence" */
+    const char *registry_class;  /* "NeuralIntegerExact", or "Neural" (docs/dispatch.md) */
+    const char *tier;            /* its registered tier: "decode-equivalence", "none" */
     const char *set_members[4];  /* §9's members in order, NULL-terminated */
 } wai_capability;
 
@@ -77,7 +77,7 @@ typedef enum wai_checked {
 
 /* Parses a payload as cap's format, in §2's order, and returns the first
  * refusal or WAI_ok: the whole parse for formats this build parses (WIV1,
- * WIF1, WIH1), the shared framing otherwise; *checked (if not NULL) says
+ * WIF1, WIH1, WIA1, WIS1), the shared framing otherwise; *checked (if not NULL) says
  * which. A parse decodes no stream. */
 WAI_API wai_status wai_check_payload(const wai_capability *cap, const uint8_t *data, size_t len,
                                      wai_checked *checked);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "sets/cache.h"
 
 #define DEFAULT_SET_CACHE_BUDGET ((uint64_t)256 << 20)
 
@@ -32,12 +33,17 @@ wai_status wai_context_create(const wai_settings *s, wai_context **out) {
     c->alloc = a;
     c->n_threads = s->n_threads;
     c->set_cache_budget = s->set_cache_budget;
+    if (wai_set_cache_create(&c->alloc, c->set_cache_budget, &c->sets) != WAI_ok) {
+        wai_free(&a, c);
+        return WAI_out_of_memory;
+    }
     *out = c;
     return WAI_ok;
 }
 
 void wai_context_destroy(wai_context *ctx) {
     if (!ctx) return;
+    wai_set_cache_destroy(ctx->sets);
     wai_allocator a = ctx->alloc;
     wai_free(&a, ctx);
 }

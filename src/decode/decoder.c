@@ -5,6 +5,9 @@
 #include "common/alloc.h"
 #include "common/context.h"
 #include "decode/int_motion.h"
+#include "decode/neural.h"
+#include "sets/cache.h"
+#include "sets/loaded.h"
 #include "wai/wai_decode.h"
 #include "wai/wai_format.h"
 
@@ -20,6 +23,13 @@ struct wai_decoder {
     uint32_t n_outputs, next_output, width, height;
     wai_output_kind kind;
     wai_motion_group group;
+    /* Neural capabilities: the set, and the loaded set a send holds from
+     * the context's cache while it decodes. */
+    const wai_set *set;
+    wai_set_ref *held;
+    const wai_dispatch_options *dispatch;
+    wai_dispatch_report report;   /* the last payload's, when has_report */
+    int has_report;
 };
 
 uint64_t wai_cost_work(const wai_cost *c) {
@@ -60,6 +70,8 @@ wai_status wai_decoder_create(wai_context *ctx, const wai_decoder_config *c, wai
     d->ctx = ctx;
     d->cap = cap;
     d->max_cost = c->max_cost;
+    d->set = c->set;
+    d->dispatch = c->dispatch;
     *out = d;
     return WAI_ok;
 }
@@ -76,6 +88,7 @@ void wai_decoder_destroy(wai_decoder *d) {
     if (!d) return;
     drop_outputs(d);
     wai_motion_group_close(&d->group, &d->ctx->alloc);
+    wai_set_cache_release(d->ctx->sets, d->held);
     wai_free(&d->ctx->alloc, d);
 }
 
@@ -137,6 +150,60 @@ static wai_status send_frame(wai_decoder *d, const uint8_t *data, size_t len, wa
     return WAI_ok;
 }
 
+/* Parse, §7 steps 1 to 4 and the cost: what a decode and a cost query
+ * share. Step 1's members and pin are checked on every payload; the set's
+ * parse and lowering come from the context's cache when it holds them. *ref
+ * is the caller's to release (also on failure). */
+static wai_status neural_prepare(wai_context *ctx, const wai_capability *cap, const wai_set *set,
+                                 const uint8_t *data, size_t len, wai_set_ref **ref,
+                                 wai_neural *n) {
+    int hit;
+    *ref = NULL;
+    wai_status st = wai_neural_parse(cap->format, data, len, n);
+    if (st == WAI_ok) st = wai_set_check_members(cap->format, set);
+    if (st == WAI_ok) st = wai_set_cache_acquire(ctx->sets, cap->format, set, ref, &hit);
+    if (st == WAI_ok) st = wai_neural_prepare(&ctx->alloc, wai_set_ref_get(*ref), n);
+    return st;
+}
+
+static wai_status send_neural(wai_decoder *d, const uint8_t *data, size_t len, wai_cost *cost) {
+    const wai_allocator *a = &d->ctx->alloc;
+    wai_neural n;
+    wai_set_cache_release(d->ctx->sets, d->held);
+    wai_status st = neural_prepare(d->ctx, d->cap, d->set, data, len, &d->held, &n);
+    if (st == WAI_ok) {
+        if (cost) *cost = n.cost;
+        st = check_cost(d, &n.cost);
+    }
+    /* neural-dispatch §4: the path that runs the networks, before any
+     * symbol; a decode every path refuses fails with the report. */
+    if (st == WAI_ok) {
+        st = wai_dispatch(d->cap, d->dispatch, NULL, &d->report);
+        d->has_report = 1;
+    }
+    uint8_t *out = NULL;
+    /* The output is within the caps (2^26 elements of g_s's output, or
+     * t_out samples), so it fits size_t. */
+    if (st == WAI_ok && !(out = wai_alloc(a, (size_t)n.cost.output_bytes))) st = WAI_out_of_memory;
+    if (st == WAI_ok) st = wai_neural_run(a, &wai_kernels_fast, &n, out);
+    wai_neural_release(a, &n);
+    /* The output holds nothing of the set: let the cache have it back. */
+    wai_set_cache_release(d->ctx->sets, d->held);
+    d->held = NULL;
+    if (st != WAI_ok) {
+        wai_free(a, out);
+        return st;
+    }
+    d->buffer = out;
+    d->outputs = out;
+    d->n_outputs = 1;
+    d->width = n.width;
+    d->height = n.height;
+    d->output_bytes = (size_t)n.cost.output_bytes;
+    d->kind = n.kind;
+    return WAI_ok;
+}
+
 static const wai_capability *resolve(wai_decoder *d, const uint8_t *data, size_t len) {
     if (!d->cap) d->cap = wai_capability_detect(data, len);
     return d->cap;
@@ -145,11 +212,17 @@ static const wai_capability *resolve(wai_decoder *d, const uint8_t *data, size_t
 wai_status wai_decoder_send(wai_decoder *d, const uint8_t *data, size_t len, wai_cost *cost) {
     if (!d || (!data && len)) return WAI_invalid_argument;
     drop_outputs(d);
+    d->has_report = 0;
     const wai_capability *cap = resolve(d, data, len);
     if (!cap) return WAI_bad_magic; /* no capability given, and no magic names one */
     if (!wai_capability_has_decoder(cap)) return WAI_unsupported_capability;
+    if (wai_neural_format(cap->format)) return send_neural(d, data, len, cost);
     if (strcmp(cap->name, "wai.video.int_motion") == 0) return send_clip(d, data, len, cost);
     return send_frame(d, data, len, cost);
+}
+
+const wai_dispatch_report *wai_decoder_dispatch_report(const wai_decoder *d) {
+    return d && d->has_report ? &d->report : NULL;
 }
 
 wai_status wai_decoder_receive(wai_decoder *d, wai_output *out) {
@@ -174,6 +247,12 @@ wai_status wai_declared_cost(const char *capability, const uint8_t *data, size_t
     if (!cap) return capability ? WAI_unsupported_capability : WAI_bad_magic;
     if (!wai_capability_has_decoder(cap)) return WAI_unsupported_capability;
     wai_status st;
+    if (wai_neural_format(cap->format)) {
+        /* The parse's refusals come first; with no set, step 1 refuses. */
+        wai_neural n;
+        st = wai_neural_parse(cap->format, data, len, &n);
+        return st == WAI_ok ? WAI_set_incomplete : st;
+    }
     if (strcmp(cap->name, "wai.video.int_motion") == 0) {
         wai_wiv1 v;
         if ((st = wai_wiv1_parse(data, len, 0, &v)) == WAI_ok) wai_wiv1_cost(&v, cost);
@@ -181,5 +260,22 @@ wai_status wai_declared_cost(const char *capability, const uint8_t *data, size_t
         wai_wif1 f;
         if ((st = wai_wif1_parse(data, len, 0, &f)) == WAI_ok) wai_wif1_cost(&f, cost);
     }
+    return st;
+}
+
+wai_status wai_declared_cost_set(wai_context *ctx, const char *capability, const wai_set *set,
+                                 const uint8_t *data, size_t len, wai_cost *cost) {
+    if (!ctx || !cost || (!data && len)) return WAI_invalid_argument;
+    const wai_capability *cap =
+        capability ? wai_capability_find(capability) : wai_capability_detect(data, len);
+    if (!cap) return capability ? WAI_unsupported_capability : WAI_bad_magic;
+    if (!wai_capability_has_decoder(cap)) return WAI_unsupported_capability;
+    if (!wai_neural_format(cap->format)) return wai_declared_cost(cap->name, data, len, cost);
+    wai_set_ref *ref;
+    wai_neural n;
+    wai_status st = neural_prepare(ctx, cap, set, data, len, &ref, &n);
+    if (st == WAI_ok) *cost = n.cost;
+    wai_neural_release(&ctx->alloc, &n);
+    wai_set_cache_release(ctx->sets, ref);
     return st;
 }

@@ -1,11 +1,16 @@
-/* The capabilities libwai knows: integer-payloads §1, §13 and §14. Each row is
- * the spec's. */
+/* The capabilities libwai knows: integer-payloads §1, §13 and §14, and the
+ * floating-point capability neural-dispatch §6 dispatches. Each row is the
+ * spec's; docs/dispatch.md lists them. */
 #include "wai/wai_format.h"
 
 #include <string.h>
 
 #define INT_EXACT "NeuralIntegerExact"
 #define DECODE_EQ "decode-equivalence"
+/* The specs in the tree name no class for a capability whose networks are
+ * not integer; "Neural" is libwai's name for it, and dispatch reads it as
+ * neural-dispatch §2's "every other" class (docs/dispatch.md). */
+#define NEURAL "Neural"
 
 static const wai_capability capabilities[] = {
     {"wai.video.int_motion", WAI_FORMAT_WIV1, 0, 0, INT_EXACT, DECODE_EQ, {NULL}},
@@ -24,6 +29,11 @@ static const wai_capability capabilities[] = {
     {"wai.neural.int_synth", WAI_FORMAT_INT_SYNTH, -1, 0, INT_EXACT, DECODE_EQ,
      {"int_synth.json", NULL}},
     {"wai.neural.int_mlicpp", WAI_FORMAT_WIM1, -1, 0, INT_EXACT, DECODE_EQ, {"model.wmb", NULL}},
+    /* No WAI payload format libwai parses (WAI_FORMAT_NONE: never detected).
+     * Its set's one member every path reads is the entropy stage's tables
+     * (neural-dispatch §6.1, §6.3); each backend's program is more members,
+     * which docs/dispatch.md lists. */
+    {"wai.neural.bmshj2018", WAI_FORMAT_NONE, -1, 0, NEURAL, "none", {"cdfs_q3.json", NULL}},
 };
 
 #define N_CAPS (sizeof capabilities / sizeof capabilities[0])
@@ -54,7 +64,9 @@ const wai_capability *wai_capability_detect(const uint8_t *data, size_t len) {
 }
 
 /* Decoders join this list as they land (one issue per capability). */
-static const char *const decoded[] = {"wai.video.int_motion", "wai.video.int_motion.frame"};
+static const char *const decoded[] = {"wai.video.int_motion", "wai.video.int_motion.frame",
+                                      "wai.neural.int_hyper", "wai.audio.int_codec",
+                                      "wai.splat.int_codec"};
 
 int wai_capability_has_decoder(const wai_capability *cap) {
     if (!cap) return 0;

@@ -39,6 +39,9 @@ int wai_format_is_section2(wai_format f) {
 
 wai_status wai_check_framing(const wai_capability *cap, const uint8_t *data, size_t len) {
     if (!cap || (!data && len)) return WAI_invalid_argument;
+    /* A capability with no payload format libwai reads (wai.neural.bmshj2018)
+     * has no framing to check, and no integer decoder here. */
+    if (cap->format == WAI_FORMAT_NONE) return WAI_unsupported_capability;
     if (cap->format == WAI_FORMAT_INT_SYNTH) return WAI_ok;
     if (cap->format == WAI_FORMAT_WIM1) {
         if (len < WIM1_HEADER_BYTES || wai_format_detect(data, len) != WAI_FORMAT_WIM1)

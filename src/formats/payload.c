@@ -1,6 +1,8 @@
 /* One entry to every payload parser this build has. */
+#include "formats/wia1.h"
 #include "formats/wif1.h"
 #include "formats/wih1.h"
+#include "formats/wis1.h"
 #include "formats/wiv1.h"
 
 wai_status wai_check_payload(const wai_capability *cap, const uint8_t *data, size_t len,
@@ -19,6 +21,14 @@ wai_status wai_check_payload(const wai_capability *cap, const uint8_t *data, siz
     case WAI_FORMAT_WIH1: {
         wai_wih1 h;
         return wai_wih1_parse(data, len, 0, &h);
+    }
+    case WAI_FORMAT_WIA1: {
+        wai_wia1 a;
+        return wai_wia1_parse(data, len, &a);
+    }
+    case WAI_FORMAT_WIS1: {
+        wai_wis1 s;
+        return wai_wis1_parse(data, len, &s);
     }
     default:
         if (checked) *checked = WAI_CHECKED_FRAMING;

@@ -29,8 +29,10 @@
 
 #include <string.h>
 
+#include "common/alloc.h"
 #include "common/checked.h"
 #include "ops/bounds.h"
+#include "ops/layers_fast_dot.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define WAI_FAST_X86 1
@@ -55,7 +57,7 @@ static int detect_isa(void);
 typedef struct acc_mode {
     int narrow;   /* 1: i32 accumulation */
     size_t chunk; /* input channels per i32 chunk (narrow only) */
-    int isa;      /* 0 portable, 1 AVX2, 2 AVX-512 (F and DQ) */
+    int isa;      /* a WAI_FAST_ISA_* level */
     int x32;      /* A < 2^31: every x fits i32 */
 } acc_mode;
 
@@ -66,8 +68,12 @@ static int detect_isa(void) {
     /* The compiler runtime's CPU model (filled once, at load or by this
      * idempotent init if we run before that); nothing of ours is cached. */
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")) return 2;
-    if (__builtin_cpu_supports("avx2")) return 1;
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")) {
+        if (!__builtin_cpu_supports("avx512bw")) return WAI_FAST_ISA_AVX512;
+        if (!__builtin_cpu_supports("avx512vnni")) return WAI_FAST_ISA_AVX512BW;
+        return WAI_FAST_ISA_VNNI;
+    }
+    if (__builtin_cpu_supports("avx2")) return WAI_FAST_ISA_AVX2;
 #endif
     return 0;
 }
@@ -264,14 +270,14 @@ __attribute__((target("avx2"))) static void core_i64x32_avx2(int64_t *acc, size_
 static void run_core_i64(const acc_mode *md, int64_t *acc, size_t nob, const int64_t *const *xp,
                          const int64_t *wts, size_t nt, size_t tw) {
 #if WAI_FAST_X86
-    if (md->isa == 2) {
+    if (md->isa >= WAI_FAST_ISA_AVX512) {
         if (md->x32)
             core_i64x32_avx512(acc, nob, xp, wts, nt, tw);
         else
             core_i64_avx512(acc, nob, xp, wts, nt, tw);
         return;
     }
-    if (md->isa == 1 && md->x32) {
+    if (md->isa >= WAI_FAST_ISA_AVX2 && md->x32) {
         core_i64x32_avx2(acc, nob, xp, wts, nt, tw);
         return;
     }
@@ -283,11 +289,11 @@ static void run_core_i64(const acc_mode *md, int64_t *acc, size_t nob, const int
 static void run_core_i32(const acc_mode *md, int32_t *acc, size_t nob, const int32_t *const *xp,
                          const int32_t *wts, size_t nt, size_t tw) {
 #if WAI_FAST_X86
-    if (md->isa == 2) {
+    if (md->isa >= WAI_FAST_ISA_AVX512) {
         core_i32_avx512(acc, nob, xp, wts, nt, tw);
         return;
     }
-    if (md->isa == 1) {
+    if (md->isa >= WAI_FAST_ISA_AVX2) {
         core_i32_avx2(acc, nob, xp, wts, nt, tw);
         return;
     }
@@ -480,6 +486,9 @@ wai_status wai_conv_t2d_fast_isa(const wai_layer *l, const uint64_t *sums, uint3
     wai_status st = wai_bound_conv(a, sums, l->mult, l->bias, l->cout, shift);
     if (st != WAI_ok) return st;
 
+    const int isa = detect_isa() < isa_cap ? detect_isa() : isa_cap;
+    if (wai_conv_t2d_dot(l, shift, x, h, w, y, oh, ow, a, isa)) return WAI_ok;
+
     const size_t k = l->k, cin = l->cin, cout = l->cout, s = l->stride, pad = l->pad;
     const size_t kk = k * k, dmax = (k - 1) / s;
     const acc_mode md = choose_mode(a, sums, l->cout, l->weights, cin * cout, kk, cin, isa_cap);
@@ -629,9 +638,45 @@ wai_status wai_igdn_fast(const wai_layer *l, const uint64_t *sums, uint32_t gf, 
     return wai_igdn_fast_isa(l, sums, gf, afrac, x, positions, y, WAI_FAST_ISA_BEST);
 }
 
+/* The reference on a copy of x, so that y may be x. */
+static wai_status igdn_ref_copy(const wai_layer *l, const uint64_t *sums, uint32_t gf,
+                                uint32_t afrac, const int64_t *x, size_t positions, size_t n,
+                                int64_t *y) {
+    int64_t *cp = wai_alloc_array(NULL, n ? n : 1, sizeof(int64_t));
+    if (!cp) return WAI_out_of_memory;
+    if (n) memcpy(cp, x, sizeof(int64_t) * n);
+    wai_status st = wai_igdn_ref(l, sums, gf, afrac, cp, positions, y);
+    wai_free(NULL, cp);
+    return st;
+}
+
+/* The fast inverse GDN; in place (y == x) when blk is not NULL: each block
+ * of positions is then finished in blk ([c][PB]) and copied back only once
+ * every channel of it has been read. */
+static wai_status igdn_run(const wai_layer *l, const uint64_t *sums, uint32_t gf,
+                           uint32_t afrac, const int64_t *x, size_t positions, int64_t *y,
+                           int isa_cap, int64_t *blk);
+
 wai_status wai_igdn_fast_isa(const wai_layer *l, const uint64_t *sums, uint32_t gf,
                              uint32_t afrac, const int64_t *x, size_t positions, int64_t *y,
                              int isa_cap) {
+    return igdn_run(l, sums, gf, afrac, x, positions, y, isa_cap, NULL);
+}
+
+wai_status wai_igdn_fast_inplace(const wai_layer *l, const uint64_t *sums, uint32_t gf,
+                                 uint32_t afrac, int64_t *x, size_t positions) {
+    size_t cb;
+    if (l->kind != WAI_LAYER_IGDN || !wai_count3(l->c, PB, 1, &cb)) return WAI_invalid_argument;
+    int64_t *blk = wai_alloc_array(NULL, cb ? cb : 1, sizeof(int64_t));
+    if (!blk) return WAI_out_of_memory;
+    wai_status st = igdn_run(l, sums, gf, afrac, x, positions, x, WAI_FAST_ISA_BEST, blk);
+    wai_free(NULL, blk);
+    return st;
+}
+
+static wai_status igdn_run(const wai_layer *l, const uint64_t *sums, uint32_t gf,
+                           uint32_t afrac, const int64_t *x, size_t positions, int64_t *y,
+                           int isa_cap, int64_t *blk) {
     size_t n, cc;
     if (l->kind != WAI_LAYER_IGDN || !wai_count3(l->c, positions, 1, &n) ||
         !wai_count3(l->c, l->c, 1, &cc))
@@ -639,7 +684,10 @@ wai_status wai_igdn_fast_isa(const wai_layer *l, const uint64_t *sums, uint32_t 
     uint64_t a = wai_max_abs_i64(x, n);
     /* floor(sqrt(2^63 - 1)): above it x^2 may leave i64; the reference's
      * u128 squares handle that rare case. */
-    if (a > 3037000499u) return wai_igdn_ref(l, sums, gf, afrac, x, positions, y);
+    if (a > 3037000499u) {
+        if (blk) return igdn_ref_copy(l, sums, gf, afrac, x, positions, n, y);
+        return wai_igdn_ref(l, sums, gf, afrac, x, positions, y);
+    }
     wai_status st = wai_bound_igdn(a, sums, l->beta, l->c, gf, afrac);
     if (st != WAI_ok) return st;
 
@@ -662,7 +710,7 @@ wai_status wai_igdn_fast_isa(const wai_layer *l, const uint64_t *sums, uint32_t 
             if (!wide) {
                 memset(acc, 0, sizeof acc);
 #if WAI_FAST_X86
-                if (isa == 2)
+                if (isa >= WAI_FAST_ISA_AVX512)
                     igdn_acc64_avx512(acc, x, positions, p0, np, l->gamma + i0 * c, c, nib);
                 else
 #endif
@@ -686,11 +734,14 @@ wai_status wai_igdn_fast_isa(const wai_layer *l, const uint64_t *sums, uint32_t 
             }
             for (size_t ib = 0; ib < nib; ib++) {
                 size_t i = i0 + ib;
+                int64_t *d = blk ? blk + i * PB : y + i * positions + p0;
                 for (size_t pp = 0; pp < np; pp++)
-                    y[i * positions + p0 + pp] = igdn_value(
-                        x[i * positions + p0 + pp], acc128[ib * PB + pp], l->beta[i], gf, afrac);
+                    d[pp] = igdn_value(x[i * positions + p0 + pp], acc128[ib * PB + pp],
+                                       l->beta[i], gf, afrac);
             }
         }
+        for (size_t i = 0; blk && i < c; i++)
+            memcpy(y + i * positions + p0, blk + i * PB, sizeof(int64_t) * np);
     }
     return WAI_ok;
 }

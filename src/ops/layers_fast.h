@@ -8,7 +8,9 @@
  * the narrowest exact accumulation (i32, i32 chunked over input channels and
  * widened to i64, or i64; for the inverse GDN i64 or i128), and on x86-64 an
  * AVX2 or AVX-512 inner loop when the CPU has it (detected per call). Shapes
- * outside the tiled path (k or stride above 8) run the reference.
+ * outside the tiled path (k or stride above 8) run the reference. The
+ * transposed convolution with A < 2^31 runs as i16 pair dot products
+ * (layers_fast_dot.c) when its weight sums allow 32-bit chunks.
  *
  * wai_conv_t2d_fast does not use `scratch` (it accumulates in tiles and
  * requantises straight into y); the argument stays for the shared
@@ -29,14 +31,23 @@ wai_status wai_conv_t2d_fast(const wai_layer *l, const uint64_t *sums, uint32_t 
 wai_status wai_igdn_fast(const wai_layer *l, const uint64_t *sums, uint32_t gf, uint32_t afrac,
                          const int64_t *x, size_t positions, int64_t *y);
 
+/* The inverse GDN in place: x is both input and output ([c][positions]).
+ * The same checks, refusals (x untouched) and bits as wai_igdn_fast; it
+ * needs c * 32 i64 of working memory (out_of_memory, x untouched, when it
+ * cannot have it). */
+wai_status wai_igdn_fast_inplace(const wai_layer *l, const uint64_t *sums, uint32_t gf,
+                                 uint32_t afrac, int64_t *x, size_t positions);
+
 /* ---- for tests and benchmarks --------------------------------------------- */
 
 /* Instruction sets, in order: each level's kernels need the CPU features of
  * its own and not the higher ones. */
 #define WAI_FAST_ISA_PORTABLE 0
 #define WAI_FAST_ISA_AVX2 1
-#define WAI_FAST_ISA_AVX512 2 /* AVX-512 F and DQ */
-#define WAI_FAST_ISA_BEST 2
+#define WAI_FAST_ISA_AVX512 2   /* AVX-512 F and DQ */
+#define WAI_FAST_ISA_AVX512BW 3 /* and BW: 512-bit vpmaddwd */
+#define WAI_FAST_ISA_VNNI 4     /* and VNNI: vpdpwssd */
+#define WAI_FAST_ISA_BEST 4
 
 /* The best level this CPU runs (PORTABLE off x86-64). */
 int wai_fast_isa_detected(void);

@@ -69,9 +69,57 @@ static wai_status run_layer(const wai_kernels *k, const wai_model *m, const wai_
     return WAI_invalid_argument;
 }
 
+/* Layer i runs in place on the buffer holding its input: the fast table's
+ * inverse GDN (wai_igdn_fast_inplace) past layer 0, whose input is the
+ * caller's. Saves one activation buffer of the largest size, and with it
+ * the first touch of its pages, which costs more than the layer. */
+static int runs_in_place(const wai_kernels *k, const wai_layer *l, uint32_t i) {
+    return i > 0 && l->kind == WAI_LAYER_IGDN && k->igdn == wai_igdn_fast;
+}
+
+/* The buffer (0 or 1) each layer writes, given the one its input is in
+ * (-1: the caller's input); need[b] gets the most elements b holds. */
+static int out_buffer(const wai_kernels *k, const wai_model *m, uint32_t i, int in) {
+    return runs_in_place(k, &m->layers[i], i) ? in : in == 0 ? 1 : 0;
+}
+
+/* Makes ws->buf[b] hold at least n elements (its contents need not
+ * survive). 0 when it cannot be had. */
+static int ws_reserve(wai_network_ws *ws, int64_t **slot, uint64_t *cap, uint64_t n) {
+    if (n <= *cap && (*slot || n == 0)) return 1;
+    wai_free(ws->a, *slot);
+    *cap = 0;
+    *slot = wai_alloc_array(ws->a, (size_t)n, sizeof(int64_t));
+    if (!*slot) return n == 0;
+    *cap = n;
+    return 1;
+}
+
+void wai_network_ws_init(wai_network_ws *ws, const wai_allocator *a) {
+    memset(ws, 0, sizeof *ws);
+    ws->a = a;
+}
+
+void wai_network_ws_free(wai_network_ws *ws) {
+    wai_free(ws->a, ws->scratch);
+    wai_free(ws->a, ws->buf[1]);
+    wai_free(ws->a, ws->buf[0]);
+    wai_network_ws_init(ws, ws->a);
+}
+
 wai_status wai_network_run(const wai_allocator *a, const wai_kernels *k, const wai_model *m,
                            const wai_sums *s, const wai_plan *p, const int64_t *input,
                            int64_t *output) {
+    wai_network_ws ws;
+    wai_network_ws_init(&ws, a);
+    wai_status st = wai_network_run_ws(&ws, k, m, s, p, input, output);
+    wai_network_ws_free(&ws);
+    return st;
+}
+
+wai_status wai_network_run_ws(wai_network_ws *ws, const wai_kernels *k, const wai_model *m,
+                              const wai_sums *s, const wai_plan *p, const int64_t *input,
+                              int64_t *output) {
     if (!k) k = &wai_kernels_ref;
     if (!consistent(m, s, p)) return WAI_invalid_argument;
     if (m->n_layers == 0) {
@@ -81,33 +129,30 @@ wai_status wai_network_run(const wai_allocator *a, const wai_kernels *k, const w
 
     /* Layer 0 reads the caller's input in place, so the buffers need hold
      * only layer outputs. */
-    uint64_t act = 0, plane = 0;
-    for (uint32_t i = 0; i < p->n_layers; i++) {
-        if (p->layers[i].out_elems > act) act = p->layers[i].out_elems;
+    uint64_t need[2] = {0, 0}, plane = 0;
+    for (int b = -1, i = 0; i < (int)p->n_layers; i++) {
+        b = out_buffer(k, m, (uint32_t)i, b);
+        if (p->layers[i].out_elems > need[b]) need[b] = p->layers[i].out_elems;
         if (p->layers[i].uncropped_elems > plane) plane = p->layers[i].uncropped_elems;
     }
-    wai_status st = WAI_out_of_memory;
-    int64_t *buf[2] = {NULL, NULL};
-    int64_t *scratch = NULL;
-    buf[0] = wai_alloc_array(a, (size_t)act, sizeof(int64_t));
-    if (m->n_layers > 1) buf[1] = wai_alloc_array(a, (size_t)act, sizeof(int64_t));
-    if (plane > 0) scratch = wai_alloc_array(a, (size_t)plane, sizeof(int64_t));
-    if ((act > 0 && !buf[0]) || (act > 0 && m->n_layers > 1 && !buf[1]) ||
-        (plane > 0 && !scratch))
-        goto done;
+    for (int b = 0; b < 2; b++)
+        if (!ws_reserve(ws, &ws->buf[b], &ws->cap[b], need[b])) return WAI_out_of_memory;
+    if (!ws_reserve(ws, &ws->scratch, &ws->scratch_cap, plane)) return WAI_out_of_memory;
 
     const int64_t *x = input;
-    for (uint32_t i = 0; i < m->n_layers; i++) {
-        int64_t *y = buf[i & 1];
-        st = run_layer(k, m, &m->layers[i], &p->layers[i], s->layers[i].sums, x, scratch, y);
-        if (st != WAI_ok) goto done;
-        x = y;
+    for (int b = -1, i = 0; i < (int)m->n_layers; i++) {
+        const wai_layer *l = &m->layers[i];
+        const wai_plan_layer *pl = &p->layers[i];
+        wai_status st;
+        b = out_buffer(k, m, (uint32_t)i, b);
+        if (runs_in_place(k, l, (uint32_t)i))
+            st = wai_igdn_fast_inplace(l, s->layers[i].sums, m->gf, m->afrac, ws->buf[b],
+                                       (size_t)pl->in_h * pl->in_w);
+        else
+            st = run_layer(k, m, l, pl, s->layers[i].sums, x, ws->scratch, ws->buf[b]);
+        if (st != WAI_ok) return st;
+        x = ws->buf[b];
     }
     if (p->out_elems) memcpy(output, x, (size_t)p->out_elems * sizeof *output);
-    st = WAI_ok;
-done:
-    wai_free(a, scratch);
-    wai_free(a, buf[1]);
-    wai_free(a, buf[0]);
-    return st;
+    return WAI_ok;
 }

@@ -49,7 +49,9 @@ extern const wai_kernels wai_kernels_fast;
  * Allocates its working memory once through `a` (two ping-pong activation
  * buffers of the largest layer output, and the transposed convolutions'
  * uncropped scratch of the largest such plane), runs each layer in order,
- * and frees it. Returns the first layer's refusal (field_range), leaving
+ * and frees it. With wai_kernels_fast, each inverse GDN past the first
+ * layer runs in place (wai_igdn_fast_inplace), so the second buffer holds
+ * only every other layer's output. Returns the first layer's refusal (field_range), leaving
  * `output` untouched: the result is copied out only once every layer has
  * run, whatever a kernel set leaves in its buffers when it refuses.
  * out_of_memory when a buffer cannot be had; invalid_argument when m, s and
@@ -57,5 +59,28 @@ extern const wai_kernels wai_kernels_fast;
 wai_status wai_network_run(const wai_allocator *a, const wai_kernels *k, const wai_model *m,
                            const wai_sums *s, const wai_plan *p, const int64_t *input,
                            int64_t *output);
+
+/* Working memory kept across runs, so that a caller running networks
+ * again and again (frames, tiles) allocates and first-touches it once:
+ * two activation buffers and the uncropped scratch, each grown to the
+ * largest run so far. Zero it with wai_network_ws_init; release it with
+ * wai_network_ws_free (which leaves it ready for reuse). */
+typedef struct wai_network_ws {
+    const wai_allocator *a;
+    int64_t *buf[2];
+    uint64_t cap[2];
+    int64_t *scratch;
+    uint64_t scratch_cap;
+} wai_network_ws;
+
+void wai_network_ws_init(wai_network_ws *ws, const wai_allocator *a);
+void wai_network_ws_free(wai_network_ws *ws);
+
+/* wai_network_run, with its working memory from ws (allocated through
+ * ws->a when too small, and kept there). The same results, refusals and
+ * output rules; on a refusal ws stays valid. */
+wai_status wai_network_run_ws(wai_network_ws *ws, const wai_kernels *k, const wai_model *m,
+                              const wai_sums *s, const wai_plan *p, const int64_t *input,
+                              int64_t *output);
 
 #endif

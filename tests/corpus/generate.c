@@ -31,6 +31,8 @@
 #include "formats/wih1.h"
 #include "formats/wiv1.h"
 #include "gen_models.h"
+#include "gen_neural.h"
+#include "gen_neural_parse.h"
 #include "wai/wai_hash.h"
 
 static uint64_t g_rng = 20261129;
@@ -583,6 +585,8 @@ int main(int argc, char **argv) {
     nested_fixtures();
     frame_fixtures();
     frame_nested_fixtures();
+    gen_neural(g_out, g_index);
+    gen_neural_parse(g_out, g_index);
     if (fclose(g_index) != 0) die("index");
     gen_models(g_out);
     return 0;

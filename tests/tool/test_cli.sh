@@ -109,7 +109,9 @@ expect_out "equal cost decodes" "$EXAMPLE_OUT"
 expect_exit 1 "--max-cost one under the work" -- "$WAI" decode --json --max-cost 3455 "$clip"
 expect_out "cost_over_limit outputs nothing" '{"capability": "wai.video.int_motion", "status": "cost_over_limit", "outputs": []}'
 expect_exit 1 "decode as another capability" -- "$WAI" decode --json --capability wai.audio.int_codec "$clip"
-expect_out "no decoder yet" '{"capability": "wai.audio.int_codec", "status": "unsupported_capability", "outputs": []}'
+expect_out "another format" '{"capability": "wai.audio.int_codec", "status": "format_capability_mismatch", "outputs": []}'
+expect_exit 1 "decode through a capability with no decoder" -- "$WAI" decode --json --capability wai.video.int_cond "$clip"
+expect_out "no decoder yet" '{"capability": "wai.video.int_cond", "status": "unsupported_capability", "outputs": []}'
 # A clip cut short: its stream runs out, so it outputs nothing.
 head -c 4000 "$clip" >"$TMP/cut.wiv1"
 expect_exit 1 "decode a cut clip" -- "$WAI" decode --json "$TMP/cut.wiv1"
@@ -134,7 +136,7 @@ expect_exit 0 "capabilities" -- "$WAI" capabilities
 expect_contains "capabilities lists int_hyper" "wai.neural.int_hyper" "$TMP/out"
 expect_exit 0 "capabilities --json" -- "$WAI" capabilities --json
 python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/out" && ok || fail "capabilities --json is JSON"
-[ "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$TMP/out")" = 11 ] && ok || fail "capabilities --json lists 11"
+[ "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$TMP/out")" = 12 ] && ok || fail "capabilities --json lists 12"
 expect_exit 2 "capabilities bad arg" -- "$WAI" capabilities --frob
 
 echo "$passed passed, $failed failed"

@@ -25,13 +25,24 @@ if [ -n "$GEN" ]; then
     fi
 fi
 
+# kind_of CAP: the output kind its decode gives.
+kind_of() {
+    case "$1" in
+    wai.neural.int_hyper) echo image ;;
+    wai.audio.int_codec) echo pcm ;;
+    wai.splat.int_codec) echo planes ;;
+    *) echo frame ;;
+    esac
+}
+
 # expected_json CAP STATUS HASHES: the line `wai decode --json` must print.
 expected_json() {
-    local outs="" h sep=""
+    local outs="" h sep="" kind
+    kind=$(kind_of "$1")
     if [ "$3" != "-" ]; then
         IFS=, read -ra hs <<<"$3"
         for h in "${hs[@]}"; do
-            outs="$outs$sep{\"kind\": \"frame\", \"sha256\": \"$h\", \"bytes\": BYTES}"
+            outs="$outs$sep{\"kind\": \"$kind\", \"sha256\": \"$h\", \"bytes\": BYTES}"
             sep=", "
         done
     fi
@@ -39,7 +50,7 @@ expected_json() {
 }
 
 cd "$CORPUS" || exit 2
-while read -r mode cap status maxcost files hashes; do
+while read -r mode cap status maxcost files hashes set; do
     case "$mode" in ''|'#'*) continue ;; esac
     IFS=, read -ra fs <<<"$files"
     if [ "$mode" = parse ]; then
@@ -49,12 +60,21 @@ while read -r mode cap status maxcost files hashes; do
     fi
     args=(decode --json --capability "$cap")
     [ "$maxcost" != "-" ] && args+=(--max-cost "$maxcost")
+    [ -n "$set" ] && [ "$set" != "-" ] && args+=(--set "$set")
     out=$("$WAI" "${args[@]}" "${fs[@]}")
     rc=$?
     want_rc=1
     [ "$status" = ok ] && want_rc=0
     # Output sizes are the frames' own; compare with them masked.
-    masked=$(printf '%s' "$out" | sed 's/"bytes": [0-9]*/"bytes": BYTES/g')
+    # A neural decode carries its dispatch report (checked just below).
+    masked=$(printf '%s' "$out" | sed 's/"bytes": [0-9]*/"bytes": BYTES/g; s/, "report": {.*}}$/}/')
+    if [ "$status" = ok ] && [ "$(kind_of "$cap")" != frame ]; then
+        ran='"ran": {"unit": "cpu", "backend": "wai-ops", "arithmetic": "integer", "tier": "decode-equivalence"'
+        case "$out" in
+        *"$ran"*'"reason": "dispatch_tier_refused"'*) ok ;;
+        *) fail "decode $files: no report of an integer run: $(printf '%s' "$out" | head -c 300)" ;;
+        esac
+    fi
     want=$(expected_json "$cap" "$status" "$hashes")
     if [ "$masked" = "$want" ] && [ "$rc" -eq "$want_rc" ]; then ok; else
         fail "decode $files: exit $rc (want $want_rc): $(printf '%s' "$out" | head -c 300)"

@@ -133,6 +133,7 @@ int main(int argc, char **argv) {
     suite_json();
     suite_hash();
     suite_formats();
+    suite_formats_neural();
     suite_rans();
     suite_corpus();
     suite_motion_diff();
@@ -142,7 +143,9 @@ int main(int argc, char **argv) {
     suite_layers();
     suite_layers_diff();
     suite_network();
+    suite_dispatch();
     suite_model_corpus();
+    suite_sets();
     printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed ? 1 : 0;
 }

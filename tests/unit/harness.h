@@ -52,6 +52,7 @@ void suite_reader(void);
 void suite_json(void);
 void suite_hash(void);
 void suite_formats(void);
+void suite_formats_neural(void);
 void suite_rans(void);
 void suite_corpus(void);
 void suite_motion_diff(void);
@@ -61,7 +62,9 @@ void suite_model(void);
 void suite_layers(void);
 void suite_layers_diff(void);
 void suite_network(void);
+void suite_dispatch(void);
 void suite_model_corpus(void);
+void suite_sets(void);
 
 #define CHECK(c) harness_check(!!(c), #c, __FILE__, __LINE__)
 #define CHECK_MSG(c, ...) harness_check_msg(!!(c), __FILE__, __LINE__, __VA_ARGS__)

@@ -8,13 +8,33 @@
 #include "wai/wai_decode.h"
 #include "wai/wai_format.h"
 #include "wai/wai_hash.h"
+#include "wai/wai_set.h"
 
 #define MAX_FIELD 8192
 
 typedef struct corpus_case {
     char mode[16], capability[64], status[64], max_cost[32];
     char files[MAX_FIELD], hashes[MAX_FIELD];
+    char set[256];   /* the parameter set's directory, or "-" */
 } corpus_case;
+
+/* The set of a case: every member its capability reads that the directory
+ * holds (a fixture may leave one out). NULL for "-". */
+static wai_set *load_set(wai_context *ctx, const corpus_case *c) {
+    if (strcmp(c->set, "-") == 0) return NULL;
+    const wai_capability *cap = wai_capability_find(c->capability);
+    wai_set *s = NULL;
+    if (!cap || wai_set_create(ctx, &s) != WAI_ok) return NULL;
+    for (size_t i = 0; cap->set_members[i]; i++) {
+        char rel[400];
+        snprintf(rel, sizeof rel, "corpus/%s/%s", c->set, cap->set_members[i]);
+        size_t len = 0;
+        uint8_t *data = harness_read_file(rel, &len);
+        if (data) wai_set_add(s, cap->set_members[i], data, len);
+        free(data);
+    }
+    return s;
+}
 
 /* Runs one case; returns the status and writes the outputs' hashes. */
 static wai_status run_decode(const corpus_case *c, char *hashes, size_t cap) {
@@ -25,6 +45,8 @@ static wai_status run_decode(const corpus_case *c, char *hashes, size_t cap) {
     cfg.capability = c->capability;
     if (strcmp(c->max_cost, "-") != 0) cfg.max_cost = strtoull(c->max_cost, NULL, 10);
     if (wai_context_create(NULL, &ctx) != WAI_ok) return WAI_out_of_memory;
+    wai_set *set = load_set(ctx, c);
+    cfg.set = set;
     wai_status st = wai_decoder_create(ctx, &cfg, &dec);
     size_t at = 0;
     hashes[0] = '\0';
@@ -52,6 +74,7 @@ static wai_status run_decode(const corpus_case *c, char *hashes, size_t cap) {
     }
     if (at == 0) snprintf(hashes, cap, "-");
     wai_decoder_destroy(dec);
+    wai_set_destroy(set);
     wai_context_destroy(ctx);
     return st;
 }
@@ -81,10 +104,10 @@ static void test_corpus(void) {
         if (next) *next++ = '\0';
         if (line[0] == '#' || line[0] == '\0') continue;
         static corpus_case c;
-        if (!CHECK_MSG(sscanf(line, "%15s %63s %63s %31s %8191s %8191s", c.mode, c.capability,
-                              c.status, c.max_cost, c.files, c.hashes) == 6,
-                       "bad index line: %.80s", line))
-            continue;
+        strcpy(c.set, "-");
+        int fields = sscanf(line, "%15s %63s %63s %31s %8191s %8191s %255s", c.mode,
+                            c.capability, c.status, c.max_cost, c.files, c.hashes, c.set);
+        if (!CHECK_MSG(fields == 6 || fields == 7, "bad index line: %.80s", line)) continue;
         n_cases++;
         wai_status st = strcmp(c.mode, "parse") == 0 ? run_parse(&c)
                                                       : run_decode(&c, got, sizeof got);

@@ -5,14 +5,19 @@
  * the exactness bound's largest passing A and one past it. Each case must
  * give the same status, the same output bytes on success, and leave the
  * output untouched on refusal. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/int128.h"
+#include "formats/whm1.h"
+#include "gen/netgen.h"
 #include "harness.h"
 #include "ops/bounds.h"
 #include "ops/layers.h"
 #include "ops/layers_fast.h"
+#include "ops/network.h"
+#include "ops/plan.h"
 
 static uint64_t g_seed = 0x1a7ed1ff;
 
@@ -140,6 +145,7 @@ static void rnd_requant(conv_case *c) {
 }
 
 static int counts[3][4]; /* [kind][refused, ok-small A, ok-mid A, ok-large A] */
+static long n_cases, n_networks, n_net_layers; /* printed by test_coverage */
 
 static void note(int kind, wai_status st, uint64_t a) {
     int bucket = st != WAI_ok                   ? 0
@@ -147,6 +153,7 @@ static void note(int kind, wai_status st, uint64_t a) {
                  : a < ((uint64_t)1 << 31) ? 2
                                            : 3;
     counts[kind][bucket]++;
+    n_cases++;
 }
 
 /* One conv (transposed = 0) or conv_t (1) case of the given shape; returns
@@ -315,6 +322,12 @@ static int igdn_case_run(uint32_t ch, size_t positions, int realistic, uint64_t 
         s1 = wai_igdn_fast_isa(&c.l, c.sums, c.gf, c.afrac, x, positions, y1, isa);
         ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n) == 0;
     }
+    /* In place: the output over the input, or the input untouched. */
+    int64_t *xi = malloc(sizeof(int64_t) * (n + 1));
+    memcpy(xi, x, sizeof(int64_t) * n);
+    s1 = wai_igdn_fast_inplace(&c.l, c.sums, c.gf, c.afrac, xi, positions);
+    ok = ok && s0 == s1 && memcmp(xi, s0 == WAI_ok ? y0 : x, sizeof(int64_t) * n) == 0;
+    free(xi);
     note(2, s0, wai_max_abs_i64(x, n));
     CHECK_MSG(ok, "igdn c %u positions %zu gf %u afrac %u A %llu: status %d vs %d", ch,
               positions, c.gf, c.afrac, (unsigned long long)wai_max_abs_i64(x, n), (int)s0,
@@ -342,8 +355,10 @@ static void test_conv_t2d_random(void) {
 
 static void test_igdn_random(void) {
     int bad = 0;
-    for (int t = 0; t < N_IGDN && bad < 5; t++)
-        bad += !igdn_case_run(rnd_channels(), 1 + rnd(rnd(4) ? 8 : 100), 0, 0);
+    for (int t = 0; t < N_IGDN && bad < 5; t++) {
+        uint32_t ch = rnd_channels(); /* drawn first under every compiler */
+        bad += !igdn_case_run(ch, 1 + rnd(rnd(4) ? 8 : 100), 0, 0);
+    }
 }
 
 /* The i32 chunking at its edges: every weight the same value v and every
@@ -374,11 +389,16 @@ static void test_chunk_edges(void) {
  * they must still agree, including the refusals. */
 static void test_untiled_shapes(void) {
     for (int t = 0; t < 40; t++) {
+        /* One draw per declarator (sequenced): the same cases under every
+         * compiler, whatever its argument order. */
         uint32_t k = 9 + rnd(3), s = 1 + rnd(10);
-        conv_case_run(0, 1 + rnd(3), 1 + rnd(3), k, s, rnd(k), 0, 9 + rnd(4), 9 + rnd(4), 0, 0);
-        conv_case_run(1, 1 + rnd(3), 1 + rnd(3), k, s, rnd(4), rnd(2), 1 + rnd(3), 1 + rnd(3),
-                      0, 0);
-        igdn_case_run(1 + rnd(4), 1 + rnd(8), 0, ((uint64_t)1 << 32) + rnd(1000));
+        uint32_t ci = 1 + rnd(3), co = 1 + rnd(3), pad = rnd(k), h = 9 + rnd(4), w = 9 + rnd(4);
+        conv_case_run(0, ci, co, k, s, pad, 0, h, w, 0, 0);
+        uint32_t ci2 = 1 + rnd(3), co2 = 1 + rnd(3), pad2 = rnd(4), op2 = rnd(2);
+        uint32_t h2 = 1 + rnd(3), w2 = 1 + rnd(3);
+        conv_case_run(1, ci2, co2, k, s, pad2, op2, h2, w2, 0, 0);
+        uint32_t gc = 1 + rnd(4), gp = 1 + rnd(8);
+        igdn_case_run(gc, gp, 0, ((uint64_t)1 << 32) + rnd(1000));
     }
 }
 
@@ -404,10 +424,175 @@ static void test_bmshj_shapes(void) {
     conv_case_run(0, 128, 128, 5, 2, 2, 0, 6, 9, 1, (uint64_t)1 << 20);
 }
 
+
+/* ---- the i16 dot-product path's switch points --------------------------------------- */
+
+/* The transposed convolution's i16 path (layers_fast_dot.c) changes form at
+ * A = 32767 / 32768 (one limb or two), 32767 * 2^15 (its last A: the hi
+ * limb must fit i16) and 2^31 (where its guard stands), and wherever a
+ * limb's chunk of channel pairs changes length.
+ * Each A exactly at a switch and one past it, on random small layers. */
+static void test_dot_thresholds(void) {
+    static const uint64_t at[] = {32767, 32768, 32769, 65535, 65536, (uint64_t)1 << 30,
+                                  (uint64_t)32767 << 15, ((uint64_t)32767 << 15) + 1,
+                                  INT32_MAX, (uint64_t)INT32_MAX + 1, (uint64_t)INT32_MAX + 2,
+                                  (uint64_t)1 << 32};
+    int bad = 0;
+    for (int t = 0; t < 400 && bad < 5; t++) {
+        uint32_t k = 1 + rnd(6), s = 1 + rnd(3), h = 1 + rnd(5), w = 1 + rnd(40);
+        uint32_t opad = rnd(s), un = ((h < w ? h : w) - 1) * s + k + opad;
+        /* One draw per statement: the same cases under every compiler. */
+        uint32_t cin = 1 + rnd(12), cout = 1 + rnd(9), pad = rnd((un + 1) / 2);
+        int small = (int)rnd(2), style = (int)rnd(3);
+        bad += !conv_case_full(1, cin, cout, k, s, pad, opad, h, w, small, 0,
+                               at[t % (sizeof at / sizeof at[0])], style);
+    }
+}
+
+/* The limb split the i16 path documents (docs/integer-operators.md, "Fast
+ * kernels"): for A >= 2^15, the b in 1..15 with ceil(A / 2^b) <= 32767 that
+ * makes max(2^b - 1, ceil(A / 2^b)) smallest (the first such b on a tie). */
+static unsigned limb_bits(uint64_t a) {
+    uint64_t best = UINT64_MAX;
+    unsigned bb = 0;
+    for (unsigned b = 1; b <= 15; b++) {
+        uint64_t lo = ((uint64_t)1 << b) - 1, hi = (a + lo) >> b;
+        uint64_t m = lo > hi ? lo : hi;
+        if (hi <= INT16_MAX && m < best) best = m, bb = b;
+    }
+    return bb;
+}
+
+/* The i16 path's chunks at their edges: every weight v, every input -A or
+ * +A, so an interior output's chunk sum over n channel pairs is exactly n *
+ * L * 2|v| * T (T the phase's taps, L the limb's largest value), and v is
+ * set so that a chunk of n pairs ends at or just below 2^31 - 1: a chunk one
+ * pair too long gives wrong bytes. One limb (A <= 32767: L = A) and two
+ * (A = q * 2^b + 1, so that -A has both limbs at their largest: lo = 2^b - 1,
+ * hi = -(q + 1) = -ceil(A / 2^b)). */
+static void test_dot_chunk_edges(void) {
+    int bad = 0, ran = 0;
+    for (int t = 0; t < 800 && bad < 5; t++) {
+        uint32_t k = 1 + rnd(6), s = 1 + rnd(2), cin = 4 + rnd(21), cout = 1 + rnd(5);
+        uint32_t h = k + rnd(3), w = k + rnd(20);
+        uint64_t nt = (uint64_t)((k - 1) / s + 1) * ((k - 1) / s + 1); /* phase (0, 0) */
+        uint64_t n = 1 + rnd((cin - 1) / 2), a, lmax;
+        if (t & 1) {
+            a = 1 + rnd(INT16_MAX);
+            lmax = a;
+        } else {
+            a = ((uint64_t)1 << 15) + rnd64() % ((uint64_t)INT32_MAX - ((uint64_t)1 << 15));
+            unsigned b = limb_bits(a);
+            if (b == 0) continue; /* A past 32767 * 2^15: not this path */
+            a = (a >> b << b) + 1;
+            if (limb_bits(a) != b || a > INT32_MAX) continue;
+            uint64_t lo = ((uint64_t)1 << b) - 1, hi = (a + lo) >> b;
+            lmax = rnd(2) ? lo : hi; /* the limb whose chunk is at its edge */
+        }
+        uint64_t v = (uint64_t)INT32_MAX / (lmax * 2 * nt * n);
+        if (v == 0 || v > INT16_MAX) continue;
+        int16_t wv = (int16_t)(rnd(2) ? -(int64_t)v : (int64_t)v);
+        ran++;
+        bad += !conv_case_full(1, cin, cout, k, s, k - 1, 0, h, w, 0, wv, a, 0);
+    }
+    CHECK(ran > 200);
+}
+
+/* ---- whole networks at every instruction-set level ---------------------------------- */
+
+/* Runs m layer by layer with the fast layers capped at isa (the reference
+ * for the kinds without a fast form) into buffers b0 / b1; the output lands
+ * in *out. */
+static wai_status run_net_isa(const wai_model *m, const wai_sums *s, const wai_plan *p,
+                              const int64_t *x, int64_t *b0, int64_t *b1, int64_t *scr, int isa,
+                              const int64_t **out) {
+    for (uint32_t i = 0; i < p->n_layers; i++) {
+        const wai_layer *l = &m->layers[i];
+        const wai_plan_layer *pl = &p->layers[i];
+        const uint64_t *sm = s->layers[i].sums;
+        int64_t *y = (i & 1) ? b1 : b0;
+        wai_status st;
+        size_t pos = (size_t)pl->in_h * pl->in_w;
+        if (l->kind == WAI_LAYER_CONV)
+            st = wai_conv2d_fast_isa(l, sm, m->shift, x, pl->in_h, pl->in_w, y, pl->out_h,
+                                     pl->out_w, isa);
+        else if (l->kind == WAI_LAYER_CONV_T && m->dims == 2)
+            st = wai_conv_t2d_fast_isa(l, sm, m->shift, x, pl->in_h, pl->in_w, scr, y,
+                                       pl->out_h, pl->out_w, isa);
+        else if (l->kind == WAI_LAYER_CONV_T)
+            st = wai_conv_t1d_ref(l, sm, m->shift, x, pl->in_w, scr, y, pl->out_w);
+        else if (l->kind == WAI_LAYER_IGDN)
+            st = wai_igdn_fast_isa(l, sm, m->gf, m->afrac, x, pos, y, isa);
+        else if (l->kind == WAI_LAYER_RELU)
+            st = wai_relu_ref(x, (size_t)pl->in_elems, y);
+        else
+            st = wai_leaky_ref(l, x, (size_t)pl->in_elems, y);
+        if (st != WAI_ok) return st;
+        x = y;
+        n_net_layers++;
+    }
+    *out = x;
+    return WAI_ok;
+}
+
+/* 100 generated networks (bmshj-, mbt- and WAM1-shaped), inputs realistic
+ * and scaled up by 2^12 .. 2^36, through wai_network_run's reference and,
+ * layer by layer, the fast layers at every level this CPU has: the same
+ * status and output. */
+static void test_networks_every_isa(void) {
+    int bad = 0;
+    for (uint64_t seed = 1; seed <= 100 && bad < 3; seed++) {
+        wai_model m;
+        uint32_t afrac = 8 + (uint32_t)(seed % 9), cin = 1 + (uint32_t)(seed % 7) * 3;
+        uint32_t h = 1 + (uint32_t)(seed % 5), w = 1 + (uint32_t)(seed % 11) * 3;
+        wai_status st;
+        if (seed % 3 == 0) st = netgen_wam1(NULL, seed, afrac, cin, 4, 1, 2, &m);
+        else if (seed % 3 == 1) st = netgen_bmshj(NULL, seed, afrac, cin, 8, 3, 3, &m);
+        else st = netgen_mbt_hyper(NULL, seed, afrac, cin, 6, 4, &m);
+        if (!CHECK(st == WAI_ok)) return;
+        if (m.dims == 1) h = 1;
+        wai_sums s;
+        wai_plan p;
+        CHECK(wai_sums_compute(NULL, &m, &s) == WAI_ok);
+        CHECK(wai_plan_model(NULL, &m, cin, h, w, &p) == WAI_ok);
+        size_t n_in = (size_t)cin * h * w, n_out = (size_t)p.out_elems, nb = 1, ns = 1;
+        for (uint32_t i = 0; i < p.n_layers; i++) {
+            if (p.layers[i].out_elems > nb) nb = (size_t)p.layers[i].out_elems;
+            if (p.layers[i].uncropped_elems > ns) ns = (size_t)p.layers[i].uncropped_elems;
+        }
+        int64_t *x = malloc(sizeof *x * n_in), *ya = malloc(sizeof *ya * (n_out + 1));
+        int64_t *b0 = malloc(sizeof *b0 * nb), *b1 = malloc(sizeof *b1 * nb);
+        int64_t *scr = malloc(sizeof *scr * ns);
+        uint64_t rs = seed * 104729;
+        netgen_input(&rs, afrac, x, n_in);
+        unsigned scale = (unsigned)(seed % 4) * 12;
+        for (size_t i = 0; i < n_in; i++) x[i] = x[i] * ((int64_t)1 << scale);
+        wai_status sa = wai_network_run(NULL, &wai_kernels_ref, &m, &s, &p, x, ya);
+        for (int isa = 0; isa <= wai_fast_isa_detected() && !bad; isa++) {
+            const int64_t *yb = NULL;
+            wai_status sb = run_net_isa(&m, &s, &p, x, b0, b1, scr, isa, &yb);
+            bad += !CHECK_MSG(sa == sb && (sa != WAI_ok || memcmp(ya, yb, sizeof *ya * n_out) == 0),
+                              "network %llu isa %d: reference %s, fast %s",
+                              (unsigned long long)seed, isa, wai_status_name(sa),
+                              wai_status_name(sb));
+        }
+        n_networks++;
+        free(x), free(ya), free(b0), free(b1), free(scr);
+        wai_plan_free(NULL, &p);
+        wai_sums_free(NULL, &s);
+        wai_model_free(NULL, &m);
+    }
+}
+
 static void test_coverage(void) {
     /* Every kind saw refusals and passes at every input scale (when the
      * random suites ran: a filter may have left them out). */
+    printf("layers_diff: %ld random layer cases (each at %d instruction-set levels), "
+           "%ld whole networks (%ld layer runs)\n",
+           n_cases, wai_fast_isa_detected() + 1, n_networks, n_net_layers);
     if (counts[0][0] + counts[1][0] + counts[2][0] == 0) return;
+    CHECK(n_cases >= 10000);
+    CHECK(n_networks >= 100);
     for (int k = 0; k < 3; k++)
         for (int b = 0; b < 4; b++)
             CHECK_MSG(counts[k][b] > 0, "kind %d bucket %d never reached", k, b);
@@ -420,5 +605,8 @@ void suite_layers_diff(void) {
     harness_run("layers_diff/chunk_edges", test_chunk_edges);
     harness_run("layers_diff/untiled_shapes", test_untiled_shapes);
     harness_run("layers_diff/bmshj_shapes", test_bmshj_shapes);
+    harness_run("layers_diff/dot_thresholds", test_dot_thresholds);
+    harness_run("layers_diff/dot_chunk_edges", test_dot_chunk_edges);
+    harness_run("layers_diff/networks_every_isa", test_networks_every_isa);
     harness_run("layers_diff/coverage", test_coverage);
 }

@@ -91,11 +91,15 @@ static void test_context_lifecycle(void) {
     CHECK(wai_context_create(&s, &ctx) == WAI_invalid_argument);
     s.allocator = counting;
     CHECK(wai_context_create(&s, &ctx) == WAI_ok);
-    CHECK(h.calls == 1 && h.live == 1);
+    CHECK(h.calls == 2 && h.live == 2); /* the context and its set cache */
     wai_context_destroy(ctx);
     CHECK(h.live == 0);
-    h.fail_at = h.calls + 1;
-    CHECK(wai_context_create(&s, &ctx) == WAI_out_of_memory && ctx == NULL && h.failed);
+    for (size_t n = 1; n <= 2; n++) { /* each allocation failing in turn */
+        h.failed = 0;
+        h.fail_at = h.calls + n;
+        CHECK(wai_context_create(&s, &ctx) == WAI_out_of_memory && ctx == NULL && h.failed);
+        CHECK(h.live == 0);
+    }
 }
 
 /* integer-payloads §7: a size past 64 bits is past every cap. */

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_set.h"
+#include "dispatch_opts.h"
 #include "output.h"
 #include "wai/wai_decode.h"
 #include "wai/wai_format.h"
@@ -13,6 +15,7 @@
 typedef struct decode_options {
     const char *capability;
     const char *set_dir;
+    const char *pin;
     const char *out_path;
     const char *out_format;   /* --format, or NULL: by OUT's extension */
     uint32_t fps_num, fps_den;
@@ -20,12 +23,16 @@ typedef struct decode_options {
     uint64_t max_cost;
     int has_max_cost;
     int json;
+    dispatch_opts dispatch;
 } decode_options;
 
 static int parse_options(int argc, char **argv, decode_options *o, int *first_file) {
-    static const char *const takes_value[] = {"--capability", "--set", "-o", "--format", "--max-cost", "--fps", NULL};
+    static const char *const takes_value[] = {"--capability", "--set", "--pin", "-o", "--format",
+                                                 "--max-cost", "--fps", DISPATCH_OPTS_TAKING_VALUE,
+                                                 NULL};
     cli_permute(argc, argv, takes_value);
     memset(o, 0, sizeof *o);
+    dispatch_opts_init(&o->dispatch);
     int i = 1;
     for (; i < argc; i++) {
         const char *a = argv[i];
@@ -33,9 +40,13 @@ static int parse_options(int argc, char **argv, decode_options *o, int *first_fi
             i++;
             break;
         }
+        int t = dispatch_opts_take("decode", argc, argv, &i, &o->dispatch);
+        if (t < 0) return EXIT_USAGE;
+        if (t > 0) continue;
         const char **value = NULL;
         if (strcmp(a, "--capability") == 0) value = &o->capability;
         else if (strcmp(a, "--set") == 0) value = &o->set_dir;
+        else if (strcmp(a, "--pin") == 0) value = &o->pin;
         else if (strcmp(a, "-o") == 0) value = &o->out_path;
         else if (strcmp(a, "--format") == 0) value = &o->out_format;
         if (value) {
@@ -64,6 +75,8 @@ static int parse_options(int argc, char **argv, decode_options *o, int *first_fi
     if (rc != 0) return rc;
     if (o->out_path && strcmp(o->out_path, "-") == 0 && o->json)
         return cli_usage_error("decode", "-o - and --json both want standard output");
+    if (o->dispatch.report && o->json)
+        return cli_usage_error("decode", "--report and --json both print; --json carries the report");
     if (o->has_fps && fmt != OUT_FORMAT_Y4M)
         return cli_usage_error("decode", "--fps applies to Y4M output only");
     if (!o->has_fps) o->fps_num = 25, o->fps_den = 1;
@@ -98,7 +111,15 @@ static int record_output(decode_result *r, const wai_output *o) {
     return 0;
 }
 
-static void print_result_json(const char *capability, wai_status st, const decode_result *r) {
+/* The dispatch report's JSON text, or NULL when the decode made none. */
+static const char *report_text(const wai_decoder *dec, char *buf, size_t size) {
+    const wai_dispatch_report *rep = dec ? wai_decoder_dispatch_report(dec) : NULL;
+    if (!rep || wai_dispatch_report_json(rep, buf, size, NULL) != WAI_ok) return NULL;
+    return buf;
+}
+
+static void print_result_json(const char *capability, wai_status st, const decode_result *r,
+                              const char *report) {
     printf("{\"capability\": ");
     if (capability) json_put_string(stdout, capability);
     else printf("null");
@@ -110,7 +131,9 @@ static void print_result_json(const char *capability, wai_status st, const decod
         json_put_hex(stdout, r->outputs[i].sha256, 32);
         printf(", \"bytes\": %llu}", (unsigned long long)r->outputs[i].bytes);
     }
-    printf("]}\n");
+    printf("]");
+    if (report) printf(", \"report\": %s", report);
+    printf("}\n");
 }
 
 /* Decodes the files as one stream; stops at the first refusal, keeping what
@@ -154,6 +177,7 @@ int cmd_decode(int argc, char **argv) {
     int exit_status = EXIT_USAGE;
     wai_context *ctx = NULL;
     wai_decoder *dec = NULL;
+    wai_set *set = NULL;
     decode_result result = {NULL, 0, 0};
     out_writer *writer = NULL;
     int write_rc = 0;
@@ -166,9 +190,14 @@ int cmd_decode(int argc, char **argv) {
         goto done;
     }
     wai_status st = wai_context_create(NULL, &ctx);
+    if (st == WAI_ok && (exit_status = cli_load_set(ctx, cap, o.set_dir, o.pin, &set)) != 0)
+        goto done;
+    exit_status = EXIT_USAGE;
     wai_decoder_config cfg;
     wai_decoder_default_config(&cfg);
     cfg.capability = o.capability;
+    cfg.set = set;
+    cfg.dispatch = &o.dispatch.options;
     if (o.has_max_cost) cfg.max_cost = o.max_cost;
     if (st == WAI_ok) st = wai_decoder_create(ctx, &cfg, &dec);
     if (st == WAI_ok && o.out_path) {
@@ -191,7 +220,10 @@ int cmd_decode(int argc, char **argv) {
     }
     const char *cap_name = dec && wai_decoder_capability(dec) ? wai_decoder_capability(dec)
                                                               : o.capability;
-    if (o.json) print_result_json(cap_name, st, &result);
+    char report[WAI_DISPATCH_REPORT_JSON_MAX];
+    const char *rep = report_text(dec, report, sizeof report);
+    if (o.json) print_result_json(cap_name, st, &result, rep);
+    else if (o.dispatch.report && rep) printf("%s\n", rep);
     else if (st != WAI_ok)
         fprintf(stderr, "wai decode: %s: refused: %s\n", refused_file, wai_status_name(st));
     exit_status = st == WAI_ok ? EXIT_DONE : EXIT_REFUSED;
@@ -199,6 +231,7 @@ done:
     out_close(writer);
     free(result.outputs);
     wai_decoder_destroy(dec);
+    wai_set_destroy(set);
     wai_context_destroy(ctx);
     for (int i = 0; i < loaded; i++) cli_file_free(&files[i]);
     free(files);

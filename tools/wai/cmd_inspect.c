@@ -2,8 +2,10 @@
 #include <string.h>
 
 #include "cli.h"
+#include "formats/wia1.h"
 #include "formats/wif1.h"
 #include "formats/wih1.h"
+#include "formats/wis1.h"
 #include "formats/wiv1.h"
 #include "wai/wai_decode.h"
 #include "wai/wai_format.h"
@@ -49,6 +51,21 @@ static void print_header(const wai_capability *cap, const cli_file *f) {
         if (wai_wih1_parse(f->data, f->len, 0, &h) != WAI_ok) return;
         printf(", \"header\": ");
         print_wih1(&h);
+    } else if (cap->format == WAI_FORMAT_WIA1) {
+        wai_wia1 a;
+        if (wai_wia1_parse(f->data, f->len, &a) != WAI_ok) return;
+        printf(", \"header\": {\"afrac\": %u, \"sr\": %u, \"n_ch\": %u, \"lat_len\": %u, "
+               "\"t_out\": %u, \"offset\": %d, \"cdf_len\": %u, \"stream_bytes\": %llu}",
+               a.afrac, a.sr, a.n_ch, a.lat_len, a.t_out, a.offset, a.cdf_len,
+               (unsigned long long)a.stream.len);
+    } else if (cap->format == WAI_FORMAT_WIS1) {
+        wai_wis1 s;
+        if (wai_wis1_parse(f->data, f->len, &s) != WAI_ok) return;
+        printf(", \"header\": {\"afrac\": %u, \"c\": %u, \"sh\": %u, \"sw\": %u, \"s\": %u, "
+               "\"attr\": %u, \"n_gaussians\": %u, \"table_entries\": %llu, "
+               "\"stream_bytes\": %llu}",
+               s.afrac, s.c, s.sh, s.sw, s.s, s.attr, s.n_gaussians,
+               (unsigned long long)s.table_entries, (unsigned long long)s.stream.len);
     }
 }
 

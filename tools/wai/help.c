@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "dispatch_opts.h"
 
 static const char overview[] =
     "usage: wai COMMAND [OPTIONS] [FILE...]\n"
@@ -49,7 +50,8 @@ static const char help_inspect[] =
     "Exit status: 0 every FILE passed, 1 one was refused, 2 usage or I/O error.\n";
 
 static const char help_decode[] =
-    "usage: wai decode [--capability CAP] [--set DIR] [--max-cost N] [--json]\n"
+    "usage: wai decode [--capability CAP] [--set DIR [--pin SHA256]] [--max-cost N]\n"
+    "                  [--json]\n"
     "                  [-o OUT [--format y4m|rgb|png] [--fps N[/D]]] FILE...\n"
     "\n"
     "Decodes FILE. Several FILEs are one frame stream, decoded in order (a\n"
@@ -59,7 +61,11 @@ static const char help_decode[] =
     "  --capability CAP  the capability to decode through; default: the one\n"
     "                    the first FILE's magic names\n"
     "  --set DIR         the parameter set: a directory holding its members by\n"
-    "                    name (entropy.json, g_s.whm, h_s.whm, model.wam, ...)\n"
+    "                    name (g_s.whm, h_s.whm, entropy.json; model.wam;\n"
+    "                    g_s.whm): a member missing is set_incomplete\n"
+    "  --pin SHA256      a one-file set's pin: its file must have this SHA-256\n"
+    "                    (64 hex digits), else set_incomplete\n"
+    DISPATCH_OPTS_HELP
     "  --max-cost N      refuse with cost_over_limit, before any symbol is\n"
     "                    decoded, a payload whose declared work (network\n"
     "                    multiply-accumulates plus entropy steps) exceeds N\n"
@@ -117,12 +123,21 @@ static const char help_digest[] =
 static const char help_capabilities[] =
     "usage: wai capabilities [--json]\n"
     "\n"
-    "Lists every capability libwai knows: its payload format, registry class,\n"
-    "registered tier, the parameter-set members it reads, and whether this\n"
-    "build decodes it.\n"
+    "Lists every capability libwai knows, one row each: its name, its payload\n"
+    "format (\"none\" when libwai reads no payload of it), its registry class,\n"
+    "its registered tier (none, entropy-consistency, decode-equivalence),\n"
+    "whether this build decodes it (yes/no), and its parameter-set members\n"
+    "(\"-\" for none). The tier is the one a decode needs unless the\n"
+    "envelope's intent is replicate or the set's pin states decode-equivalence\n"
+    "(neural-dispatch section 2).\n"
     "\n"
     "options:\n"
-    "  --json   one JSON array instead of a table\n";
+    "  --json   one JSON array instead of the table, an object per\n"
+    "           capability: {\"capability\", \"format\", \"keyframe\" (WIV1 and\n"
+    "           WIF1 only), \"frame_form\", \"class\", \"tier\", \"set\": [...],\n"
+    "           \"decodes\": true|false}\n"
+    "\n"
+    "Exit status: 0 done, 2 usage error.\n";
 
 static const char help_encode[] =
     "usage: wai encode --capability wai.video.int_motion [--q N] [--block N]\n"

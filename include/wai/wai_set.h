@@ -1,0 +1,46 @@
+/* Parameter sets (integer-payloads §9): the files a neural capability
+ * decodes against, by the names a set's listing gives them (g_s.whm,
+ * h_s.whm, entropy.json; model.wam; ...). A set is built in memory; the
+ * `wai` tool fills one from a directory (`wai decode --set DIR`). */
+#ifndef WAI_WAI_SET_H
+#define WAI_WAI_SET_H
+
+#include "wai.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct wai_set wai_set;
+
+/* An empty set; its memory comes from ctx's allocator, and ctx must outlive
+ * it. */
+WAI_API wai_status wai_set_create(wai_context *ctx, wai_set **out);
+WAI_API void wai_set_destroy(wai_set *s);
+
+/* Adds a member, copying its bytes. A name already present, an empty name
+ * or one of more than 255 bytes is invalid_argument. Names are compared
+ * byte for byte. */
+WAI_API wai_status wai_set_add(wai_set *s, const char *name, const uint8_t *data, size_t len);
+
+/* Pins a one-file set form-less, by its file's SHA-256 (§9, SPEC §3.1): a
+ * decode whose member does not hash to it is set_incomplete. A capability
+ * whose set has several files is pinned through its listing, which libwai
+ * does not read, so a pin on such a set is set_incomplete too. */
+WAI_API wai_status wai_set_pin(wai_set *s, const uint8_t sha256[32]);
+
+/* The number of members, and member i's name and bytes (i in order added). */
+WAI_API size_t wai_set_count(const wai_set *s);
+WAI_API wai_status wai_set_member_at(const wai_set *s, size_t i, const char **name,
+                                     const uint8_t **data, size_t *len);
+
+/* Member `name`'s bytes: WAI_ok, or set_incomplete when the set has no
+ * such member. */
+WAI_API wai_status wai_set_find(const wai_set *s, const char *name, const uint8_t **data,
+                                size_t *len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

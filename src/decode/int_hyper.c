@@ -1,0 +1,104 @@
+/* WIH1 decode against a loaded set: §4's steps in §7's order of checks. */
+#include "decode/int_hyper.h"
+
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/checked.h"
+#include "decode/latent.h"
+#include "ops/layers.h"
+
+wai_status wai_wih1_prepare(const wai_allocator *a, const wai_loaded_set *l, const wai_wih1 *v,
+                            wai_hyper_plan *p) {
+    memset(p, 0, sizeof *p);
+    if (v->n_z > l->tables->n_z) return WAI_model_mismatch;
+    wai_status st = wai_plan_model(a, &l->h_s.model, v->n_z, v->zh, v->zw, &p->h_s);
+    if (st == WAI_ok) st = wai_plan_model(a, &l->g_s.model, v->m, v->sh, v->sw, &p->g_s);
+    if (st == WAI_ok && (p->h_s.out_c != wai_sat_mul(2, v->m) || p->h_s.out_h != v->sh ||
+                         p->h_s.out_w != v->sw))
+        st = WAI_geometry_mismatch;
+    if (st == WAI_ok && p->g_s.out_c != 3) st = WAI_model_mismatch;
+    if (st != WAI_ok) wai_hyper_plan_free(a, p);
+    return st;
+}
+
+void wai_hyper_plan_free(const wai_allocator *a, wai_hyper_plan *p) {
+    wai_plan_free(a, &p->h_s);
+    wai_plan_free(a, &p->g_s);
+    memset(p, 0, sizeof *p);
+}
+
+void wai_wih1_cost(const wai_wih1 *v, const wai_hyper_plan *p, wai_cost *c) {
+    uint64_t hw = wai_sat_mul(p->g_s.out_h, p->g_s.out_w);
+    uint64_t z = wai_sat_mul3(v->n_z, v->zh, v->zw), y = wai_sat_mul3(v->m, v->sh, v->sw);
+    c->output_bytes = wai_sat_mul(3, hw);
+    c->entropy_steps = wai_sat_add(z, y);
+    c->macs = wai_sat_add(p->h_s.macs, p->g_s.macs);
+    uint64_t tensors = wai_sat_add(wai_sat_add(z, p->h_s.out_elems), wai_sat_add(y, p->g_s.out_elems));
+    uint64_t net = p->h_s.work_bytes > p->g_s.work_bytes ? p->h_s.work_bytes : p->g_s.work_bytes;
+    c->working_bytes = wai_sat_add(wai_sat_add(wai_sat_mul(8, tensors), net), c->output_bytes);
+}
+
+void wai_rgb8_interleave(const int64_t *planes, size_t hw, uint32_t afrac, uint8_t *rgb) {
+    for (size_t i = 0; i < hw; i++)
+        for (size_t ch = 0; ch < 3; ch++) rgb[3 * i + ch] = wai_rgb8_step(planes[ch * hw + i], afrac);
+}
+
+/* The hyper-latent: channel k against hyper table k, its offset and median. */
+static wai_status decode_z(const wai_allocator *a, const wai_loaded_set *l, const wai_wih1 *v,
+                           int64_t *z) {
+    wai_channel_coding *ch = wai_alloc_array(a, v->n_z, sizeof *ch);
+    if (!ch) return WAI_out_of_memory;
+    for (uint32_t k = 0; k < v->n_z; k++) {
+        ch[k].table = &l->hyper[k];
+        ch[k].offset = l->tables->hyper[k].offset;
+        ch[k].median = l->tables->z_median_q[k];
+    }
+    wai_rans_dec d;
+    wai_rans_dec_init(&d, v->z_stream.bytes, v->z_stream.len);
+    wai_status st = wai_decode_channels(&d, ch, v->n_z, (size_t)v->zh * v->zw, l->afrac, z);
+    if (st == WAI_ok) st = wai_rans_end_canonical(&d);
+    wai_free(a, ch);
+    return st;
+}
+
+static wai_status decode_y(const wai_loaded_set *l, const wai_wih1 *v, const int64_t *hs,
+                           int64_t *y) {
+    size_t n = (size_t)v->m * v->sh * v->sw;
+    wai_rans_dec d;
+    wai_rans_dec_init(&d, v->y_stream.bytes, v->y_stream.len);
+    wai_status st = wai_decode_bucketed(&d, l->latent, l->tables->latent, l->tables->scale_edges,
+                                        l->tables->n_edges, hs, hs + n, n, l->afrac, y);
+    return st == WAI_ok ? wai_rans_end_canonical(&d) : st;
+}
+
+wai_status wai_wih1_decode(const wai_allocator *a, const wai_kernels *k, const wai_loaded_set *l,
+                           const wai_wih1 *v, const wai_hyper_plan *p, uint8_t *rgb) {
+    /* Planning bounded every size by the caps, so each fits size_t. */
+    int64_t *z = wai_alloc_array(a, (size_t)p->h_s.in_c * p->h_s.in_h * p->h_s.in_w, 8);
+    int64_t *hs = wai_alloc_array(a, (size_t)p->h_s.out_elems, 8);
+    int64_t *y = NULL, *g = NULL;
+    wai_status st = WAI_out_of_memory;
+    if (!z || !hs) goto done;
+    if ((st = decode_z(a, l, v, z)) != WAI_ok) goto done;
+    st = wai_network_run(a, k, &l->h_s.model, &l->h_s.sums, &p->h_s, z, hs);
+    wai_free(a, z);
+    z = NULL;
+    if (st != WAI_ok) goto done;
+    st = WAI_out_of_memory;
+    if (!(y = wai_alloc_array(a, (size_t)p->g_s.in_c * p->g_s.in_h * p->g_s.in_w, 8))) goto done;
+    if ((st = decode_y(l, v, hs, y)) != WAI_ok) goto done;
+    wai_free(a, hs);
+    hs = NULL;
+    st = WAI_out_of_memory;
+    if (!(g = wai_alloc_array(a, (size_t)p->g_s.out_elems, 8))) goto done;
+    if ((st = wai_network_run(a, k, &l->g_s.model, &l->g_s.sums, &p->g_s, y, g)) != WAI_ok)
+        goto done;
+    wai_rgb8_interleave(g, (size_t)p->g_s.out_h * p->g_s.out_w, l->afrac, rgb);
+done:
+    wai_free(a, g);
+    wai_free(a, y);
+    wai_free(a, hs);
+    wai_free(a, z);
+    return st;
+}

@@ -1,0 +1,111 @@
+#include "formats/wia1.h"
+
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/checked.h"
+
+/* §5's field rules, in the order it lists them: afrac, then sr, n_ch,
+ * lat_len and t_out, then cdf_len (reading R5: a table length is a header
+ * rule). */
+static wai_status check_fields(const wai_wia1 *a) {
+    if (a->afrac < 1 || a->afrac > WAI_WIA1_AFRAC_MAX) return WAI_field_range;
+    if (a->sr < 1 || a->n_ch < 1 || a->lat_len < 1 || a->t_out < 1) return WAI_field_range;
+    if (a->cdf_len < 3 || a->cdf_len > WAI_CDF_MAX_LEN_T4097) return WAI_field_range;
+    return WAI_ok;
+}
+
+/* §7's caps in §5's order: the latent n_ch·lat_len, then t_out (reading R4). */
+static wai_status check_caps(const wai_wia1 *a) {
+    if (wai_sat_mul(a->n_ch, a->lat_len) > WAI_CAP_ELEMENTS) return WAI_too_large;
+    if (a->t_out > WAI_CAP_ELEMENTS) return WAI_too_large;
+    return WAI_ok;
+}
+
+/* Steps 1-6: framing, reserved fields, field rules, caps. */
+static wai_status parse_header(wai_reader *r, const uint8_t *data, wai_wia1 *out) {
+    wai_status st = wai_parse_framing(r, WAI_FORMAT_WIA1, WAI_WIA1_HEADER_BYTES);
+    if (st != WAI_ok) return st;
+    if (wai_load_u16le(data + 6) != 0 || wai_load_u16le(data + 30) != 0)
+        return WAI_reserved_nonzero;
+    out->afrac = data[5];
+    out->sr = wai_load_u32le(data + 8);
+    out->n_ch = wai_load_u32le(data + 12);
+    out->lat_len = wai_load_u32le(data + 16);
+    out->t_out = wai_load_u32le(data + 20);
+    out->offset = wai_i32_from_u32(wai_load_u32le(data + 24));
+    out->cdf_len = wai_load_u16le(data + 28);
+    if ((st = check_fields(out)) != WAI_ok) return st;
+    return check_caps(out);
+}
+
+wai_status wai_wia1_parse(const uint8_t *data, size_t len, wai_wia1 *out) {
+    wai_reader r;
+    wai_reader_init(&r, data, len);
+    memset(out, 0, sizeof *out);
+    wai_status st = parse_header(&r, data, out);
+    if (st != WAI_ok) return st;
+    r.pos = WAI_WIA1_HEADER_BYTES;
+    /* Medians: present; no rule of their own (reading N2). n_ch is capped,
+     * so 8·n_ch fits. */
+    if ((st = wai_read_span(&r, 8 * (uint64_t)out->n_ch, &out->medians)) != WAI_ok) return st;
+    /* §2 step 7: a section of one table per channel is read table by table,
+     * each present (stream_length) and then checked (cdf_malformed) before
+     * the next; the tables lie back to back, so the first one's view is the
+     * whole section's. */
+    for (uint32_t k = 0; k < out->n_ch; k++) {
+        const uint8_t *t;
+        if ((st = wai_read_cdf_section(&r, out->cdf_len, WAI_CDF_T4097, &t)) != WAI_ok)
+            return st;
+        if (k == 0) out->tables = t;
+    }
+    if ((st = wai_read_stream_section(&r, &out->stream)) != WAI_ok) return st;
+    return wai_reader_left(&r) ? WAI_trailing : WAI_ok;
+}
+
+static void put_header(uint8_t *b, const wai_wia1_parts *p) {
+    memcpy(b, "WIA1\x01", 5);
+    b[5] = p->afrac;
+    wai_store_u16le(b + 6, 0);
+    wai_store_u32le(b + 8, p->sr);
+    wai_store_u32le(b + 12, p->n_ch);
+    wai_store_u32le(b + 16, p->lat_len);
+    wai_store_u32le(b + 20, p->t_out);
+    wai_store_u32le(b + 24, (uint32_t)p->offset);
+    wai_store_u16le(b + 28, (uint16_t)p->cdf_len);
+    wai_store_u16le(b + 30, 0);
+}
+
+wai_status wai_wia1_write(const wai_allocator *a, const wai_wia1_parts *p, uint8_t **out,
+                          size_t *out_len) {
+    *out = NULL;
+    *out_len = 0;
+    if (p->cdf_len > 0xFFFF) return WAI_field_range; /* a u16 field cannot hold it */
+    if (p->stream_len > UINT32_MAX) return WAI_stream_length;
+    uint8_t header[WAI_WIA1_HEADER_BYTES];
+    put_header(header, p);
+    /* Steps 1-6 on the header alone (the sections are then "not present"),
+     * so nothing is sized from a header a parser refuses. */
+    wai_wia1 v;
+    wai_status st = wai_wia1_parse(header, sizeof header, &v);
+    if (st != WAI_stream_length) return st == WAI_ok ? WAI_invalid_argument : st;
+    uint64_t entries = (uint64_t)p->n_ch * p->cdf_len; /* within the caps: fits */
+    uint64_t total = WAI_WIA1_HEADER_BYTES + 8 * (uint64_t)p->n_ch + 4 * entries + 4 +
+                     (uint64_t)p->stream_len;
+    if (!wai_fits_size(total)) return WAI_too_large;
+    uint8_t *b = wai_alloc(a, (size_t)total);
+    if (!b) return WAI_out_of_memory;
+    memcpy(b, header, sizeof header);
+    size_t at = WAI_WIA1_HEADER_BYTES;
+    for (uint32_t k = 0; k < p->n_ch; k++, at += 8) wai_store_u64le(b + at, (uint64_t)p->medians[k]);
+    for (uint64_t i = 0; i < entries; i++, at += 4) wai_store_u32le(b + at, p->cdfs[i]);
+    wai_store_u32le(b + at, (uint32_t)p->stream_len);
+    if (p->stream_len) memcpy(b + at + 4, p->stream, p->stream_len);
+    if ((st = wai_wia1_parse(b, (size_t)total, &v)) != WAI_ok) {
+        wai_free(a, b);
+        return st;
+    }
+    *out = b;
+    *out_len = (size_t)total;
+    return WAI_ok;
+}

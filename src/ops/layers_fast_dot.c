@@ -1,0 +1,439 @@
+/* Transposed convolution by i16 pair dot products (see layers_fast_dot.h).
+ *
+ * Method. The output is computed by gathering, phase by phase: output
+ * (oy, ox) with uy = oy + pad, ux = ox + pad, qy = uy mod s, qx = ux mod s,
+ * takes the taps ky = qy + r*s (r < nky), kx = qx + c*s (c < nkx) from input
+ * row uy/s - r and column ux/s - c, so for a fixed output row and column
+ * phase the columns t = ux/s form a plain correlation, contiguous in t.
+ * Input channels are taken in pairs (2p, 2p+1) and stored interleaved as
+ * i16, so one 32-bit lane of a vector holds one column of both channels, and
+ * one pair dot product (vpdpwssd, or vpmaddwd + vpaddd) adds both channels'
+ * products for 8 or 16 columns at once against a broadcast weight pair.
+ * A register tile of NO output channels times the kernel's columns stays in
+ * registers across a chunk of channel pairs and every tap of the phase.
+ *
+ * Limbs. x does not fit i16 in general: with A = max |x| <= 32767 it is
+ * used as is (one limb); else x = hi * 2^b + lo with lo = x mod 2^b in
+ * [0, 2^b) and hi = floor(x / 2^b), both in i16 for the b chosen
+ * (choose_limbs; none past A = 32767 * 2^15), and the two limbs run as two
+ * passes whose sums are combined as lo_sum + hi_sum * 2^b. Integer addition is associative, so
+ * any order of the products gives the same sum.
+ *
+ * Exactness. Let L be a limb's largest magnitude (A; 2^b - 1; or
+ * ceil(A / 2^b)) and, for a phase, tp the largest sum of |W| over the
+ * phase's taps and one channel pair for one output channel. Any partial
+ * sum of a chunk of n pairs of one output is then at most n * L * tp in
+ * magnitude, and chunks are cut so that n * L * tp <= 2^31 - 1. The 32-bit
+ * lanes (and the portable kernel's u32) compute modulo 2^32, whatever
+ * they do with an intermediate value (vpmaddwd's (-2^15)^2 * 2 = 2^31, the
+ * wrap of a running sum): the chunk's true sum lies in [-(2^31-1), 2^31-1],
+ * so its residue names it, and it is sign-extended exactly. The chunk sums
+ * are added (times 2^b for hi) into 64-bit lanes, again modulo 2^64; the
+ * true total is the layer's sum, which the bound keeps within
+ * A * S_o <= 2^63 - 1, so the residue names it too. */
+#include "ops/layers_fast_dot.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "common/alloc.h"
+#include "common/int128.h"
+#include "ops/layers_fast.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define DOT_X86 1
+#include <immintrin.h>
+#else
+#define DOT_X86 0
+#endif
+
+#define NO 4         /* output channels per register tile */
+#define DKMAX 8      /* largest k and stride taken */
+#define NTMAX (DKMAX * DKMAX)
+#define BAND 16      /* output rows per band of converted input */
+#define COLS_MAX 96  /* the widest kernel's columns */
+#define CHUNK_LIM ((uint64_t)INT32_MAX)
+
+/* acc64[o * cols + t] += sum over np pairs p and nt taps j of the pair dot
+ * product of x[p][toff[j] + t] and weight pair wp[(p * nt + j) * NO + o],
+ * the chunk sum taken modulo 2^32, sign-extended and shifted left by shl,
+ * and added modulo 2^64. x points at pair 0, column t = 0; pairs are
+ * pstride i16 apart; offsets and strides are in i16. */
+typedef void (*dot_fn)(uint64_t *acc64, const int16_t *x, size_t pstride, const ptrdiff_t *toff,
+                       size_t nt, const int16_t *wp, size_t np, unsigned shl);
+
+typedef struct dot_kernel {
+    dot_fn fn;
+    size_t cols; /* columns per call: the tile width */
+} dot_kernel;
+
+/* ---- kernels ----------------------------------------------------------------------- */
+
+/* The 32-bit lane of a sign-extended residue: the signed value of u. */
+static int64_t s32_of(uint32_t u) { return (int64_t)(u ^ 0x80000000u) - 0x80000000; }
+
+#define PCOLS 32
+
+static void dot_portable(uint64_t *acc64, const int16_t *x, size_t pstride, const ptrdiff_t *toff,
+                         size_t nt, const int16_t *wp, size_t np, unsigned shl) {
+    uint32_t acc[NO][PCOLS];
+    memset(acc, 0, sizeof acc);
+    for (size_t p = 0; p < np; p++) {
+        for (size_t j = 0; j < nt; j++) {
+            const int16_t *xj = x + p * pstride + toff[j];
+            const int16_t *wj = wp + (p * nt + j) * NO * 2;
+            for (size_t o = 0; o < NO; o++) {
+                const int32_t we = wj[2 * o], wo = wj[2 * o + 1];
+                /* Each i16 * i16 product fits i32; their sum is taken in
+                 * u32, modulo 2^32 (see the top). */
+                for (size_t t = 0; t < PCOLS; t++)
+                    acc[o][t] += (uint32_t)(we * xj[2 * t]) + (uint32_t)(wo * xj[2 * t + 1]);
+            }
+        }
+    }
+    for (size_t o = 0; o < NO; o++)
+        for (size_t t = 0; t < PCOLS; t++)
+            acc64[o * PCOLS + t] += (uint64_t)s32_of(acc[o][t]) << shl;
+}
+
+#if DOT_X86
+/* Loads the weight pair at p as one 32-bit lane (memcpy: no aliasing). */
+static inline int32_t pair_at(const int16_t *p) {
+    int32_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* The register-tiled kernel body, NO x NV vectors of LANES 32-bit lanes. */
+#define DOT_BODY(VT, NV, LANES, ZERO, LOAD, SET1, DP, FLUSH)                             \
+    VT acc[NO][NV];                                                                      \
+    for (int o = 0; o < NO; o++)                                                         \
+        for (int v = 0; v < NV; v++) acc[o][v] = ZERO;                                   \
+    for (size_t p = 0; p < np; p++) {                                                    \
+        for (size_t j = 0; j < nt; j++) {                                                \
+            const int16_t *xj = x + p * pstride + toff[j];                               \
+            const int16_t *wj = wp + (p * nt + j) * NO * 2;                              \
+            VT xv[NV];                                                                   \
+            for (int v = 0; v < NV; v++) xv[v] = LOAD(xj + 2 * LANES * v);               \
+            for (int o = 0; o < NO; o++) {                                               \
+                const VT wb = SET1(pair_at(wj + 2 * o));                                 \
+                for (int v = 0; v < NV; v++) acc[o][v] = DP(acc[o][v], xv[v], wb);       \
+            }                                                                            \
+        }                                                                                \
+    }                                                                                    \
+    for (int o = 0; o < NO; o++)                                                         \
+        for (int v = 0; v < NV; v++) FLUSH(acc64 + (size_t)(o * NV + v) * LANES, acc[o][v], shl);
+
+#define NV256 2
+#define NV512 6
+
+__attribute__((target("avx2"))) static inline void flush256(uint64_t *d, __m256i a,
+                                                             unsigned shl) {
+    const __m128i sh = _mm_cvtsi32_si128((int)shl);
+    __m256i lo = _mm256_sll_epi64(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(a)), sh);
+    __m256i hi = _mm256_sll_epi64(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(a, 1)), sh);
+    _mm256_storeu_si256((__m256i *)d, _mm256_add_epi64(_mm256_loadu_si256((__m256i *)d), lo));
+    _mm256_storeu_si256((__m256i *)(d + 4),
+                        _mm256_add_epi64(_mm256_loadu_si256((__m256i *)(d + 4)), hi));
+}
+
+__attribute__((target("avx512f"))) static inline void flush512(uint64_t *d, __m512i a,
+                                                                unsigned shl) {
+    const __m128i sh = _mm_cvtsi32_si128((int)shl);
+    __m512i lo = _mm512_sll_epi64(_mm512_cvtepi32_epi64(_mm512_castsi512_si256(a)), sh);
+    __m512i hi = _mm512_sll_epi64(_mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(a, 1)), sh);
+    _mm512_storeu_si512(d, _mm512_add_epi64(_mm512_loadu_si512(d), lo));
+    _mm512_storeu_si512(d + 8, _mm512_add_epi64(_mm512_loadu_si512(d + 8), hi));
+}
+
+#define LOAD256(p) _mm256_loadu_si256((const __m256i *)(p))
+#define MADD256(a, x, w) _mm256_add_epi32((a), _mm256_madd_epi16((x), (w)))
+#define MADD512(a, x, w) _mm512_add_epi32((a), _mm512_madd_epi16((x), (w)))
+
+__attribute__((target("avx2"))) static void dot_avx2(uint64_t *acc64, const int16_t *x,
+                                                     size_t pstride, const ptrdiff_t *toff,
+                                                     size_t nt, const int16_t *wp, size_t np,
+                                                     unsigned shl) {
+    DOT_BODY(__m256i, NV256, 8, _mm256_setzero_si256(), LOAD256, _mm256_set1_epi32, MADD256,
+             flush256)
+}
+
+__attribute__((target("avx512f,avx512bw"))) static void dot_avx512bw(
+    uint64_t *acc64, const int16_t *x, size_t pstride, const ptrdiff_t *toff, size_t nt,
+    const int16_t *wp, size_t np, unsigned shl) {
+    DOT_BODY(__m512i, NV512, 16, _mm512_setzero_si512(), _mm512_loadu_si512, _mm512_set1_epi32,
+             MADD512, flush512)
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) static void dot_vnni(
+    uint64_t *acc64, const int16_t *x, size_t pstride, const ptrdiff_t *toff, size_t nt,
+    const int16_t *wp, size_t np, unsigned shl) {
+    DOT_BODY(__m512i, NV512, 16, _mm512_setzero_si512(), _mm512_loadu_si512, _mm512_set1_epi32,
+             _mm512_dpwssd_epi32, flush512)
+}
+#endif
+
+/* The kernel of level isa (AVX-512 F/DQ alone has no 512-bit i16 multiply:
+ * it takes the AVX2 one). */
+static dot_kernel pick_kernel(int isa) {
+    dot_kernel k = {dot_portable, PCOLS};
+#if DOT_X86
+    if (isa >= WAI_FAST_ISA_VNNI) {
+        k.fn = dot_vnni, k.cols = NV512 * 16;
+    } else if (isa >= WAI_FAST_ISA_AVX512BW) {
+        k.fn = dot_avx512bw, k.cols = NV512 * 16;
+    } else if (isa >= WAI_FAST_ISA_AVX2) {
+        k.fn = dot_avx2, k.cols = NV256 * 8;
+    }
+#else
+    (void)isa;
+#endif
+    return k;
+}
+
+/* ---- the plan of one call ---------------------------------------------------------- */
+
+typedef struct dot_plan {
+    size_t k, s, pad, cin, cout, h, w, oh, ow;
+    size_t dmax;    /* (k - 1) / s: the most taps a phase reaches back */
+    size_t npairs;  /* ceil(cin / 2) */
+    size_t nblk;    /* ceil(cout / NO) */
+    size_t cl, rl;  /* band row: cl zero columns, then input columns; rl in all */
+    size_t brmax;   /* input rows per band, at most */
+    size_t pstride; /* i16 between pairs in the band */
+    int limbs;      /* 1: x itself; 2: lo and hi */
+    unsigned b;     /* lo's bits (limbs == 2) */
+    uint64_t lmax[2];
+    size_t wofs[NTMAX];         /* phase (qy*s + qx)'s packed weights */
+    size_t chunk[2][NTMAX];     /* pairs per 32-bit chunk, per limb and phase */
+    dot_kernel kern;
+} dot_plan;
+
+static size_t taps_of(size_t q, size_t k, size_t s) { return q < k ? (k - 1 - q) / s + 1 : 0; }
+
+/* The limbs for A < 2^31: one when A fits i16; else the b that makes the
+ * larger limb bound, max(2^b - 1, ceil(A / 2^b)), smallest, with hi in i16
+ * (hi lies in [-ceil(A/2^b), floor(A/2^b)]). 0 when none does. */
+static int choose_limbs(dot_plan *pl, uint64_t a) {
+    if (a <= INT16_MAX) {
+        pl->limbs = 1, pl->b = 0, pl->lmax[0] = a, pl->lmax[1] = 0;
+        return 1;
+    }
+    uint64_t best = UINT64_MAX;
+    for (unsigned b = 1; b <= 15; b++) {
+        uint64_t lo = ((uint64_t)1 << b) - 1, hi = (a + lo) >> b; /* ceil(a / 2^b) */
+        uint64_t m = lo > hi ? lo : hi;
+        if (hi <= (uint64_t)INT16_MAX && m < best) {
+            best = m;
+            pl->b = b, pl->lmax[0] = lo, pl->lmax[1] = hi;
+        }
+    }
+    pl->limbs = 2;
+    return best != UINT64_MAX;
+}
+
+/* The weight of input channel i (zero past cin), output o (zero past cout),
+ * tap (ky, kx); the layer's weights are [cin][cout][k][k]. */
+static int16_t weight_at(const wai_layer *l, const dot_plan *pl, size_t i, size_t o, size_t ky,
+                         size_t kx) {
+    if (i >= pl->cin || o >= pl->cout) return 0;
+    return l->weights[((i * pl->cout + o) * pl->k + ky) * pl->k + kx];
+}
+
+/* Packs phase (qy, qx)'s weights at wp as [blk][pair][tap][NO][2] and
+ * returns tp, the phase's largest sum of |W| over its taps and one pair for
+ * one output channel. */
+static uint64_t pack_phase(const wai_layer *l, const dot_plan *pl, size_t qy, size_t qx,
+                           int16_t *wp) {
+    const size_t nky = taps_of(qy, pl->k, pl->s), nkx = taps_of(qx, pl->k, pl->s);
+    const size_t nt = nky * nkx;
+    uint64_t tp = 0;
+    for (size_t blk = 0; blk < pl->nblk; blk++)
+        for (size_t p = 0; p < pl->npairs; p++)
+            for (size_t o = 0; o < NO; o++) {
+                uint64_t t = 0;
+                for (size_t j = 0; j < nt; j++) {
+                    size_t ky = qy + (j / nkx) * pl->s, kx = qx + (j % nkx) * pl->s;
+                    for (size_t e = 0; e < 2; e++) {
+                        int16_t v = weight_at(l, pl, 2 * p + e, blk * NO + o, ky, kx);
+                        wp[(((blk * pl->npairs + p) * nt + j) * NO + o) * 2 + e] = v;
+                        t += wai_abs_i64(v);
+                    }
+                }
+                if (t > tp) tp = t;
+            }
+    return tp;
+}
+
+/* Packs every phase into wp (k*k*npairs*nblk*NO*2 i16 in all) and sets the
+ * chunks: n pairs with n * lmax * tp <= 2^31 - 1 (tp = 0: all pairs). 0
+ * when some chunk would be empty. */
+static int pack_weights(const wai_layer *l, dot_plan *pl, int16_t *wp) {
+    size_t ofs = 0;
+    for (size_t qy = 0; qy < pl->s; qy++)
+        for (size_t qx = 0; qx < pl->s; qx++) {
+            size_t ph = qy * pl->s + qx;
+            size_t nt = taps_of(qy, pl->k, pl->s) * taps_of(qx, pl->k, pl->s);
+            pl->wofs[ph] = ofs;
+            /* tp <= 2 * 64 * 2^15 and lmax < 2^15: the product fits. */
+            uint64_t tp = pack_phase(l, pl, qy, qx, wp + ofs);
+            for (int m = 0; m < pl->limbs; m++) {
+                uint64_t per = tp * pl->lmax[m];
+                uint64_t n = per == 0 ? pl->npairs : CHUNK_LIM / per;
+                if (n == 0) return 0;
+                pl->chunk[m][ph] = n < pl->npairs ? (size_t)n : pl->npairs;
+            }
+            ofs += pl->nblk * pl->npairs * nt * NO * 2;
+        }
+    return 1;
+}
+
+/* ---- the band of converted input --------------------------------------------------- */
+
+/* Writes row xr (n values) as its limbs d0 (and d1), every second entry:
+ * x itself (one limb), or lo = x mod 2^b and hi = floor(x / 2^b), formed
+ * in u64 as floor((x + 2^31) / 2^b) - 2^(31-b): x + 2^31 >= 0 as |x| < 2^31,
+ * and 2^b divides 2^31. In i16 by choose_limbs. */
+static void limbs_row(const dot_plan *pl, const int64_t *xr, size_t n, int16_t *d0,
+                      int16_t *d1) {
+    if (pl->limbs == 1) {
+        for (size_t c = 0; c < n; c++) d0[2 * c] = (int16_t)xr[c];
+        return;
+    }
+    const unsigned b = pl->b;
+    const uint64_t mask = ((uint64_t)1 << b) - 1, off = (uint64_t)1 << 31;
+    for (size_t c = 0; c < n; c++) {
+        uint64_t u = (uint64_t)xr[c] + off;
+        d0[2 * c] = (int16_t)(u & mask);
+        d1[2 * c] = (int16_t)((int64_t)(u >> b) - (int64_t)(off >> b));
+    }
+}
+
+/* Zeroes what fill_band does not write in pair p, band row j of every limb:
+ * a row outside the input whole, else its pad columns and, for a missing
+ * odd channel (cin odd), that channel's entries. */
+static void zero_pads(const dot_plan *pl, int16_t *row, int inside, int odd_missing) {
+    const size_t lstride = pl->npairs * pl->pstride, rl2 = pl->rl * 2;
+    const size_t left = pl->cl * 2, right = (pl->cl + pl->w) * 2;
+    for (int m = 0; m < pl->limbs; m++) {
+        int16_t *r = row + (size_t)m * lstride;
+        if (!inside) {
+            memset(r, 0, sizeof(int16_t) * rl2);
+            continue;
+        }
+        memset(r, 0, sizeof(int16_t) * left);
+        memset(r + right, 0, sizeof(int16_t) * (rl2 - right));
+        if (odd_missing)
+            for (size_t e = left + 1; e < right; e += 2) r[e] = 0;
+    }
+}
+
+/* Fills the band: limb m, pair p, band row j (input row ib0 + j), entry
+ * (cl + col) * 2 + (channel & 1) for input column col; zero outside the
+ * input. Rows j >= br are never read. */
+static void fill_band(const dot_plan *pl, const int64_t *x, ptrdiff_t ib0, size_t br,
+                      int16_t *band) {
+    const size_t lstride = pl->npairs * pl->pstride;
+    for (size_t p = 0; p < pl->npairs; p++)
+        for (size_t j = 0; j < br; j++) {
+            ptrdiff_t iy = ib0 + (ptrdiff_t)j;
+            int inside = iy >= 0 && (size_t)iy < pl->h;
+            int16_t *row = band + p * pl->pstride + j * pl->rl * 2;
+            zero_pads(pl, row, inside, 2 * p + 1 >= pl->cin);
+            for (size_t i = 2 * p; inside && i < 2 * p + 2 && i < pl->cin; i++)
+                limbs_row(pl, x + (i * pl->h + (size_t)iy) * pl->w, pl->w,
+                          row + pl->cl * 2 + (i & 1), row + lstride + pl->cl * 2 + (i & 1));
+        }
+}
+
+/* ---- the driver ---------------------------------------------------------------------- */
+
+/* One output row oy, column phase qx: every block of NO outputs and every
+ * tile of columns t in [t_lo, t_end), through the kernel, then requantised
+ * into y. */
+static void run_row(const wai_layer *l, const dot_plan *pl, uint32_t shift, const int16_t *band,
+                    ptrdiff_t ib0, const int16_t *wpk, size_t oy, size_t qx, int64_t *y) {
+    const size_t s = pl->s, uy = oy + pl->pad, qy = uy % s, iyb = uy / s;
+    const size_t nky = taps_of(qy, pl->k, s), nkx = taps_of(qx, pl->k, s), nt = nky * nkx;
+    const size_t ph = qy * s + qx, cols = pl->kern.cols;
+    const size_t t_lo = pl->pad > qx ? (pl->pad - qx + s - 1) / s : 0;
+    const size_t t_end = pl->pad + pl->ow - 1 >= qx ? (pl->pad + pl->ow - 1 - qx) / s + 1 : 0;
+    const size_t lstride = pl->npairs * pl->pstride;
+    ptrdiff_t toff[NTMAX];
+    /* Tap (r, c) reads band row iyb - r - ib0 (>= 0: ib0 is the lowest row
+     * the band's outputs reach) and column t - c, entry cl + t - c (>= 0:
+     * c <= dmax = cl). */
+    for (size_t j = 0; j < nt; j++)
+        toff[j] = (((ptrdiff_t)iyb - (ptrdiff_t)(j / nkx) - ib0) * (ptrdiff_t)pl->rl +
+                   (ptrdiff_t)pl->cl - (ptrdiff_t)(j % nkx)) * 2;
+    uint64_t acc[NO * COLS_MAX];
+    for (size_t blk = 0; blk < pl->nblk; blk++) {
+        const int16_t *wb = wpk + pl->wofs[ph] + blk * pl->npairs * nt * NO * 2;
+        for (size_t t0 = t_lo; t0 < t_end; t0 += cols) {
+            memset(acc, 0, sizeof(uint64_t) * NO * cols);
+            for (int m = 0; nt && m < pl->limbs; m++) {
+                const size_t ch = pl->chunk[m][ph];
+                for (size_t p0 = 0; p0 < pl->npairs; p0 += ch)
+                    pl->kern.fn(acc, band + (size_t)m * lstride + p0 * pl->pstride + t0 * 2,
+                                pl->pstride, toff, nt, wb + p0 * nt * NO * 2,
+                                pl->npairs - p0 < ch ? pl->npairs - p0 : ch, m ? pl->b : 0);
+            }
+            size_t n = t_end - t0 < cols ? t_end - t0 : cols;
+            for (size_t ob = 0; ob < NO && blk * NO + ob < pl->cout; ob++) {
+                size_t o = blk * NO + ob;
+                int64_t *yr = y + (o * pl->oh + oy) * pl->ow + qx - pl->pad;
+                for (size_t tt = 0; tt < n; tt++)
+                    yr[(t0 + tt) * s] = wai_requantize(wai_u64_to_i64(acc[ob * cols + tt]),
+                                                       l->mult[o], shift, l->bias[o]);
+            }
+        }
+    }
+}
+
+/* Sets the geometry; 0 when this path does not take the shape or A. */
+static int plan_call(const wai_layer *l, dot_plan *pl, uint32_t h, uint32_t w, uint32_t oh,
+                     uint32_t ow, uint64_t a, int isa) {
+    memset(pl, 0, sizeof *pl);
+    /* A < 2^31 also keeps limbs_row's x + 2^31 >= 0. */
+    if (l->k > DKMAX || l->stride > DKMAX || a > (uint64_t)INT32_MAX) return 0;
+    if (!choose_limbs(pl, a)) return 0;
+    pl->k = l->k, pl->s = l->stride, pl->pad = l->pad, pl->cin = l->cin, pl->cout = l->cout;
+    pl->h = h, pl->w = w, pl->oh = oh, pl->ow = ow;
+    pl->dmax = (pl->k - 1) / pl->s;
+    pl->npairs = (pl->cin + 1) / 2, pl->nblk = (pl->cout + NO - 1) / NO;
+    pl->kern = pick_kernel(isa);
+    /* The tiles read columns t - c with t < t_end + cols - 1 and t_end <=
+     * (pad + ow - 1) / s + 1. */
+    pl->cl = pl->dmax;
+    size_t tend = (pl->pad + pl->ow - 1) / pl->s + 1;
+    pl->rl = pl->cl + (tend > pl->w ? tend : pl->w) + pl->kern.cols;
+    /* A band's outputs oy0 .. oy0 + BAND - 1 reach input rows
+     * (oy0 + pad)/s - dmax .. (oy0 + BAND - 1 + pad)/s. */
+    pl->brmax = (BAND - 1) / pl->s + 2 + pl->dmax;
+    pl->pstride = pl->brmax * pl->rl * 2;
+    return 1;
+}
+
+int wai_conv_t2d_dot(const wai_layer *l, uint32_t shift, const int64_t *x, uint32_t h,
+                     uint32_t w, int64_t *y, uint32_t oh, uint32_t ow, uint64_t a, int isa) {
+    dot_plan pl;
+    if (!plan_call(l, &pl, h, w, oh, ow, a, isa)) return 0;
+    /* Sizes: the planner's caps keep cin, cout, k, sides far below the
+     * products' overflow (cin*cout*k*k and cin*rows*rl are tensor sizes). */
+    size_t nw = pl.k * pl.k * pl.npairs * pl.nblk * NO * 2;
+    size_t nb = (size_t)pl.limbs * pl.npairs * pl.pstride;
+    int16_t *wp = wai_alloc_array(NULL, nw, sizeof(int16_t));
+    int16_t *band = wai_alloc_array(NULL, nb, sizeof(int16_t));
+    int ok = wp && band && pack_weights(l, &pl, wp);
+    for (size_t oy0 = 0; ok && oy0 < oh; oy0 += BAND) {
+        size_t oy1 = oh - oy0 < BAND ? oh : oy0 + BAND;
+        ptrdiff_t ib0 = (ptrdiff_t)((oy0 + pl.pad) / pl.s) - (ptrdiff_t)pl.dmax;
+        size_t br = (size_t)((ptrdiff_t)((oy1 - 1 + pl.pad) / pl.s) - ib0 + 1);
+        fill_band(&pl, x, ib0, br, band);
+        for (size_t oy = oy0; oy < oy1; oy++)
+            for (size_t qx = 0; qx < pl.s; qx++) run_row(l, &pl, shift, band, ib0, wp, oy, qx, y);
+    }
+    wai_free(NULL, band);
+    wai_free(NULL, wp);
+    return ok;
+}

@@ -1,0 +1,22 @@
+/* The i16 pair-dot-product path of the fast transposed convolution (used by
+ * ops/layers_fast.c; the method and its exactness argument are at the top
+ * of layers_fast_dot.c). Internal to the fast kernels. */
+#ifndef WAI_OPS_LAYERS_FAST_DOT_H
+#define WAI_OPS_LAYERS_FAST_DOT_H
+
+#include <stdint.h>
+
+#include "ops/layers.h"
+
+/* Runs the transposed convolution l (geometry already checked, its
+ * exactness bound already passed with A = a) on x into y through i16 pair
+ * dot products, using the kernels of instruction-set level isa (the
+ * WAI_FAST_ISA_* of layers_fast.h, already capped to what the CPU has).
+ * Returns 1 when it wrote y; 0, having written nothing, when this path does
+ * not take the call (A above 32767 * 2^15, where the high limb leaves
+ * i16; a weight sum too large for any 32-bit chunk; k or stride above 8;
+ * or no memory for its buffers): the caller then runs another path. */
+int wai_conv_t2d_dot(const wai_layer *l, uint32_t shift, const int64_t *x, uint32_t h,
+                     uint32_t w, int64_t *y, uint32_t oh, uint32_t ow, uint64_t a, int isa);
+
+#endif

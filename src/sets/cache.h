@@ -1,0 +1,35 @@
+/* The loaded-set cache (integer-payloads §7, Informative): sets parsed and
+ * lowered (sets/loaded.h), kept by the SHA-256 of the bytes they were
+ * loaded from (wai_set_digest) and their format, within a byte budget:
+ * least recently used evicted first, no set larger than the budget kept, a
+ * budget of 0 keeps nothing. A context owns one; it is locked, so decoders
+ * of one context may run on several threads. What it keeps is the set's
+ * own and is not part of any decode's declared working bytes. A decode that
+ * finds its set here still makes every check of §7 that reads the payload
+ * (and step 1's members and pin, which read the set), in order, so it gives
+ * the same output and refusals as a cold one. */
+#ifndef WAI_SETS_CACHE_H
+#define WAI_SETS_CACHE_H
+
+#include "sets/loaded.h"
+
+typedef struct wai_set_cache wai_set_cache;
+
+/* A loaded set held by a decode until wai_set_cache_release. */
+typedef struct wai_set_ref wai_set_ref;
+
+wai_status wai_set_cache_create(const wai_allocator *a, uint64_t budget, wai_set_cache **out);
+void wai_set_cache_destroy(wai_set_cache *c);
+
+/* The loaded set of `set` for format f: from the cache, or loaded with
+ * wai_loaded_set_load (its refusals pass up) and kept when it fits. The
+ * set must have passed wai_set_check_members. *hit says which. */
+wai_status wai_set_cache_acquire(wai_set_cache *c, wai_format f, const wai_set *set,
+                                 wai_set_ref **out, int *hit);
+const wai_loaded_set *wai_set_ref_get(const wai_set_ref *r);
+void wai_set_cache_release(wai_set_cache *c, wai_set_ref *r);
+
+/* For tests: the sets kept and their bytes. */
+void wai_set_cache_stats(wai_set_cache *c, size_t *n_kept, uint64_t *bytes);
+
+#endif

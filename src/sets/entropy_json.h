@@ -1,0 +1,44 @@
+/* entropy.json, the entropy tables of wai.neural.int_hyper and
+ * wai.video.int_hyper (integer-payloads §9; readings N3, N4). */
+#ifndef WAI_SETS_ENTROPY_JSON_H
+#define WAI_SETS_ENTROPY_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wai/wai.h"
+
+/* One table of §2 over its first n entries, with its symbol offset. */
+typedef struct wai_entropy_table {
+    uint32_t n;                /* n_b: 3..4097 */
+    int32_t offset;
+    const uint32_t *cdf;       /* n entries: 0, strictly increasing, 65536 */
+} wai_entropy_table;
+
+/* The tables. A parsed set is one block (free it with wai_entropy_set_free);
+ * a caller may also fill one by hand for wai_entropy_json_write. */
+typedef struct wai_entropy_set {
+    uint32_t n_edges;                 /* N >= 1 */
+    const int64_t *scale_edges;       /* N: e_0 .. e_{N-1} of the ceil bucket (E3) */
+    const wai_entropy_table *latent;  /* N: table b of the latent */
+    uint32_t n_z;                     /* K >= 1: hyper-latent channels the tables cover */
+    const wai_entropy_table *hyper;   /* K: channel k's table of the hyper-latent */
+    const int64_t *z_median_q;        /* K: channel k's median at 2^afrac */
+} wai_entropy_set;
+
+/* Reads entropy.json's text with the strict JSON reader and checks every
+ * rule of §9. Any failure, a text that is not JSON included, is
+ * model_mismatch; an allocation failure is out_of_memory. On success *out
+ * is one block from a, freed with wai_entropy_set_free(a, *out). */
+wai_status wai_entropy_json_parse(const wai_allocator *a, const uint8_t *text, size_t len,
+                                  wai_entropy_set **out);
+
+void wai_entropy_set_free(const wai_allocator *a, wai_entropy_set *s);
+
+/* Writes s as entropy.json text (each table's first n entries; no other
+ * member), then reads the text back and refuses (model_mismatch) what the
+ * parser would. *out is from a (wai_free); it is not NUL-terminated. */
+wai_status wai_entropy_json_write(const wai_allocator *a, const wai_entropy_set *s,
+                                  uint8_t **out, size_t *out_len);
+
+#endif

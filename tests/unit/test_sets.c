@@ -1,0 +1,215 @@
+/* Parameter sets (include/wai/wai_set.h) and the loaded-set cache
+ * (src/sets/cache.h): members and pins, the cache's budget and recency, and
+ * the neural corpus decoded cold and warm through one context. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/context.h"
+#include "harness.h"
+#include "sets/cache.h"
+#include "wai/wai_decode.h"
+#include "wai/wai_format.h"
+#include "wai/wai_hash.h"
+#include "wai/wai_set.h"
+
+/* A set of the members dir holds for capability cap. */
+static wai_set *set_from(wai_context *ctx, const char *cap, const char *dir) {
+    const wai_capability *c = wai_capability_find(cap);
+    wai_set *s = NULL;
+    if (!c || wai_set_create(ctx, &s) != WAI_ok) return NULL;
+    for (size_t i = 0; c->set_members[i]; i++) {
+        char rel[400];
+        snprintf(rel, sizeof rel, "corpus/%s/%s", dir, c->set_members[i]);
+        size_t len;
+        uint8_t *d = harness_read_file(rel, &len);
+        if (d) wai_set_add(s, c->set_members[i], d, len);
+        free(d);
+    }
+    return s;
+}
+
+/* Decodes one payload; the status, and the output's SHA-256 in hex ("-"). */
+static wai_status decode_one(wai_context *ctx, const char *cap, const wai_set *set,
+                             const char *file, uint64_t max_cost, char hex[65]) {
+    char rel[400];
+    snprintf(rel, sizeof rel, "corpus/%s", file);
+    size_t len;
+    uint8_t *data = harness_read_file(rel, &len);
+    strcpy(hex, "-");
+    if (!data) return WAI_io_error;
+    wai_decoder_config cfg;
+    wai_decoder_default_config(&cfg);
+    cfg.capability = cap;
+    cfg.set = set;
+    cfg.max_cost = max_cost;
+    wai_decoder *d;
+    wai_status st = wai_decoder_create(ctx, &cfg, &d);
+    if (st == WAI_ok) st = wai_decoder_send(d, data, len, NULL);
+    wai_output o;
+    if (st == WAI_ok && wai_decoder_receive(d, &o) == WAI_ok && o.kind != WAI_OUTPUT_NONE) {
+        uint8_t h[32];
+        wai_sha256_oneshot(o.data, o.size, h);
+        wai_hex(h, 32, hex);
+    }
+    wai_decoder_destroy(d);
+    free(data);
+    return st;
+}
+
+/* Every index line with a set, decoded twice through one context (cold,
+ * then warm where the budget keeps sets), must give its line's answer. */
+static void corpus_twice(uint64_t budget, int *cases) {
+    size_t len;
+    char *text = (char *)harness_read_file("corpus/index.txt", &len);
+    if (!CHECK(text != NULL)) return;
+    text = realloc(text, len + 1);
+    text[len] = '\0';
+    wai_settings s;
+    wai_default_settings(&s);
+    s.set_cache_budget = budget;
+    wai_context *ctx;
+    if (!CHECK(wai_context_create(&s, &ctx) == WAI_ok)) return;
+    *cases = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (char *line = text, *next; line && *line; line = next) {
+            next = strchr(line, '\n');
+            char one[1024];
+            size_t n = next ? (size_t)(next - line) : strlen(line);
+            if (next) next++;
+            if (n >= sizeof one) continue;
+            memcpy(one, line, n);
+            one[n] = '\0';
+            char mode[16], cap[64], status[64], maxcost[32], file[512], hash[80], dir[256];
+            if (sscanf(one, "%15s %63s %63s %31s %511s %79s %255s", mode, cap, status, maxcost,
+                       file, hash, dir) != 7 ||
+                strncmp(file, "neural/", 7) != 0)
+                continue;
+            wai_set *set = set_from(ctx, cap, dir);
+            char got[65];
+            uint64_t limit = strcmp(maxcost, "-") ? strtoull(maxcost, NULL, 10) : WAI_NO_COST_LIMIT;
+            wai_status st = decode_one(ctx, cap, set, file, limit, got);
+            CHECK_MSG(strcmp(wai_status_name(st), status) == 0 && strcmp(got, hash) == 0,
+                      "%s (%s, budget %llu): %s %s, want %s %s", file, pass ? "warm" : "cold",
+                      (unsigned long long)budget, wai_status_name(st), got, status, hash);
+            wai_set_destroy(set);
+            (*cases)++;
+        }
+    }
+    size_t kept;
+    uint64_t bytes;
+    wai_set_cache_stats(ctx->sets, &kept, &bytes);
+    CHECK(budget == 0 ? kept == 0 && bytes == 0 : kept > 0 && bytes <= budget);
+    wai_context_destroy(ctx);
+    free(text);
+}
+
+static void test_cold_and_warm(void) {
+    int cases = 0;
+    corpus_twice((uint64_t)256 << 20, &cases);
+    CHECK(cases >= 40);
+    corpus_twice(0, &cases);
+    corpus_twice(20000, &cases); /* room for some sets, not all */
+}
+
+static void test_members_and_pin(void) {
+    wai_context *ctx;
+    wai_set *s;
+    if (!CHECK(wai_context_create(NULL, &ctx) == WAI_ok && wai_set_create(ctx, &s) == WAI_ok))
+        return;
+    const uint8_t bytes[] = {1, 2, 3};
+    CHECK(wai_set_add(s, "g_s.whm", bytes, 3) == WAI_ok);
+    CHECK(wai_set_add(s, "g_s.whm", bytes, 3) == WAI_invalid_argument);
+    CHECK(wai_set_add(s, "", bytes, 3) == WAI_invalid_argument);
+    CHECK(wai_set_add(s, "empty", NULL, 0) == WAI_ok);
+    const uint8_t *d;
+    size_t len;
+    CHECK(wai_set_find(s, "g_s.whm", &d, &len) == WAI_ok && len == 3 && d[2] == 3);
+    CHECK(wai_set_find(s, "h_s.whm", &d, &len) == WAI_set_incomplete);
+    CHECK(wai_set_count(s) == 2);
+    wai_set_destroy(s);
+
+    /* A pin that is the file's hash decodes; any other is set_incomplete;
+     * a pin on a set of several files is set_incomplete. */
+    char hex[65];
+    wai_set *splat = set_from(ctx, "wai.splat.int_codec", "neural/splat/set0");
+    const uint8_t *g;
+    size_t gl;
+    uint8_t pin[32];
+    if (!CHECK(splat && wai_set_find(splat, "g_s.whm", &g, &gl) == WAI_ok)) return;
+    wai_sha256_oneshot(g, gl, pin);
+    wai_set_pin(splat, pin);
+    CHECK(decode_one(ctx, "wai.splat.int_codec", splat, "neural/splat/attrs0.wis1",
+                     WAI_NO_COST_LIMIT, hex) == WAI_ok);
+    pin[31] ^= 1;
+    wai_set_pin(splat, pin);
+    CHECK(decode_one(ctx, "wai.splat.int_codec", splat, "neural/splat/attrs0.wis1",
+                     WAI_NO_COST_LIMIT, hex) == WAI_set_incomplete);
+    wai_set_destroy(splat);
+    wai_set *hyper = set_from(ctx, "wai.neural.int_hyper", "neural/hyper/set0");
+    wai_set_pin(hyper, pin);
+    CHECK(decode_one(ctx, "wai.neural.int_hyper", hyper, "neural/hyper/image0.wih1",
+                     WAI_NO_COST_LIMIT, hex) == WAI_set_incomplete);
+    wai_set_destroy(hyper);
+    wai_context_destroy(ctx);
+}
+
+/* Recency: with room for two sets, loading a third evicts the one used
+ * least recently; a set larger than the budget is never kept. */
+static void test_lru(void) {
+    wai_context *ctx;
+    if (!CHECK(wai_context_create(NULL, &ctx) == WAI_ok)) return;
+    wai_set *a = set_from(ctx, "wai.splat.int_codec", "neural/splat/set0");
+    wai_set *b = set_from(ctx, "wai.splat.int_codec", "neural/splat/set1");
+    wai_set *c = set_from(ctx, "wai.splat.int_codec", "neural/splat/set2");
+    wai_set_cache *probe;
+    wai_set_ref *r;
+    int hit;
+    uint64_t size[3];
+    wai_set *sets[3] = {a, b, c};
+    if (!CHECK(wai_set_cache_create(&ctx->alloc, 0, &probe) == WAI_ok)) return;
+    for (int i = 0; i < 3; i++) {
+        CHECK(wai_set_cache_acquire(probe, WAI_FORMAT_WIS1, sets[i], &r, &hit) == WAI_ok && !hit);
+        size[i] = wai_set_ref_get(r)->bytes;
+        wai_set_cache_release(probe, r);
+    }
+    wai_set_cache_destroy(probe);
+    /* Any two fit (the two largest do), not three. */
+    uint64_t least = size[0] < size[1] ? size[0] : size[1];
+    if (size[2] < least) least = size[2];
+    uint64_t budget = size[0] + size[1] + size[2] - least;
+    wai_set_cache *cache;
+    if (!CHECK(wai_set_cache_create(&ctx->alloc, budget, &cache) == WAI_ok)) return;
+    for (int i = 0; i < 2; i++) {
+        CHECK(wai_set_cache_acquire(cache, WAI_FORMAT_WIS1, sets[i], &r, &hit) == WAI_ok && !hit);
+        wai_set_cache_release(cache, r);
+    }
+    /* a is used again: b is now the least recent, and c's load evicts it. */
+    CHECK(wai_set_cache_acquire(cache, WAI_FORMAT_WIS1, a, &r, &hit) == WAI_ok && hit);
+    wai_set_cache_release(cache, r);
+    CHECK(wai_set_cache_acquire(cache, WAI_FORMAT_WIS1, c, &r, &hit) == WAI_ok && !hit);
+    wai_set_cache_release(cache, r);
+    CHECK(wai_set_cache_acquire(cache, WAI_FORMAT_WIS1, a, &r, &hit) == WAI_ok && hit);
+    wai_set_cache_release(cache, r);
+    CHECK(wai_set_cache_acquire(cache, WAI_FORMAT_WIS1, b, &r, &hit) == WAI_ok && !hit);
+    wai_set_cache_release(cache, r);
+    wai_set_cache_destroy(cache);
+    /* Smaller than any set: nothing kept, every acquire loads. */
+    if (CHECK(wai_set_cache_create(&ctx->alloc, 1, &cache) == WAI_ok)) {
+        for (int i = 0; i < 2; i++) {
+            CHECK(wai_set_cache_acquire(cache, WAI_FORMAT_WIS1, a, &r, &hit) == WAI_ok && !hit);
+            wai_set_cache_release(cache, r);
+        }
+        wai_set_cache_destroy(cache);
+    }
+    wai_set_destroy(a);
+    wai_set_destroy(b);
+    wai_set_destroy(c);
+    wai_context_destroy(ctx);
+}
+
+void suite_sets(void) {
+    harness_run("sets/members_and_pin", test_members_and_pin);
+    harness_run("sets/lru", test_lru);
+    harness_run("sets/corpus_cold_and_warm", test_cold_and_warm);
+}
