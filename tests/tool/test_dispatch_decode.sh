@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# neural-dispatch through `wai decode` (docs/dispatch.md): the report a
+# neural decode carries, --report, --offer, --intent and --pin-tier.
+# usage: tests/tool/test_dispatch_decode.sh WAI_BINARY
+set -u
+WAI=${1:?usage: test_dispatch_decode.sh WAI_BINARY}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+N=$ROOT/tests/corpus/neural
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
+img=("$N/hyper/image0.wih1" --set "$N/hyper/set0")
+RAN='"ran": {"unit": "cpu", "backend": "wai-ops", "arithmetic": "integer", "tier": "decode-equivalence", "placement": null}'
+
+expect_exit 0 "--report" -- "$WAI" decode --report "${img[@]}"
+expect_contains "--report prints the report alone" '{"kind": "wai-neural-dispatch/1", "capability": "wai.neural.int_hyper", "needed": "decode-equivalence", '"$RAN" "$TMP/out"
+[ "$(wc -l <"$TMP/out")" -eq 1 ] && ok || fail "--report prints one line"
+expect_exit 0 "--offer int" -- "$WAI" decode --report --offer int "${img[@]}"
+expect_contains "only the integer path offered" "$RAN"', "refused": []}' "$TMP/out"
+expect_exit 0 "--offer npu,int" -- "$WAI" decode --report --offer npu,int "${img[@]}"
+expect_contains "the npu refused by tier" '"refused": [{"unit": "npu", "backend": "model-runtime", "arithmetic": "float", "reason": "dispatch_tier_refused"}]' "$TMP/out"
+expect_exit 1 "every path refused" -- "$WAI" decode --json --offer npu,wgsl "${img[@]}"
+expect_contains "the first refusal is the status" '"status": "dispatch_tier_refused", "outputs": [], "report": ' "$TMP/out"
+expect_contains "wgsl absent" '{"unit": "gpu", "backend": "wgsl", "arithmetic": "integer", "reason": "dispatch_unit_absent"}' "$TMP/out"
+expect_exit 0 "--intent replicate" -- "$WAI" decode --report --intent replicate --pin-tier decode-equivalence "${img[@]}"
+expect_contains "still decode-equivalence" "$RAN" "$TMP/out"
+expect_exit 2 "an unknown offer token" -- "$WAI" decode --offer tpu "${img[@]}"
+expect_exit 2 "--report with --json" -- "$WAI" decode --report --json "${img[@]}"
+# A refusal before the dispatch (the set) carries no report.
+expect_exit 1 "no set" -- "$WAI" decode --json "$N/hyper/image0.wih1"
+expect_contains "no report before the dispatch" '{"capability": "wai.neural.int_hyper", "status": "set_incomplete", "outputs": []}' "$TMP/out"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
