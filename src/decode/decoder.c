@@ -125,9 +125,100 @@ static wai_status send_clip(wai_decoder *d, const uint8_t *data, size_t len, wai
     return WAI_ok;
 }
 
+/* Parse, §7 steps 1 to 4 and the cost: what a decode and a cost query
+ * share. Step 1's members and pin are checked on every payload; the set's
+ * parse and lowering come from the context's cache when it holds them. *ref
+ * is the caller's to release (also on failure). */
+static wai_status neural_prepare(wai_context *ctx, const wai_capability *cap, const wai_set *set,
+                                 const uint8_t *data, size_t len, wai_set_ref **ref,
+                                 wai_neural *n) {
+    int hit;
+    *ref = NULL;
+    wai_format sf = wai_neural_set_format(cap);
+    wai_status st = wai_neural_parse(cap, data, len, n);
+    if (st == WAI_ok) st = wai_set_check_members(sf, set);
+    if (st == WAI_ok) st = wai_set_cache_acquire(ctx->sets, sf, set, ref, &hit);
+    if (st == WAI_ok) st = wai_neural_prepare(&ctx->alloc, wai_set_ref_get(*ref), n);
+    return st;
+}
+
+/* A neural decode's output, or a refusal; the output buffer is the
+ * caller's. */
+static wai_status neural_decode(wai_decoder *d, const uint8_t *data, size_t len, wai_cost *cost,
+                                wai_neural *n, uint8_t **out_buf) {
+    const wai_allocator *a = &d->ctx->alloc;
+    wai_set_cache_release(d->ctx->sets, d->held);
+    wai_status st = neural_prepare(d->ctx, d->cap, d->set, data, len, &d->held, n);
+    if (st == WAI_ok) {
+        if (cost) *cost = n->cost;
+        st = check_cost(d, &n->cost);
+    }
+    /* neural-dispatch §4: the path that runs the networks, before any
+     * symbol; a decode every path refuses fails with the report. */
+    if (st == WAI_ok) {
+        st = wai_dispatch(d->cap, d->dispatch, NULL, &d->report);
+        d->has_report = 1;
+    }
+    uint8_t *out = NULL;
+    /* The output is within the caps (a clip's 2^30 bytes, 2^26 elements of
+     * g_s's output, or t_out samples), so it fits size_t. */
+    if (st == WAI_ok && !(out = wai_alloc(a, (size_t)n->cost.output_bytes))) st = WAI_out_of_memory;
+    if (st == WAI_ok) st = wai_neural_run(a, &wai_kernels_fast, n, out);
+    wai_neural_release(a, n);
+    /* The output holds nothing of the set: let the cache have it back. */
+    wai_set_cache_release(d->ctx->sets, d->held);
+    d->held = NULL;
+    if (st != WAI_ok) {
+        wai_free(a, out);
+        return st;
+    }
+    *out_buf = out;
+    return WAI_ok;
+}
+
+/* A WIF1 intra frame with keyframe 1: its WIH1's decode opens the group. */
+static wai_status send_keyframe(wai_decoder *d, const uint8_t *data, size_t len, wai_cost *cost,
+                                const wai_wif1 *f) {
+    wai_neural n;
+    uint8_t *rgb = NULL;
+    wai_status st = neural_decode(d, data, len, cost, &n, &rgb);
+    if (st == WAI_ok) st = wai_wif1_open_keyframe(&d->ctx->alloc, f, &d->group, rgb);
+    wai_free(&d->ctx->alloc, rgb);
+    if (st != WAI_ok) {
+        wai_motion_group_close(&d->group, &d->ctx->alloc);
+        return st;
+    }
+    d->outputs = d->group.frame;
+    d->n_outputs = 1;
+    d->width = f->w;
+    d->height = f->h;
+    d->output_bytes = (size_t)f->h * f->w * 3;
+    d->kind = WAI_OUTPUT_FRAME;
+    return WAI_ok;
+}
+
+static wai_status send_neural(wai_decoder *d, const uint8_t *data, size_t len, wai_cost *cost) {
+    wai_neural n;
+    uint8_t *out = NULL;
+    wai_status st = neural_decode(d, data, len, cost, &n, &out);
+    if (st != WAI_ok) return st;
+    size_t frame = (size_t)n.width * n.height * (n.kind == WAI_OUTPUT_FRAME ? 3 : 1);
+    d->buffer = out;
+    d->outputs = out;
+    /* A clip's frames are equal parts of its output. */
+    d->n_outputs = n.kind == WAI_OUTPUT_FRAME ? (uint32_t)(n.cost.output_bytes / frame) : 1;
+    d->width = n.width;
+    d->height = n.height;
+    d->output_bytes = n.kind == WAI_OUTPUT_FRAME ? frame : (size_t)n.cost.output_bytes;
+    d->kind = n.kind;
+    return WAI_ok;
+}
+
 static wai_status send_frame(wai_decoder *d, const uint8_t *data, size_t len, wai_cost *cost) {
     wai_wif1 f;
-    wai_status st = wai_wif1_parse(data, len, 0, &f);
+    wai_status st = wai_wif1_parse(data, len, d->cap->keyframe, &f);
+    if (st == WAI_ok && f.kind == WAI_WIF1_INTRA && f.keyframe == 1)
+        return send_keyframe(d, data, len, cost, &f);
     if (st == WAI_ok) st = wai_wif1_check_group(&f, &d->group);
     wai_cost c;
     if (st == WAI_ok) {
@@ -150,60 +241,6 @@ static wai_status send_frame(wai_decoder *d, const uint8_t *data, size_t len, wa
     return WAI_ok;
 }
 
-/* Parse, §7 steps 1 to 4 and the cost: what a decode and a cost query
- * share. Step 1's members and pin are checked on every payload; the set's
- * parse and lowering come from the context's cache when it holds them. *ref
- * is the caller's to release (also on failure). */
-static wai_status neural_prepare(wai_context *ctx, const wai_capability *cap, const wai_set *set,
-                                 const uint8_t *data, size_t len, wai_set_ref **ref,
-                                 wai_neural *n) {
-    int hit;
-    *ref = NULL;
-    wai_status st = wai_neural_parse(cap->format, data, len, n);
-    if (st == WAI_ok) st = wai_set_check_members(cap->format, set);
-    if (st == WAI_ok) st = wai_set_cache_acquire(ctx->sets, cap->format, set, ref, &hit);
-    if (st == WAI_ok) st = wai_neural_prepare(&ctx->alloc, wai_set_ref_get(*ref), n);
-    return st;
-}
-
-static wai_status send_neural(wai_decoder *d, const uint8_t *data, size_t len, wai_cost *cost) {
-    const wai_allocator *a = &d->ctx->alloc;
-    wai_neural n;
-    wai_set_cache_release(d->ctx->sets, d->held);
-    wai_status st = neural_prepare(d->ctx, d->cap, d->set, data, len, &d->held, &n);
-    if (st == WAI_ok) {
-        if (cost) *cost = n.cost;
-        st = check_cost(d, &n.cost);
-    }
-    /* neural-dispatch §4: the path that runs the networks, before any
-     * symbol; a decode every path refuses fails with the report. */
-    if (st == WAI_ok) {
-        st = wai_dispatch(d->cap, d->dispatch, NULL, &d->report);
-        d->has_report = 1;
-    }
-    uint8_t *out = NULL;
-    /* The output is within the caps (2^26 elements of g_s's output, or
-     * t_out samples), so it fits size_t. */
-    if (st == WAI_ok && !(out = wai_alloc(a, (size_t)n.cost.output_bytes))) st = WAI_out_of_memory;
-    if (st == WAI_ok) st = wai_neural_run(a, &wai_kernels_fast, &n, out);
-    wai_neural_release(a, &n);
-    /* The output holds nothing of the set: let the cache have it back. */
-    wai_set_cache_release(d->ctx->sets, d->held);
-    d->held = NULL;
-    if (st != WAI_ok) {
-        wai_free(a, out);
-        return st;
-    }
-    d->buffer = out;
-    d->outputs = out;
-    d->n_outputs = 1;
-    d->width = n.width;
-    d->height = n.height;
-    d->output_bytes = (size_t)n.cost.output_bytes;
-    d->kind = n.kind;
-    return WAI_ok;
-}
-
 static const wai_capability *resolve(wai_decoder *d, const uint8_t *data, size_t len) {
     if (!d->cap) d->cap = wai_capability_detect(data, len);
     return d->cap;
@@ -216,7 +253,8 @@ wai_status wai_decoder_send(wai_decoder *d, const uint8_t *data, size_t len, wai
     const wai_capability *cap = resolve(d, data, len);
     if (!cap) return WAI_bad_magic; /* no capability given, and no magic names one */
     if (!wai_capability_has_decoder(cap)) return WAI_unsupported_capability;
-    if (wai_neural_format(cap->format)) return send_neural(d, data, len, cost);
+    if (wai_neural_capability(cap) && cap->format != WAI_FORMAT_WIF1)
+        return send_neural(d, data, len, cost);
     if (strcmp(cap->name, "wai.video.int_motion") == 0) return send_clip(d, data, len, cost);
     return send_frame(d, data, len, cost);
 }
@@ -247,10 +285,18 @@ wai_status wai_declared_cost(const char *capability, const uint8_t *data, size_t
     if (!cap) return capability ? WAI_unsupported_capability : WAI_bad_magic;
     if (!wai_capability_has_decoder(cap)) return WAI_unsupported_capability;
     wai_status st;
-    if (wai_neural_format(cap->format)) {
-        /* The parse's refusals come first; with no set, step 1 refuses. */
+    if (wai_neural_capability(cap)) {
+        /* The parse's refusals come first; with no set, step 1 refuses.
+         * An inter frame reads no set: its cost is a motion frame's. */
+        wai_wif1 f;
+        if (cap->format == WAI_FORMAT_WIF1 &&
+            (st = wai_wif1_parse(data, len, cap->keyframe, &f)) == WAI_ok &&
+            f.kind == WAI_WIF1_INTER) {
+            wai_wif1_cost(&f, cost);
+            return WAI_ok;
+        }
         wai_neural n;
-        st = wai_neural_parse(cap->format, data, len, &n);
+        st = wai_neural_parse(cap, data, len, &n);
         return st == WAI_ok ? WAI_set_incomplete : st;
     }
     if (strcmp(cap->name, "wai.video.int_motion") == 0) {
@@ -270,7 +316,11 @@ wai_status wai_declared_cost_set(wai_context *ctx, const char *capability, const
         capability ? wai_capability_find(capability) : wai_capability_detect(data, len);
     if (!cap) return capability ? WAI_unsupported_capability : WAI_bad_magic;
     if (!wai_capability_has_decoder(cap)) return WAI_unsupported_capability;
-    if (!wai_neural_format(cap->format)) return wai_declared_cost(cap->name, data, len, cost);
+    if (!wai_neural_capability(cap)) return wai_declared_cost(cap->name, data, len, cost);
+    wai_wif1 f;
+    if (cap->format == WAI_FORMAT_WIF1 && wai_wif1_parse(data, len, cap->keyframe, &f) == WAI_ok &&
+        f.kind == WAI_WIF1_INTER)
+        return wai_declared_cost(cap->name, data, len, cost);
     wai_set_ref *ref;
     wai_neural n;
     wai_status st = neural_prepare(ctx, cap, set, data, len, &ref, &n);

@@ -30,7 +30,7 @@ wai_status wai_wiv1_decode(const wai_allocator *a, const wai_wiv1 *v, uint8_t *f
     size_t vectors_per_frame = (size_t)v->nb;
     wai_motion_frame f = {v->h, v->w, &table, v->offset, v->q, NULL, NULL,
                           v->block, v->nbx, v->mv_precision};
-    for (uint32_t i = 0; i < v->n_frames && st == WAI_ok; i++) {
+    for (uint32_t i = v->keyframe ? 1 : 0; i < v->n_frames && st == WAI_ok; i++) {
         uint8_t *out = frames + (size_t)i * frame_bytes;
         if (i > 0) {
             f.prev = out - frame_bytes;
@@ -88,6 +88,13 @@ static wai_status open_group(const wai_allocator *a, const wai_wif1 *f, wai_moti
     }
     g->open = 1;
     return WAI_ok;
+}
+
+wai_status wai_wif1_open_keyframe(const wai_allocator *a, const wai_wif1 *f, wai_motion_group *g,
+                                  const uint8_t *rgb) {
+    wai_status st = open_group(a, f, g);
+    if (st == WAI_ok) memcpy(g->frame, rgb, (size_t)f->h * f->w * 3);
+    return st;
 }
 
 wai_status wai_wif1_decode(const wai_allocator *a, const wai_wif1 *f, wai_motion_group *g) {

@@ -11,7 +11,9 @@
  * bytes and entropy steps, no network work, the frames and vectors held. */
 void wai_wiv1_cost(const wai_wiv1 *v, wai_cost *c);
 
-/* Decodes a parsed keyframe-0 clip into frames (n_frames*h*w*3 bytes). */
+/* Decodes a parsed clip into frames (n_frames*h*w*3 bytes). Keyframe 0:
+ * frame 0 is predicted from 128. Keyframe 1: frames[0] holds the nested
+ * WIH1's decode on entry (the residual stream codes frames 1 on). */
 wai_status wai_wiv1_decode(const wai_allocator *a, const wai_wiv1 *v, uint8_t *frames);
 
 /* The state a frame stream carries from frame to frame: what the group's
@@ -37,7 +39,14 @@ void wai_wif1_cost(const wai_wif1 *f, wai_cost *c);
 wai_status wai_wif1_check_group(const wai_wif1 *f, const wai_motion_group *g);
 
 /* Decodes one frame: an intra frame opens a new group. On success the frame
- * is g->frame; on a refusal the group is closed. */
+ * is g->frame; on a refusal the group is closed. Not for an intra frame
+ * with keyframe 1 (wai_wif1_open_keyframe). */
 wai_status wai_wif1_decode(const wai_allocator *a, const wai_wif1 *f, wai_motion_group *g);
+
+/* An intra frame with keyframe 1: opens its group (its table, q, offset,
+ * h x w) with `rgb`, the nested WIH1's decode (h*w*3 bytes), as the
+ * group's frame. */
+wai_status wai_wif1_open_keyframe(const wai_allocator *a, const wai_wif1 *f, wai_motion_group *g,
+                                  const uint8_t *rgb);
 
 #endif

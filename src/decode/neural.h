@@ -1,4 +1,6 @@
-/* The neural integer decodes (WIH1, WIA1, WIS1) behind one interface, so
+/* The neural integer decodes (WIH1, WIA1, WIS1, and a WIV1 clip or WIF1
+ * intra frame with keyframe 1, whose frame 0 is a nested WIH1's decode)
+ * behind one interface, so
  * the public decoder and the declared-cost query share §7's order:
  *   parse (§2)                       wai_neural_parse
  *   step 1: the set's members        wai_set_check_members, then a loaded set
@@ -11,6 +13,7 @@
 #include "decode/int_audio.h"
 #include "decode/int_hyper.h"
 #include "decode/int_splat.h"
+#include "decode/int_motion.h"
 #include "formats/wih1.h"
 
 typedef struct wai_neural {
@@ -19,7 +22,10 @@ typedef struct wai_neural {
         wai_wih1 wih1;
         wai_wia1 wia1;
         wai_wis1 wis1;
+        wai_wiv1 wiv1;           /* keyframe 1 */
+        wai_wif1 wif1;           /* an intra frame with keyframe 1 */
     } u;
+    const wai_wih1 *key;        /* the WIH1 the networks decode (WIH1 and video) */
     const wai_loaded_set *set;  /* borrowed, from prepare on */
     wai_hyper_plan hyper;       /* WIH1 */
     wai_plan plan;              /* WIA1, WIS1 */
@@ -28,16 +34,24 @@ typedef struct wai_neural {
     uint32_t width, height;     /* image: pixels; pcm: t_out x 1; planes: s x s */
 } wai_neural;
 
-/* 1 for the formats this file decodes. */
-int wai_neural_format(wai_format f);
+/* 1 for the capabilities whose payloads this file decodes (for the frame
+ * form with keyframe 1, its intra frames: wai_neural_frame_is_intra). */
+int wai_neural_capability(const wai_capability *cap);
 
-/* The whole parse of data as format f (views into data). */
-wai_status wai_neural_parse(wai_format f, const uint8_t *data, size_t len, wai_neural *n);
+/* The format of the set a capability decodes against (WIH1 for video). */
+wai_format wai_neural_set_format(const wai_capability *cap);
+
+/* The whole parse of data as cap's payload (views into data). */
+wai_status wai_neural_parse(const wai_capability *cap, const uint8_t *data, size_t len,
+                            wai_neural *n);
 
 /* §7 steps 2 to 4 against l, then the declared cost into n->cost. */
 wai_status wai_neural_prepare(const wai_allocator *a, const wai_loaded_set *l, wai_neural *n);
 
-/* Steps 5 and 6 into out (n->cost.output_bytes bytes). */
+/* Steps 5 and 6 into out (n->cost.output_bytes bytes). A WIV1 clip: every
+ * frame, the keyframe first (reading N5: in full before the residual
+ * stream). A WIF1 intra frame: the keyframe's decode, which the caller
+ * makes its group's frame. */
 wai_status wai_neural_run(const wai_allocator *a, const wai_kernels *k, wai_neural *n,
                           uint8_t *out);
 

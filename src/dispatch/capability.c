@@ -66,7 +66,8 @@ const wai_capability *wai_capability_detect(const uint8_t *data, size_t len) {
 /* Decoders join this list as they land (one issue per capability). */
 static const char *const decoded[] = {"wai.video.int_motion", "wai.video.int_motion.frame",
                                       "wai.neural.int_hyper", "wai.audio.int_codec",
-                                      "wai.splat.int_codec"};
+                                      "wai.splat.int_codec", "wai.video.int_hyper",
+                                      "wai.video.int_hyper.frame"};
 
 int wai_capability_has_decoder(const wai_capability *cap) {
     if (!cap) return 0;

@@ -23,6 +23,9 @@
 #include "formats/wia1.h"
 #include "formats/wih1.h"
 #include "formats/wis1.h"
+#include "formats/wif1.h"
+#include "formats/wiv1.h"
+#include "decode/int_motion.h"
 #include "gen/netgen.h"
 #include "ops/layers.h"
 #include "ops/network.h"
@@ -227,6 +230,9 @@ static void hyper_payload(hyper_case *hc, const wai_model *hs, const wai_model *
     free(y);
 }
 
+static void video_corpus(const uint8_t *key, size_t key_len, const uint8_t *key_rgb, uint32_t h,
+                         uint32_t w);
+
 #define CAP_IMAGE "wai.neural.int_hyper"
 #define CAP_AUDIO "wai.audio.int_codec"
 #define CAP_SPLAT "wai.splat.int_codec"
@@ -252,6 +258,10 @@ static void hyper_corpus(void) {
         put(file, hc.bytes, hc.len);
         hex_of(hc.rgb, hc.rgb_len, hex);
         line(CAP_IMAGE, "ok", "-", file, hex, dir);
+        if (i == 0) {
+            mkdirs("neural/refuse");
+            video_corpus(hc.bytes, hc.len, hc.rgb, 4 * hc.sh, 4 * hc.sw);
+        }
         wai_model_free(NULL, &hs);
         wai_model_free(NULL, &gs);
         free(hc.bytes);
@@ -409,6 +419,104 @@ static void splat_corpus(void) {
         free(out);
         free(planes);
     }
+}
+
+/* ---- keyframe-1 video: a WIH1 keyframe, then motion frames ------------------ */
+
+#define CAP_CLIP1 "wai.video.int_hyper"
+#define CAP_FRAME1 "wai.video.int_hyper.frame"
+
+/* A clip whose keyframe is image0 (set0, 16 x 16), its frames 1 on coded
+ * as keyframe-0 frames, and the same clip as a WIF1 group. Frames 1 on are
+ * computed by the library's motion decode (held to an independent model by
+ * the keyframe-0 corpus), frame 0 by the generator's own WIH1 decode above. */
+static void video_corpus(const uint8_t *key, size_t key_len, const uint8_t *key_rgb,
+                         uint32_t h, uint32_t w) {
+    mkdirs("neural/video");
+    const uint32_t n = 3, block = 4, q = 3, cdf_len = 9;
+    const int32_t offset = -4;
+    uint32_t cdf[9];
+    random_cdf(cdf, cdf_len);
+    wai_cdf_table table;
+    if (wai_cdf_table_init(&table, NULL, cdf, cdf_len, 8) != WAI_ok) die("table");
+    uint64_t nb = wai_blocks_per_frame(h, w, block);
+    size_t frame = (size_t)h * w * 3, per = frame;
+    int16_t vec[2 * 64 * 2];
+    for (size_t i = 0; i < 2 * nb * (n - 1); i++) vec[i] = (int16_t)((int)netgen_below(&g_rng, 9) - 4);
+    int32_t *sym = malloc(sizeof *sym * per * (n - 1));
+    if (!sym) die("memory");
+    for (size_t i = 0; i < per * (n - 1); i++) sym[i] = random_symbol(cdf_len, offset);
+    size_t slen;
+    uint8_t *stream;
+    if (wai_rans_encode(NULL, &table, NULL, NULL, offset, sym, per * (n - 1), &stream, &slen) != WAI_ok)
+        die("encode");
+    wai_wiv1_parts clip = {2, 1, n, h, w, block, q, offset, cdf, cdf_len, vec, stream, slen,
+                           key, key_len};
+    uint8_t *b;
+    size_t len;
+    if (wai_wiv1_write(NULL, &clip, &b, &len) != WAI_ok) die("wiv1 write");
+    put("neural/video/clip0.wiv1", b, len);
+    /* The expected frames. */
+    wai_wiv1 v;
+    uint8_t *frames = malloc(frame * n);
+    if (!frames || wai_wiv1_parse(b, len, 1, &v) != WAI_ok) die("wiv1 parse");
+    memcpy(frames, key_rgb, frame);
+    if (wai_wiv1_decode(NULL, &v, frames) != WAI_ok) die("wiv1 decode");
+    char hashes[65 * 3 + 4] = "", hex[65];
+    for (uint32_t i = 0; i < n; i++) {
+        hex_of(frames + i * frame, frame, hex);
+        strcat(hashes, i ? "," : "");
+        strcat(hashes, hex);
+    }
+    line(CAP_CLIP1, "ok", "-", "neural/video/clip0.wiv1", hashes, "neural/hyper/set0");
+    /* The group: an intra frame with the keyframe, inter frames each with
+     * its own stream. */
+    char files[512] = "";
+    wai_wif1_parts intra = {0, 1, 0, h, w, 0, q, offset, cdf, cdf_len, NULL, NULL, 0, key, key_len};
+    uint8_t *fb;
+    size_t fl;
+    if (wai_wif1_write(NULL, &intra, &fb, &fl) != WAI_ok) die("wif1 intra");
+    put("neural/video/f000.wif1", fb, fl);
+    wai_free(NULL, fb);
+    strcat(files, "neural/video/f000.wif1");
+    for (uint32_t i = 1; i < n; i++) {
+        uint8_t *fs;
+        size_t fsl;
+        if (wai_rans_encode(NULL, &table, NULL, NULL, offset, sym + per * (i - 1), per, &fs, &fsl) !=
+            WAI_ok)
+            die("encode frame");
+        wai_wif1_parts inter = {1, 1, 2, h, w, block, 0, 0, NULL, 0, vec + 2 * nb * (i - 1), fs,
+                                fsl, NULL, 0};
+        if (wai_wif1_write(NULL, &inter, &fb, &fl) != WAI_ok) die("wif1 inter");
+        char name[64];
+        snprintf(name, sizeof name, "neural/video/f%03u.wif1", i);
+        put(name, fb, fl);
+        strcat(files, ",");
+        strcat(files, name);
+        wai_free(NULL, fb);
+        free(fs);
+    }
+    line(CAP_FRAME1, "ok", "-", files, hashes, "neural/hyper/set0");
+    /* Refusals: a one-frame clip of another size than its keyframe's. */
+    uint8_t *es;
+    size_t esl;
+    if (wai_rans_encode(NULL, &table, NULL, NULL, offset, sym, 0, &es, &esl) != WAI_ok) die("empty");
+    wai_wiv1_parts small = {1, 1, 1, h / 2, w / 2, 1, q, offset, cdf, cdf_len, NULL, es, esl,
+                            key, key_len};
+    uint8_t *sb;
+    size_t sl;
+    if (wai_wiv1_write(NULL, &small, &sb, &sl) != WAI_ok) die("wiv1 small");
+    put("neural/refuse/key_size.wiv1", sb, sl);
+    line(CAP_CLIP1, "geometry_mismatch", "-", "neural/refuse/key_size.wiv1", "-",
+         "neural/hyper/set0");
+    wai_free(NULL, sb);
+    free(es);
+    line(CAP_FRAME1, "set_incomplete", "-", "neural/video/f000.wif1", "-", "-");
+    wai_cdf_table_free(&table, NULL);
+    wai_free(NULL, b);
+    free(stream);
+    free(sym);
+    free(frames);
 }
 
 /* ---- refusals after the parse ------------------------------------------------- */

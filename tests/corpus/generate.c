@@ -393,8 +393,12 @@ static void clip_fixtures(void) {
     index_line("decode", CAP_CLIP, "cost_over_limit", "314", "motion/refuse/cost.wiv1", "-");
     hashes_of(g_hashes, sizeof g_hashes, c.frames, 5 * 7 * 3, 3);
     index_line("decode", CAP_CLIP, "ok", "315", "motion/refuse/cost.wiv1", g_hashes);
-    /* This build has no keyframe-1 decoder: the capability is unsupported. */
-    index_line("decode", CAP_HYPER, "unsupported_capability", "-", "motion/refuse/cost.wiv1", "-");
+    /* A keyframe-0 clip through the keyframe-1 capability; and through a
+     * capability this build has no decoder for. */
+    index_line("decode", CAP_HYPER, "keyframe_capability_mismatch", "-", "motion/refuse/cost.wiv1",
+               "-");
+    index_line("decode", "wai.video.int_cond", "unsupported_capability", "-",
+               "motion/refuse/cost.wiv1", "-");
     free_clip(&c);
 }
 

@@ -80,10 +80,11 @@ static void corpus_twice(uint64_t budget, int *cases) {
             if (n >= sizeof one) continue;
             memcpy(one, line, n);
             one[n] = '\0';
-            char mode[16], cap[64], status[64], maxcost[32], file[512], hash[80], dir[256];
-            if (sscanf(one, "%15s %63s %63s %31s %511s %79s %255s", mode, cap, status, maxcost,
+            char mode[16], cap[64], status[64], maxcost[32], file[512], hash[512], dir[256];
+            /* Cases of one payload and at most one output. */
+            if (sscanf(one, "%15s %63s %63s %31s %511s %511s %255s", mode, cap, status, maxcost,
                        file, hash, dir) != 7 ||
-                strncmp(file, "neural/", 7) != 0)
+                strncmp(file, "neural/", 7) != 0 || strchr(file, ',') || strchr(hash, ','))
                 continue;
             wai_set *set = set_from(ctx, cap, dir);
             char got[65];
