@@ -1,0 +1,235 @@
+/* Issue 5's decode benchmark: a WIH1 of bmshj2018/mbt2018 shapes decoded to
+ * a 512x768 RGB8 image through the public decoder, and its parts.
+ *
+ *   h_s: mbt2018-like hyper synthesis, z [128, 8, 12] -> [384, 32, 48]
+ *        (sigma and mu of a 192-channel latent)
+ *   g_s: bmshj2018-like synthesis, y [192, 32, 48] -> [3, 512, 768]
+ *   entropy.json: 64 scale edges, tables of 33 entries; 128 hyper tables
+ *
+ * The networks come from the synthetic generator (tests/gen/netgen.h), so
+ * the figures say nothing of a trained codec's weights, only of its shapes.
+ * Timed (best of --reps): the whole decode (wai_decoder_send), h_s alone
+ * and g_s alone (wai_network_run with the fast kernels on the decode's own
+ * tensors); the entropy decode and the rest is the whole less the two
+ * networks. The kernels are single-threaded.
+ *
+ *   wai_bench_decode_neural [--reps N] */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/alloc.h"
+#include "entropy/rans.h"
+#include "formats/whm1.h"
+#include "formats/wih1.h"
+#include "gen/netgen.h"
+#include "ops/layers.h"
+#include "ops/network.h"
+#include "sets/entropy_json.h"
+#include "wai/wai_decode.h"
+#include "wai/wai_set.h"
+
+#define AFRAC 10u
+#define NZ 128u
+#define ZH 8u
+#define ZW 12u
+#define M 192u
+#define SH 32u
+#define SW 48u
+#define N_EDGES 64u
+#define TABLE_LEN 33u
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void die(const char *what) {
+    fprintf(stderr, "wai_bench_decode_neural: %s\n", what);
+    exit(1);
+}
+
+static uint64_t g_rng = 512768;
+
+/* A table peaked at its middle entry, as a trained prior's is. */
+static void peaked_cdf(uint32_t *cdf, uint32_t n) {
+    uint32_t mid = n / 2, total = 0, w[4097];
+    for (uint32_t i = 0; i + 1 < n; i++) {
+        uint32_t d = i > mid ? i - mid : mid - i;
+        w[i] = 1 + 4000u / (1 + d * d);
+        total += w[i];
+    }
+    uint32_t acc = 0;
+    cdf[0] = 0;
+    for (uint32_t i = 0; i + 1 < n; i++) {
+        acc += w[i];
+        cdf[i + 1] = (uint32_t)((uint64_t)acc * (WAI_CDF_TOTAL - n) / total) + i + 1;
+    }
+    cdf[n - 1] = WAI_CDF_TOTAL;
+}
+
+/* A symbol of a peaked table: mostly near the middle. */
+static int32_t symbol(int32_t offset, uint32_t n) {
+    int32_t d = (int32_t)netgen_below(&g_rng, 5) - 2;
+    if (netgen_below(&g_rng, 4) == 0) d = (int32_t)netgen_below(&g_rng, n - 2) - (int32_t)(n / 2);
+    return offset + (int32_t)(n / 2) + d;
+}
+
+static void add_model(wai_set *set, const char *name, const wai_model *m) {
+    uint8_t *b;
+    size_t len;
+    if (netgen_bytes(NULL, m, &b, &len) != WAI_ok || wai_set_add(set, name, b, len) != WAI_ok)
+        die(name);
+    wai_free(NULL, b);
+}
+
+typedef struct bench {
+    wai_model hs, gs;
+    wai_sums hs_sums, gs_sums;
+    wai_plan hs_plan, gs_plan;
+    int64_t *z, *hs_out, *y, *gs_out;
+    uint8_t *payload;
+    size_t len;
+} bench;
+
+/* The entropy tables, written into the set as entropy.json. */
+static void tables(wai_set *set, wai_entropy_set *es, wai_entropy_table *lt, wai_entropy_table *zt,
+                   int64_t *edges, int64_t *zmed, uint32_t *cdfs) {
+    for (uint32_t i = 0; i < N_EDGES; i++) {
+        edges[i] = ((int64_t)i + 1) << (AFRAC - 3); /* sigma from 1/8 up */
+        lt[i] = (wai_entropy_table){TABLE_LEN, -(int32_t)(TABLE_LEN / 2), cdfs};
+    }
+    for (uint32_t k = 0; k < NZ; k++) {
+        zt[k] = (wai_entropy_table){TABLE_LEN, -(int32_t)(TABLE_LEN / 2), cdfs};
+        zmed[k] = 0;
+    }
+    peaked_cdf(cdfs, TABLE_LEN);
+    *es = (wai_entropy_set){N_EDGES, edges, lt, NZ, zt, zmed};
+    uint8_t *json;
+    size_t jl;
+    if (wai_entropy_json_write(NULL, es, &json, &jl) != WAI_ok ||
+        wai_set_add(set, "entropy.json", json, jl) != WAI_ok)
+        die("entropy.json");
+    wai_free(NULL, json);
+}
+
+static uint8_t *code(const wai_cdf_table *t, const int32_t *offsets, const int32_t *sym, size_t n,
+                     size_t *len) {
+    const wai_cdf_table **tabs = malloc(sizeof *tabs * n);
+    if (!tabs) die("memory");
+    for (size_t i = 0; i < n; i++) tabs[i] = t;
+    uint8_t *out;
+    if (wai_rans_encode(NULL, NULL, tabs, offsets, 0, sym, n, &out, len) != WAI_ok) die("encode");
+    free(tabs);
+    return out;
+}
+
+static void build(bench *b, wai_set *set) {
+    if (netgen_mbt_hyper(NULL, 1, AFRAC, NZ, M, 2 * M, &b->hs) != WAI_ok ||
+        netgen_bmshj(NULL, 2, AFRAC, M, 128, 3, 4, &b->gs) != WAI_ok)
+        die("networks");
+    add_model(set, "g_s.whm", &b->gs);
+    add_model(set, "h_s.whm", &b->hs);
+    static wai_entropy_table lt[N_EDGES], zt[NZ];
+    static int64_t edges[N_EDGES], zmed[NZ];
+    static uint32_t cdfs[TABLE_LEN];
+    wai_entropy_set es;
+    tables(set, &es, lt, zt, edges, zmed, cdfs);
+    wai_cdf_table t;
+    if (wai_cdf_table_init(&t, NULL, cdfs, TABLE_LEN, 16) != WAI_ok) die("table");
+    if (wai_sums_compute(NULL, &b->hs, &b->hs_sums) != WAI_ok ||
+        wai_sums_compute(NULL, &b->gs, &b->gs_sums) != WAI_ok ||
+        wai_plan_model(NULL, &b->hs, NZ, ZH, ZW, &b->hs_plan) != WAI_ok ||
+        wai_plan_model(NULL, &b->gs, M, SH, SW, &b->gs_plan) != WAI_ok)
+        die("plan");
+    size_t nz = (size_t)NZ * ZH * ZW, ny = (size_t)M * SH * SW;
+    int32_t *sym = malloc(sizeof *sym * ny), *off = malloc(sizeof *off * ny);
+    b->z = malloc(sizeof *b->z * nz);
+    b->hs_out = malloc(sizeof *b->hs_out * (size_t)b->hs_plan.out_elems);
+    b->y = malloc(sizeof *b->y * ny);
+    b->gs_out = malloc(sizeof *b->gs_out * (size_t)b->gs_plan.out_elems);
+    if (!sym || !off || !b->z || !b->hs_out || !b->y || !b->gs_out) die("memory");
+    int32_t o = -(int32_t)(TABLE_LEN / 2);
+    for (size_t i = 0; i < nz; i++) {
+        off[i] = o;
+        sym[i] = symbol(o, TABLE_LEN);
+        b->z[i] = (int64_t)sym[i] << AFRAC;
+    }
+    size_t zlen, ylen;
+    uint8_t *zs = code(&t, off, sym, nz, &zlen);
+    if (wai_network_run(NULL, &wai_kernels_fast, &b->hs, &b->hs_sums, &b->hs_plan, b->z,
+                        b->hs_out) != WAI_ok)
+        die("h_s");
+    for (size_t p = 0; p < ny; p++) {
+        sym[p] = symbol(o, TABLE_LEN);
+        b->y[p] = ((int64_t)sym[p] << AFRAC) + b->hs_out[ny + p];
+    }
+    uint8_t *ys = code(&t, off, sym, ny, &ylen);
+    wai_wih1_parts parts = {M, SH, SW, NZ, ZH, ZW, zs, zlen, ys, ylen};
+    if (wai_wih1_write(NULL, &parts, &b->payload, &b->len) != WAI_ok) die("wih1");
+    wai_cdf_table_free(&t, NULL);
+    free(zs);
+    free(ys);
+    free(sym);
+    free(off);
+}
+
+int main(int argc, char **argv) {
+    int reps = 3;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) reps = atoi(argv[++i]);
+        else die("usage: wai_bench_decode_neural [--reps N]");
+    }
+    if (reps < 1) reps = 1;
+    wai_context *ctx;
+    wai_set *set;
+    if (wai_context_create(NULL, &ctx) != WAI_ok || wai_set_create(ctx, &set) != WAI_ok)
+        die("context");
+    bench b;
+    build(&b, set);
+    wai_decoder_config cfg;
+    wai_decoder_default_config(&cfg);
+    cfg.set = set;
+    double whole = 1e30, hs = 1e30, gs = 1e30;
+    wai_cost cost;
+    for (int r = 0; r < reps; r++) {
+        wai_decoder *d;
+        if (wai_decoder_create(ctx, &cfg, &d) != WAI_ok) die("decoder");
+        double t0 = now_s();
+        wai_status st = wai_decoder_send(d, b.payload, b.len, &cost);
+        double t = now_s() - t0;
+        if (st != WAI_ok) {
+            fprintf(stderr, "decode refused: %s\n", wai_status_name(st));
+            return 1;
+        }
+        if (t < whole) whole = t;
+        wai_decoder_destroy(d);
+        t0 = now_s();
+        if (wai_network_run(NULL, &wai_kernels_fast, &b.hs, &b.hs_sums, &b.hs_plan, b.z,
+                            b.hs_out) != WAI_ok)
+            die("h_s");
+        if ((t = now_s() - t0) < hs) hs = t;
+        t0 = now_s();
+        if (wai_network_run(NULL, &wai_kernels_fast, &b.gs, &b.gs_sums, &b.gs_plan, b.y,
+                            b.gs_out) != WAI_ok)
+            die("g_s");
+        if ((t = now_s() - t0) < gs) gs = t;
+    }
+    printf("WIH1 512x768 (bmshj2018/mbt2018 shapes), best of %d, one thread\n", reps);
+    printf("  payload %zu bytes; %llu symbols, %.2f GMAC\n", b.len,
+           (unsigned long long)cost.entropy_steps, (double)cost.macs / 1e9);
+    printf("  whole decode (wai_decoder_send)      %10.1f ms  (the set cached after rep 1)\n",
+           whole * 1e3);
+    printf("  h_s  [128,8,12] -> [384,32,48]        %10.1f ms  %6.2f GMAC/s\n", hs * 1e3,
+           (double)b.hs_plan.macs / hs / 1e9);
+    printf("  g_s  [192,32,48] -> [3,512,768]       %10.1f ms  %6.2f GMAC/s\n", gs * 1e3,
+           (double)b.gs_plan.macs / gs / 1e9);
+    printf("  entropy decode and the rest           %10.1f ms  (%.1f Msym/s)\n",
+           (whole - hs - gs) * 1e3, (double)cost.entropy_steps / (whole - hs - gs) / 1e6);
+    wai_set_destroy(set);
+    wai_context_destroy(ctx);
+    return 0;
+}
