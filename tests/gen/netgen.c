@@ -460,5 +460,7 @@ void netgen_bound_input(uint64_t *state, uint64_t a, int64_t *x, size_t n) {
         if (netgen_next(state) & 1) v >>= netgen_below(state, 64);
         x[i] = signed_mag(state, v);
     }
-    x[netgen_below(state, n)] = signed_mag(state, a);
+    /* Two draws, sequenced: the same values whatever the compiler. */
+    size_t at = (size_t)netgen_below(state, n);
+    x[at] = signed_mag(state, a);
 }
