@@ -139,5 +139,11 @@ python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/out" && ok || f
 [ "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$TMP/out")" = 12 ] && ok || fail "capabilities --json lists 12"
 expect_exit 2 "capabilities bad arg" -- "$WAI" capabilities --frob
 
+# The shipped neural example is the corpus's image1 and its set.
+for f in hello.wih1:image1.wih1 hello_set/g_s.whm:set1/g_s.whm hello_set/h_s.whm:set1/h_s.whm \
+    hello_set/entropy.json:set1/entropy.json; do
+    cmp -s "$ROOT/examples/${f%%:*}" "$ROOT/tests/corpus/neural/hyper/${f#*:}" && ok ||
+        fail "examples/${f%%:*} is not the corpus's ${f#*:}"
+done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
