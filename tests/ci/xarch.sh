@@ -35,7 +35,7 @@ record_digest() {
 
 # corpus_command FIELDS...: the tool's arguments for one index line.
 # The index (written by tests/corpus/generate.c) has the columns
-#   MODE CAPABILITY STATUS MAXCOST FILES HASHES
+#   MODE CAPABILITY STATUS MAXCOST FILES HASHES [SET]
 # with FILES comma-separated; invoked as tests/tool/test_corpus.sh does.
 # A line of another shape (FILE [--capability CAP] [--set DIR] ...) is
 # passed to `wai decode --json` as it stands.
@@ -49,6 +49,7 @@ corpus_command() {
             else
                 printf '%s\n' decode --json --capability "$2"
                 [[ "$4" == - ]] || printf '%s\n' --max-cost "$4"
+                [[ -z "${7:-}" || "${7:-}" == - ]] || printf '%s\n' --set "$7"
                 printf '%s\n' "${files[@]}"
             fi ;;
         *) printf '%s\n' decode --json "$@" ;;
