@@ -698,6 +698,56 @@ static void audio_refusals(void) {
     free(clip);
 }
 
+/* Reading N8 (and N9 at lat_len 1): a synthesis whose second sample is far
+ * past the PCM step's range. With t_out 1 only the first sample is stepped
+ * and the clip decodes; with t_out 2 the second is refused. */
+static void pcm_fixtures(void) {
+    int16_t w[2] = {0, 1};
+    int64_t mult[1] = {1}, bias[1] = {0};
+    wai_layer l;
+    memset(&l, 0, sizeof l);
+    l.kind = WAI_LAYER_CONV_T;
+    l.cin = l.cout = 1;
+    l.k = 2;
+    l.stride = 1;
+    l.n_weights = 2;
+    l.weights = w;
+    l.mult = mult;
+    l.bias = bias;
+    wai_model m;
+    memset(&m, 0, sizeof m);
+    m.dims = 1;
+    m.afrac = 8;
+    m.n_layers = 1;
+    m.layers = &l;
+    mkdirs("neural/refuse/pcm_set");
+    write_model("neural/refuse/pcm_set/model.wam", &m);
+    uint32_t cdf[4] = {0, 32768, 49152, WAI_CDF_TOTAL};
+    wai_cdf_table t;
+    if (wai_cdf_table_init(&t, NULL, cdf, 4, 8) != WAI_ok) die("table");
+    int32_t zero = 0;
+    uint8_t *stream;
+    size_t slen;
+    if (wai_rans_encode(NULL, &t, NULL, NULL, 0, &zero, 1, &stream, &slen) != WAI_ok) die("pcm");
+    int64_t median = (int64_t)1 << 50; /* the latent: 0·2^8 + 2^50 */
+    for (uint32_t t_out = 1; t_out <= 2; t_out++) {
+        wai_wia1_parts parts = {8, 8000, 1, 1, t_out, 0, 4, &median, cdf, stream, slen};
+        uint8_t *b;
+        size_t len;
+        if (wai_wia1_write(NULL, &parts, &b, &len) != WAI_ok) die("wia1 pcm");
+        char name[64], hex[65];
+        snprintf(name, sizeof name, "neural/refuse/pcm_t_out%u.wia1", t_out);
+        put(name, b, len);
+        const uint8_t silence[2] = {0, 0}; /* sample 0: (0·32767 + 128) >> 8 */
+        hex_of(silence, 2, hex);
+        line(CAP_AUDIO, t_out == 1 ? "ok" : "field_range", "-", name, t_out == 1 ? hex : "-",
+             "neural/refuse/pcm_set");
+        wai_free(NULL, b);
+    }
+    wai_cdf_table_free(&t, NULL);
+    free(stream);
+}
+
 static void splat_refusals(void) {
     const char *set0 = "neural/splat/set0";
     size_t len;
@@ -735,5 +785,6 @@ void gen_neural(const char *outdir, FILE *index) {
     mkdirs("neural/refuse");
     hyper_refusals();
     audio_refusals();
+    pcm_fixtures();
     splat_refusals();
 }

@@ -1,6 +1,6 @@
 /* libFuzzer: format detection, the shared framing checks and every whole
- * parse this build has (WIV1, WIF1 and WIH1, keyframe-1 nesting included),
- * for every capability, on arbitrary bytes. */
+ * parse this build has (WIV1, WIF1, WIH1, WIA1 and WIS1, keyframe-1 nesting
+ * included), for every capability, on arbitrary bytes. */
 #include <stddef.h>
 #include <stdint.h>
 
