@@ -90,7 +90,7 @@ int main(int argc, char **argv) {
     wai_status st1 = WAI_ok;
     for (int r = 0; r < reps; r++) {
         t0 = now_ns();
-        st1 = wai_conv_t2d_fast(&l, sums, shift, x, h, w, scr, y1, oh, ow);
+        st1 = wai_conv_t2d_fast(NULL, &l, sums, shift, x, h, w, scr, y1, oh, ow);
         uint64_t d = now_ns() - t0;
         if (d < best) best = d;
     }
@@ -102,7 +102,7 @@ int main(int argc, char **argv) {
         uint64_t b = UINT64_MAX;
         for (int r = 0; r < reps; r++) {
             t0 = now_ns();
-            wai_conv_t2d_fast_isa(&l, sums, shift, x, h, w, scr, y1, oh, ow, isa);
+            wai_conv_t2d_fast_isa(NULL, &l, sums, shift, x, h, w, scr, y1, oh, ow, isa);
             uint64_t d = now_ns() - t0;
             if (d < b) b = d;
         }

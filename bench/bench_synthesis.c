@@ -85,7 +85,7 @@ static wai_status run_layers(const wai_kernels *k, const wai_model *m, const wai
         wai_status st;
         double t0 = now_s();
         if (pl->kind == WAI_LAYER_CONV_T)
-            st = k->conv_t2d(l, sums, m->shift, x, pl->in_h, pl->in_w, scratch, y, pl->out_h,
+            st = k->conv_t2d(NULL, l, sums, m->shift, x, pl->in_h, pl->in_w, scratch, y, pl->out_h,
                              pl->out_w);
         else if (pl->kind == WAI_LAYER_IGDN)
             st = k->igdn(l, sums, m->gf, m->afrac, x, (size_t)pl->in_h * pl->in_w, y);
@@ -379,7 +379,7 @@ int main(int argc, char **argv) {
     if (do_ref) {
         const wai_plan_layer *pl = &p.layers[0];
         double t0 = now_s();
-        wai_status st = wai_kernels_ref.conv_t2d(&m.layers[0], s.layers[0].sums, m.shift, x,
+        wai_status st = wai_kernels_ref.conv_t2d(NULL, &m.layers[0], s.layers[0].sums, m.shift, x,
                                                  pl->in_h, pl->in_w, scr, b0, pl->out_h,
                                                  pl->out_w);
         double t_ref0 = now_s() - t0;

@@ -467,13 +467,14 @@ wai_status wai_conv2d_fast_isa(const wai_layer *l, const uint64_t *sums, uint32_
 
 /* ---- transposed convolution ------------------------------------------------------ */
 
-wai_status wai_conv_t2d_fast(const wai_layer *l, const uint64_t *sums, uint32_t shift,
+wai_status wai_conv_t2d_fast(const wai_allocator *alloc, const wai_layer *l, const uint64_t *sums, uint32_t shift,
                              const int64_t *x, uint32_t h, uint32_t w, int64_t *scratch,
                              int64_t *y, uint32_t oh, uint32_t ow) {
-    return wai_conv_t2d_fast_isa(l, sums, shift, x, h, w, scratch, y, oh, ow, WAI_FAST_ISA_BEST);
+    return wai_conv_t2d_fast_isa(alloc, l, sums, shift, x, h, w, scratch, y, oh, ow,
+                                 WAI_FAST_ISA_BEST);
 }
 
-wai_status wai_conv_t2d_fast_isa(const wai_layer *l, const uint64_t *sums, uint32_t shift,
+wai_status wai_conv_t2d_fast_isa(const wai_allocator *alloc, const wai_layer *l, const uint64_t *sums, uint32_t shift,
                                  const int64_t *x, uint32_t h, uint32_t w, int64_t *scratch,
                                  int64_t *y, uint32_t oh, uint32_t ow, int isa_cap) {
     uint32_t uh, uw;
@@ -487,7 +488,7 @@ wai_status wai_conv_t2d_fast_isa(const wai_layer *l, const uint64_t *sums, uint3
     if (st != WAI_ok) return st;
 
     const int isa = detect_isa() < isa_cap ? detect_isa() : isa_cap;
-    if (wai_conv_t2d_dot(l, shift, x, h, w, y, oh, ow, a, isa)) return WAI_ok;
+    if (wai_conv_t2d_dot(alloc, l, shift, x, h, w, y, oh, ow, a, isa)) return WAI_ok;
 
     const size_t k = l->k, cin = l->cin, cout = l->cout, s = l->stride, pad = l->pad;
     const size_t kk = k * k, dmax = (k - 1) / s;
@@ -638,45 +639,58 @@ wai_status wai_igdn_fast(const wai_layer *l, const uint64_t *sums, uint32_t gf, 
     return wai_igdn_fast_isa(l, sums, gf, afrac, x, positions, y, WAI_FAST_ISA_BEST);
 }
 
-/* The reference on a copy of x, so that y may be x. */
-static wai_status igdn_ref_copy(const wai_layer *l, const uint64_t *sums, uint32_t gf,
-                                uint32_t afrac, const int64_t *x, size_t positions, size_t n,
-                                int64_t *y) {
-    int64_t *cp = wai_alloc_array(NULL, n ? n : 1, sizeof(int64_t));
-    if (!cp) return WAI_out_of_memory;
-    if (n) memcpy(cp, x, sizeof(int64_t) * n);
-    wai_status st = wai_igdn_ref(l, sums, gf, afrac, cp, positions, y);
-    wai_free(NULL, cp);
+/* The reference, in place: the whole input's bound first, then blocks of
+ * PB positions gathered into `in` ([c][PB]), computed into `out` and
+ * written back, so the temporaries stay at 2·c·PB values (at most 4 MiB:
+ * c·c <= 2^26 gammas) whatever the tensor's size. */
+static wai_status igdn_ref_blocks(const wai_allocator *alloc, const wai_layer *l,
+                                  const uint64_t *sums, uint32_t gf, uint32_t afrac, uint64_t a,
+                                  int64_t *x, size_t positions) {
+    wai_status st = wai_bound_igdn(a, sums, l->beta, l->c, gf, afrac);
+    if (st != WAI_ok) return st;
+    const size_t c = l->c;
+    int64_t *in = wai_alloc_array(alloc, 2 * c * PB, sizeof(int64_t));
+    if (!in) return WAI_out_of_memory;
+    int64_t *out = in + c * PB;
+    for (size_t p0 = 0; p0 < positions && st == WAI_ok; p0 += PB) {
+        size_t np = positions - p0 < PB ? positions - p0 : PB;
+        for (size_t i = 0; i < c; i++) memcpy(in + i * np, x + i * positions + p0, 8 * np);
+        /* Its own bound passes: the block's max |x| is at most a. */
+        st = wai_igdn_ref(l, sums, gf, afrac, in, np, out);
+        for (size_t i = 0; st == WAI_ok && i < c; i++)
+            memcpy(x + i * positions + p0, out + i * np, 8 * np);
+    }
+    wai_free(alloc, in);
     return st;
 }
 
 /* The fast inverse GDN; in place (y == x) when blk is not NULL: each block
  * of positions is then finished in blk ([c][PB]) and copied back only once
  * every channel of it has been read. */
-static wai_status igdn_run(const wai_layer *l, const uint64_t *sums, uint32_t gf,
-                           uint32_t afrac, const int64_t *x, size_t positions, int64_t *y,
-                           int isa_cap, int64_t *blk);
+static wai_status igdn_run(const wai_allocator *alloc, const wai_layer *l,
+                           const uint64_t *sums, uint32_t gf, uint32_t afrac, const int64_t *x,
+                           size_t positions, int64_t *y, int isa_cap, int64_t *blk);
 
 wai_status wai_igdn_fast_isa(const wai_layer *l, const uint64_t *sums, uint32_t gf,
                              uint32_t afrac, const int64_t *x, size_t positions, int64_t *y,
                              int isa_cap) {
-    return igdn_run(l, sums, gf, afrac, x, positions, y, isa_cap, NULL);
+    return igdn_run(NULL, l, sums, gf, afrac, x, positions, y, isa_cap, NULL);
 }
 
-wai_status wai_igdn_fast_inplace(const wai_layer *l, const uint64_t *sums, uint32_t gf,
+wai_status wai_igdn_fast_inplace(const wai_allocator *alloc, const wai_layer *l, const uint64_t *sums, uint32_t gf,
                                  uint32_t afrac, int64_t *x, size_t positions) {
     size_t cb;
     if (l->kind != WAI_LAYER_IGDN || !wai_count3(l->c, PB, 1, &cb)) return WAI_invalid_argument;
-    int64_t *blk = wai_alloc_array(NULL, cb ? cb : 1, sizeof(int64_t));
+    int64_t *blk = wai_alloc_array(alloc, cb ? cb : 1, sizeof(int64_t));
     if (!blk) return WAI_out_of_memory;
-    wai_status st = igdn_run(l, sums, gf, afrac, x, positions, x, WAI_FAST_ISA_BEST, blk);
-    wai_free(NULL, blk);
+    wai_status st = igdn_run(alloc, l, sums, gf, afrac, x, positions, x, WAI_FAST_ISA_BEST, blk);
+    wai_free(alloc, blk);
     return st;
 }
 
-static wai_status igdn_run(const wai_layer *l, const uint64_t *sums, uint32_t gf,
-                           uint32_t afrac, const int64_t *x, size_t positions, int64_t *y,
-                           int isa_cap, int64_t *blk) {
+static wai_status igdn_run(const wai_allocator *alloc, const wai_layer *l,
+                           const uint64_t *sums, uint32_t gf, uint32_t afrac, const int64_t *x,
+                           size_t positions, int64_t *y, int isa_cap, int64_t *blk) {
     size_t n, cc;
     if (l->kind != WAI_LAYER_IGDN || !wai_count3(l->c, positions, 1, &n) ||
         !wai_count3(l->c, l->c, 1, &cc))
@@ -685,7 +699,8 @@ static wai_status igdn_run(const wai_layer *l, const uint64_t *sums, uint32_t gf
     /* floor(sqrt(2^63 - 1)): above it x^2 may leave i64; the reference's
      * u128 squares handle that rare case. */
     if (a > 3037000499u) {
-        if (blk) return igdn_ref_copy(l, sums, gf, afrac, x, positions, n, y);
+        /* In place (blk given), y is x. */
+        if (blk) return igdn_ref_blocks(alloc, l, sums, gf, afrac, a, y, positions);
         return wai_igdn_ref(l, sums, gf, afrac, x, positions, y);
     }
     wai_status st = wai_bound_igdn(a, sums, l->beta, l->c, gf, afrac);

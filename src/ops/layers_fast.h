@@ -24,7 +24,7 @@ wai_status wai_conv2d_fast(const wai_layer *l, const uint64_t *sums, uint32_t sh
                            const int64_t *x, uint32_t h, uint32_t w,
                            int64_t *y, uint32_t oh, uint32_t ow);
 
-wai_status wai_conv_t2d_fast(const wai_layer *l, const uint64_t *sums, uint32_t shift,
+wai_status wai_conv_t2d_fast(const wai_allocator *a, const wai_layer *l, const uint64_t *sums, uint32_t shift,
                              const int64_t *x, uint32_t h, uint32_t w, int64_t *scratch,
                              int64_t *y, uint32_t oh, uint32_t ow);
 
@@ -35,7 +35,7 @@ wai_status wai_igdn_fast(const wai_layer *l, const uint64_t *sums, uint32_t gf, 
  * The same checks, refusals (x untouched) and bits as wai_igdn_fast; it
  * needs c * 32 i64 of working memory (out_of_memory, x untouched, when it
  * cannot have it). */
-wai_status wai_igdn_fast_inplace(const wai_layer *l, const uint64_t *sums, uint32_t gf,
+wai_status wai_igdn_fast_inplace(const wai_allocator *a, const wai_layer *l, const uint64_t *sums, uint32_t gf,
                                  uint32_t afrac, int64_t *x, size_t positions);
 
 /* ---- for tests and benchmarks --------------------------------------------- */
@@ -57,7 +57,7 @@ int wai_fast_isa_detected(void);
 wai_status wai_conv2d_fast_isa(const wai_layer *l, const uint64_t *sums, uint32_t shift,
                                const int64_t *x, uint32_t h, uint32_t w, int64_t *y, uint32_t oh,
                                uint32_t ow, int isa_cap);
-wai_status wai_conv_t2d_fast_isa(const wai_layer *l, const uint64_t *sums, uint32_t shift,
+wai_status wai_conv_t2d_fast_isa(const wai_allocator *a, const wai_layer *l, const uint64_t *sums, uint32_t shift,
                                  const int64_t *x, uint32_t h, uint32_t w, int64_t *scratch,
                                  int64_t *y, uint32_t oh, uint32_t ow, int isa_cap);
 wai_status wai_igdn_fast_isa(const wai_layer *l, const uint64_t *sums, uint32_t gf,

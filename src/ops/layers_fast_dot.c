@@ -414,7 +414,7 @@ static int plan_call(const wai_layer *l, dot_plan *pl, uint32_t h, uint32_t w, u
     return 1;
 }
 
-int wai_conv_t2d_dot(const wai_layer *l, uint32_t shift, const int64_t *x, uint32_t h,
+int wai_conv_t2d_dot(const wai_allocator *alloc, const wai_layer *l, uint32_t shift, const int64_t *x, uint32_t h,
                      uint32_t w, int64_t *y, uint32_t oh, uint32_t ow, uint64_t a, int isa) {
     dot_plan pl;
     if (!plan_call(l, &pl, h, w, oh, ow, a, isa)) return 0;
@@ -422,8 +422,12 @@ int wai_conv_t2d_dot(const wai_layer *l, uint32_t shift, const int64_t *x, uint3
      * products' overflow (cin*cout*k*k and cin*rows*rl are tensor sizes). */
     size_t nw = pl.k * pl.k * pl.npairs * pl.nblk * NO * 2;
     size_t nb = (size_t)pl.limbs * pl.npairs * pl.pstride;
-    int16_t *wp = wai_alloc_array(NULL, nw, sizeof(int16_t));
-    int16_t *band = wai_alloc_array(NULL, nb, sizeof(int16_t));
+    /* The temporaries stay under a fixed size, so a decode's memory is its
+     * declared working bytes plus a constant (docs/neural-decodes.md); a
+     * layer that needs more runs on the tiled path, which needs none. */
+    if (nw + nb > WAI_DOT_TEMP_MAX / sizeof(int16_t)) return 0;
+    int16_t *wp = wai_alloc_array(alloc, nw, sizeof(int16_t));
+    int16_t *band = wai_alloc_array(alloc, nb, sizeof(int16_t));
     int ok = wp && band && pack_weights(l, &pl, wp);
     for (size_t oy0 = 0; ok && oy0 < oh; oy0 += BAND) {
         size_t oy1 = oh - oy0 < BAND ? oh : oy0 + BAND;
@@ -433,7 +437,7 @@ int wai_conv_t2d_dot(const wai_layer *l, uint32_t shift, const int64_t *x, uint3
         for (size_t oy = oy0; oy < oy1; oy++)
             for (size_t qx = 0; qx < pl.s; qx++) run_row(l, &pl, shift, band, ib0, wp, oy, qx, y);
     }
-    wai_free(NULL, band);
-    wai_free(NULL, wp);
+    wai_free(alloc, band);
+    wai_free(alloc, wp);
     return ok;
 }

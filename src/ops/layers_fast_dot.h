@@ -15,8 +15,12 @@
  * Returns 1 when it wrote y; 0, having written nothing, when this path does
  * not take the call (A above 32767 * 2^15, where the high limb leaves
  * i16; a weight sum too large for any 32-bit chunk; k or stride above 8;
- * or no memory for its buffers): the caller then runs another path. */
-int wai_conv_t2d_dot(const wai_layer *l, uint32_t shift, const int64_t *x, uint32_t h,
+ * temporaries past WAI_DOT_TEMP_MAX; or no memory for them, which come
+ * from alloc): the caller then runs another path. */
+/* The most bytes its temporaries (packed weights, a band of i16 rows) take. */
+#define WAI_DOT_TEMP_MAX ((size_t)4 << 20)
+
+int wai_conv_t2d_dot(const wai_allocator *alloc, const wai_layer *l, uint32_t shift, const int64_t *x, uint32_t h,
                      uint32_t w, int64_t *y, uint32_t oh, uint32_t ow, uint64_t a, int isa);
 
 #endif

@@ -1,6 +1,6 @@
-/* The network runner (see network.h): one allocation per buffer for the
- * whole run, each layer through the kernel table, the output copied out
- * only after the last layer has run. */
+/* The network runner (see network.h): one arena for the whole run, each
+ * layer through the kernel table, the output copied out only after the
+ * last layer has run. */
 #include "ops/network.h"
 
 #include <string.h>
@@ -10,8 +10,16 @@
 #include "ops/bounds.h"
 #include "ops/layers_fast.h"
 
+/* The reference transposed convolution allocates nothing. */
+static wai_status conv_t2d_ref(const wai_allocator *a, const wai_layer *l, const uint64_t *sums,
+                               uint32_t shift, const int64_t *x, uint32_t h, uint32_t w,
+                               int64_t *scratch, int64_t *y, uint32_t oh, uint32_t ow) {
+    (void)a;
+    return wai_conv_t2d_ref(l, sums, shift, x, h, w, scratch, y, oh, ow);
+}
+
 const wai_kernels wai_kernels_ref = {
-    wai_conv2d_ref, wai_conv_t2d_ref, wai_conv_t1d_ref,
+    wai_conv2d_ref, conv_t2d_ref, wai_conv_t1d_ref,
     wai_igdn_ref,   wai_relu_ref,     wai_leaky_ref,
 };
 
@@ -48,16 +56,16 @@ static int consistent(const wai_model *m, const wai_sums *s, const wai_plan *p) 
 }
 
 /* One layer from x (the plan's in shape) into y (its out shape). */
-static wai_status run_layer(const wai_kernels *k, const wai_model *m, const wai_layer *l,
-                            const wai_plan_layer *pl, const uint64_t *sums, const int64_t *x,
-                            int64_t *scratch, int64_t *y) {
+static wai_status run_layer(const wai_allocator *a, const wai_kernels *k, const wai_model *m,
+                            const wai_layer *l, const wai_plan_layer *pl, const uint64_t *sums,
+                            const int64_t *x, int64_t *scratch, int64_t *y) {
     switch (l->kind) {
     case WAI_LAYER_CONV:
         return k->conv2d(l, sums, m->shift, x, pl->in_h, pl->in_w, y, pl->out_h, pl->out_w);
     case WAI_LAYER_CONV_T:
         if (m->dims == 1)
             return k->conv_t1d(l, sums, m->shift, x, pl->in_w, scratch, y, pl->out_w);
-        return k->conv_t2d(l, sums, m->shift, x, pl->in_h, pl->in_w, scratch, y, pl->out_h,
+        return k->conv_t2d(a, l, sums, m->shift, x, pl->in_h, pl->in_w, scratch, y, pl->out_h,
                            pl->out_w);
     case WAI_LAYER_IGDN:
         return k->igdn(l, sums, m->gf, m->afrac, x, (size_t)pl->in_h * pl->in_w, y);
@@ -69,29 +77,39 @@ static wai_status run_layer(const wai_kernels *k, const wai_model *m, const wai_
     return WAI_invalid_argument;
 }
 
-/* Layer i runs in place on the buffer holding its input: the fast table's
- * inverse GDN (wai_igdn_fast_inplace) past layer 0, whose input is the
- * caller's. Saves one activation buffer of the largest size, and with it
- * the first touch of its pages, which costs more than the layer. */
+/* Layer i runs in place on the region holding its input: the fast
+ * table's inverse GDN (wai_igdn_fast_inplace) past layer 0, whose input is
+ * the caller's. */
 static int runs_in_place(const wai_kernels *k, const wai_layer *l, uint32_t i) {
     return i > 0 && l->kind == WAI_LAYER_IGDN && k->igdn == wai_igdn_fast;
 }
 
-/* The buffer (0 or 1) each layer writes, given the one its input is in
- * (-1: the caller's input); need[b] gets the most elements b holds. */
-static int out_buffer(const wai_kernels *k, const wai_model *m, uint32_t i, int in) {
-    return runs_in_place(k, &m->layers[i], i) ? in : in == 0 ? 1 : 0;
+/* One arena holds every layer's buffers in turn. A layer's output lies at
+ * the end of the arena opposite to its input (an in-place layer's on its
+ * input), its uncropped plane between the two, so the arena need only hold
+ * the largest layer's input + output + plane: the network's declared
+ * working bytes (ops/plan.h), and never more. Layer 0's input is the
+ * caller's. */
+static uint64_t arena_need(const wai_plan *p) {
+    uint64_t need = 0;
+    for (uint32_t i = 0; i < p->n_layers; i++) {
+        const wai_plan_layer *pl = &p->layers[i];
+        /* Each term is at most 2^26 (the planner's cap): no overflow. */
+        uint64_t n = (i ? pl->in_elems : 0) + pl->out_elems + pl->uncropped_elems;
+        if (n > need) need = n;
+    }
+    return need;
 }
 
-/* Makes ws->buf[b] hold at least n elements (its contents need not
+/* Makes the arena hold at least n elements (its contents need not
  * survive). 0 when it cannot be had. */
-static int ws_reserve(wai_network_ws *ws, int64_t **slot, uint64_t *cap, uint64_t n) {
-    if (n <= *cap && (*slot || n == 0)) return 1;
-    wai_free(ws->a, *slot);
-    *cap = 0;
-    *slot = wai_alloc_array(ws->a, (size_t)n, sizeof(int64_t));
-    if (!*slot) return n == 0;
-    *cap = n;
+static int ws_reserve(wai_network_ws *ws, uint64_t n) {
+    if (n <= ws->cap && (ws->arena || n == 0)) return 1;
+    wai_free(ws->a, ws->arena);
+    ws->cap = 0;
+    ws->arena = wai_alloc_array(ws->a, (size_t)n, sizeof(int64_t));
+    if (!ws->arena) return n == 0;
+    ws->cap = n;
     return 1;
 }
 
@@ -101,9 +119,7 @@ void wai_network_ws_init(wai_network_ws *ws, const wai_allocator *a) {
 }
 
 void wai_network_ws_free(wai_network_ws *ws) {
-    wai_free(ws->a, ws->scratch);
-    wai_free(ws->a, ws->buf[1]);
-    wai_free(ws->a, ws->buf[0]);
+    wai_free(ws->a, ws->arena);
     wai_network_ws_init(ws, ws->a);
 }
 
@@ -126,32 +142,29 @@ wai_status wai_network_run_ws(wai_network_ws *ws, const wai_kernels *k, const wa
         if (p->out_elems) memcpy(output, input, (size_t)p->out_elems * sizeof *output);
         return WAI_ok;
     }
-
-    /* Layer 0 reads the caller's input in place, so the buffers need hold
-     * only layer outputs. */
-    uint64_t need[2] = {0, 0}, plane = 0;
-    for (int b = -1, i = 0; i < (int)p->n_layers; i++) {
-        b = out_buffer(k, m, (uint32_t)i, b);
-        if (p->layers[i].out_elems > need[b]) need[b] = p->layers[i].out_elems;
-        if (p->layers[i].uncropped_elems > plane) plane = p->layers[i].uncropped_elems;
-    }
-    for (int b = 0; b < 2; b++)
-        if (!ws_reserve(ws, &ws->buf[b], &ws->cap[b], need[b])) return WAI_out_of_memory;
-    if (!ws_reserve(ws, &ws->scratch, &ws->scratch_cap, plane)) return WAI_out_of_memory;
+    const uint64_t e = arena_need(p);
+    if (!ws_reserve(ws, e)) return WAI_out_of_memory;
 
     const int64_t *x = input;
-    for (int b = -1, i = 0; i < (int)m->n_layers; i++) {
+    int at_end = 1; /* where the input lies: layer 0's is outside, so its output goes first */
+    for (uint32_t i = 0; i < m->n_layers; i++) {
         const wai_layer *l = &m->layers[i];
         const wai_plan_layer *pl = &p->layers[i];
         wai_status st;
-        b = out_buffer(k, m, (uint32_t)i, b);
-        if (runs_in_place(k, l, (uint32_t)i))
-            st = wai_igdn_fast_inplace(l, s->layers[i].sums, m->gf, m->afrac, ws->buf[b],
-                                       (size_t)pl->in_h * pl->in_w);
-        else
-            st = run_layer(k, m, l, pl, s->layers[i].sums, x, ws->scratch, ws->buf[b]);
+        if (runs_in_place(k, l, i)) {
+            st = wai_igdn_fast_inplace(ws->a, l, s->layers[i].sums, m->gf, m->afrac,
+                                       (int64_t *)x, (size_t)pl->in_h * pl->in_w);
+            if (st != WAI_ok) return st;
+            continue;
+        }
+        /* Output at the end opposite the input, the plane beside it. */
+        uint64_t in = i ? pl->in_elems : 0;
+        int64_t *y = at_end ? ws->arena : ws->arena + (e - pl->out_elems);
+        int64_t *plane = at_end ? ws->arena + pl->out_elems : ws->arena + in;
+        st = run_layer(ws->a, k, m, l, pl, s->layers[i].sums, x, plane, y);
         if (st != WAI_ok) return st;
-        x = ws->buf[b];
+        x = y;
+        at_end = !at_end;
     }
     if (p->out_elems) memcpy(output, x, (size_t)p->out_elems * sizeof *output);
     return WAI_ok;

@@ -22,7 +22,9 @@ typedef struct wai_kernels {
     wai_status (*conv2d)(const wai_layer *l, const uint64_t *sums, uint32_t shift,
                          const int64_t *x, uint32_t h, uint32_t w, int64_t *y, uint32_t oh,
                          uint32_t ow);
-    wai_status (*conv_t2d)(const wai_layer *l, const uint64_t *sums, uint32_t shift,
+    /* a: what a fast kernel allocates its temporaries through. */
+    wai_status (*conv_t2d)(const wai_allocator *a, const wai_layer *l, const uint64_t *sums,
+                           uint32_t shift,
                            const int64_t *x, uint32_t h, uint32_t w, int64_t *scratch,
                            int64_t *y, uint32_t oh, uint32_t ow);
     wai_status (*conv_t1d)(const wai_layer *l, const uint64_t *sums, uint32_t shift,
@@ -46,12 +48,14 @@ extern const wai_kernels wai_kernels_fast;
  * wai_plan_model's plan of m and s is wai_sums_compute's sums of m; k NULL
  * means wai_kernels_ref.
  *
- * Allocates its working memory once through `a` (two ping-pong activation
- * buffers of the largest layer output, and the transposed convolutions'
- * uncropped scratch of the largest such plane), runs each layer in order,
- * and frees it. With wai_kernels_fast, each inverse GDN past the first
- * layer runs in place (wai_igdn_fast_inplace), so the second buffer holds
- * only every other layer's output. Returns the first layer's refusal (field_range), leaving
+ * Allocates its working memory once through `a`: one arena of the largest
+ * layer's input + output + uncropped plane (the plan's work_bytes, so a
+ * decode's peak memory is what it declares), each layer's output at the
+ * end opposite to its input and its plane between; with wai_kernels_fast
+ * each inverse GDN past the first layer runs in place
+ * (wai_igdn_fast_inplace). A fast kernel's small temporaries (packed
+ * weights, a band of i16 rows) also come from `a`. Returns the first
+ * layer's refusal (field_range), leaving
  * `output` untouched: the result is copied out only once every layer has
  * run, whatever a kernel set leaves in its buffers when it refuses.
  * out_of_memory when a buffer cannot be had; invalid_argument when m, s and
@@ -62,15 +66,13 @@ wai_status wai_network_run(const wai_allocator *a, const wai_kernels *k, const w
 
 /* Working memory kept across runs, so that a caller running networks
  * again and again (frames, tiles) allocates and first-touches it once:
- * two activation buffers and the uncropped scratch, each grown to the
- * largest run so far. Zero it with wai_network_ws_init; release it with
- * wai_network_ws_free (which leaves it ready for reuse). */
+ * the arena, grown to the largest run so far. Zero it with
+ * wai_network_ws_init; release it with wai_network_ws_free (which leaves it
+ * ready for reuse). */
 typedef struct wai_network_ws {
     const wai_allocator *a;
-    int64_t *buf[2];
-    uint64_t cap[2];
-    int64_t *scratch;
-    uint64_t scratch_cap;
+    int64_t *arena;
+    uint64_t cap;   /* elements */
 } wai_network_ws;
 
 void wai_network_ws_init(wai_network_ws *ws, const wai_allocator *a);

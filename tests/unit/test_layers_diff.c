@@ -215,7 +215,7 @@ static int conv_case_full(int transposed, uint32_t cin, uint32_t cout, uint32_t 
     wai_status s0, s1;
     if (transposed) {
         s0 = wai_conv_t2d_ref(&c.l, c.sums, c.shift, x, h, w, scr, y0, oh, ow);
-        s1 = wai_conv_t2d_fast(&c.l, c.sums, c.shift, x, h, w, scr, y1, oh, ow);
+        s1 = wai_conv_t2d_fast(NULL, &c.l, c.sums, c.shift, x, h, w, scr, y1, oh, ow);
     } else {
         s0 = wai_conv2d_ref(&c.l, c.sums, c.shift, x, h, w, y0, oh, ow);
         s1 = wai_conv2d_fast(&c.l, c.sums, c.shift, x, h, w, y1, oh, ow);
@@ -226,7 +226,7 @@ static int conv_case_full(int transposed, uint32_t cin, uint32_t cout, uint32_t 
     for (int isa = 0; ok && isa < wai_fast_isa_detected(); isa++) {
         for (size_t i = 0; i < n_out; i++) y1[i] = (int64_t)0x5a5a5a5a5a5a5a5a;
         s1 = transposed
-                 ? wai_conv_t2d_fast_isa(&c.l, c.sums, c.shift, x, h, w, scr, y1, oh, ow, isa)
+                 ? wai_conv_t2d_fast_isa(NULL, &c.l, c.sums, c.shift, x, h, w, scr, y1, oh, ow, isa)
                  : wai_conv2d_fast_isa(&c.l, c.sums, c.shift, x, h, w, y1, oh, ow, isa);
         ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n_out) == 0;
         if (!ok) isa_bad = isa;
@@ -325,7 +325,7 @@ static int igdn_case_run(uint32_t ch, size_t positions, int realistic, uint64_t 
     /* In place: the output over the input, or the input untouched. */
     int64_t *xi = malloc(sizeof(int64_t) * (n + 1));
     memcpy(xi, x, sizeof(int64_t) * n);
-    s1 = wai_igdn_fast_inplace(&c.l, c.sums, c.gf, c.afrac, xi, positions);
+    s1 = wai_igdn_fast_inplace(NULL, &c.l, c.sums, c.gf, c.afrac, xi, positions);
     ok = ok && s0 == s1 && memcmp(xi, s0 == WAI_ok ? y0 : x, sizeof(int64_t) * n) == 0;
     free(xi);
     note(2, s0, wai_max_abs_i64(x, n));
@@ -517,7 +517,7 @@ static wai_status run_net_isa(const wai_model *m, const wai_sums *s, const wai_p
             st = wai_conv2d_fast_isa(l, sm, m->shift, x, pl->in_h, pl->in_w, y, pl->out_h,
                                      pl->out_w, isa);
         else if (l->kind == WAI_LAYER_CONV_T && m->dims == 2)
-            st = wai_conv_t2d_fast_isa(l, sm, m->shift, x, pl->in_h, pl->in_w, scr, y,
+            st = wai_conv_t2d_fast_isa(NULL, l, sm, m->shift, x, pl->in_h, pl->in_w, scr, y,
                                        pl->out_h, pl->out_w, isa);
         else if (l->kind == WAI_LAYER_CONV_T)
             st = wai_conv_t1d_ref(l, sm, m->shift, x, pl->in_w, scr, y, pl->out_w);

@@ -10,6 +10,7 @@
 #include "formats/whm1.h"
 #include "gen/netgen.h"
 #include "harness.h"
+#include "ops/layers_fast_dot.h"
 #include "ops/bounds.h"
 #include "ops/layers.h"
 #include "ops/network.h"
@@ -363,9 +364,11 @@ static wai_status counting_relu(const int64_t *x, size_t n, int64_t *y) {
     return wai_relu_ref(x, n, y);
 }
 
-static wai_status counting_conv_t2d(const wai_layer *l, const uint64_t *sums, uint32_t shift,
-                                    const int64_t *x, uint32_t h, uint32_t w, int64_t *scratch,
-                                    int64_t *y, uint32_t oh, uint32_t ow) {
+static wai_status counting_conv_t2d(const wai_allocator *a, const wai_layer *l,
+                                    const uint64_t *sums, uint32_t shift, const int64_t *x,
+                                    uint32_t h, uint32_t w, int64_t *scratch, int64_t *y,
+                                    uint32_t oh, uint32_t ow) {
+    (void)a;
     g_calls += 100;
     return wai_conv_t2d_ref(l, sums, shift, x, h, w, scratch, y, oh, ow);
 }
@@ -391,6 +394,48 @@ static void test_kernel_table(void) {
     net_free(&n);
 }
 
+/* ---- memory: the plan's working bytes ------------------------------------------ */
+
+/* A bmshj-like network large enough that holding two layers' outputs at
+ * once would pass its declared working bytes by far more than the fixed
+ * overhead: the runner holds the largest layer's input + output + plane
+ * (the reference kernels nothing more; the fast ones temporaries of at most
+ * WAI_DOT_TEMP_MAX, or 2·c·32 values for an inverse GDN in place). */
+static void test_memory_within_plan(void) {
+    net n;
+    if (!CHECK(netgen_bmshj(NULL, 0x3e3, 10, 16, 64, 3, 4, &n.m) == WAI_ok) ||
+        !net_plan(&n, 16, 12, 16)) {
+        net_free(&n);
+        return;
+    }
+    uint64_t st = 0x3e4;
+    size_t n_in = 16 * 12 * 16;
+    int64_t *x = malloc(sizeof *x * n_in), *y = malloc(sizeof *y * (size_t)n.p.out_elems);
+    if (!CHECK(x && y)) goto out;
+    netgen_input(&st, n.m.afrac, x, n_in);
+    const wai_kernels *sets[2] = {&wai_kernels_ref, &wai_kernels_fast};
+    for (int k = 0; k < 2; k++) {
+        harness_alloc c = {0};
+        wai_allocator a = harness_allocator(&c);
+        CHECK(wai_network_run(&a, sets[k], &n.m, &n.s, &n.p, x, y) == WAI_ok && c.live == 0);
+        uint64_t allowed = n.p.work_bytes + (k ? WAI_DOT_TEMP_MAX : 0);
+        CHECK_MSG(c.bytes_peak <= allowed, "%s kernels: peak %zu bytes, plan %llu",
+                  k ? "fast" : "reference", c.bytes_peak, (unsigned long long)n.p.work_bytes);
+    }
+    /* Two buffers of the largest output, as a ping-pong runner holds, pass
+     * the plan by more than the fast path's allowance: the check bites. */
+    uint64_t largest = 0, plane = 0;
+    for (uint32_t i = 0; i < n.p.n_layers; i++) {
+        if (n.p.layers[i].out_elems > largest) largest = n.p.layers[i].out_elems;
+        if (n.p.layers[i].uncropped_elems > plane) plane = n.p.layers[i].uncropped_elems;
+    }
+    CHECK(8 * (2 * largest + plane) > n.p.work_bytes + WAI_DOT_TEMP_MAX);
+out:
+    free(x);
+    free(y);
+    net_free(&n);
+}
+
 /* ---- allocations, disagreement, no layers -------------------------------------- */
 
 static void test_allocations(void) {
@@ -406,8 +451,9 @@ static void test_allocations(void) {
     harness_alloc c = {0};
     wai_allocator a = harness_allocator(&c);
     CHECK(wai_network_run(&a, NULL, &n.m, &n.s, &n.p, x, y) == WAI_ok);
-    /* Two activation buffers and one scratch plane, all freed. */
-    CHECK(c.calls == 3 && c.live == 0);
+    /* One arena, freed; never more than the plan's working bytes. */
+    CHECK(c.calls == 1 && c.live == 0);
+    CHECK(c.bytes_peak <= n.p.work_bytes);
     size_t total = c.calls;
     for (size_t f = 0; f < total; f++) {
         memset(&c, 0, sizeof c);
@@ -501,5 +547,6 @@ void suite_network(void) {
     harness_run("net_second_layer_refuses", test_second_layer_refuses);
     harness_run("net_bound_edges", test_bound_edges);
     harness_run("net_kernel_table", test_kernel_table);
+    harness_run("net_memory_within_plan", test_memory_within_plan);
     harness_run("net_allocations", test_allocations);
 }
