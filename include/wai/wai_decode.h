@@ -41,8 +41,11 @@ typedef struct wai_output {
     wai_output_kind kind;
     const uint8_t *data;   /* owned by the decoder; valid until its next call */
     size_t size;
-    uint32_t width, height;
+    uint32_t width, height; /* frame, image: pixels; pcm: samples x 1; planes: the
+                             * side x side (size / (width·height) planes) */
     uint64_t index;        /* the output's number in the stream, from 0 */
+    uint32_t sample_rate;  /* pcm: the samples a second its payload declares (WIA1's
+                            * sr, integer-payloads §5); 0 for the other kinds */
 } wai_output;
 
 typedef struct wai_decoder_config {

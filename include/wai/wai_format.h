@@ -82,6 +82,25 @@ typedef enum wai_checked {
 WAI_API wai_status wai_check_payload(const wai_capability *cap, const uint8_t *data, size_t len,
                                      wai_checked *checked);
 
+/* A WIS1 payload's presentation data (integer-payloads §6), which lies
+ * outside its decoded planes and their digest. */
+typedef struct wai_splat_info {
+    uint32_t side;          /* s: each plane is s x s bytes */
+    uint32_t planes;        /* attr, the number of planes */
+    uint32_t n_gaussians;   /* the first n_gaussians cells of the planes, in raster
+                             * order, hold one Gaussian each (1..s·s) */
+} wai_splat_info;
+
+/* Parses data as a whole WIS1 payload (§2's order, the codes
+ * wai_check_payload gives) and writes *info and, for each plane i below
+ * both info->planes and max_planes, its range as IEEE 754 binary32 bit
+ * patterns: ranges[2i] = lo, ranges[2i + 1] = hi (finite, lo <= hi; a
+ * plane's byte u presents at about lo + (hi - lo)·u/255). ranges may be
+ * NULL when max_planes is 0 (call once so, to learn info->planes). Reads no
+ * parameter set and decodes no stream. */
+WAI_API wai_status wai_splat_presentation(const uint8_t *data, size_t len, wai_splat_info *info,
+                                          uint32_t *ranges, size_t max_planes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -21,6 +21,7 @@ struct wai_decoder {
     const uint8_t *outputs;
     size_t output_bytes;
     uint32_t n_outputs, next_output, width, height;
+    uint32_t sample_rate;      /* pcm outputs: the payload's sr */
     wai_output_kind kind;
     wai_motion_group group;
     /* Neural capabilities: the set, and the loaded set a send holds from
@@ -211,6 +212,7 @@ static wai_status send_neural(wai_decoder *d, const uint8_t *data, size_t len, w
     d->height = n.height;
     d->output_bytes = n.kind == WAI_OUTPUT_FRAME ? frame : (size_t)n.cost.output_bytes;
     d->kind = n.kind;
+    d->sample_rate = n.kind == WAI_OUTPUT_PCM ? n.u.wia1.sr : 0;
     return WAI_ok;
 }
 
@@ -273,6 +275,7 @@ wai_status wai_decoder_receive(wai_decoder *d, wai_output *out) {
     out->width = d->width;
     out->height = d->height;
     out->index = d->n_outputs_total + d->next_output;
+    out->sample_rate = d->kind == WAI_OUTPUT_PCM ? d->sample_rate : 0;
     d->next_output++;
     return WAI_ok;
 }

@@ -1,4 +1,7 @@
-/* One entry to every payload parser this build has. */
+/* One entry to every payload parser this build has, and the public reads of
+ * fields a decode does not output (WIS1's presentation data). */
+#include <string.h>
+
 #include "formats/wia1.h"
 #include "formats/wif1.h"
 #include "formats/wih1.h"
@@ -34,4 +37,19 @@ wai_status wai_check_payload(const wai_capability *cap, const uint8_t *data, siz
         if (checked) *checked = WAI_CHECKED_FRAMING;
         return wai_check_framing(cap, data, len);
     }
+}
+
+wai_status wai_splat_presentation(const uint8_t *data, size_t len, wai_splat_info *info,
+                                  uint32_t *ranges, size_t max_planes) {
+    if (!info || (!data && len) || (!ranges && max_planes)) return WAI_invalid_argument;
+    memset(info, 0, sizeof *info);
+    wai_wis1 s;
+    wai_status st = wai_wis1_parse(data, len, &s);
+    if (st != WAI_ok) return st;
+    info->side = s.s;
+    info->planes = s.attr;
+    info->n_gaussians = s.n_gaussians;
+    for (uint32_t i = 0; i < s.attr && i < max_planes; i++)
+        wai_wis1_range(&s, i, &ranges[2 * (size_t)i], &ranges[2 * (size_t)i + 1]);
+    return WAI_ok;
 }

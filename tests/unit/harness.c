@@ -146,6 +146,7 @@ int main(int argc, char **argv) {
     suite_dispatch();
     suite_model_corpus();
     suite_sets();
+    suite_decode_memory();
     printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed ? 1 : 0;
 }

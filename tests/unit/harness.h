@@ -65,6 +65,7 @@ void suite_network(void);
 void suite_dispatch(void);
 void suite_model_corpus(void);
 void suite_sets(void);
+void suite_decode_memory(void);
 
 #define CHECK(c) harness_check(!!(c), #c, __FILE__, __LINE__)
 #define CHECK_MSG(c, ...) harness_check_msg(!!(c), __FILE__, __LINE__, __VA_ARGS__)

@@ -209,7 +209,45 @@ static void test_lru(void) {
     wai_context_destroy(ctx);
 }
 
+/* The presentation data beside the digest buffers: WIA1's sample rate on
+ * the PCM output, WIS1's ranges and Gaussian count from the payload. The
+ * generator wrote clip1 at 16000 Hz and attrs0's first planes as [0, 1],
+ * [-1, 1], [-0, +0]. */
+static void test_presentation(void) {
+    size_t len;
+    uint8_t *clip = harness_read_file("corpus/neural/audio/clip1.wia1", &len);
+    wai_context *ctx;
+    if (!CHECK(clip && wai_context_create(NULL, &ctx) == WAI_ok)) return;
+    wai_set *set = set_from(ctx, "wai.audio.int_codec", "neural/audio/set1");
+    wai_decoder_config cfg;
+    wai_decoder_default_config(&cfg);
+    cfg.set = set;
+    wai_decoder *d;
+    wai_output o;
+    CHECK(wai_decoder_create(ctx, &cfg, &d) == WAI_ok &&
+          wai_decoder_send(d, clip, len, NULL) == WAI_ok &&
+          wai_decoder_receive(d, &o) == WAI_ok && o.kind == WAI_OUTPUT_PCM &&
+          o.sample_rate == 16000 && o.size == 2 * (size_t)o.width);
+    wai_decoder_destroy(d);
+    wai_set_destroy(set);
+    wai_context_destroy(ctx);
+    free(clip);
+
+    uint8_t *pl = harness_read_file("corpus/neural/splat/attrs0.wis1", &len);
+    wai_splat_info info;
+    uint32_t r[16];
+    if (!CHECK(pl != NULL)) return;
+    CHECK(wai_splat_presentation(pl, len, &info, NULL, 0) == WAI_ok && info.planes == 3 &&
+          info.side == 4 && info.n_gaussians >= 1 && info.n_gaussians <= 16);
+    CHECK(wai_splat_presentation(pl, len, &info, r, 8) == WAI_ok && r[0] == 0 &&
+          r[1] == 0x3F800000u && r[2] == 0xBF800000u && r[3] == 0x3F800000u &&
+          r[4] == 0x80000000u && r[5] == 0);
+    CHECK(wai_splat_presentation(pl, 10, &info, r, 8) == WAI_stream_length);
+    free(pl);
+}
+
 void suite_sets(void) {
+    harness_run("sets/presentation", test_presentation);
     harness_run("sets/members_and_pin", test_members_and_pin);
     harness_run("sets/lru", test_lru);
     harness_run("sets/corpus_cold_and_warm", test_cold_and_warm);

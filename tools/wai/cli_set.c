@@ -47,12 +47,12 @@ static int add_member(wai_set *s, const char *dir, const char *name) {
     return 0;
 }
 
-int cli_load_set(wai_context *ctx, const wai_capability *cap, const char *dir, const char *pin,
-                 wai_set **out) {
+int cli_load_set(const char *command, wai_context *ctx, const wai_capability *cap,
+                 const char *dir, const char *pin, wai_set **out) {
     *out = NULL;
     uint8_t digest[32];
     if (pin && !parse_pin(pin, digest))
-        return cli_usage_error("decode", "--pin needs a SHA-256 of 64 hexadecimal digits");
+        return cli_usage_error(command, "--pin needs a SHA-256 of 64 hexadecimal digits");
     if (!dir && !pin) return 0;
     wai_set *s;
     if (wai_set_create(ctx, &s) != WAI_ok) {

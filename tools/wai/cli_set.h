@@ -9,9 +9,9 @@
  * file does not exist is left out, so the decode reports set_incomplete. A
  * pin (64 hex digits, or NULL) is attached. Returns 0 with *out set (NULL
  * when dir is NULL and pin is NULL), or prints the problem and returns
- * EXIT_USAGE (a pin that is not 64 hex digits, a file that cannot be
+ * EXIT_USAGE, naming COMMAND (a pin that is not 64 hex digits, a file that cannot be
  * read). */
-int cli_load_set(wai_context *ctx, const wai_capability *cap, const char *dir, const char *pin,
-                 wai_set **out);
+int cli_load_set(const char *command, wai_context *ctx, const wai_capability *cap,
+                 const char *dir, const char *pin, wai_set **out);
 
 #endif

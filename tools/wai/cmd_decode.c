@@ -69,16 +69,11 @@ static int parse_options(int argc, char **argv, decode_options *o, int *first_fi
         }
     }
     if (i >= argc) return cli_usage_error("decode", "no FILE given");
-    /* -o is checked before anything decodes. */
-    out_format fmt;
-    int rc = out_select(o->out_path, o->out_format, &fmt);
-    if (rc != 0) return rc;
+    if (!o->out_path && o->out_format) return cli_usage_error("decode", "--format needs -o OUT");
     if (o->out_path && strcmp(o->out_path, "-") == 0 && o->json)
         return cli_usage_error("decode", "-o - and --json both want standard output");
     if (o->dispatch.report && o->json)
         return cli_usage_error("decode", "--report and --json both print; --json carries the report");
-    if (o->has_fps && fmt != OUT_FORMAT_Y4M)
-        return cli_usage_error("decode", "--fps applies to Y4M output only");
     if (!o->has_fps) o->fps_num = 25, o->fps_den = 1;
     *first_file = i;
     return 0;
@@ -156,7 +151,8 @@ static wai_status decode_files(wai_decoder *dec, const cli_file *files, int n_fi
             /* Only --json prints the hashes: without it, skip SHA-256. */
             if (r && record_output(r, &o) != 0) return WAI_out_of_memory;
             /* A write that fails stops the decode: exit 2, no JSON. */
-            if (w && (*write_rc = out_write(w, &o)) != 0) return WAI_ok;
+            if (w && (*write_rc = out_write(w, &o, files[i].data, files[i].len)) != 0)
+                return WAI_ok;
         }
     }
     return WAI_ok;
@@ -189,8 +185,19 @@ int cmd_decode(int argc, char **argv) {
             "decode", "several FILEs are one frame stream; %s is not a frame form", cap->name);
         goto done;
     }
+    /* -o is checked before anything decodes, against the kind of output
+     * the capability gives. */
+    out_choice out_fmt;
+    if ((exit_status = out_select(o.out_path, o.out_format, out_kind_of(cap), &out_fmt)) != 0)
+        goto done;
+    if (o.has_fps && out_fmt.fmt != OUT_FORMAT_Y4M) {
+        exit_status = cli_usage_error("decode", "--fps applies to Y4M output only");
+        goto done;
+    }
+    exit_status = EXIT_USAGE;
     wai_status st = wai_context_create(NULL, &ctx);
-    if (st == WAI_ok && (exit_status = cli_load_set(ctx, cap, o.set_dir, o.pin, &set)) != 0)
+    if (st == WAI_ok &&
+        (exit_status = cli_load_set("decode", ctx, cap, o.set_dir, o.pin, &set)) != 0)
         goto done;
     exit_status = EXIT_USAGE;
     wai_decoder_config cfg;
@@ -200,12 +207,9 @@ int cmd_decode(int argc, char **argv) {
     cfg.dispatch = &o.dispatch.options;
     if (o.has_max_cost) cfg.max_cost = o.max_cost;
     if (st == WAI_ok) st = wai_decoder_create(ctx, &cfg, &dec);
-    if (st == WAI_ok && o.out_path) {
-        out_format fmt;
-        out_select(o.out_path, o.out_format, &fmt);  /* checked by parse_options */
-        if ((exit_status = out_open(o.out_path, fmt, o.fps_num, o.fps_den, &writer)) != 0)
-            goto done;
-    }
+    if (st == WAI_ok && o.out_path &&
+        (exit_status = out_open(o.out_path, &out_fmt, o.fps_num, o.fps_den, &writer)) != 0)
+        goto done;
     const char *refused_file = files[0].name;
     if (st == WAI_ok)
         st = decode_files(dec, files, n_files, o.json ? &result : NULL, &refused_file, writer,

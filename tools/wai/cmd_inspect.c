@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_set.h"
 #include "formats/wia1.h"
 #include "formats/wif1.h"
 #include "formats/wih1.h"
@@ -69,17 +70,55 @@ static void print_header(const wai_capability *cap, const cli_file *f) {
     }
 }
 
-static void print_cost(const wai_capability *cap, const cli_file *f) {
+/* What --cost asks for: the parameter set (--set DIR, --pin), if any. */
+typedef struct cost_options {
+    int with_cost;
+    const char *set_dir, *pin;
+} cost_options;
+
+/* The declared cost: from the header alone, or with the set when one is
+ * given (the set's members and its checks against the payload first, §7
+ * steps 1 to 4). A refusal there prints "cost_status" instead. Returns 0,
+ * or EXIT_USAGE when the set can't be read. */
+static int print_cost(const wai_capability *cap, const cli_file *f, const cost_options *co) {
     wai_cost c;
-    if (wai_declared_cost(cap->name, f->data, f->len, &c) != WAI_ok) return;
+    wai_status st;
+    if (co->set_dir || co->pin) {
+        wai_context *ctx = NULL;
+        wai_set *set = NULL;
+        if (wai_context_create(NULL, &ctx) != WAI_ok) {
+            fprintf(stderr, "wai inspect: out of memory\n");
+            return EXIT_USAGE;
+        }
+        if (cli_load_set("inspect", ctx, cap, co->set_dir, co->pin, &set) != 0) {
+            wai_context_destroy(ctx);
+            return EXIT_USAGE;
+        }
+        st = wai_declared_cost_set(ctx, cap->name, set, f->data, f->len, &c);
+        wai_set_destroy(set);
+        wai_context_destroy(ctx);
+    } else {
+        st = wai_declared_cost(cap->name, f->data, f->len, &c);
+    }
+    if (st != WAI_ok) {
+        /* Without a set, a capability that needs one has no cost to print. */
+        if (co->set_dir || co->pin) {
+            printf(", \"cost_status\": ");
+            json_put_string(stdout, wai_status_name(st));
+        }
+        return 0;
+    }
     printf(", \"cost\": {\"output_bytes\": %llu, \"entropy_steps\": %llu, \"macs\": %llu, "
            "\"working_bytes\": %llu, \"work\": %llu}",
            (unsigned long long)c.output_bytes, (unsigned long long)c.entropy_steps,
            (unsigned long long)c.macs, (unsigned long long)c.working_bytes,
            (unsigned long long)wai_cost_work(&c));
+    return 0;
 }
 
-static wai_status inspect_one(const cli_file *f, const char *cap_name, int with_cost) {
+/* Prints FILE's line; returns its parse's status, or *usage_rc set. */
+static wai_status inspect_one(const cli_file *f, const char *cap_name, const cost_options *co,
+                              int *usage_rc) {
     const wai_capability *cap =
         cap_name ? wai_capability_find(cap_name) : wai_capability_detect(f->data, f->len);
     wai_status st;
@@ -101,17 +140,17 @@ static wai_status inspect_one(const cli_file *f, const char *cap_name, int with_
     printf(", \"checked\": \"%s\"", checked == WAI_CHECKED_PARSE ? "header" : "framing");
     if (st == WAI_ok) {
         print_header(cap, f);
-        if (with_cost) print_cost(cap, f);
+        if (co->with_cost) *usage_rc = print_cost(cap, f, co);
     }
     printf("}\n");
     return st;
 }
 
 int cmd_inspect(int argc, char **argv) {
-    static const char *const takes_value[] = {"--capability", NULL};
+    static const char *const takes_value[] = {"--capability", "--set", "--pin", NULL};
     cli_permute(argc, argv, takes_value);
     const char *cap_name = NULL;
-    int with_cost = 0;
+    cost_options co = {0, NULL, NULL};
     int i = 1;
     for (; i < argc; i++) {
         const char *a = argv[i];
@@ -122,8 +161,11 @@ int cmd_inspect(int argc, char **argv) {
         if (strcmp(a, "--capability") == 0) {
             if (++i >= argc) return cli_usage_error("inspect", "--capability needs a value");
             cap_name = argv[i];
+        } else if (strcmp(a, "--set") == 0 || strcmp(a, "--pin") == 0) {
+            if (++i >= argc) return cli_usage_error("inspect", "%s needs a value", a);
+            *(a[2] == 's' ? &co.set_dir : &co.pin) = argv[i];
         } else if (strcmp(a, "--cost") == 0) {
-            with_cost = 1;
+            co.with_cost = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
             return cli_usage_error("inspect", "unknown option '%s'", a);
         } else {
@@ -131,12 +173,16 @@ int cmd_inspect(int argc, char **argv) {
         }
     }
     if (i >= argc) return cli_usage_error("inspect", "no FILE given");
+    if ((co.set_dir || co.pin) && !co.with_cost)
+        return cli_usage_error("inspect", "--set and --pin apply to --cost");
     int exit_status = EXIT_DONE;
     for (; i < argc; i++) {
         cli_file f;
         if (cli_read_file(argv[i], &f) != 0) return EXIT_USAGE;
-        if (inspect_one(&f, cap_name, with_cost) != WAI_ok) exit_status = EXIT_REFUSED;
+        int usage_rc = 0;
+        if (inspect_one(&f, cap_name, &co, &usage_rc) != WAI_ok) exit_status = EXIT_REFUSED;
         cli_file_free(&f);
+        if (usage_rc != 0) return usage_rc;
     }
     return exit_status;
 }

@@ -1,42 +1,66 @@
-/* Where `wai decode -o OUT` writes decoded frames: a Y4M file, raw rgb24
- * (a file or standard output), or one PNG per frame. The writer is opened
- * before decoding (so a bad OUT is a usage error before any work) and takes
- * each output as the decoder hands it over, so a refusal part-way through a
- * frame stream leaves the frames decoded before it written. */
+/* Where `wai decode -o OUT` writes decoded outputs. RGB8 frames and images:
+ * a Y4M file, raw rgb24 (a file or standard output), one PNG per output (a
+ * pattern), or, for an image, one PNG file. PCM: a WAV file or raw s16le.
+ * Planes: a directory of one grey file per plane and attributes.json. The
+ * writer is opened before decoding (so a bad OUT is a usage error before any
+ * work) and takes each output as the decoder hands it over, so a refusal
+ * part-way through a frame stream leaves the frames decoded before it
+ * written. */
 #ifndef WAI_TOOLS_OUTPUT_H
 #define WAI_TOOLS_OUTPUT_H
 
 #include <stdint.h>
 
 #include "wai/wai_decode.h"
+#include "wai/wai_format.h"
 
 typedef enum out_format {
     OUT_FORMAT_NONE = 0,
-    OUT_FORMAT_Y4M,   /* YUV4MPEG2, C444p16, BT.601 limited range */
-    OUT_FORMAT_RGB,   /* raw rgb24 frames, concatenated */
-    OUT_FORMAT_PNG    /* one PNG per frame, OUT a pattern with one %d */
+    OUT_FORMAT_Y4M,      /* YUV4MPEG2, C444p16, BT.601 limited range */
+    OUT_FORMAT_RGB,      /* raw rgb24 frames, concatenated */
+    OUT_FORMAT_PNG,      /* one PNG per frame, OUT a pattern with one %d */
+    OUT_FORMAT_PNG_ONE,  /* an image: one PNG, OUT its name */
+    OUT_FORMAT_WAV,      /* pcm: RIFF/WAVE, 16-bit PCM, mono, at its sample rate */
+    OUT_FORMAT_S16LE,    /* pcm: the raw samples, signed 16-bit little-endian */
+    OUT_FORMAT_PLANES    /* planes: OUT a directory (plane files PNG or PGM) */
 } out_format;
 
-typedef struct out_writer out_writer;
+/* How the plane files of OUT_FORMAT_PLANES are written. */
+typedef enum out_plane_file { OUT_PLANE_PNG = 0, OUT_PLANE_PGM } out_plane_file;
 
-/* Picks the format of OUT: `format` ("y4m", "rgb", "png") when not NULL,
- * else OUT's extension; "-" is rgb unless `format` says y4m. Checks a PNG
- * pattern and that this build writes PNG. Returns 0, or prints a usage
- * error and returns EXIT_USAGE. */
-int out_select(const char *path, const char *format, out_format *fmt);
+typedef struct out_choice {
+    out_format fmt;
+    out_plane_file plane_file;
+} out_choice;
+
+/* The kind of output a capability's decode gives (WAI_OUTPUT_FRAME for
+ * video and for an unknown capability, cap NULL). */
+wai_output_kind out_kind_of(const wai_capability *cap);
+
+/* Picks the format of OUT for outputs of kind `kind`: `format` (y4m, rgb,
+ * png; wav, s16le; png, pgm for planes) when not NULL, else OUT's
+ * extension; "-" is raw (rgb24 or s16le). Checks a PNG pattern and that
+ * this build writes PNG. Returns 0, or prints a usage error and returns
+ * EXIT_USAGE. path NULL: no -o (then format must be NULL too). */
+int out_select(const char *path, const char *format, wai_output_kind kind, out_choice *c);
 
 /* Parses --fps: N or N/D, both in 1..2^31-1. Returns 1 on success. */
 int out_parse_fps(const char *s, uint32_t *num, uint32_t *den);
 
-/* Opens the writer (creates the file for y4m and rgb; PNG files are created
- * per frame). Returns 0, or prints an I/O error and returns EXIT_USAGE. */
-int out_open(const char *path, out_format fmt, uint32_t fps_num, uint32_t fps_den,
+typedef struct out_writer out_writer;
+
+/* Opens the writer (creates the file for y4m, rgb, wav and s16le, the
+ * directory for planes; PNG files are created per output). Returns 0, or
+ * prints an I/O error and returns EXIT_USAGE. */
+int out_open(const char *path, const out_choice *c, uint32_t fps_num, uint32_t fps_den,
              out_writer **w);
 
-/* Writes one decoded output. Returns 0, or prints why (an I/O error, an
- * output that is not RGB8, a frame whose size breaks a Y4M) and returns
- * EXIT_USAGE; nothing of that output is then written. */
-int out_write(out_writer *w, const wai_output *o);
+/* Writes one decoded output; payload is the payload it decoded from (the
+ * planes' attributes.json reads its presentation data). Returns 0, or
+ * prints why (an I/O error, an output of a kind the format does not hold, a
+ * frame whose size breaks a Y4M) and returns EXIT_USAGE; nothing of that
+ * output is then written. */
+int out_write(out_writer *w, const wai_output *o, const uint8_t *payload, size_t payload_len);
 
 /* Flushes and closes; w may be NULL. Returns 0, or prints an I/O error and
  * returns EXIT_USAGE. */
