@@ -600,6 +600,17 @@ static void hyper_refusals(void) {
     hs[4] ^= 1;
     refusal(CAP_IMAGE, "two_scales.wih1", img, len,
             fixture_set("two_scales", set0, ge, "h_s.whm", hs, hl), "model_mismatch", "-");
+    /* Step 4: a g_s that gives four channels, not three. */
+    wai_model g4;
+    uint8_t *g4b;
+    size_t g4l;
+    if (netgen_bmshj(NULL, 100, 8, 2, 6, 4, 2, &g4) != WAI_ok ||
+        netgen_bytes(NULL, &g4, &g4b, &g4l) != WAI_ok)
+        die("g_s four");
+    refusal(CAP_IMAGE, "gs_four_channels.wih1", img, len,
+            fixture_set("gs_four_channels", set0, he, "g_s.whm", g4b, g4l), "model_mismatch", "-");
+    wai_free(NULL, g4b);
+    wai_model_free(NULL, &g4);
     free(hs);
     (void)all;
     (void)none;
@@ -672,6 +683,18 @@ static void audio_refusals(void) {
     memcpy(b, clip, len);
     b[5] = (uint8_t)(v.afrac + 1);
     refusal(CAP_AUDIO, "afrac.wia1", b, len, set0, "model_mismatch", "-");
+    /* Step 4: a synthesis of two output channels (before any length rule). */
+    wai_model two;
+    uint8_t *tb;
+    size_t tl;
+    if (netgen_wam1(NULL, 200, v.afrac, v.n_ch, 5, 2, 2, &two) != WAI_ok ||
+        netgen_bytes(NULL, &two, &tb, &tl) != WAI_ok)
+        die("wam1 two");
+    static const char *const none[] = {NULL};
+    refusal(CAP_AUDIO, "two_channels.wia1", clip, len,
+            fixture_set("two_channels", set0, none, "model.wam", tb, tl), "model_mismatch", "-");
+    wai_free(NULL, tb);
+    wai_model_free(NULL, &two);
     /* t_out (at 20) past what lat_len gives; then so short that lat_len - 1
      * would do. */
     wai_plan p;

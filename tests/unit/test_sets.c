@@ -2,6 +2,12 @@
  * (src/sets/cache.h): members and pins, the cache's budget and recency, and
  * the neural corpus decoded cold and warm through one context. */
 #include <stdio.h>
+#if defined(__has_include) && !defined(__wasi__)
+#if __has_include(<pthread.h>)
+#include <pthread.h>
+#define TEST_THREADS 1
+#endif
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -246,7 +252,83 @@ static void test_presentation(void) {
     free(pl);
 }
 
+#ifdef TEST_THREADS
+/* Several threads decoding through one context share its cache: a budget
+ * that holds about two sets makes them load, keep and evict while others
+ * hold references. Each thread decodes every single-output neural case of
+ * the index three times and must get its line's answer every time. */
+typedef struct shared_run {
+    wai_context *ctx;
+    char *text;
+    int failures, cases;
+} shared_run;
+
+static void *decode_all(void *arg) {
+    shared_run *r = arg;
+    for (int round = 0; round < 3; round++) {
+        const char *line = r->text;
+        while (*line) {
+            const char *nl = strchr(line, '\n');
+            size_t n = nl ? (size_t)(nl - line) : strlen(line);
+            char one[1024], mode[16], cap[64], status[64], maxcost[32], file[512], hash[512],
+                dir[256];
+            if (n < sizeof one) {
+                memcpy(one, line, n);
+                one[n] = '\0';
+                if (sscanf(one, "%15s %63s %63s %31s %511s %511s %255s", mode, cap, status,
+                           maxcost, file, hash, dir) == 7 &&
+                    strncmp(file, "neural/", 7) == 0 && !strchr(file, ',') && !strchr(hash, ',')) {
+                    wai_set *set = set_from(r->ctx, cap, dir);
+                    char got[65];
+                    uint64_t limit =
+                        strcmp(maxcost, "-") ? strtoull(maxcost, NULL, 10) : WAI_NO_COST_LIMIT;
+                    wai_status st = decode_one(r->ctx, cap, set, file, limit, got);
+                    if (strcmp(wai_status_name(st), status) != 0 || strcmp(got, hash) != 0)
+                        r->failures++;
+                    r->cases++;
+                    wai_set_destroy(set);
+                }
+            }
+            line += n + (nl ? 1 : 0);
+        }
+    }
+    return NULL;
+}
+
+static void test_threads_share_cache(void) {
+    size_t len;
+    char *text = (char *)harness_read_file("corpus/index.txt", &len);
+    if (!CHECK(text != NULL)) return;
+    text = realloc(text, len + 1);
+    text[len] = '\0';
+    wai_settings s;
+    wai_default_settings(&s);
+    s.set_cache_budget = 40000;
+    wai_context *ctx;
+    if (!CHECK(wai_context_create(&s, &ctx) == WAI_ok)) return;
+    enum { N = 4 };
+    pthread_t t[N];
+    shared_run r[N];
+    int started[N];
+    for (int i = 0; i < N; i++) {
+        r[i] = (shared_run){ctx, text, 0, 0};
+        started[i] = pthread_create(&t[i], NULL, decode_all, &r[i]) == 0;
+    }
+    for (int i = 0; i < N; i++) {
+        if (!CHECK(started[i])) continue;
+        pthread_join(t[i], NULL);
+        CHECK_MSG(r[i].failures == 0 && r[i].cases >= 60, "thread %d: %d of %d cases differ", i,
+                  r[i].failures, r[i].cases);
+    }
+    wai_context_destroy(ctx);
+    free(text);
+}
+#endif
+
 void suite_sets(void) {
+#ifdef TEST_THREADS
+    harness_run("sets/threads_share_cache", test_threads_share_cache);
+#endif
     harness_run("sets/presentation", test_presentation);
     harness_run("sets/members_and_pin", test_members_and_pin);
     harness_run("sets/lru", test_lru);
