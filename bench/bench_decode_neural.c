@@ -185,7 +185,7 @@ int main(int argc, char **argv) {
     }
     if (reps < 1) reps = 1;
     wai_context *ctx;
-    wai_set *set;
+    wai_set *set = NULL;
     if (wai_context_create(NULL, &ctx) != WAI_ok || wai_set_create(ctx, &set) != WAI_ok)
         die("context");
     bench b;

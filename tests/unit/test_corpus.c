@@ -26,7 +26,7 @@ static wai_set *load_set(wai_context *ctx, const corpus_case *c) {
     wai_set *s = NULL;
     if (!cap || wai_set_create(ctx, &s) != WAI_ok) return NULL;
     for (size_t i = 0; cap->set_members[i]; i++) {
-        char rel[400];
+        char rel[1100];
         snprintf(rel, sizeof rel, "corpus/%s/%s", c->set, cap->set_members[i]);
         size_t len = 0;
         uint8_t *data = harness_read_file(rel, &len);

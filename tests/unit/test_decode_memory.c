@@ -25,7 +25,7 @@ static wai_set *set_from(wai_context *ctx, const wai_capability *c, const char *
     wai_set *s = NULL;
     if (wai_set_create(ctx, &s) != WAI_ok) return NULL;
     for (size_t i = 0; c->set_members[i]; i++) {
-        char rel[400];
+        char rel[1100];
         snprintf(rel, sizeof rel, "corpus/%s/%s", dir, c->set_members[i]);
         size_t len;
         uint8_t *d = harness_read_file(rel, &len);
@@ -40,7 +40,7 @@ static wai_set *set_from(wai_context *ctx, const wai_capability *c, const char *
 static int measure(wai_context *ctx, harness_alloc *h, const wai_capability *cap,
                    const wai_set *set, const char *file, uint64_t *peak, wai_cost *cost,
                    size_t *payload_len) {
-    char rel[400];
+    char rel[1100];
     snprintf(rel, sizeof rel, "corpus/%s", file);
     size_t len;
     uint8_t *data = harness_read_file(rel, &len);

@@ -25,7 +25,7 @@ static wai_set *set_from(wai_context *ctx, const char *cap, const char *dir) {
     wai_set *s = NULL;
     if (!c || wai_set_create(ctx, &s) != WAI_ok) return NULL;
     for (size_t i = 0; c->set_members[i]; i++) {
-        char rel[400];
+        char rel[1100];
         snprintf(rel, sizeof rel, "corpus/%s/%s", dir, c->set_members[i]);
         size_t len;
         uint8_t *d = harness_read_file(rel, &len);
@@ -38,7 +38,7 @@ static wai_set *set_from(wai_context *ctx, const char *cap, const char *dir) {
 /* Decodes one payload; the status, and the output's SHA-256 in hex ("-"). */
 static wai_status decode_one(wai_context *ctx, const char *cap, const wai_set *set,
                              const char *file, uint64_t max_cost, char hex[65]) {
-    char rel[400];
+    char rel[1100];
     snprintf(rel, sizeof rel, "corpus/%s", file);
     size_t len;
     uint8_t *data = harness_read_file(rel, &len);
