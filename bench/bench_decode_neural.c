@@ -47,7 +47,7 @@ static double now_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void die(const char *what) {
+static _Noreturn void die(const char *what) {
     fprintf(stderr, "wai_bench_decode_neural: %s\n", what);
     exit(1);
 }

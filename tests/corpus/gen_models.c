@@ -38,7 +38,7 @@ static const char *g_dir;
 static FILE *g_idx;
 static uint64_t g_rng = 4;
 
-static void die(const char *what) {
+static _Noreturn void die(const char *what) {
     fprintf(stderr, "wai_gen_corpus (models): %s\n", what);
     exit(1);
 }

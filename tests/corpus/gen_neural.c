@@ -38,7 +38,7 @@ static const char *g_root;
 static FILE *g_idx;
 static uint64_t g_rng = 55;
 
-static void die(const char *what) {
+static _Noreturn void die(const char *what) {
     fprintf(stderr, "wai_gen_corpus (neural): %s\n", what);
     exit(1);
 }
