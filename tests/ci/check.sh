@@ -17,7 +17,7 @@
 # program that fails without a closing line, counts as one test) into the
 # aggregate line printed last. Exit status is non-zero when anything failed.
 #
-# Environment: WAI_JOBS (default: nproc), WAI_FUZZ_SECONDS (default 15),
+# Environment: WAI_JOBS (default: nproc), WAI_FUZZ_SECONDS (default 10),
 # WAI_SKIP_DEPS=1 (do not run install-deps.sh).
 set -uo pipefail   # no -e: a failing step is counted, and the others still run
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -27,7 +27,7 @@ CI="$WAI_REPO/build/ci"
 LOGS="$CI/logs"
 CRASHES="$WAI_REPO/build/fuzz-crashes"   # outside build/ci: kept across runs
 JOBS="${WAI_JOBS:-$(nproc 2>/dev/null || echo 2)}"
-FUZZ_SECONDS="${WAI_FUZZ_SECONDS:-15}"
+FUZZ_SECONDS="${WAI_FUZZ_SECONDS:-10}"
 STEP_TIMEOUT=600   # no single test may hang the run
 
 TOTAL_PASSED=0
