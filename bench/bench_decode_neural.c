@@ -11,9 +11,10 @@
  * Timed (best of --reps): the whole decode (wai_decoder_send), h_s alone
  * and g_s alone (wai_network_run with the fast kernels on the decode's own
  * tensors); the entropy decode and the rest is the whole less the two
- * networks. The kernels are single-threaded.
+ * networks. All of it on 1 thread, then on --threads (default 0: one per
+ * core; the decode through a context with that n_threads).
  *
- *   wai_bench_decode_neural [--reps N] */
+ *   wai_bench_decode_neural [--reps N] [--threads N] */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 #include <time.h>
 
 #include "common/alloc.h"
+#include "common/threads.h"
 #include "entropy/rans.h"
 #include "formats/whm1.h"
 #include "formats/wih1.h"
@@ -177,59 +179,96 @@ static void build(bench *b, wai_set *set) {
     free(off);
 }
 
-int main(int argc, char **argv) {
-    int reps = 3;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) reps = atoi(argv[++i]);
-        else die("usage: wai_bench_decode_neural [--reps N]");
-    }
-    if (reps < 1) reps = 1;
-    wai_context *ctx;
-    wai_set *set = NULL;
-    if (wai_context_create(NULL, &ctx) != WAI_ok || wai_set_create(ctx, &set) != WAI_ok)
-        die("context");
-    bench b;
-    build(&b, set);
+/* The best of reps of the whole decode, h_s and g_s, with ctx's decoders
+ * and the networks on nthr threads. */
+typedef struct timing {
+    double whole, hs, gs;
+    wai_cost cost;
+} timing;
+
+static timing measure(wai_context *ctx, const wai_set *set, bench *b, unsigned nthr, int reps) {
     wai_decoder_config cfg;
     wai_decoder_default_config(&cfg);
     cfg.set = set;
-    double whole = 1e30, hs = 1e30, gs = 1e30;
-    wai_cost cost;
+    const wai_exec ex = {NULL, nthr};
+    timing tm = {1e30, 1e30, 1e30, {0}};
     for (int r = 0; r < reps; r++) {
         wai_decoder *d;
         if (wai_decoder_create(ctx, &cfg, &d) != WAI_ok) die("decoder");
         double t0 = now_s();
-        wai_status st = wai_decoder_send(d, b.payload, b.len, &cost);
+        wai_status st = wai_decoder_send(d, b->payload, b->len, &tm.cost);
         double t = now_s() - t0;
         if (st != WAI_ok) {
             fprintf(stderr, "decode refused: %s\n", wai_status_name(st));
-            return 1;
+            exit(1);
         }
-        if (t < whole) whole = t;
+        if (t < tm.whole) tm.whole = t;
         wai_decoder_destroy(d);
         t0 = now_s();
-        if (wai_network_run(NULL, &wai_kernels_fast, &b.hs, &b.hs_sums, &b.hs_plan, b.z,
-                            b.hs_out) != WAI_ok)
+        if (wai_network_run_ex(&ex, &wai_kernels_fast, &b->hs, &b->hs_sums, &b->hs_plan, b->z,
+                               b->hs_out) != WAI_ok)
             die("h_s");
-        if ((t = now_s() - t0) < hs) hs = t;
+        if ((t = now_s() - t0) < tm.hs) tm.hs = t;
         t0 = now_s();
-        if (wai_network_run(NULL, &wai_kernels_fast, &b.gs, &b.gs_sums, &b.gs_plan, b.y,
-                            b.gs_out) != WAI_ok)
+        if (wai_network_run_ex(&ex, &wai_kernels_fast, &b->gs, &b->gs_sums, &b->gs_plan, b->y,
+                               b->gs_out) != WAI_ok)
             die("g_s");
-        if ((t = now_s() - t0) < gs) gs = t;
+        if ((t = now_s() - t0) < tm.gs) tm.gs = t;
     }
-    printf("WIH1 512x768 (bmshj2018/mbt2018 shapes), best of %d, one thread\n", reps);
-    printf("  payload %zu bytes; %llu symbols, %.2f GMAC\n", b.len,
-           (unsigned long long)cost.entropy_steps, (double)cost.macs / 1e9);
+    return tm;
+}
+
+static void print_timing(const bench *b, const timing *tm, unsigned nthr) {
+    printf(" %u thread%s:\n", nthr, nthr > 1 ? "s" : "");
     printf("  whole decode (wai_decoder_send)      %10.1f ms  (the set cached after rep 1)\n",
-           whole * 1e3);
-    printf("  h_s  [128,8,12] -> [384,32,48]        %10.1f ms  %6.2f GMAC/s\n", hs * 1e3,
-           (double)b.hs_plan.macs / hs / 1e9);
-    printf("  g_s  [192,32,48] -> [3,512,768]       %10.1f ms  %6.2f GMAC/s\n", gs * 1e3,
-           (double)b.gs_plan.macs / gs / 1e9);
-    printf("  entropy decode and the rest           %10.1f ms  (%.1f Msym/s)\n",
-           (whole - hs - gs) * 1e3, (double)cost.entropy_steps / (whole - hs - gs) / 1e6);
+           tm->whole * 1e3);
+    printf("  h_s  [128,8,12] -> [384,32,48]        %10.1f ms  %6.2f GMAC/s\n", tm->hs * 1e3,
+           (double)b->hs_plan.macs / tm->hs / 1e9);
+    printf("  g_s  [192,32,48] -> [3,512,768]       %10.1f ms  %6.2f GMAC/s\n", tm->gs * 1e3,
+           (double)b->gs_plan.macs / tm->gs / 1e9);
+    double rest = tm->whole - tm->hs - tm->gs;
+    printf("  entropy decode and the rest           %10.1f ms  (%.1f Msym/s)\n", rest * 1e3,
+           (double)tm->cost.entropy_steps / rest / 1e6);
+}
+
+/* A context whose decodes use nthr threads. */
+static wai_context *context_with(unsigned nthr) {
+    wai_settings st;
+    wai_default_settings(&st);
+    st.n_threads = nthr;
+    wai_context *ctx;
+    if (wai_context_create(&st, &ctx) != WAI_ok) die("context");
+    return ctx;
+}
+
+int main(int argc, char **argv) {
+    int reps = 3;
+    unsigned nthr = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) reps = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
+            nthr = (unsigned)atoi(argv[++i]);
+        else die("usage: wai_bench_decode_neural [--reps N] [--threads N]");
+    }
+    if (reps < 1) reps = 1;
+    nthr = wai_threads_resolve(nthr); /* 0: one per core, as the context does */
+    wai_context *ctx1 = context_with(1), *ctxn = context_with(nthr);
+    wai_set *set = NULL;
+    /* The set only borrows ctx1's allocator (the default), so ctxn's
+     * decoders may use it too. */
+    if (wai_set_create(ctx1, &set) != WAI_ok) die("set");
+    bench b;
+    build(&b, set);
+    timing t1 = measure(ctx1, set, &b, 1, reps);
+    timing tn = measure(ctxn, set, &b, nthr, reps);
+    printf("WIH1 512x768 (bmshj2018/mbt2018 shapes), best of %d, 1 and %u threads\n", reps,
+           nthr);
+    printf("  payload %zu bytes; %llu symbols, %.2f GMAC\n", b.len,
+           (unsigned long long)t1.cost.entropy_steps, (double)t1.cost.macs / 1e9);
+    print_timing(&b, &t1, 1);
+    print_timing(&b, &tn, nthr);
     wai_set_destroy(set);
-    wai_context_destroy(ctx);
+    wai_context_destroy(ctxn);
+    wai_context_destroy(ctx1);
     return 0;
 }

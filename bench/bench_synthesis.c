@@ -1,7 +1,8 @@
 /* Issue 4's synthesis benchmark: a bmshj2018-factorized-shaped integer
  * synthesis (192 -> 128 -> 128 -> 128 -> 3, four 5x5 stride-2 transposed
  * convolutions, pad 2, output padding 1, an inverse GDN between each two)
- * from a [192, 32, 48] latent to a 512x768 image, single-threaded.
+ * from a [192, 32, 48] latent to a 512x768 image: libwai on 1 thread and
+ * on --threads (default 0: one per core), the float peers on 1.
  *
  * libwai: the model comes from the synthetic generator (tests/gen/netgen.h),
  * so the timings say nothing about a trained network's weights, only about
@@ -22,8 +23,8 @@
  * to oneDNN (format_tag_any) and the reorders into them not timed. Threads
  * come from the runtime: run with OMP_NUM_THREADS=1 (the driver does).
  *
- *   wai_bench_synthesis [--reps N] [--afrac A] [--ref-limit S] [--no-ref]
- *                       [--no-dnnl] [--raw]
+ *   wai_bench_synthesis [--reps N] [--threads N] [--afrac A] [--ref-limit S]
+ *                       [--no-ref] [--no-dnnl] [--raw]
  *
  * --raw prints "key value" lines (ms, MACs) for bench/bench_synthesis.sh. */
 #define _POSIX_C_SOURCE 200809L
@@ -34,6 +35,7 @@
 #include <time.h>
 
 #include "gen/netgen.h"
+#include "common/threads.h"
 #include "formats/whm1.h"
 #include "ops/layers.h"
 #include "ops/layers_fast.h"
@@ -73,9 +75,10 @@ static void report(const char *key, const char *what, double sec, double macs) {
 /* Runs m layer by layer with k, as wai_network_run does, adding each
  * layer's time to t[i]; the last output lands in *out (one of the two
  * buffers). */
-static wai_status run_layers(const wai_kernels *k, const wai_model *m, const wai_sums *s,
-                             const wai_plan *p, const int64_t *in, int64_t *buf0, int64_t *buf1,
-                             int64_t *scratch, double *t, const int64_t **out) {
+static wai_status run_layers(const wai_exec *ex, const wai_kernels *k, const wai_model *m,
+                             const wai_sums *s, const wai_plan *p, const int64_t *in,
+                             int64_t *buf0, int64_t *buf1, int64_t *scratch, double *t,
+                             const int64_t **out) {
     const int64_t *x = in;
     int64_t *y = buf0;
     for (uint32_t i = 0; i < p->n_layers; i++) {
@@ -83,10 +86,17 @@ static wai_status run_layers(const wai_kernels *k, const wai_model *m, const wai
         const wai_plan_layer *pl = &p->layers[i];
         const uint64_t *sums = s->layers[i].sums;
         wai_status st;
+        /* Threaded, the inverse GDN runs in place as in the runner (its
+         * threaded form): the copy onto its output is not timed. */
+        int inplace = pl->kind == WAI_LAYER_IGDN && ex->n_threads > 1;
+        if (inplace) memcpy(y, x, (size_t)pl->in_elems * sizeof *y);
         double t0 = now_s();
         if (pl->kind == WAI_LAYER_CONV_T)
-            st = k->conv_t2d(NULL, l, sums, m->shift, x, pl->in_h, pl->in_w, scratch, y, pl->out_h,
+            st = k->conv_t2d(ex, l, sums, m->shift, x, pl->in_h, pl->in_w, scratch, y, pl->out_h,
                              pl->out_w);
+        else if (inplace)
+            st = wai_igdn_fast_inplace(ex, l, sums, m->gf, m->afrac, y,
+                                       (size_t)pl->in_h * pl->in_w);
         else if (pl->kind == WAI_LAYER_IGDN)
             st = k->igdn(l, sums, m->gf, m->afrac, x, (size_t)pl->in_h * pl->in_w, y);
         else
@@ -214,8 +224,129 @@ static double bench_dnnl(int reps, double *t, const char **impl_name) {
 }
 #endif
 
+/* What the fast-kernel timings share. */
+typedef struct fast_bench {
+    const wai_model *m;
+    const wai_sums *s;
+    const wai_plan *p;
+    const int64_t *x;
+    int64_t *y, *b0, *b1, *scr;
+    uint8_t *rgb;
+    double *tl, *tbest;
+    size_t n_out;
+    double macs, macs_convt;
+    int reps;
+} fast_bench;
+
+/* The fast kernels on nthr threads: the whole network (fresh and with a
+ * kept workspace), the RGB8 step and the layers one by one; keys end in
+ * sfx, labels say the thread count. 0, or 1 on a refusal. */
+static int run_fast(fast_bench *fb, unsigned nthr, const char *sfx) {
+    const wai_model *m = fb->m;
+    const wai_sums *s = fb->s;
+    const wai_plan *p = fb->p;
+    const int reps = fb->reps;
+    const double macs = fb->macs, macs_convt = fb->macs_convt;
+    const size_t n_out = fb->n_out;
+    const wai_exec ex = {NULL, nthr};
+    char key[48], what[96];
+    if (!g_raw) printf("  -- libwai fast kernels, %u thread%s --\n", nthr, nthr > 1 ? "s" : "");
+    /* The whole network: one warm-up, best of reps. */
+    double best = 1e300;
+    for (int r = -1; r < reps; r++) {
+        double t0 = now_s();
+        wai_status st = wai_network_run_ex(&ex, &wai_kernels_fast, m, s, p, fb->x, fb->y);
+        double d = now_s() - t0;
+        if (st != WAI_ok) {
+            fprintf(stderr, "wai_network_run (fast) refused: %d\n", (int)st);
+            return 1;
+        }
+        if (r >= 0 && d < best) best = d;
+    }
+    snprintf(key, sizeof key, "wai_fast_network%s", sfx);
+    report(key, "libwai fast, whole network", best, macs);
+
+    /* The same with the working memory kept across runs (a decoder's
+     * frames): allocation and the first touch of its pages left out. */
+    {
+        wai_network_ws ws;
+        wai_network_ws_init(&ws, NULL);
+        ws.n_threads = nthr;
+        double wbest = 1e300;
+        for (int r = -1; r < reps; r++) {
+            double t0 = now_s();
+            wai_status st = wai_network_run_ws(&ws, &wai_kernels_fast, m, s, p, fb->x, fb->y);
+            double d = now_s() - t0;
+            if (st != WAI_ok) {
+                fprintf(stderr, "wai_network_run_ws (fast) refused: %d\n", (int)st);
+                return 1;
+            }
+            if (r >= 0 && d < wbest) wbest = d;
+        }
+        wai_network_ws_free(&ws);
+        snprintf(key, sizeof key, "wai_fast_network_ws%s", sfx);
+        report(key, "libwai fast, whole network, workspace kept", wbest, macs);
+    }
+
+    /* RGB8 step on the output (what a decoder does next; one thread). */
+    double rbest = 1e300;
+    for (int r = 0; r < reps; r++) {
+        double t0 = now_s();
+        for (size_t i = 0; i < n_out; i++) fb->rgb[i] = wai_rgb8_step(fb->y[i], m->afrac);
+        double d = now_s() - t0;
+        if (d < rbest) rbest = d;
+    }
+    snprintf(key, sizeof key, "wai_rgb8%s", sfx);
+    report(key, "libwai RGB8 step", rbest, 0);
+    snprintf(key, sizeof key, "wai_fast_total%s", sfx);
+    report(key, "libwai fast, network + RGB8", best + rbest, macs);
+    {
+        size_t lo = 0, hi = 0;
+        for (size_t i = 0; i < n_out; i++) lo += fb->rgb[i] == 0, hi += fb->rgb[i] == 255;
+        if (!g_raw)
+            printf("    (RGB8 output: %.1f%% at 0, %.1f%% at 255)\n", 100.0 * lo / n_out,
+                   100.0 * hi / n_out);
+    }
+
+    /* Layer by layer through the same table: best of reps per layer. */
+    for (uint32_t i = 0; i < p->n_layers; i++) fb->tbest[i] = 1e300;
+    const int64_t *lout = NULL;
+    for (int r = 0; r < reps; r++) {
+        memset(fb->tl, 0, p->n_layers * sizeof *fb->tl);
+        if (run_layers(&ex, &wai_kernels_fast, m, s, p, fb->x, fb->b0, fb->b1, fb->scr, fb->tl,
+                       &lout) != WAI_ok) {
+            fprintf(stderr, "per-layer fast run refused\n");
+            return 1;
+        }
+        for (uint32_t i = 0; i < p->n_layers; i++)
+            if (fb->tl[i] < fb->tbest[i]) fb->tbest[i] = fb->tl[i];
+    }
+    double t_convt = 0, t_igdn = 0;
+    for (uint32_t i = 0; i < p->n_layers; i++) {
+        const wai_plan_layer *pl = &p->layers[i];
+        int ct = pl->kind == WAI_LAYER_CONV_T;
+        snprintf(key, sizeof key, "wai_fast_layer%u%s", i, sfx);
+        snprintf(what, sizeof what, "  layer %u %s [%u,%u,%u]->[%u,%u,%u]", i,
+                 ct ? "convT" : "IGDN ", pl->in_c, pl->in_h, pl->in_w, pl->out_c, pl->out_h,
+                 pl->out_w);
+        report(key, what, fb->tbest[i], (double)pl->macs);
+        *(ct ? &t_convt : &t_igdn) += fb->tbest[i];
+    }
+    snprintf(key, sizeof key, "wai_fast_convt%s", sfx);
+    report(key, "libwai fast, transposed convs only", t_convt, macs_convt);
+    snprintf(key, sizeof key, "wai_fast_igdn%s", sfx);
+    report(key, "libwai fast, inverse GDNs only", t_igdn, macs - macs_convt);
+    int same = memcmp(lout, fb->y, n_out * sizeof *fb->y) == 0;
+    if (g_raw)
+        printf("layers_match_network%s %d\n", sfx, same);
+    else
+        printf("    (per-layer output %s the network run's)\n", same ? "equals" : "DIFFERS FROM");
+    return 0;
+}
+
 int main(int argc, char **argv) {
     int reps = 5, do_ref = 1, do_dnnl = 1;
+    unsigned nthr = 0;
     uint32_t afrac = 12;
     double ref_limit = 180.0;
     for (int i = 1; i < argc; i++) {
@@ -225,6 +356,8 @@ int main(int argc, char **argv) {
             afrac = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--ref-limit") && i + 1 < argc)
             ref_limit = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+            nthr = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--no-ref"))
             do_ref = 0;
         else if (!strcmp(argv[i], "--no-dnnl"))
@@ -233,13 +366,14 @@ int main(int argc, char **argv) {
             g_raw = 1;
         else {
             fprintf(stderr,
-                    "usage: %s [--reps N] [--afrac A] [--ref-limit S] [--no-ref] [--no-dnnl] "
-                    "[--raw]\n",
+                    "usage: %s [--reps N] [--threads N] [--afrac A] [--ref-limit S] [--no-ref] "
+                    "[--no-dnnl] [--raw]\n",
                     argv[0]);
             return 2;
         }
     }
     if (reps < 1) reps = 1;
+    nthr = wai_threads_resolve(nthr); /* 0: one per core, as a context's n_threads */
 
     wai_model m;
     wai_plan p;
@@ -276,9 +410,9 @@ int main(int argc, char **argv) {
 
     if (!g_raw)
         printf("bmshj2018-shaped synthesis %u->%u->%u->%u->%u on [%u,%u,%u] -> [%u,%u,%u], "
-               "afrac %u: %.2f GMAC (%.2f in the transposed convolutions), 1 thread\n",
+               "afrac %u: %.2f GMAC (%.2f in the transposed convolutions), 1 and %u threads\n",
                CIN, CMID, CMID, CMID, COUT, CIN, LH, LW, p.out_c, p.out_h, p.out_w, afrac,
-               macs / 1e9, macs_convt / 1e9);
+               macs / 1e9, macs_convt / 1e9, nthr);
     /* The fast kernels' instruction set, detected per call by the library. */
     static const char *const isa_name[] = {"portable", "avx2", "avx512", "avx512bw",
                                            "avx512vnni"};
@@ -289,90 +423,22 @@ int main(int argc, char **argv) {
     else
         printf("  (libwai fast kernels: %s)\n", isa_name[isa]);
 
-    /* The whole network, fast kernels: one warm-up, best of reps. */
-    double best = 1e300;
-    for (int r = -1; r < reps; r++) {
-        double t0 = now_s();
-        wai_status st = wai_network_run(NULL, &wai_kernels_fast, &m, &s, &p, x, y);
-        double d = now_s() - t0;
-        if (st != WAI_ok) {
-            fprintf(stderr, "wai_network_run (fast) refused: %d\n", (int)st);
-            return 1;
-        }
-        if (r >= 0 && d < best) best = d;
+    /* The fast kernels on 1 thread, then on all (--threads). */
+    fast_bench fb = {&m, &s, &p, x, y, b0, b1, scr, rgb, tl, tbest, n_out, macs, macs_convt, reps};
+    if (run_fast(&fb, 1, "") != 0) return 1;
+    if (nthr > 1) {
+        int64_t *y1 = y;
+        fb.y = yr; /* the threaded output, held to the 1-thread one */
+        if (run_fast(&fb, nthr, "_mt") != 0) return 1;
+        int same_mt = memcmp(yr, y1, n_out * sizeof *y) == 0;
+        if (g_raw)
+            printf("threads %u\nmt_matches_1thread %d\n", nthr, same_mt);
+        else
+            printf("    (%u-thread output %s the 1-thread output)\n", nthr,
+                   same_mt ? "equals" : "DIFFERS FROM");
+        fb.y = y1;
     }
-    report("wai_fast_network", "libwai fast, whole network", best, macs);
-
-    /* The same with the working memory kept across runs (a decoder's
-     * frames): allocation and the first touch of its pages left out. */
-    {
-        wai_network_ws ws;
-        wai_network_ws_init(&ws, NULL);
-        double wbest = 1e300;
-        for (int r = -1; r < reps; r++) {
-            double t0 = now_s();
-            wai_status st = wai_network_run_ws(&ws, &wai_kernels_fast, &m, &s, &p, x, y);
-            double d = now_s() - t0;
-            if (st != WAI_ok) {
-                fprintf(stderr, "wai_network_run_ws (fast) refused: %d\n", (int)st);
-                return 1;
-            }
-            if (r >= 0 && d < wbest) wbest = d;
-        }
-        wai_network_ws_free(&ws);
-        report("wai_fast_network_ws", "libwai fast, whole network, workspace kept", wbest,
-               macs);
-    }
-
-    /* RGB8 step on the output (what a decoder does next). */
-    double rbest = 1e300;
-    for (int r = 0; r < reps; r++) {
-        double t0 = now_s();
-        for (size_t i = 0; i < n_out; i++) rgb[i] = wai_rgb8_step(y[i], m.afrac);
-        double d = now_s() - t0;
-        if (d < rbest) rbest = d;
-    }
-    report("wai_rgb8", "libwai RGB8 step", rbest, 0);
-    report("wai_fast_total", "libwai fast, network + RGB8", best + rbest, macs);
-    {
-        size_t lo = 0, hi = 0;
-        for (size_t i = 0; i < n_out; i++) lo += rgb[i] == 0, hi += rgb[i] == 255;
-        if (!g_raw)
-            printf("    (RGB8 output: %.1f%% at 0, %.1f%% at 255)\n", 100.0 * lo / n_out,
-                   100.0 * hi / n_out);
-    }
-
-    /* Layer by layer through the same table: best of reps per layer. */
-    for (uint32_t i = 0; i < p.n_layers; i++) tbest[i] = 1e300;
-    const int64_t *lout = NULL;
-    for (int r = 0; r < reps; r++) {
-        memset(tl, 0, p.n_layers * sizeof *tl);
-        if (run_layers(&wai_kernels_fast, &m, &s, &p, x, b0, b1, scr, tl, &lout) != WAI_ok) {
-            fprintf(stderr, "per-layer fast run refused\n");
-            return 1;
-        }
-        for (uint32_t i = 0; i < p.n_layers; i++)
-            if (tl[i] < tbest[i]) tbest[i] = tl[i];
-    }
-    double t_convt = 0, t_igdn = 0;
-    for (uint32_t i = 0; i < p.n_layers; i++) {
-        const wai_plan_layer *pl = &p.layers[i];
-        char key[32], what[64];
-        int ct = pl->kind == WAI_LAYER_CONV_T;
-        snprintf(key, sizeof key, "wai_fast_layer%u", i);
-        snprintf(what, sizeof what, "  layer %u %s [%u,%u,%u]->[%u,%u,%u]", i,
-                 ct ? "convT" : "IGDN ", pl->in_c, pl->in_h, pl->in_w, pl->out_c, pl->out_h,
-                 pl->out_w);
-        report(key, what, tbest[i], (double)pl->macs);
-        *(ct ? &t_convt : &t_igdn) += tbest[i];
-    }
-    report("wai_fast_convt", "libwai fast, transposed convs only", t_convt, macs_convt);
-    report("wai_fast_igdn", "libwai fast, inverse GDNs only", t_igdn, macs - macs_convt);
-    int same = memcmp(lout, y, n_out * sizeof *y) == 0;
-    if (g_raw)
-        printf("layers_match_network %d\n", same);
-    else
-        printf("    (per-layer output %s the network run's)\n", same ? "equals" : "DIFFERS FROM");
+    int same;
 
     /* Reference kernels: the first layer, then the whole network if the
      * estimate allows. */

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 4's synthesis benchmark: libwai's integer bmshj2018-shaped synthesis
 # (192 -> 128 -> 128 -> 128 -> 3 from [192, 32, 48] to 512x768) next to
-# oneDNN and PyTorch float32, all on one thread, in one table.
+# oneDNN and PyTorch float32 in one table: libwai on 1 thread and on all
+# threads (one per core, or WAI_BENCH_THREADS), the float peers on 1.
 #
 #   bench/bench_synthesis.sh BUILD_DIR [REPS]      (REPS default 5)
 #
@@ -18,8 +19,9 @@
 #
 # One thread: OMP_NUM_THREADS=1 reaches oneDNN's and PyTorch's OpenMP
 # runtimes, OPENBLAS_NUM_THREADS=1 the BLAS PyTorch's ConvTranspose2d calls,
-# and the script calls torch.set_num_threads(1). libwai's kernels have no
-# threads.
+# and the script calls torch.set_num_threads(1). libwai's threads come from
+# its own --threads (its rows say how many); its output on them is checked
+# equal to the 1-thread output.
 set -eu
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
@@ -36,7 +38,7 @@ if [ ! -x "$bench" ]; then
 fi
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
 
-raw=$("$bench" --raw --reps "$reps" ${WAI_BENCH_ARGS:-})
+raw=$("$bench" --raw --reps "$reps" --threads "${WAI_BENCH_THREADS:-0}" ${WAI_BENCH_ARGS:-})
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
 if "$py" -c 'import torch' 2>/dev/null; then
@@ -54,17 +56,24 @@ echo "$raw" | awk '
         printf "%-48s %10.1f %8.2f %8s\n", name, ms[key], macs[key] / ms[key] / 1e6, r
     }
     END {
-        printf "%-48s %10s %8s %8s\n", "implementation (1 thread)", "ms", "GMAC/s", "/oneDNN"
-        row("libwai int, fast: network + RGB8", "wai_fast_total", "dnnl_convt")
-        row("libwai int, fast: network (wai_network_run)", "wai_fast_network", "dnnl_convt")
-        row("libwai int, fast: network, workspace kept", "wai_fast_network_ws", "dnnl_convt")
-        row("libwai int, fast: deconvs only", "wai_fast_convt", "dnnl_convt")
-        row("libwai int, fast: inverse GDNs only", "wai_fast_igdn", "dnnl_convt")
-        row("libwai int, reference: network (1 run)", "wai_ref_network", "dnnl_convt")
-        row("libwai int, reference: layer 0 only (1 run)", "wai_ref_layer0", "dnnl_layer0")
-        row("oneDNN f32: deconvs only", "dnnl_convt", "dnnl_convt")
-        row("PyTorch f32: deconvs only", "torch_convt", "dnnl_convt")
-        row("PyTorch f32: network, torch-op IGDN", "torch_network", "dnnl_convt")
+        n = ("threads" in v) ? v["threads"] : 1
+        printf "%-48s %10s %8s %8s\n", "implementation (threads)", "ms", "GMAC/s", "/oneDNN"
+        row("libwai int, fast, 1 thr: network + RGB8", "wai_fast_total", "dnnl_convt")
+        row("libwai int, fast, 1 thr: network (run)", "wai_fast_network", "dnnl_convt")
+        row("libwai int, fast, 1 thr: network, ws kept", "wai_fast_network_ws", "dnnl_convt")
+        row("libwai int, fast, 1 thr: deconvs only", "wai_fast_convt", "dnnl_convt")
+        row("libwai int, fast, 1 thr: inverse GDNs only", "wai_fast_igdn", "dnnl_convt")
+        t = sprintf("libwai int, fast, %d thr: ", n)
+        row(t "network + RGB8", "wai_fast_total_mt", "dnnl_convt")
+        row(t "network (run)", "wai_fast_network_mt", "dnnl_convt")
+        row(t "network, ws kept", "wai_fast_network_ws_mt", "dnnl_convt")
+        row(t "deconvs only", "wai_fast_convt_mt", "dnnl_convt")
+        row(t "inverse GDNs only", "wai_fast_igdn_mt", "dnnl_convt")
+        row("libwai int, reference, 1 thr: network (1 run)", "wai_ref_network", "dnnl_convt")
+        row("libwai int, reference, 1 thr: layer 0 (1 run)", "wai_ref_layer0", "dnnl_layer0")
+        row("oneDNN f32, 1 thr: deconvs only", "dnnl_convt", "dnnl_convt")
+        row("PyTorch f32, 1 thr: deconvs only", "torch_convt", "dnnl_convt")
+        row("PyTorch f32, 1 thr: network, torch-op IGDN", "torch_network", "dnnl_convt")
         print ""
         if ("wai_ref_estimate_s" in v)
             printf "reference network skipped: estimated %s s from layer 0 (limit 180 s);\n" \
@@ -72,6 +81,9 @@ echo "$raw" | awk '
         if ("layers_match_network" in v)
             printf "libwai per-layer output equals wai_network_run output: %s\n", \
                    v["layers_match_network"] == 1 ? "yes" : "NO"
+        if ("mt_matches_1thread" in v)
+            printf "libwai %d-thread output equals 1-thread output: %s\n", n, \
+                   v["mt_matches_1thread"] == 1 ? "yes" : "NO"
         if ("ref_matches_fast" in v)
             printf "libwai reference output equals fast output: %s\n", \
                    v["ref_matches_fast"] == 1 ? "yes" : "NO"

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "common/threads.h"
 #include "sets/cache.h"
 
 #define DEFAULT_SET_CACHE_BUDGET ((uint64_t)256 << 20)
@@ -31,7 +32,7 @@ wai_status wai_context_create(const wai_settings *s, wai_context **out) {
     wai_context *c = wai_alloc(&a, sizeof *c);
     if (!c) return WAI_out_of_memory;
     c->alloc = a;
-    c->n_threads = s->n_threads;
+    c->n_threads = wai_threads_resolve(s->n_threads);
     c->set_cache_budget = s->set_cache_budget;
     if (wai_set_cache_create(&c->alloc, c->set_cache_budget, &c->sets) != WAI_ok) {
         wai_free(&a, c);

@@ -71,14 +71,15 @@ static wai_status decode_latent(const wai_allocator *a, const wai_wia1 *v, int64
     return st;
 }
 
-wai_status wai_wia1_decode(const wai_allocator *a, const wai_kernels *k, const wai_loaded_set *l,
+wai_status wai_wia1_decode(const wai_exec *ex, const wai_kernels *k, const wai_loaded_set *l,
                            const wai_wia1 *v, const wai_plan *p, uint8_t *pcm) {
+    const wai_allocator *a = ex->alloc;
     int64_t *lat = wai_alloc_array(a, (size_t)v->n_ch * v->lat_len, 8);
     int64_t *out = wai_alloc_array(a, (size_t)p->out_elems, 8);
     wai_status st = WAI_out_of_memory;
     if (!lat || !out) goto done;
     if ((st = decode_latent(a, v, lat)) != WAI_ok) goto done;
-    if ((st = wai_network_run(a, k, &l->g_s.model, &l->g_s.sums, p, lat, out)) != WAI_ok)
+    if ((st = wai_network_run_ex(ex, k, &l->g_s.model, &l->g_s.sums, p, lat, out)) != WAI_ok)
         goto done;
     for (uint32_t i = 0; i < v->t_out; i++) {
         int16_t s;

@@ -23,7 +23,7 @@ void wai_wia1_cost(const wai_wia1 *v, const wai_plan *p, wai_cost *c);
 
 /* The latent stream, the synthesis, the PCM step on the first t_out
  * samples into pcm (t_out i16, little-endian bytes). */
-wai_status wai_wia1_decode(const wai_allocator *a, const wai_kernels *k, const wai_loaded_set *l,
+wai_status wai_wia1_decode(const wai_exec *ex, const wai_kernels *k, const wai_loaded_set *l,
                            const wai_wia1 *v, const wai_plan *p, uint8_t *pcm);
 
 #endif

@@ -72,8 +72,9 @@ static wai_status decode_y(const wai_loaded_set *l, const wai_wih1 *v, const int
     return st == WAI_ok ? wai_rans_end_canonical(&d) : st;
 }
 
-wai_status wai_wih1_decode(const wai_allocator *a, const wai_kernels *k, const wai_loaded_set *l,
+wai_status wai_wih1_decode(const wai_exec *ex, const wai_kernels *k, const wai_loaded_set *l,
                            const wai_wih1 *v, const wai_hyper_plan *p, uint8_t *rgb) {
+    const wai_allocator *a = ex->alloc;
     /* Planning bounded every size by the caps, so each fits size_t. */
     int64_t *z = wai_alloc_array(a, (size_t)p->h_s.in_c * p->h_s.in_h * p->h_s.in_w, 8);
     int64_t *hs = wai_alloc_array(a, (size_t)p->h_s.out_elems, 8);
@@ -81,7 +82,7 @@ wai_status wai_wih1_decode(const wai_allocator *a, const wai_kernels *k, const w
     wai_status st = WAI_out_of_memory;
     if (!z || !hs) goto done;
     if ((st = decode_z(a, l, v, z)) != WAI_ok) goto done;
-    st = wai_network_run(a, k, &l->h_s.model, &l->h_s.sums, &p->h_s, z, hs);
+    st = wai_network_run_ex(ex, k, &l->h_s.model, &l->h_s.sums, &p->h_s, z, hs);
     wai_free(a, z);
     z = NULL;
     if (st != WAI_ok) goto done;
@@ -92,7 +93,7 @@ wai_status wai_wih1_decode(const wai_allocator *a, const wai_kernels *k, const w
     hs = NULL;
     st = WAI_out_of_memory;
     if (!(g = wai_alloc_array(a, (size_t)p->g_s.out_elems, 8))) goto done;
-    if ((st = wai_network_run(a, k, &l->g_s.model, &l->g_s.sums, &p->g_s, y, g)) != WAI_ok)
+    if ((st = wai_network_run_ex(ex, k, &l->g_s.model, &l->g_s.sums, &p->g_s, y, g)) != WAI_ok)
         goto done;
     wai_rgb8_interleave(g, (size_t)p->g_s.out_h * p->g_s.out_w, l->afrac, rgb);
 done:

@@ -37,8 +37,9 @@ void wai_wih1_cost(const wai_wih1 *v, const wai_hyper_plan *p, wai_cost *c);
 
 /* Steps 5 and 6: the hyper-latent stream (symbols, then its canonical end),
  * h_s, the latent stream, g_s, and the RGB8 step into rgb (H·W·3 bytes,
- * rows top to bottom, pixels left to right, R, G, B). k: the kernels. */
-wai_status wai_wih1_decode(const wai_allocator *a, const wai_kernels *k, const wai_loaded_set *l,
+ * rows top to bottom, pixels left to right, R, G, B). ex: the allocator and
+ * the networks' threads; k: the kernels. */
+wai_status wai_wih1_decode(const wai_exec *ex, const wai_kernels *k, const wai_loaded_set *l,
                            const wai_wih1 *v, const wai_hyper_plan *p, uint8_t *rgb);
 
 /* The RGB8 step on a planar [3, h, w] tensor into interleaved rgb. */

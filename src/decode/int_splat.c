@@ -54,14 +54,15 @@ done:
     return st;
 }
 
-wai_status wai_wis1_decode(const wai_allocator *a, const wai_kernels *k, const wai_loaded_set *l,
+wai_status wai_wis1_decode(const wai_exec *ex, const wai_kernels *k, const wai_loaded_set *l,
                            const wai_wis1 *v, const wai_plan *p, uint8_t *planes) {
+    const wai_allocator *a = ex->alloc;
     int64_t *lat = wai_alloc_array(a, (size_t)v->c * v->sh * v->sw, 8);
     int64_t *out = wai_alloc_array(a, (size_t)p->out_elems, 8);
     wai_status st = WAI_out_of_memory;
     if (!lat || !out) goto done;
     if ((st = decode_latent(a, v, lat)) != WAI_ok) goto done;
-    if ((st = wai_network_run(a, k, &l->g_s.model, &l->g_s.sums, p, lat, out)) != WAI_ok)
+    if ((st = wai_network_run_ex(ex, k, &l->g_s.model, &l->g_s.sums, p, lat, out)) != WAI_ok)
         goto done;
     for (uint64_t i = 0; i < p->out_elems; i++) planes[i] = wai_rgb8_step(out[i], v->afrac);
 done:

@@ -22,7 +22,7 @@ void wai_wis1_cost(const wai_wis1 *v, const wai_plan *p, wai_cost *c);
 
 /* The latent stream, g_s, the RGB8 step into planes (attr·s·s bytes,
  * plane after plane). */
-wai_status wai_wis1_decode(const wai_allocator *a, const wai_kernels *k, const wai_loaded_set *l,
+wai_status wai_wis1_decode(const wai_exec *ex, const wai_kernels *k, const wai_loaded_set *l,
                            const wai_wis1 *v, const wai_plan *p, uint8_t *planes);
 
 #endif

@@ -101,17 +101,16 @@ wai_status wai_neural_prepare(const wai_allocator *a, const wai_loaded_set *l, w
     }
 }
 
-wai_status wai_neural_run(const wai_allocator *a, const wai_kernels *k, wai_neural *n,
-                          uint8_t *out) {
+wai_status wai_neural_run(const wai_exec *ex, const wai_kernels *k, wai_neural *n, uint8_t *out) {
     switch (n->format) {
     case WAI_FORMAT_WIH1:
-    case WAI_FORMAT_WIF1: return wai_wih1_decode(a, k, n->set, n->key, &n->hyper, out);
+    case WAI_FORMAT_WIF1: return wai_wih1_decode(ex, k, n->set, n->key, &n->hyper, out);
     case WAI_FORMAT_WIV1: {
-        wai_status st = wai_wih1_decode(a, k, n->set, n->key, &n->hyper, out);
-        return st == WAI_ok ? wai_wiv1_decode(a, &n->u.wiv1, out) : st;
+        wai_status st = wai_wih1_decode(ex, k, n->set, n->key, &n->hyper, out);
+        return st == WAI_ok ? wai_wiv1_decode(ex->alloc, &n->u.wiv1, out) : st;
     }
-    case WAI_FORMAT_WIA1: return wai_wia1_decode(a, k, n->set, &n->u.wia1, &n->plan, out);
-    case WAI_FORMAT_WIS1: return wai_wis1_decode(a, k, n->set, &n->u.wis1, &n->plan, out);
+    case WAI_FORMAT_WIA1: return wai_wia1_decode(ex, k, n->set, &n->u.wia1, &n->plan, out);
+    case WAI_FORMAT_WIS1: return wai_wis1_decode(ex, k, n->set, &n->u.wis1, &n->plan, out);
     default: return WAI_invalid_argument;
     }
 }

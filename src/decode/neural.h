@@ -51,9 +51,9 @@ wai_status wai_neural_prepare(const wai_allocator *a, const wai_loaded_set *l, w
 /* Steps 5 and 6 into out (n->cost.output_bytes bytes). A WIV1 clip: every
  * frame, the keyframe first (reading N5: in full before the residual
  * stream). A WIF1 intra frame: the keyframe's decode, which the caller
- * makes its group's frame. */
-wai_status wai_neural_run(const wai_allocator *a, const wai_kernels *k, wai_neural *n,
-                          uint8_t *out);
+ * makes its group's frame. ex: the allocator, and the threads the
+ * networks' kernels may use (the bits do not depend on them). */
+wai_status wai_neural_run(const wai_exec *ex, const wai_kernels *k, wai_neural *n, uint8_t *out);
 
 /* Frees the plans (safe after any step). */
 void wai_neural_release(const wai_allocator *a, wai_neural *n);

@@ -31,6 +31,7 @@
 
 #include "common/alloc.h"
 #include "common/checked.h"
+#include "common/threads.h"
 #include "ops/bounds.h"
 #include "ops/layers_fast_dot.h"
 
@@ -399,23 +400,76 @@ static void set_weight(tile *tl, int narrow, size_t idx, int16_t v) {
 wai_status wai_conv2d_fast(const wai_layer *l, const uint64_t *sums, uint32_t shift,
                            const int64_t *x, uint32_t h, uint32_t w,
                            int64_t *y, uint32_t oh, uint32_t ow) {
-    return wai_conv2d_fast_isa(l, sums, shift, x, h, w, y, oh, ow, WAI_FAST_ISA_BEST);
+    return wai_conv2d_fast_ex(NULL, l, sums, shift, x, h, w, y, oh, ow, WAI_FAST_ISA_BEST);
 }
 
 wai_status wai_conv2d_fast_isa(const wai_layer *l, const uint64_t *sums, uint32_t shift,
                                const int64_t *x, uint32_t h, uint32_t w, int64_t *y, uint32_t oh,
                                uint32_t ow, int isa_cap) {
-    size_t n_in, n_out;
-    if (!wai_conv2d_args_ok(l, h, w, oh, ow, &n_in, &n_out)) return WAI_invalid_argument;
-    if (l->k > KMAX || l->stride > KMAX)
-        return wai_conv2d_ref(l, sums, shift, x, h, w, y, oh, ow);
-    uint64_t a = wai_max_abs_i64(x, n_in);
-    wai_status st = wai_bound_conv(a, sums, l->mult, l->bias, l->cout, shift);
-    if (st != WAI_ok) return st;
+    return wai_conv2d_fast_ex(NULL, l, sums, shift, x, h, w, y, oh, ow, isa_cap);
+}
 
-    const size_t k = l->k, cin = l->cin, cout = l->cout, s = l->stride, pad = l->pad;
+/* One tiled convolution, shared read-only by its threads. */
+typedef struct conv_job {
+    const wai_layer *l;
+    uint32_t shift;
+    const int64_t *x;
+    int64_t *y;
+    size_t h, w, oh, ow;
+    acc_mode md;
+    unsigned nthr;
+} conv_job;
+
+/* Output row oy of output channels o0 .. o0 + nob - 1 through the tile tl
+ * (its term pointers already set). */
+static void conv_row(const conv_job *j, tile *tl, size_t o0, size_t nob, size_t oy) {
+    const wai_layer *l = j->l;
+    const acc_mode md = j->md;
+    const size_t k = l->k, cin = l->cin, s = l->stride, pad = l->pad;
     const size_t kk = k * k, dk = (k - 1) / s, nph = s < k ? s : k;
-    const acc_mode md = choose_mode(a, sums, l->cout, l->weights, cout * cin, kk, cin, isa_cap);
+    const size_t h = j->h, w = j->w, oh = j->oh, ow = j->ow;
+    for (size_t t0 = 0; t0 < ow; t0 += TW) {
+        size_t tw = tile_width(ow - t0);
+        tile_clear(tl, &md, nob, tw);
+        size_t done = 0;
+        for (size_t i = 0; i < cin; i++) {
+            for (size_t ky = 0; ky < k; ky++) {
+                size_t py = oy * s + ky; /* row in the padded input */
+                if (py < pad || py - pad >= h) continue;
+                const int64_t *xr = j->x + (i * h + (py - pad)) * w;
+                /* Phase buffer f holds padded columns (t0+m)*s + f. */
+                for (size_t f = 0; f < nph; f++)
+                    fill_row(tl, f, md.narrow, xr, w, (int64_t)t0, s, f, pad, tw + dk);
+                for (size_t ob = 0; ob < nob; ob++) {
+                    const int16_t *wk = l->weights + ((o0 + ob) * cin + i) * kk + ky * k;
+                    for (size_t kx = 0; kx < k; kx++)
+                        set_weight(tl, md.narrow, ob * NTMAX + kx, wk[kx]);
+                }
+                tile_step(tl, &md, nob, k, tw);
+            }
+            if (md.narrow && ++done == md.chunk) {
+                flush32(tl, nob, tw);
+                done = 0;
+            }
+        }
+        if (md.narrow) flush32(tl, nob, tw);
+        size_t n = ow - t0 < TW ? ow - t0 : TW;
+        for (size_t ob = 0; ob < nob; ob++) {
+            size_t o = o0 + ob;
+            for (size_t tt = 0; tt < n; tt++)
+                j->y[(o * oh + oy) * ow + t0 + tt] =
+                    wai_requantize(tl->acc64[ob * TW + tt], l->mult[o], j->shift, l->bias[o]);
+        }
+    }
+}
+
+/* Share t of the rows: a contiguous run of output rows, every channel
+ * block, in its own tile (each output computed whole by one share, by the
+ * same steps whatever the split). */
+static void conv_share(void *arg, unsigned t) {
+    const conv_job *j = arg;
+    const size_t k = j->l->k, s = j->l->stride;
+    const size_t y0 = j->oh * t / j->nthr, y1 = j->oh * (t + 1) / j->nthr;
     tile tl;
     /* Term kx reads phase buffer kx % s from entry kx / s: padded column
      * (ox + kx/s)*s + kx%s = ox*s + kx. */
@@ -424,59 +478,134 @@ wai_status wai_conv2d_fast_isa(const wai_layer *l, const uint64_t *sums, uint32_
         tl.xp32[kx] = tl.rows.r32 + off;
         tl.xp64[kx] = tl.rows.r64 + off;
     }
-    for (size_t o0 = 0; o0 < cout; o0 += OB) {
-        size_t nob = cout - o0 < OB ? cout - o0 : OB;
-        for (size_t oy = 0; oy < oh; oy++) {
-            for (size_t t0 = 0; t0 < ow; t0 += TW) {
-                size_t tw = tile_width(ow - t0);
-                tile_clear(&tl, &md, nob, tw);
-                size_t done = 0;
-                for (size_t i = 0; i < cin; i++) {
-                    for (size_t ky = 0; ky < k; ky++) {
-                        size_t py = oy * s + ky; /* row in the padded input */
-                        if (py < pad || py - pad >= h) continue;
-                        const int64_t *xr = x + (i * h + (py - pad)) * w;
-                        /* Phase buffer f holds padded columns (t0+m)*s + f. */
-                        for (size_t f = 0; f < nph; f++)
-                            fill_row(&tl, f, md.narrow, xr, w, (int64_t)t0, s, f, pad, tw + dk);
-                        for (size_t ob = 0; ob < nob; ob++) {
-                            const int16_t *wk = l->weights + ((o0 + ob) * cin + i) * kk + ky * k;
-                            for (size_t kx = 0; kx < k; kx++)
-                                set_weight(&tl, md.narrow, ob * NTMAX + kx, wk[kx]);
-                        }
-                        tile_step(&tl, &md, nob, k, tw);
-                    }
-                    if (md.narrow && ++done == md.chunk) {
-                        flush32(&tl, nob, tw);
-                        done = 0;
-                    }
-                }
-                if (md.narrow) flush32(&tl, nob, tw);
-                size_t n = ow - t0 < TW ? ow - t0 : TW;
-                for (size_t ob = 0; ob < nob; ob++) {
-                    size_t o = o0 + ob;
-                    for (size_t tt = 0; tt < n; tt++)
-                        y[(o * oh + oy) * ow + t0 + tt] =
-                            wai_requantize(tl.acc64[ob * TW + tt], l->mult[o], shift, l->bias[o]);
-                }
-            }
-        }
+    for (size_t o0 = 0; o0 < j->l->cout; o0 += OB) {
+        size_t nob = j->l->cout - o0 < OB ? j->l->cout - o0 : OB;
+        for (size_t oy = y0; oy < y1; oy++) conv_row(j, &tl, o0, nob, oy);
     }
+}
+
+wai_status wai_conv2d_fast_ex(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
+                              uint32_t shift, const int64_t *x, uint32_t h, uint32_t w,
+                              int64_t *y, uint32_t oh, uint32_t ow, int isa_cap) {
+    size_t n_in, n_out;
+    if (!wai_conv2d_args_ok(l, h, w, oh, ow, &n_in, &n_out)) return WAI_invalid_argument;
+    if (l->k > KMAX || l->stride > KMAX)
+        return wai_conv2d_ref(l, sums, shift, x, h, w, y, oh, ow);
+    uint64_t a = wai_max_abs_i64(x, n_in);
+    /* Refusals come before any thread starts. */
+    wai_status st = wai_bound_conv(a, sums, l->mult, l->bias, l->cout, shift);
+    if (st != WAI_ok) return st;
+    conv_job j = {l, shift, x, y, h, w, oh, ow,
+                  choose_mode(a, sums, l->cout, l->weights, (size_t)l->cout * l->cin,
+                              (size_t)l->k * l->k, l->cin, isa_cap),
+                  wai_exec_threads(ex)};
+    if (j.nthr > oh) j.nthr = oh ? oh : 1;
+    if (j.nthr > WAI_THREADS_MAX) j.nthr = WAI_THREADS_MAX;
+    wai_threads_run(j.nthr, conv_share, &j);
     return WAI_ok;
 }
 
 /* ---- transposed convolution ------------------------------------------------------ */
 
-wai_status wai_conv_t2d_fast(const wai_allocator *alloc, const wai_layer *l, const uint64_t *sums, uint32_t shift,
-                             const int64_t *x, uint32_t h, uint32_t w, int64_t *scratch,
-                             int64_t *y, uint32_t oh, uint32_t ow) {
-    return wai_conv_t2d_fast_isa(alloc, l, sums, shift, x, h, w, scratch, y, oh, ow,
+wai_status wai_conv_t2d_fast(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
+                             uint32_t shift, const int64_t *x, uint32_t h, uint32_t w,
+                             int64_t *scratch, int64_t *y, uint32_t oh, uint32_t ow) {
+    return wai_conv_t2d_fast_isa(ex, l, sums, shift, x, h, w, scratch, y, oh, ow,
                                  WAI_FAST_ISA_BEST);
 }
 
-wai_status wai_conv_t2d_fast_isa(const wai_allocator *alloc, const wai_layer *l, const uint64_t *sums, uint32_t shift,
-                                 const int64_t *x, uint32_t h, uint32_t w, int64_t *scratch,
-                                 int64_t *y, uint32_t oh, uint32_t ow, int isa_cap) {
+/* One tiled transposed convolution, shared read-only by its threads. */
+typedef struct convt_job {
+    const wai_layer *l;
+    uint32_t shift;
+    const int64_t *x;
+    int64_t *y;
+    size_t h, w, oh, ow;
+    acc_mode md;
+    unsigned nthr;
+} convt_job;
+
+/* Output row oy, output channels o0 .. o0 + nob - 1, every column phase,
+ * through the tile tl. */
+static void convt_row(const convt_job *j, tile *tl, size_t o0, size_t nob, size_t oy) {
+    const wai_layer *l = j->l;
+    const acc_mode md = j->md;
+    const size_t k = l->k, cin = l->cin, cout = l->cout, s = l->stride, pad = l->pad;
+    const size_t kk = k * k, dmax = (k - 1) / s, h = j->h, w = j->w, oh = j->oh, ow = j->ow;
+    size_t kys[KMAX], iys[KMAX];
+    const size_t uy = oy + pad; /* row in the uncropped plane */
+    /* Rows ky = uy mod s, uy mod s + s, ... with input row (uy-ky)/s. */
+    size_t nky = 0;
+    for (size_t ky = uy % s; ky < k && ky <= uy; ky += s)
+        if ((uy - ky) / s < h) {
+            kys[nky] = ky;
+            iys[nky] = (uy - ky) / s;
+            nky++;
+        }
+    for (size_t q = 0; q < s; q++) {
+        /* Plane columns t*s + q inside the crop [pad, pad + ow). */
+        size_t t_lo = pad > q ? (pad - q + s - 1) / s : 0;
+        size_t t_end = pad + ow - 1 >= q ? (pad + ow - 1 - q) / s + 1 : 0;
+        size_t nkx = q < k ? (k - 1 - q) / s + 1 : 0, nt = nky * nkx;
+        /* Term (r, c): row kys[r], tap kx = q + c*s, input column
+         * t - c; row buffer entry m is column t0 - dmax + m. */
+        for (size_t r = 0; r < nky; r++)
+            for (size_t c = 0; c < nkx; c++) {
+                size_t off = r * ROWLEN + dmax - c;
+                tl->xp32[r * nkx + c] = tl->rows.r32 + off;
+                tl->xp64[r * nkx + c] = tl->rows.r64 + off;
+            }
+        for (size_t t0 = t_lo; t0 < t_end; t0 += TW) {
+            size_t tw = tile_width(t_end - t0);
+            tile_clear(tl, &md, nob, tw);
+            size_t done = 0;
+            for (size_t i = 0; nt && i < cin; i++) {
+                for (size_t r = 0; r < nky; r++)
+                    fill_row(tl, r, md.narrow, j->x + (i * h + iys[r]) * w, w,
+                             (int64_t)t0 - (int64_t)dmax, 1, 0, 0, tw + dmax);
+                for (size_t ob = 0; ob < nob; ob++) {
+                    const int16_t *wk = l->weights + (i * cout + o0 + ob) * kk + q;
+                    for (size_t r = 0; r < nky; r++)
+                        for (size_t c = 0; c < nkx; c++)
+                            set_weight(tl, md.narrow, ob * NTMAX + r * nkx + c,
+                                       wk[kys[r] * k + c * s]);
+                }
+                tile_step(tl, &md, nob, nt, tw);
+                if (md.narrow && ++done == md.chunk) {
+                    flush32(tl, nob, tw);
+                    done = 0;
+                }
+            }
+            if (md.narrow) flush32(tl, nob, tw);
+            size_t n = t_end - t0 < TW ? t_end - t0 : TW;
+            for (size_t ob = 0; ob < nob; ob++) {
+                size_t o = o0 + ob;
+                int64_t *yr = j->y + (o * oh + oy) * ow;
+                for (size_t tt = 0; tt < n; tt++)
+                    yr[(t0 + tt) * s + q - pad] =
+                        wai_requantize(tl->acc64[ob * TW + tt], l->mult[o], j->shift, l->bias[o]);
+            }
+        }
+    }
+}
+
+/* Share t of the rows: a contiguous run of output rows, every channel
+ * block, in its own tile (each output is computed whole by one share, by
+ * the same steps whatever the split). */
+static void convt_share(void *arg, unsigned t) {
+    const convt_job *j = arg;
+    const size_t y0 = j->oh * t / j->nthr, y1 = j->oh * (t + 1) / j->nthr;
+    tile tl;
+    for (size_t o0 = 0; o0 < j->l->cout; o0 += OB) {
+        size_t nob = j->l->cout - o0 < OB ? j->l->cout - o0 : OB;
+        for (size_t oy = y0; oy < y1; oy++) convt_row(j, &tl, o0, nob, oy);
+    }
+}
+
+wai_status wai_conv_t2d_fast_isa(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
+                                 uint32_t shift, const int64_t *x, uint32_t h, uint32_t w,
+                                 int64_t *scratch, int64_t *y, uint32_t oh, uint32_t ow,
+                                 int isa_cap) {
     uint32_t uh, uw;
     size_t n_in, n_u, n_out;
     if (!wai_conv_t2d_args_ok(l, h, w, oh, ow, &uh, &uw, &n_in, &n_u, &n_out))
@@ -484,76 +613,20 @@ wai_status wai_conv_t2d_fast_isa(const wai_allocator *alloc, const wai_layer *l,
     if (l->k > KMAX || l->stride > KMAX)
         return wai_conv_t2d_ref(l, sums, shift, x, h, w, scratch, y, oh, ow);
     uint64_t a = wai_max_abs_i64(x, n_in);
+    /* Refusals come before any thread starts. */
     wai_status st = wai_bound_conv(a, sums, l->mult, l->bias, l->cout, shift);
     if (st != WAI_ok) return st;
 
     const int isa = detect_isa() < isa_cap ? detect_isa() : isa_cap;
-    if (wai_conv_t2d_dot(alloc, l, shift, x, h, w, y, oh, ow, a, isa)) return WAI_ok;
+    if (wai_conv_t2d_dot(ex, l, shift, x, h, w, y, oh, ow, a, isa)) return WAI_ok;
 
-    const size_t k = l->k, cin = l->cin, cout = l->cout, s = l->stride, pad = l->pad;
-    const size_t kk = k * k, dmax = (k - 1) / s;
-    const acc_mode md = choose_mode(a, sums, l->cout, l->weights, cin * cout, kk, cin, isa_cap);
-    tile tl;
-    size_t kys[KMAX], iys[KMAX];
-    for (size_t o0 = 0; o0 < cout; o0 += OB) {
-        size_t nob = cout - o0 < OB ? cout - o0 : OB;
-        for (size_t oy = 0; oy < oh; oy++) {
-            const size_t uy = oy + pad; /* row in the uncropped plane */
-            /* Rows ky = uy mod s, uy mod s + s, ... with input row (uy-ky)/s. */
-            size_t nky = 0;
-            for (size_t ky = uy % s; ky < k && ky <= uy; ky += s)
-                if ((uy - ky) / s < h) {
-                    kys[nky] = ky;
-                    iys[nky] = (uy - ky) / s;
-                    nky++;
-                }
-            for (size_t q = 0; q < s; q++) {
-                /* Plane columns t*s + q inside the crop [pad, pad + ow). */
-                size_t t_lo = pad > q ? (pad - q + s - 1) / s : 0;
-                size_t t_end = pad + ow - 1 >= q ? (pad + ow - 1 - q) / s + 1 : 0;
-                size_t nkx = q < k ? (k - 1 - q) / s + 1 : 0, nt = nky * nkx;
-                /* Term (r, c): row kys[r], tap kx = q + c*s, input column
-                 * t - c; row buffer entry m is column t0 - dmax + m. */
-                for (size_t r = 0; r < nky; r++)
-                    for (size_t c = 0; c < nkx; c++) {
-                        size_t off = r * ROWLEN + dmax - c;
-                        tl.xp32[r * nkx + c] = tl.rows.r32 + off;
-                        tl.xp64[r * nkx + c] = tl.rows.r64 + off;
-                    }
-                for (size_t t0 = t_lo; t0 < t_end; t0 += TW) {
-                    size_t tw = tile_width(t_end - t0);
-                    tile_clear(&tl, &md, nob, tw);
-                    size_t done = 0;
-                    for (size_t i = 0; nt && i < cin; i++) {
-                        for (size_t r = 0; r < nky; r++)
-                            fill_row(&tl, r, md.narrow, x + (i * h + iys[r]) * w, w,
-                                     (int64_t)t0 - (int64_t)dmax, 1, 0, 0, tw + dmax);
-                        for (size_t ob = 0; ob < nob; ob++) {
-                            const int16_t *wk = l->weights + (i * cout + o0 + ob) * kk + q;
-                            for (size_t r = 0; r < nky; r++)
-                                for (size_t c = 0; c < nkx; c++)
-                                    set_weight(&tl, md.narrow, ob * NTMAX + r * nkx + c,
-                                               wk[kys[r] * k + c * s]);
-                        }
-                        tile_step(&tl, &md, nob, nt, tw);
-                        if (md.narrow && ++done == md.chunk) {
-                            flush32(&tl, nob, tw);
-                            done = 0;
-                        }
-                    }
-                    if (md.narrow) flush32(&tl, nob, tw);
-                    size_t n = t_end - t0 < TW ? t_end - t0 : TW;
-                    for (size_t ob = 0; ob < nob; ob++) {
-                        size_t o = o0 + ob;
-                        int64_t *yr = y + (o * oh + oy) * ow;
-                        for (size_t tt = 0; tt < n; tt++)
-                            yr[(t0 + tt) * s + q - pad] = wai_requantize(
-                                tl.acc64[ob * TW + tt], l->mult[o], shift, l->bias[o]);
-                    }
-                }
-            }
-        }
-    }
+    convt_job j = {l, shift, x, y, h, w, oh, ow,
+                   choose_mode(a, sums, l->cout, l->weights, (size_t)l->cin * l->cout,
+                               (size_t)l->k * l->k, l->cin, isa_cap),
+                   wai_exec_threads(ex)};
+    if (j.nthr > oh) j.nthr = oh ? oh : 1;
+    if (j.nthr > WAI_THREADS_MAX) j.nthr = WAI_THREADS_MAX;
+    wai_threads_run(j.nthr, convt_share, &j);
     return WAI_ok;
 }
 
@@ -664,99 +737,149 @@ static wai_status igdn_ref_blocks(const wai_allocator *alloc, const wai_layer *l
     return st;
 }
 
-/* The fast inverse GDN; in place (y == x) when blk is not NULL: each block
- * of positions is then finished in blk ([c][PB]) and copied back only once
- * every channel of it has been read. */
-static wai_status igdn_run(const wai_allocator *alloc, const wai_layer *l,
-                           const uint64_t *sums, uint32_t gf, uint32_t afrac, const int64_t *x,
-                           size_t positions, int64_t *y, int isa_cap, int64_t *blk);
+/* One fast inverse GDN past its checks, shared read-only by its threads;
+ * in place (y == x) when blk is not NULL: each block of positions is then
+ * finished in a share's own part of blk ([c][PB] each) and copied back
+ * only once every channel of it has been read. */
+typedef struct igdn_job {
+    const wai_layer *l;
+    uint32_t gf, afrac;
+    const int64_t *x;
+    int64_t *y;
+    size_t positions;
+    int wide; /* sums in i128 (else i64) */
+    int isa;
+    int64_t *blk;
+    unsigned nthr;
+} igdn_job;
+
+/* Positions p0 .. p0 + np - 1, every channel, into y or blk. */
+static void igdn_block(const igdn_job *j, size_t p0, size_t np, int64_t *blk) {
+    const wai_layer *l = j->l;
+    const size_t c = l->c, positions = j->positions;
+    const int64_t *x = j->x;
+    int64_t sq[PB], acc[IB * PB];
+    wai_i128 acc128[IB * PB];
+    for (size_t i0 = 0; i0 < c; i0 += IB) {
+        size_t nib = c - i0 < IB ? c - i0 : IB;
+        if (!j->wide) {
+            memset(acc, 0, sizeof acc);
+#if WAI_FAST_X86
+            if (j->isa >= WAI_FAST_ISA_AVX512)
+                igdn_acc64_avx512(acc, x, positions, p0, np, l->gamma + i0 * c, c, nib);
+            else
+#endif
+                igdn_acc64(acc, x, positions, p0, np, l->gamma + i0 * c, c, nib);
+            for (size_t ib = 0; ib < nib; ib++)
+                for (size_t pp = 0; pp < np; pp++)
+                    acc128[ib * PB + pp] = wai_i128_from_i64(acc[ib * PB + pp]);
+        } else {
+            for (size_t m = 0; m < IB * PB; m++) acc128[m] = wai_i128_make(0, 0);
+            for (size_t jc = 0; jc < c; jc++) {
+                const int64_t *xr = x + jc * positions + p0;
+                for (size_t pp = 0; pp < np; pp++) sq[pp] = xr[pp] * xr[pp];
+                for (size_t ib = 0; ib < nib; ib++) {
+                    const int64_t g = l->gamma[(i0 + ib) * c + jc];
+                    wai_i128 *ar = acc128 + ib * PB;
+                    /* |g * x^2| < 2^31 * 2^63: exact in i128. */
+                    for (size_t pp = 0; pp < np; pp++)
+                        ar[pp] = wai_i128_add(ar[pp], wai_i128_mul_i64(g, sq[pp]));
+                }
+            }
+        }
+        for (size_t ib = 0; ib < nib; ib++) {
+            size_t i = i0 + ib;
+            int64_t *d = blk ? blk + i * PB : j->y + i * positions + p0;
+            for (size_t pp = 0; pp < np; pp++)
+                d[pp] = igdn_value(x[i * positions + p0 + pp], acc128[ib * PB + pp], l->beta[i],
+                                   j->gf, j->afrac);
+        }
+    }
+    for (size_t i = 0; blk && i < c; i++)
+        memcpy(j->y + i * positions + p0, blk + i * PB, sizeof(int64_t) * np);
+}
+
+/* Share t: a contiguous run of blocks of PB positions (a block reads and
+ * writes only its own positions, so shares never touch each other's). */
+static void igdn_share(void *arg, unsigned t) {
+    const igdn_job *j = arg;
+    const size_t nblk = (j->positions + PB - 1) / PB;
+    const size_t b0 = nblk * t / j->nthr, b1 = nblk * (t + 1) / j->nthr;
+    int64_t *blk = j->blk ? j->blk + (size_t)t * j->l->c * PB : NULL;
+    for (size_t b = b0; b < b1; b++) {
+        size_t p0 = b * PB, np = j->positions - p0 < PB ? j->positions - p0 : PB;
+        igdn_block(j, p0, np, blk);
+    }
+}
+
+/* The fast inverse GDN, in place (y == x) when inplace: then its side
+ * buffers come from ex, one per thread, all within WAI_DOT_TEMP_MAX. */
+static wai_status igdn_run(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
+                           uint32_t gf, uint32_t afrac, const int64_t *x, size_t positions,
+                           int64_t *y, int isa_cap, int inplace);
 
 wai_status wai_igdn_fast_isa(const wai_layer *l, const uint64_t *sums, uint32_t gf,
                              uint32_t afrac, const int64_t *x, size_t positions, int64_t *y,
                              int isa_cap) {
-    return igdn_run(NULL, l, sums, gf, afrac, x, positions, y, isa_cap, NULL);
+    return igdn_run(NULL, l, sums, gf, afrac, x, positions, y, isa_cap, 0);
 }
 
-wai_status wai_igdn_fast_inplace(const wai_allocator *alloc, const wai_layer *l, const uint64_t *sums, uint32_t gf,
-                                 uint32_t afrac, int64_t *x, size_t positions) {
-    size_t cb;
-    if (l->kind != WAI_LAYER_IGDN || !wai_count3(l->c, PB, 1, &cb)) return WAI_invalid_argument;
-    int64_t *blk = wai_alloc_array(alloc, cb ? cb : 1, sizeof(int64_t));
-    if (!blk) return WAI_out_of_memory;
-    wai_status st = igdn_run(alloc, l, sums, gf, afrac, x, positions, x, WAI_FAST_ISA_BEST, blk);
-    wai_free(alloc, blk);
-    return st;
+wai_status wai_igdn_fast_inplace(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
+                                 uint32_t gf, uint32_t afrac, int64_t *x, size_t positions) {
+    return igdn_run(ex, l, sums, gf, afrac, x, positions, x, WAI_FAST_ISA_BEST, 1);
 }
 
-static wai_status igdn_run(const wai_allocator *alloc, const wai_layer *l,
-                           const uint64_t *sums, uint32_t gf, uint32_t afrac, const int64_t *x,
-                           size_t positions, int64_t *y, int isa_cap, int64_t *blk) {
-    size_t n, cc;
+/* The threads for an in-place run: no more than its blocks, and their side
+ * buffers (c * PB i64 each, at most 2 MiB as c <= 2^13) within
+ * WAI_DOT_TEMP_MAX together, so a decode's temporaries keep their bound. */
+static unsigned igdn_threads(const wai_exec *ex, size_t c, size_t positions) {
+    size_t n = wai_exec_threads(ex), nblk = (positions + PB - 1) / PB;
+    size_t fit = WAI_DOT_TEMP_MAX / (c * PB * sizeof(int64_t));
+    if (n > nblk) n = nblk;
+    if (n > fit) n = fit;
+    if (n > WAI_THREADS_MAX) n = WAI_THREADS_MAX;
+    return n ? (unsigned)n : 1;
+}
+
+static wai_status igdn_run(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
+                           uint32_t gf, uint32_t afrac, const int64_t *x, size_t positions,
+                           int64_t *y, int isa_cap, int inplace) {
+    size_t n, cc, cb;
     if (l->kind != WAI_LAYER_IGDN || !wai_count3(l->c, positions, 1, &n) ||
-        !wai_count3(l->c, l->c, 1, &cc))
+        !wai_count3(l->c, l->c, 1, &cc) || !wai_count3(l->c, PB, 1, &cb))
         return WAI_invalid_argument;
+    const wai_allocator *alloc = ex ? ex->alloc : NULL;
     uint64_t a = wai_max_abs_i64(x, n);
     /* floor(sqrt(2^63 - 1)): above it x^2 may leave i64; the reference's
      * u128 squares handle that rare case. */
     if (a > 3037000499u) {
-        /* In place (blk given), y is x. */
-        if (blk) return igdn_ref_blocks(alloc, l, sums, gf, afrac, a, y, positions);
+        if (inplace) return igdn_ref_blocks(alloc, l, sums, gf, afrac, a, y, positions);
         return wai_igdn_ref(l, sums, gf, afrac, x, positions, y);
     }
+    /* Refusals come before any buffer or thread. */
     wai_status st = wai_bound_igdn(a, sums, l->beta, l->c, gf, afrac);
     if (st != WAI_ok) return st;
 
-    const size_t c = l->c;
     uint64_t gmax = 0;
-    for (size_t i = 0; i < c; i++)
+    for (size_t i = 0; i < l->c; i++)
         if (sums[i] > gmax) gmax = sums[i];
     /* Every term |gamma| * x^2 and partial sum is at most A^2 * G_i; when
      * A^2 * max G fits i64 the sums are kept in i64, else in i128. */
     const uint64_t a2 = a * a; /* < 2^63 */
-    const int wide = gmax != 0 && a2 > (uint64_t)INT64_MAX / gmax;
-    int64_t sq[PB], acc[IB * PB];
-    wai_i128 acc128[IB * PB];
     const int isa = detect_isa() < isa_cap ? detect_isa() : isa_cap;
-    (void)isa; /* used only on x86-64 */
-    for (size_t p0 = 0; p0 < positions; p0 += PB) {
-        size_t np = positions - p0 < PB ? positions - p0 : PB;
-        for (size_t i0 = 0; i0 < c; i0 += IB) {
-            size_t nib = c - i0 < IB ? c - i0 : IB;
-            if (!wide) {
-                memset(acc, 0, sizeof acc);
-#if WAI_FAST_X86
-                if (isa >= WAI_FAST_ISA_AVX512)
-                    igdn_acc64_avx512(acc, x, positions, p0, np, l->gamma + i0 * c, c, nib);
-                else
-#endif
-                    igdn_acc64(acc, x, positions, p0, np, l->gamma + i0 * c, c, nib);
-                for (size_t ib = 0; ib < nib; ib++)
-                    for (size_t pp = 0; pp < np; pp++)
-                        acc128[ib * PB + pp] = wai_i128_from_i64(acc[ib * PB + pp]);
-            } else {
-                for (size_t m = 0; m < IB * PB; m++) acc128[m] = wai_i128_make(0, 0);
-                for (size_t j = 0; j < c; j++) {
-                    const int64_t *xr = x + j * positions + p0;
-                    for (size_t pp = 0; pp < np; pp++) sq[pp] = xr[pp] * xr[pp];
-                    for (size_t ib = 0; ib < nib; ib++) {
-                        const int64_t g = l->gamma[(i0 + ib) * c + j];
-                        wai_i128 *ar = acc128 + ib * PB;
-                        /* |g * x^2| < 2^31 * 2^63: exact in i128. */
-                        for (size_t pp = 0; pp < np; pp++)
-                            ar[pp] = wai_i128_add(ar[pp], wai_i128_mul_i64(g, sq[pp]));
-                    }
-                }
-            }
-            for (size_t ib = 0; ib < nib; ib++) {
-                size_t i = i0 + ib;
-                int64_t *d = blk ? blk + i * PB : y + i * positions + p0;
-                for (size_t pp = 0; pp < np; pp++)
-                    d[pp] = igdn_value(x[i * positions + p0 + pp], acc128[ib * PB + pp],
-                                       l->beta[i], gf, afrac);
-            }
+    igdn_job j = {l, gf, afrac, x, y, positions, gmax != 0 && a2 > (uint64_t)INT64_MAX / gmax,
+                  isa, NULL, 1};
+    if (inplace) {
+        j.nthr = igdn_threads(ex, l->c, positions);
+        j.blk = wai_alloc_array(alloc, cb ? cb * j.nthr : 1, sizeof(int64_t));
+        if (!j.blk && j.nthr > 1) {
+            /* Fewer buffers before no run at all. */
+            j.nthr = 1;
+            j.blk = wai_alloc_array(alloc, cb ? cb : 1, sizeof(int64_t));
         }
-        for (size_t i = 0; blk && i < c; i++)
-            memcpy(y + i * positions + p0, blk + i * PB, sizeof(int64_t) * np);
+        if (!j.blk) return WAI_out_of_memory;
     }
+    wai_threads_run(j.nthr, igdn_share, &j);
+    wai_free(alloc, j.blk);
     return WAI_ok;
 }

@@ -12,31 +12,41 @@
  * transposed convolution with A < 2^31 runs as i16 pair dot products
  * (layers_fast_dot.c) when its weight sums allow 32-bit chunks.
  *
+ * Threads (an exec's n_threads) split the convolutions by (bands of)
+ * output rows and the in-place inverse GDN by blocks of positions; each
+ * output is computed whole by one thread, by the same steps, so the bits
+ * do not depend on the count. Refusals are decided before any thread
+ * starts.
+ *
  * wai_conv_t2d_fast does not use `scratch` (it accumulates in tiles and
  * requantises straight into y); the argument stays for the shared
  * signature. */
 #ifndef WAI_OPS_LAYERS_FAST_H
 #define WAI_OPS_LAYERS_FAST_H
 
+#include "ops/exec.h"
 #include "ops/layers.h"
 
 wai_status wai_conv2d_fast(const wai_layer *l, const uint64_t *sums, uint32_t shift,
                            const int64_t *x, uint32_t h, uint32_t w,
                            int64_t *y, uint32_t oh, uint32_t ow);
 
-wai_status wai_conv_t2d_fast(const wai_allocator *a, const wai_layer *l, const uint64_t *sums, uint32_t shift,
-                             const int64_t *x, uint32_t h, uint32_t w, int64_t *scratch,
-                             int64_t *y, uint32_t oh, uint32_t ow);
+/* ex (NULL: the default allocator, one thread): what its temporaries come
+ * from and how many threads it may split the output rows over. */
+wai_status wai_conv_t2d_fast(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
+                             uint32_t shift, const int64_t *x, uint32_t h, uint32_t w,
+                             int64_t *scratch, int64_t *y, uint32_t oh, uint32_t ow);
 
 wai_status wai_igdn_fast(const wai_layer *l, const uint64_t *sums, uint32_t gf, uint32_t afrac,
                          const int64_t *x, size_t positions, int64_t *y);
 
 /* The inverse GDN in place: x is both input and output ([c][positions]).
  * The same checks, refusals (x untouched) and bits as wai_igdn_fast; it
- * needs c * 32 i64 of working memory (out_of_memory, x untouched, when it
- * cannot have it). */
-wai_status wai_igdn_fast_inplace(const wai_allocator *a, const wai_layer *l, const uint64_t *sums, uint32_t gf,
-                                 uint32_t afrac, int64_t *x, size_t positions);
+ * needs c * 32 i64 of working memory per thread, from ex (out_of_memory,
+ * x untouched, when it cannot have one), and splits the positions over up
+ * to ex's threads, as many as keep those buffers within WAI_DOT_TEMP_MAX. */
+wai_status wai_igdn_fast_inplace(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
+                                 uint32_t gf, uint32_t afrac, int64_t *x, size_t positions);
 
 /* ---- for tests and benchmarks --------------------------------------------- */
 
@@ -57,9 +67,15 @@ int wai_fast_isa_detected(void);
 wai_status wai_conv2d_fast_isa(const wai_layer *l, const uint64_t *sums, uint32_t shift,
                                const int64_t *x, uint32_t h, uint32_t w, int64_t *y, uint32_t oh,
                                uint32_t ow, int isa_cap);
-wai_status wai_conv_t2d_fast_isa(const wai_allocator *a, const wai_layer *l, const uint64_t *sums, uint32_t shift,
-                                 const int64_t *x, uint32_t h, uint32_t w, int64_t *scratch,
-                                 int64_t *y, uint32_t oh, uint32_t ow, int isa_cap);
+wai_status wai_conv_t2d_fast_isa(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
+                                 uint32_t shift, const int64_t *x, uint32_t h, uint32_t w,
+                                 int64_t *scratch, int64_t *y, uint32_t oh, uint32_t ow,
+                                 int isa_cap);
+/* The convolution with ex's threads (NULL: one) splitting its output rows,
+ * at most isa_cap: wai_conv2d_fast_isa's checks, refusals and bits. */
+wai_status wai_conv2d_fast_ex(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
+                              uint32_t shift, const int64_t *x, uint32_t h, uint32_t w,
+                              int64_t *y, uint32_t oh, uint32_t ow, int isa_cap);
 wai_status wai_igdn_fast_isa(const wai_layer *l, const uint64_t *sums, uint32_t gf,
                              uint32_t afrac, const int64_t *x, size_t positions, int64_t *y,
                              int isa_cap);

@@ -38,6 +38,7 @@
 
 #include "common/alloc.h"
 #include "common/int128.h"
+#include "common/threads.h"
 #include "ops/layers_fast.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -50,7 +51,7 @@
 #define NO 4         /* output channels per register tile */
 #define DKMAX 8      /* largest k and stride taken */
 #define NTMAX (DKMAX * DKMAX)
-#define BAND 16      /* output rows per band of converted input */
+#define BAND 16      /* output rows per band of converted input, at most */
 #define COLS_MAX 96  /* the widest kernel's columns */
 #define CHUNK_LIM ((uint64_t)INT32_MAX)
 
@@ -199,6 +200,7 @@ typedef struct dot_plan {
     size_t npairs;  /* ceil(cin / 2) */
     size_t nblk;    /* ceil(cout / NO) */
     size_t cl, rl;  /* band row: cl zero columns, then input columns; rl in all */
+    size_t band;    /* output rows per band */
     size_t brmax;   /* input rows per band, at most */
     size_t pstride; /* i16 between pairs in the band */
     int limbs;      /* 1: x itself; 2: lo and hi */
@@ -392,7 +394,7 @@ static void run_row(const wai_layer *l, const dot_plan *pl, uint32_t shift, cons
 
 /* Sets the geometry; 0 when this path does not take the shape or A. */
 static int plan_call(const wai_layer *l, dot_plan *pl, uint32_t h, uint32_t w, uint32_t oh,
-                     uint32_t ow, uint64_t a, int isa) {
+                     uint32_t ow, uint64_t a, int isa, size_t band) {
     memset(pl, 0, sizeof *pl);
     /* A < 2^31 also keeps limbs_row's x + 2^31 >= 0. */
     if (l->k > DKMAX || l->stride > DKMAX || a > (uint64_t)INT32_MAX) return 0;
@@ -407,37 +409,94 @@ static int plan_call(const wai_layer *l, dot_plan *pl, uint32_t h, uint32_t w, u
     pl->cl = pl->dmax;
     size_t tend = (pl->pad + pl->ow - 1) / pl->s + 1;
     pl->rl = pl->cl + (tend > pl->w ? tend : pl->w) + pl->kern.cols;
-    /* A band's outputs oy0 .. oy0 + BAND - 1 reach input rows
-     * (oy0 + pad)/s - dmax .. (oy0 + BAND - 1 + pad)/s. */
-    pl->brmax = (BAND - 1) / pl->s + 2 + pl->dmax;
+    /* A band's outputs oy0 .. oy0 + band - 1 reach input rows
+     * (oy0 + pad)/s - dmax .. (oy0 + band - 1 + pad)/s. */
+    pl->band = band;
+    pl->brmax = (band - 1) / pl->s + 2 + pl->dmax;
     pl->pstride = pl->brmax * pl->rl * 2;
     return 1;
 }
 
-int wai_conv_t2d_dot(const wai_allocator *alloc, const wai_layer *l, uint32_t shift, const int64_t *x, uint32_t h,
-                     uint32_t w, int64_t *y, uint32_t oh, uint32_t ow, uint64_t a, int isa) {
+/* One call's bands, shared read-only by its threads; share t converts
+ * into its own band buffer, bands + t * nb. */
+typedef struct dot_job {
+    const wai_layer *l;
+    const dot_plan *pl;
+    uint32_t shift;
+    const int64_t *x;
+    int64_t *y;
+    const int16_t *wp;
+    int16_t *bands;
+    size_t nb, nbands;
+    unsigned nthr;
+} dot_job;
+
+/* Band bi: its input rows converted, then its output rows computed. */
+static void run_band(const dot_job *j, size_t bi, int16_t *band) {
+    const dot_plan *pl = j->pl;
+    size_t oy0 = bi * pl->band, oy1 = pl->oh - oy0 < pl->band ? pl->oh : oy0 + pl->band;
+    ptrdiff_t ib0 = (ptrdiff_t)((oy0 + pl->pad) / pl->s) - (ptrdiff_t)pl->dmax;
+    size_t br = (size_t)((ptrdiff_t)((oy1 - 1 + pl->pad) / pl->s) - ib0 + 1);
+    fill_band(pl, j->x, ib0, br, band);
+    for (size_t oy = oy0; oy < oy1; oy++)
+        for (size_t qx = 0; qx < pl->s; qx++)
+            run_row(j->l, pl, j->shift, band, ib0, j->wp, oy, qx, j->y);
+}
+
+/* Share t: a contiguous run of bands. Each output row is one band's, and
+ * its sums do not depend on which band or thread forms them. */
+static void dot_share(void *arg, unsigned t) {
+    const dot_job *j = arg;
+    size_t b0 = j->nbands * t / j->nthr, b1 = j->nbands * (t + 1) / j->nthr;
+    for (size_t b = b0; b < b1; b++) run_band(j, b, j->bands + t * j->nb);
+}
+
+/* Rows per band for n threads: BAND, or fewer when there are fewer bands
+ * of BAND than threads, so that every thread has rows. */
+static size_t band_rows(uint32_t oh, unsigned n) {
+    size_t full = ((size_t)oh + BAND - 1) / BAND;
+    if (n <= 1 || full >= n) return BAND;
+    size_t r = ((size_t)oh + n - 1) / n;
+    return r ? r : 1;
+}
+
+int wai_conv_t2d_dot(const wai_exec *ex, const wai_layer *l, uint32_t shift, const int64_t *x,
+                     uint32_t h, uint32_t w, int64_t *y, uint32_t oh, uint32_t ow, uint64_t a,
+                     int isa) {
+    const wai_allocator *alloc = ex ? ex->alloc : NULL;
+    unsigned nthr = wai_exec_threads(ex);
+    if (nthr > WAI_THREADS_MAX) nthr = WAI_THREADS_MAX;
     dot_plan pl;
-    if (!plan_call(l, &pl, h, w, oh, ow, a, isa)) return 0;
+    if (!plan_call(l, &pl, h, w, oh, ow, a, isa, band_rows(oh, nthr))) return 0;
     /* Sizes: the planner's caps keep cin, cout, k, sides far below the
      * products' overflow (cin*cout*k*k and cin*rows*rl are tensor sizes). */
     size_t nw = pl.k * pl.k * pl.npairs * pl.nblk * NO * 2;
     size_t nb = (size_t)pl.limbs * pl.npairs * pl.pstride;
-    /* The temporaries stay under a fixed size, so a decode's memory is its
-     * declared working bytes plus a constant (docs/neural-decodes.md); a
-     * layer that needs more runs on the tiled path, which needs none. */
-    if (nw + nb > WAI_DOT_TEMP_MAX / sizeof(int16_t)) return 0;
+    size_t nbands = ((size_t)oh + pl.band - 1) / pl.band;
+    /* The temporaries stay under a fixed size, whatever the thread count
+     * (docs/neural-decodes.md): the weights once, then as many threads'
+     * bands as fit. A layer whose weights and one band do not fit runs on
+     * the tiled path, which needs none. */
+    const size_t cap = WAI_DOT_TEMP_MAX / sizeof(int16_t);
+    if (nw + nb > cap) return 0;
+    size_t fit = (cap - nw) / nb;
+    if (nthr > fit) nthr = (unsigned)fit;
+    if (nthr > nbands) nthr = (unsigned)nbands;
+    if (nthr == 0) nthr = 1;
     int16_t *wp = wai_alloc_array(alloc, nw, sizeof(int16_t));
-    int16_t *band = wai_alloc_array(alloc, nb, sizeof(int16_t));
-    int ok = wp && band && pack_weights(l, &pl, wp);
-    for (size_t oy0 = 0; ok && oy0 < oh; oy0 += BAND) {
-        size_t oy1 = oh - oy0 < BAND ? oh : oy0 + BAND;
-        ptrdiff_t ib0 = (ptrdiff_t)((oy0 + pl.pad) / pl.s) - (ptrdiff_t)pl.dmax;
-        size_t br = (size_t)((ptrdiff_t)((oy1 - 1 + pl.pad) / pl.s) - ib0 + 1);
-        fill_band(&pl, x, ib0, br, band);
-        for (size_t oy = oy0; oy < oy1; oy++)
-            for (size_t qx = 0; qx < pl.s; qx++) run_row(l, &pl, shift, band, ib0, wp, oy, qx, y);
+    int16_t *bands = wai_alloc_array(alloc, nb * nthr, sizeof(int16_t));
+    if (!bands && nthr > 1) {
+        /* One band before none. */
+        nthr = 1;
+        bands = wai_alloc_array(alloc, nb, sizeof(int16_t));
     }
-    wai_free(alloc, band);
+    /* Packing (and its refusal, a chunk of no pair) precedes the threads. */
+    int ok = wp && bands && pack_weights(l, &pl, wp);
+    if (ok) {
+        dot_job j = {l, &pl, shift, x, y, wp, bands, nb, nbands, nthr};
+        wai_threads_run(nthr, dot_share, &j);
+    }
+    wai_free(alloc, bands);
     wai_free(alloc, wp);
     return ok;
 }

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "ops/exec.h"
 #include "ops/layers.h"
 
 /* Runs the transposed convolution l (geometry already checked, its
@@ -16,11 +17,17 @@
  * not take the call (A above 32767 * 2^15, where the high limb leaves
  * i16; a weight sum too large for any 32-bit chunk; k or stride above 8;
  * temporaries past WAI_DOT_TEMP_MAX; or no memory for them, which come
- * from alloc): the caller then runs another path. */
-/* The most bytes its temporaries (packed weights, a band of i16 rows) take. */
+ * from ex->alloc): the caller then runs another path. Bands of output rows
+ * are split over up to ex->n_threads threads, each with its own band
+ * buffer, the packed weights shared read-only. */
+/* The most bytes its temporaries (packed weights, every thread's band of
+ * i16 rows) take together; also the bound on the in-place inverse GDN's
+ * side buffers, so a decode's temporaries stay within it whatever the
+ * thread count. */
 #define WAI_DOT_TEMP_MAX ((size_t)4 << 20)
 
-int wai_conv_t2d_dot(const wai_allocator *alloc, const wai_layer *l, uint32_t shift, const int64_t *x, uint32_t h,
-                     uint32_t w, int64_t *y, uint32_t oh, uint32_t ow, uint64_t a, int isa);
+int wai_conv_t2d_dot(const wai_exec *ex, const wai_layer *l, uint32_t shift, const int64_t *x,
+                     uint32_t h, uint32_t w, int64_t *y, uint32_t oh, uint32_t ow, uint64_t a,
+                     int isa);
 
 #endif

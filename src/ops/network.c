@@ -11,22 +11,36 @@
 #include "ops/layers_fast.h"
 
 /* The reference transposed convolution allocates nothing. */
-static wai_status conv_t2d_ref(const wai_allocator *a, const wai_layer *l, const uint64_t *sums,
+static wai_status conv_t2d_ref(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
                                uint32_t shift, const int64_t *x, uint32_t h, uint32_t w,
                                int64_t *scratch, int64_t *y, uint32_t oh, uint32_t ow) {
-    (void)a;
+    (void)ex;
     return wai_conv_t2d_ref(l, sums, shift, x, h, w, scratch, y, oh, ow);
 }
 
+static wai_status conv2d_ref(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
+                             uint32_t shift, const int64_t *x, uint32_t h, uint32_t w,
+                             int64_t *y, uint32_t oh, uint32_t ow) {
+    (void)ex;
+    return wai_conv2d_ref(l, sums, shift, x, h, w, y, oh, ow);
+}
+
+/* The fast convolution at the CPU's best level, on ex's threads. */
+static wai_status conv2d_fast(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
+                              uint32_t shift, const int64_t *x, uint32_t h, uint32_t w,
+                              int64_t *y, uint32_t oh, uint32_t ow) {
+    return wai_conv2d_fast_ex(ex, l, sums, shift, x, h, w, y, oh, ow, WAI_FAST_ISA_BEST);
+}
+
 const wai_kernels wai_kernels_ref = {
-    wai_conv2d_ref, conv_t2d_ref, wai_conv_t1d_ref,
+    conv2d_ref, conv_t2d_ref, wai_conv_t1d_ref,
     wai_igdn_ref,   wai_relu_ref,     wai_leaky_ref,
 };
 
 /* The fast kernels where there are any; tests/unit/test_layers_diff.c and
  * test_network.c hold them to the reference. */
 const wai_kernels wai_kernels_fast = {
-    wai_conv2d_fast, wai_conv_t2d_fast, wai_conv_t1d_ref,
+    conv2d_fast, wai_conv_t2d_fast, wai_conv_t1d_ref,
     wai_igdn_fast,   wai_relu_ref,      wai_leaky_ref,
 };
 
@@ -56,16 +70,16 @@ static int consistent(const wai_model *m, const wai_sums *s, const wai_plan *p) 
 }
 
 /* One layer from x (the plan's in shape) into y (its out shape). */
-static wai_status run_layer(const wai_allocator *a, const wai_kernels *k, const wai_model *m,
+static wai_status run_layer(const wai_exec *ex, const wai_kernels *k, const wai_model *m,
                             const wai_layer *l, const wai_plan_layer *pl, const uint64_t *sums,
                             const int64_t *x, int64_t *scratch, int64_t *y) {
     switch (l->kind) {
     case WAI_LAYER_CONV:
-        return k->conv2d(l, sums, m->shift, x, pl->in_h, pl->in_w, y, pl->out_h, pl->out_w);
+        return k->conv2d(ex, l, sums, m->shift, x, pl->in_h, pl->in_w, y, pl->out_h, pl->out_w);
     case WAI_LAYER_CONV_T:
         if (m->dims == 1)
             return k->conv_t1d(l, sums, m->shift, x, pl->in_w, scratch, y, pl->out_w);
-        return k->conv_t2d(a, l, sums, m->shift, x, pl->in_h, pl->in_w, scratch, y, pl->out_h,
+        return k->conv_t2d(ex, l, sums, m->shift, x, pl->in_h, pl->in_w, scratch, y, pl->out_h,
                            pl->out_w);
     case WAI_LAYER_IGDN:
         return k->igdn(l, sums, m->gf, m->afrac, x, (size_t)pl->in_h * pl->in_w, y);
@@ -116,18 +130,29 @@ static int ws_reserve(wai_network_ws *ws, uint64_t n) {
 void wai_network_ws_init(wai_network_ws *ws, const wai_allocator *a) {
     memset(ws, 0, sizeof *ws);
     ws->a = a;
+    ws->n_threads = 1;
 }
 
 void wai_network_ws_free(wai_network_ws *ws) {
+    unsigned n = ws->n_threads;
     wai_free(ws->a, ws->arena);
     wai_network_ws_init(ws, ws->a);
+    ws->n_threads = n;
 }
 
 wai_status wai_network_run(const wai_allocator *a, const wai_kernels *k, const wai_model *m,
                            const wai_sums *s, const wai_plan *p, const int64_t *input,
                            int64_t *output) {
+    const wai_exec ex = {a, 1};
+    return wai_network_run_ex(&ex, k, m, s, p, input, output);
+}
+
+wai_status wai_network_run_ex(const wai_exec *ex, const wai_kernels *k, const wai_model *m,
+                              const wai_sums *s, const wai_plan *p, const int64_t *input,
+                              int64_t *output) {
     wai_network_ws ws;
-    wai_network_ws_init(&ws, a);
+    wai_network_ws_init(&ws, ex->alloc);
+    ws.n_threads = ex->n_threads;
     wai_status st = wai_network_run_ws(&ws, k, m, s, p, input, output);
     wai_network_ws_free(&ws);
     return st;
@@ -145,6 +170,7 @@ wai_status wai_network_run_ws(wai_network_ws *ws, const wai_kernels *k, const wa
     const uint64_t e = arena_need(p);
     if (!ws_reserve(ws, e)) return WAI_out_of_memory;
 
+    const wai_exec ex = {ws->a, ws->n_threads};
     const int64_t *x = input;
     int at_end = 1; /* where the input lies: layer 0's is outside, so its output goes first */
     for (uint32_t i = 0; i < m->n_layers; i++) {
@@ -152,7 +178,7 @@ wai_status wai_network_run_ws(wai_network_ws *ws, const wai_kernels *k, const wa
         const wai_plan_layer *pl = &p->layers[i];
         wai_status st;
         if (runs_in_place(k, l, i)) {
-            st = wai_igdn_fast_inplace(ws->a, l, s->layers[i].sums, m->gf, m->afrac,
+            st = wai_igdn_fast_inplace(&ex, l, s->layers[i].sums, m->gf, m->afrac,
                                        (int64_t *)x, (size_t)pl->in_h * pl->in_w);
             if (st != WAI_ok) return st;
             continue;
@@ -161,7 +187,7 @@ wai_status wai_network_run_ws(wai_network_ws *ws, const wai_kernels *k, const wa
         uint64_t in = i ? pl->in_elems : 0;
         int64_t *y = at_end ? ws->arena : ws->arena + (e - pl->out_elems);
         int64_t *plane = at_end ? ws->arena + pl->out_elems : ws->arena + in;
-        st = run_layer(ws->a, k, m, l, pl, s->layers[i].sums, x, plane, y);
+        st = run_layer(&ex, k, m, l, pl, s->layers[i].sums, x, plane, y);
         if (st != WAI_ok) return st;
         x = y;
         at_end = !at_end;

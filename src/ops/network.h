@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ops/exec.h"
 #include "ops/layers.h"
 #include "ops/model.h"
 #include "ops/plan.h"
@@ -19,11 +20,13 @@
  * refusals of its *_ref counterpart in ops/layers.h (bound first, then
  * compute; field_range writes nothing). */
 typedef struct wai_kernels {
-    wai_status (*conv2d)(const wai_layer *l, const uint64_t *sums, uint32_t shift,
-                         const int64_t *x, uint32_t h, uint32_t w, int64_t *y, uint32_t oh,
-                         uint32_t ow);
-    /* a: what a fast kernel allocates its temporaries through. */
-    wai_status (*conv_t2d)(const wai_allocator *a, const wai_layer *l, const uint64_t *sums,
+    /* ex (both convolutions): what a fast kernel allocates its temporaries
+     * through, and the threads it may use (NULL: the default allocator,
+     * one thread). */
+    wai_status (*conv2d)(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
+                         uint32_t shift, const int64_t *x, uint32_t h, uint32_t w, int64_t *y,
+                         uint32_t oh, uint32_t ow);
+    wai_status (*conv_t2d)(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
                            uint32_t shift,
                            const int64_t *x, uint32_t h, uint32_t w, int64_t *scratch,
                            int64_t *y, uint32_t oh, uint32_t ow);
@@ -59,18 +62,28 @@ extern const wai_kernels wai_kernels_fast;
  * `output` untouched: the result is copied out only once every layer has
  * run, whatever a kernel set leaves in its buffers when it refuses.
  * out_of_memory when a buffer cannot be had; invalid_argument when m, s and
- * p disagree (a caller's bug). `output` must not overlap `input`. */
+ * p disagree (a caller's bug). `output` must not overlap `input`.
+ * Single-threaded. */
 wai_status wai_network_run(const wai_allocator *a, const wai_kernels *k, const wai_model *m,
                            const wai_sums *s, const wai_plan *p, const int64_t *input,
                            int64_t *output);
+
+/* wai_network_run with ex's allocator and up to ex->n_threads threads in
+ * the kernels that split their work (the same bits and refusals whatever
+ * the count). */
+wai_status wai_network_run_ex(const wai_exec *ex, const wai_kernels *k, const wai_model *m,
+                              const wai_sums *s, const wai_plan *p, const int64_t *input,
+                              int64_t *output);
 
 /* Working memory kept across runs, so that a caller running networks
  * again and again (frames, tiles) allocates and first-touches it once:
  * the arena, grown to the largest run so far. Zero it with
  * wai_network_ws_init; release it with wai_network_ws_free (which leaves it
- * ready for reuse). */
+ * ready for reuse). n_threads (1 after init) is how many threads the
+ * kernels may use; a caller may set it between runs. */
 typedef struct wai_network_ws {
     const wai_allocator *a;
+    unsigned n_threads;
     int64_t *arena;
     uint64_t cap;   /* elements */
 } wai_network_ws;

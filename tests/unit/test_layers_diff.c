@@ -147,6 +147,9 @@ static void rnd_requant(conv_case *c) {
 static int counts[3][4]; /* [kind][refused, ok-small A, ok-mid A, ok-large A] */
 static long n_cases, n_networks, n_net_layers; /* printed by test_coverage */
 
+/* The thread counts every threaded path is held to the reference on. */
+static const unsigned k_threads[] = {1, 2, 3, 7};
+
 static void note(int kind, wai_status st, uint64_t a) {
     int bucket = st != WAI_ok                   ? 0
                  : a < ((uint64_t)1 << 16) ? 1
@@ -231,12 +234,25 @@ static int conv_case_full(int transposed, uint32_t cin, uint32_t cout, uint32_t 
         ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n_out) == 0;
         if (!ok) isa_bad = isa;
     }
+    /* Threads: the same bits (and refusal) for every count, fewer rows
+     * than threads included; each count at the best level and one lower. */
+    int thr_bad = 0;
+    for (size_t t = 0; ok && t < sizeof k_threads / sizeof *k_threads; t++) {
+        const wai_exec ex = {NULL, k_threads[t]};
+        int isa = t % 2 ? WAI_FAST_ISA_BEST : (int)(t % (size_t)(wai_fast_isa_detected() + 1));
+        for (size_t i = 0; i < n_out; i++) y1[i] = (int64_t)0x5a5a5a5a5a5a5a5a;
+        s1 = transposed
+                 ? wai_conv_t2d_fast_isa(&ex, &c.l, c.sums, c.shift, x, h, w, scr, y1, oh, ow, isa)
+                 : wai_conv2d_fast_ex(&ex, &c.l, c.sums, c.shift, x, h, w, y1, oh, ow, isa);
+        ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n_out) == 0;
+        if (!ok) thr_bad = (int)k_threads[t];
+    }
     note(transposed, s0, wai_max_abs_i64(x, n_in));
     CHECK_MSG(ok,
               "%s cin %u cout %u k %u s %u pad %u opad %u in %ux%u shift %u A %llu: "
-              "status %d vs %d (isa cap %d)",
+              "status %d vs %d (isa cap %d, threads %d)",
               transposed ? "conv_t2d" : "conv2d", cin, cout, k, s, pad, opad, h, w, c.shift,
-              (unsigned long long)wai_max_abs_i64(x, n_in), (int)s0, (int)s1, isa_bad);
+              (unsigned long long)wai_max_abs_i64(x, n_in), (int)s0, (int)s1, isa_bad, thr_bad);
     free(x), free(y0), free(y1), free(scr);
     free_layer(&c.l);
     return ok;
@@ -327,6 +343,13 @@ static int igdn_case_run(uint32_t ch, size_t positions, int realistic, uint64_t 
     memcpy(xi, x, sizeof(int64_t) * n);
     s1 = wai_igdn_fast_inplace(NULL, &c.l, c.sums, c.gf, c.afrac, xi, positions);
     ok = ok && s0 == s1 && memcmp(xi, s0 == WAI_ok ? y0 : x, sizeof(int64_t) * n) == 0;
+    /* And on every thread count (blocks of positions split over them). */
+    for (size_t t = 0; ok && t < sizeof k_threads / sizeof *k_threads; t++) {
+        const wai_exec ex = {NULL, k_threads[t]};
+        memcpy(xi, x, sizeof(int64_t) * n);
+        s1 = wai_igdn_fast_inplace(&ex, &c.l, c.sums, c.gf, c.afrac, xi, positions);
+        ok = s0 == s1 && memcmp(xi, s0 == WAI_ok ? y0 : x, sizeof(int64_t) * n) == 0;
+    }
     free(xi);
     note(2, s0, wai_max_abs_i64(x, n));
     CHECK_MSG(ok, "igdn c %u positions %zu gf %u afrac %u A %llu: status %d vs %d", ch,
@@ -568,6 +591,18 @@ static void test_networks_every_isa(void) {
         unsigned scale = (unsigned)(seed % 4) * 12;
         for (size_t i = 0; i < n_in; i++) x[i] = x[i] * ((int64_t)1 << scale);
         wai_status sa = wai_network_run(NULL, &wai_kernels_ref, &m, &s, &p, x, ya);
+        /* The runner with the fast kernels on every thread count. */
+        for (size_t t = 0; t < sizeof k_threads / sizeof *k_threads && !bad; t++) {
+            const wai_exec ex = {NULL, k_threads[t]};
+            int64_t *yt = malloc(sizeof *yt * (n_out + 1));
+            memset(yt, 0x5a, sizeof *yt * (n_out + 1));
+            wai_status stt = wai_network_run_ex(&ex, &wai_kernels_fast, &m, &s, &p, x, yt);
+            bad += !CHECK_MSG(sa == stt && (sa != WAI_ok || memcmp(ya, yt, sizeof *ya * n_out) == 0),
+                              "network %llu, %u threads: reference %s, fast %s",
+                              (unsigned long long)seed, k_threads[t], wai_status_name(sa),
+                              wai_status_name(stt));
+            free(yt);
+        }
         for (int isa = 0; isa <= wai_fast_isa_detected() && !bad; isa++) {
             const int64_t *yb = NULL;
             wai_status sb = run_net_isa(&m, &s, &p, x, b0, b1, scr, isa, &yb);
@@ -581,6 +616,37 @@ static void test_networks_every_isa(void) {
         wai_plan_free(NULL, &p);
         wai_sums_free(NULL, &s);
         wai_model_free(NULL, &m);
+    }
+}
+
+/* Transposed convolutions tall enough for several bands of 16 rows, and
+ * wide enough that the 16-bit path fits only some threads' bands within
+ * WAI_DOT_TEMP_MAX (there it runs on fewer threads), then convolutions, on
+ * 1, 2, 3 and 7 threads (conv_case_full holds each count to the
+ * reference). */
+static void test_thread_shapes(void) {
+    static const uint32_t shapes[][8] = {
+        /* cin cout k s pad opad h w */
+        {3, 5, 5, 2, 2, 1, 40, 9},   {8, 4, 3, 1, 1, 0, 70, 5},  {5, 9, 4, 3, 1, 2, 13, 11},
+        {2, 3, 1, 1, 0, 0, 1, 40},   {6, 4, 8, 8, 0, 0, 3, 3},   {4, 18, 5, 2, 2, 1, 23, 33},
+        {64, 4, 3, 1, 1, 0, 40, 600},
+    };
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+        const uint32_t *sh = shapes[i];
+        for (int small = 0; small < 2; small++)
+            conv_case_full(1, sh[0], sh[1], sh[2], sh[3], sh[4], sh[5], sh[6], sh[7], small, 0,
+                           small ? 0 : (uint64_t)1 << 20, -1);
+    }
+    /* The convolution's rows likewise: tall, one row, stride above 1. */
+    static const uint32_t cshapes[][6] = {
+        /* cin cout k s h w */
+        {4, 20, 3, 1, 45, 7}, {3, 5, 5, 2, 30, 9}, {2, 2, 1, 1, 1, 17}, {5, 3, 3, 3, 20, 140},
+    };
+    for (size_t i = 0; i < sizeof cshapes / sizeof *cshapes; i++) {
+        const uint32_t *sh = cshapes[i];
+        for (int small = 0; small < 2; small++)
+            conv_case_full(0, sh[0], sh[1], sh[2], sh[3], sh[2] / 2, 0, sh[4], sh[5], small, 0,
+                           0, -1);
     }
 }
 
@@ -608,5 +674,6 @@ void suite_layers_diff(void) {
     harness_run("layers_diff/dot_thresholds", test_dot_thresholds);
     harness_run("layers_diff/dot_chunk_edges", test_dot_chunk_edges);
     harness_run("layers_diff/networks_every_isa", test_networks_every_isa);
+    harness_run("layers_diff/thread_shapes", test_thread_shapes);
     harness_run("layers_diff/coverage", test_coverage);
 }

@@ -364,11 +364,11 @@ static wai_status counting_relu(const int64_t *x, size_t n, int64_t *y) {
     return wai_relu_ref(x, n, y);
 }
 
-static wai_status counting_conv_t2d(const wai_allocator *a, const wai_layer *l,
+static wai_status counting_conv_t2d(const wai_exec *ex, const wai_layer *l,
                                     const uint64_t *sums, uint32_t shift, const int64_t *x,
                                     uint32_t h, uint32_t w, int64_t *scratch, int64_t *y,
                                     uint32_t oh, uint32_t ow) {
-    (void)a;
+    (void)ex;
     g_calls += 100;
     return wai_conv_t2d_ref(l, sums, shift, x, h, w, scratch, y, oh, ow);
 }
@@ -413,14 +413,19 @@ static void test_memory_within_plan(void) {
     int64_t *x = malloc(sizeof *x * n_in), *y = malloc(sizeof *y * (size_t)n.p.out_elems);
     if (!CHECK(x && y)) goto out;
     netgen_input(&st, n.m.afrac, x, n_in);
-    const wai_kernels *sets[2] = {&wai_kernels_ref, &wai_kernels_fast};
-    for (int k = 0; k < 2; k++) {
+    /* The reference; the fast kernels on 1 thread and on 7 (their per-thread
+     * buffers share the one allowance). */
+    const wai_kernels *sets[3] = {&wai_kernels_ref, &wai_kernels_fast, &wai_kernels_fast};
+    const unsigned threads[3] = {1, 1, 7};
+    for (int k = 0; k < 3; k++) {
         harness_alloc c = {0};
         wai_allocator a = harness_allocator(&c);
-        CHECK(wai_network_run(&a, sets[k], &n.m, &n.s, &n.p, x, y) == WAI_ok && c.live == 0);
+        const wai_exec ex = {&a, threads[k]};
+        CHECK(wai_network_run_ex(&ex, sets[k], &n.m, &n.s, &n.p, x, y) == WAI_ok && c.live == 0);
         uint64_t allowed = n.p.work_bytes + (k ? WAI_DOT_TEMP_MAX : 0);
-        CHECK_MSG(c.bytes_peak <= allowed, "%s kernels: peak %zu bytes, plan %llu",
-                  k ? "fast" : "reference", c.bytes_peak, (unsigned long long)n.p.work_bytes);
+        CHECK_MSG(c.bytes_peak <= allowed, "%s kernels, %u threads: peak %zu bytes, plan %llu",
+                  k ? "fast" : "reference", threads[k], c.bytes_peak,
+                  (unsigned long long)n.p.work_bytes);
     }
     /* Two buffers of the largest output, as a ping-pong runner holds, pass
      * the plan by more than the fast path's allowance: the check bites. */
