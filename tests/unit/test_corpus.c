@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "corpus_util.h"
 #include "harness.h"
 #include "wai/wai_decode.h"
 #include "wai/wai_format.h"
@@ -18,24 +19,6 @@ typedef struct corpus_case {
     char set[256];   /* the parameter set's directory, or "-" */
 } corpus_case;
 
-/* The set of a case: every member its capability reads that the directory
- * holds (a fixture may leave one out). NULL for "-". */
-static wai_set *load_set(wai_context *ctx, const corpus_case *c) {
-    if (strcmp(c->set, "-") == 0) return NULL;
-    const wai_capability *cap = wai_capability_find(c->capability);
-    wai_set *s = NULL;
-    if (!cap || wai_set_create(ctx, &s) != WAI_ok) return NULL;
-    for (size_t i = 0; cap->set_members[i]; i++) {
-        char rel[1100];
-        snprintf(rel, sizeof rel, "corpus/%s/%s", c->set, cap->set_members[i]);
-        size_t len = 0;
-        uint8_t *data = harness_read_file(rel, &len);
-        if (data) wai_set_add(s, cap->set_members[i], data, len);
-        free(data);
-    }
-    return s;
-}
-
 /* Runs one case; returns the status and writes the outputs' hashes. */
 static wai_status run_decode(const corpus_case *c, char *hashes, size_t cap) {
     wai_context *ctx;
@@ -45,7 +28,7 @@ static wai_status run_decode(const corpus_case *c, char *hashes, size_t cap) {
     cfg.capability = c->capability;
     if (strcmp(c->max_cost, "-") != 0) cfg.max_cost = strtoull(c->max_cost, NULL, 10);
     if (wai_context_create(NULL, &ctx) != WAI_ok) return WAI_out_of_memory;
-    wai_set *set = load_set(ctx, c);
+    wai_set *set = corpus_set(ctx, c->capability, c->set);
     cfg.set = set;
     wai_status st = wai_decoder_create(ctx, &cfg, &dec);
     size_t at = 0;

@@ -12,28 +12,13 @@
 #include <string.h>
 
 #include "common/context.h"
+#include "corpus_util.h"
 #include "harness.h"
 #include "sets/cache.h"
 #include "wai/wai_decode.h"
 #include "wai/wai_format.h"
 #include "wai/wai_hash.h"
 #include "wai/wai_set.h"
-
-/* A set of the members dir holds for capability cap. */
-static wai_set *set_from(wai_context *ctx, const char *cap, const char *dir) {
-    const wai_capability *c = wai_capability_find(cap);
-    wai_set *s = NULL;
-    if (!c || wai_set_create(ctx, &s) != WAI_ok) return NULL;
-    for (size_t i = 0; c->set_members[i]; i++) {
-        char rel[1100];
-        snprintf(rel, sizeof rel, "corpus/%s/%s", dir, c->set_members[i]);
-        size_t len;
-        uint8_t *d = harness_read_file(rel, &len);
-        if (d) wai_set_add(s, c->set_members[i], d, len);
-        free(d);
-    }
-    return s;
-}
 
 /* Decodes one payload; the status, and the output's SHA-256 in hex ("-"). */
 static wai_status decode_one(wai_context *ctx, const char *cap, const wai_set *set,
@@ -66,11 +51,8 @@ static wai_status decode_one(wai_context *ctx, const char *cap, const wai_set *s
 /* Every index line with a set, decoded twice through one context (cold,
  * then warm where the budget keeps sets), must give its line's answer. */
 static void corpus_twice(uint64_t budget, int *cases) {
-    size_t len;
-    char *text = (char *)harness_read_file("corpus/index.txt", &len);
+    char *text = corpus_index();
     if (!CHECK(text != NULL)) return;
-    text = realloc(text, len + 1);
-    text[len] = '\0';
     wai_settings s;
     wai_default_settings(&s);
     s.set_cache_budget = budget;
@@ -78,27 +60,18 @@ static void corpus_twice(uint64_t budget, int *cases) {
     if (!CHECK(wai_context_create(&s, &ctx) == WAI_ok)) return;
     *cases = 0;
     for (int pass = 0; pass < 2; pass++) {
-        for (char *line = text, *next; line && *line; line = next) {
-            next = strchr(line, '\n');
-            char one[1024];
-            size_t n = next ? (size_t)(next - line) : strlen(line);
-            if (next) next++;
-            if (n >= sizeof one) continue;
-            memcpy(one, line, n);
-            one[n] = '\0';
-            char mode[16], cap[64], status[64], maxcost[32], file[512], hash[512], dir[256];
-            /* Cases of one payload and at most one output. */
-            if (sscanf(one, "%15s %63s %63s %31s %511s %511s %255s", mode, cap, status, maxcost,
-                       file, hash, dir) != 7 ||
-                strncmp(file, "neural/", 7) != 0 || strchr(file, ',') || strchr(hash, ','))
-                continue;
-            wai_set *set = set_from(ctx, cap, dir);
+        corpus_line c;
+        int r;
+        for (const char *at = text; (r = corpus_next_neural(&at, &c)) >= 0;) {
+            if (r == 0) continue;
+            wai_set *set = corpus_set(ctx, c.capability, c.set);
             char got[65];
-            uint64_t limit = strcmp(maxcost, "-") ? strtoull(maxcost, NULL, 10) : WAI_NO_COST_LIMIT;
-            wai_status st = decode_one(ctx, cap, set, file, limit, got);
-            CHECK_MSG(strcmp(wai_status_name(st), status) == 0 && strcmp(got, hash) == 0,
-                      "%s (%s, budget %llu): %s %s, want %s %s", file, pass ? "warm" : "cold",
-                      (unsigned long long)budget, wai_status_name(st), got, status, hash);
+            uint64_t limit =
+                strcmp(c.max_cost, "-") ? strtoull(c.max_cost, NULL, 10) : WAI_NO_COST_LIMIT;
+            wai_status st = decode_one(ctx, c.capability, set, c.file, limit, got);
+            CHECK_MSG(strcmp(wai_status_name(st), c.status) == 0 && strcmp(got, c.hash) == 0,
+                      "%s (%s, budget %llu): %s %s, want %s %s", c.file, pass ? "warm" : "cold",
+                      (unsigned long long)budget, wai_status_name(st), got, c.status, c.hash);
             wai_set_destroy(set);
             (*cases)++;
         }
@@ -139,7 +112,7 @@ static void test_members_and_pin(void) {
     /* A pin that is the file's hash decodes; any other is set_incomplete;
      * a pin on a set of several files is set_incomplete. */
     char hex[65];
-    wai_set *splat = set_from(ctx, "wai.splat.int_codec", "neural/splat/set0");
+    wai_set *splat = corpus_set(ctx, "wai.splat.int_codec", "neural/splat/set0");
     const uint8_t *g;
     size_t gl;
     uint8_t pin[32];
@@ -153,7 +126,7 @@ static void test_members_and_pin(void) {
     CHECK(decode_one(ctx, "wai.splat.int_codec", splat, "neural/splat/attrs0.wis1",
                      WAI_NO_COST_LIMIT, hex) == WAI_set_incomplete);
     wai_set_destroy(splat);
-    wai_set *hyper = set_from(ctx, "wai.neural.int_hyper", "neural/hyper/set0");
+    wai_set *hyper = corpus_set(ctx, "wai.neural.int_hyper", "neural/hyper/set0");
     wai_set_pin(hyper, pin);
     CHECK(decode_one(ctx, "wai.neural.int_hyper", hyper, "neural/hyper/image0.wih1",
                      WAI_NO_COST_LIMIT, hex) == WAI_set_incomplete);
@@ -166,9 +139,9 @@ static void test_members_and_pin(void) {
 static void test_lru(void) {
     wai_context *ctx;
     if (!CHECK(wai_context_create(NULL, &ctx) == WAI_ok)) return;
-    wai_set *a = set_from(ctx, "wai.splat.int_codec", "neural/splat/set0");
-    wai_set *b = set_from(ctx, "wai.splat.int_codec", "neural/splat/set1");
-    wai_set *c = set_from(ctx, "wai.splat.int_codec", "neural/splat/set2");
+    wai_set *a = corpus_set(ctx, "wai.splat.int_codec", "neural/splat/set0");
+    wai_set *b = corpus_set(ctx, "wai.splat.int_codec", "neural/splat/set1");
+    wai_set *c = corpus_set(ctx, "wai.splat.int_codec", "neural/splat/set2");
     wai_set_cache *probe;
     wai_set_ref *r;
     int hit;
@@ -224,7 +197,7 @@ static void test_presentation(void) {
     uint8_t *clip = harness_read_file("corpus/neural/audio/clip1.wia1", &len);
     wai_context *ctx;
     if (!CHECK(clip && wai_context_create(NULL, &ctx) == WAI_ok)) return;
-    wai_set *set = set_from(ctx, "wai.audio.int_codec", "neural/audio/set1");
+    wai_set *set = corpus_set(ctx, "wai.audio.int_codec", "neural/audio/set1");
     wai_decoder_config cfg;
     wai_decoder_default_config(&cfg);
     cfg.set = set;
@@ -266,41 +239,27 @@ typedef struct shared_run {
 static void *decode_all(void *arg) {
     shared_run *r = arg;
     for (int round = 0; round < 3; round++) {
-        const char *line = r->text;
-        while (*line) {
-            const char *nl = strchr(line, '\n');
-            size_t n = nl ? (size_t)(nl - line) : strlen(line);
-            char one[1024], mode[16], cap[64], status[64], maxcost[32], file[512], hash[512],
-                dir[256];
-            if (n < sizeof one) {
-                memcpy(one, line, n);
-                one[n] = '\0';
-                if (sscanf(one, "%15s %63s %63s %31s %511s %511s %255s", mode, cap, status,
-                           maxcost, file, hash, dir) == 7 &&
-                    strncmp(file, "neural/", 7) == 0 && !strchr(file, ',') && !strchr(hash, ',')) {
-                    wai_set *set = set_from(r->ctx, cap, dir);
-                    char got[65];
-                    uint64_t limit =
-                        strcmp(maxcost, "-") ? strtoull(maxcost, NULL, 10) : WAI_NO_COST_LIMIT;
-                    wai_status st = decode_one(r->ctx, cap, set, file, limit, got);
-                    if (strcmp(wai_status_name(st), status) != 0 || strcmp(got, hash) != 0)
-                        r->failures++;
-                    r->cases++;
-                    wai_set_destroy(set);
-                }
-            }
-            line += n + (nl ? 1 : 0);
+        corpus_line c;
+        int k;
+        for (const char *at = r->text; (k = corpus_next_neural(&at, &c)) >= 0;) {
+            if (k == 0) continue;
+            wai_set *set = corpus_set(r->ctx, c.capability, c.set);
+            char got[65];
+            uint64_t limit =
+                strcmp(c.max_cost, "-") ? strtoull(c.max_cost, NULL, 10) : WAI_NO_COST_LIMIT;
+            wai_status st = decode_one(r->ctx, c.capability, set, c.file, limit, got);
+            if (strcmp(wai_status_name(st), c.status) != 0 || strcmp(got, c.hash) != 0)
+                r->failures++;
+            r->cases++;
+            wai_set_destroy(set);
         }
     }
     return NULL;
 }
 
 static void test_threads_share_cache(void) {
-    size_t len;
-    char *text = (char *)harness_read_file("corpus/index.txt", &len);
+    char *text = corpus_index();
     if (!CHECK(text != NULL)) return;
-    text = realloc(text, len + 1);
-    text[len] = '\0';
     wai_settings s;
     wai_default_settings(&s);
     s.set_cache_budget = 40000;

@@ -1,0 +1,52 @@
+/* See corpus_util.h. */
+#include "corpus_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "wai/wai_format.h"
+
+wai_set *corpus_set(wai_context *ctx, const char *capability, const char *dir) {
+    const wai_capability *c = wai_capability_find(capability);
+    wai_set *s = NULL;
+    if (strcmp(dir, "-") == 0 || !c || wai_set_create(ctx, &s) != WAI_ok) return NULL;
+    for (size_t i = 0; c->set_members[i]; i++) {
+        char rel[1100];
+        snprintf(rel, sizeof rel, "corpus/%s/%s", dir, c->set_members[i]);
+        size_t len = 0;
+        uint8_t *d = harness_read_file(rel, &len);
+        if (d) wai_set_add(s, c->set_members[i], d, len);
+        free(d);
+    }
+    return s;
+}
+
+char *corpus_index(void) {
+    size_t len;
+    char *text = (char *)harness_read_file("corpus/index.txt", &len);
+    char *grown = text ? realloc(text, len + 1) : NULL;
+    if (!grown) {
+        free(text);
+        return NULL;
+    }
+    grown[len] = '\0';
+    return grown;
+}
+
+int corpus_next_neural(const char **at, corpus_line *c) {
+    const char *line = *at;
+    if (!*line) return -1;
+    const char *nl = strchr(line, '\n');
+    size_t n = nl ? (size_t)(nl - line) : strlen(line);
+    *at = line + n + (nl ? 1 : 0);
+    char one[2048];
+    if (n >= sizeof one) return 0;
+    memcpy(one, line, n);
+    one[n] = '\0';
+    return sscanf(one, "%15s %63s %63s %31s %511s %511s %255s", c->mode, c->capability,
+                  c->status, c->max_cost, c->file, c->hash, c->set) == 7 &&
+           strncmp(c->file, "neural/", 7) == 0 && !strchr(c->file, ',') &&
+           !strchr(c->hash, ',');
+}
