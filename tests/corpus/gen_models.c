@@ -18,6 +18,7 @@
  * Thresholds of the exactness rule come from netgen_bound_max (a binary
  * search with ops/bounds.h): each bound has an input at its largest
  * accepted A and one at A + 1. */
+#include "gen_io.h"
 #include "gen_models.h"
 
 #include <errno.h>
@@ -38,17 +39,7 @@ static const char *g_dir;
 static FILE *g_idx;
 static uint64_t g_rng = 4;
 
-static _Noreturn void die(const char *what) {
-    fprintf(stderr, "wai_gen_corpus (models): %s\n", what);
-    exit(1);
-}
 
-static void put_file(const char *name, const void *data, size_t len) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", g_dir, name);
-    FILE *f = fopen(path, "wb");
-    if (!f || (len && fwrite(data, 1, len, f) != len) || fclose(f) != 0) die(path);
-}
 
 /* ---- building layers by hand --------------------------------------------- */
 
@@ -110,7 +101,7 @@ static wai_layer relu(void) {
  * inverse GDN near the identity). */
 static void attach(wai_layer *l, params *p, uint32_t afrac) {
     if (l->kind == WAI_LAYER_CONV_T || l->kind == WAI_LAYER_CONV) {
-        if (l->n_weights > 4096 || l->cout > 128) die("fixture layer too large");
+        if (l->n_weights > 4096 || l->cout > 128) gen_die("fixture layer too large");
         for (uint64_t i = 0; i < l->n_weights; i++)
             p->w[i] = (int16_t)((int)netgen_below(&g_rng, 17) - 8);
         for (uint32_t o = 0; o < l->cout; o++) {
@@ -121,7 +112,7 @@ static void attach(wai_layer *l, params *p, uint32_t afrac) {
         l->mult = p->mult;
         l->bias = p->bias;
     } else if (l->kind == WAI_LAYER_IGDN) {
-        if ((uint64_t)l->c * l->c > 4096) die("fixture layer too large");
+        if ((uint64_t)l->c * l->c > 4096) gen_die("fixture layer too large");
         for (uint32_t i = 0; i < l->c * l->c; i++) p->gamma[i] = (int32_t)netgen_below(&g_rng, 4);
         for (uint32_t i = 0; i < l->c; i++) p->beta[i] = (int64_t)1 << (2 * afrac);
         l->gamma = p->gamma;
@@ -164,9 +155,9 @@ static wai_status reference_answer(const uint8_t *bytes, size_t len, int dims, s
     if (st != WAI_ok || sh.c == 0) goto out_model;
     st = wai_plan_model(NULL, &m, sh.c, sh.h, sh.w, &p);
     if (st != WAI_ok || in == NULL) goto out_plan;
-    if (wai_sums_compute(NULL, &m, &s) != WAI_ok) die("sums");
+    if (wai_sums_compute(NULL, &m, &s) != WAI_ok) gen_die("sums");
     int64_t *out = malloc(sizeof *out * (size_t)(p.out_elems ? p.out_elems : 1));
-    if (!out) die("memory");
+    if (!out) gen_die("memory");
     st = wai_network_run(NULL, &wai_kernels_ref, &m, &s, &p, in, out);
     if (st == WAI_ok) {
         wai_sha256 h;
@@ -201,15 +192,15 @@ static void emit_bytes(const char *name, const uint8_t *bytes, size_t len, int d
                 wai_status_name(got));
         exit(1);
     }
-    put_file(file, bytes, len);
+    gen_put(g_dir, file, bytes, len);
     strcpy(in_file, "-");
     if (in) {
         size_t n = (size_t)sh.c * sh.h * sh.w;
         uint8_t *b = malloc(n * 8);
-        if (!b) die("memory");
+        if (!b) gen_die("memory");
         for (size_t i = 0; i < n; i++) wai_store_u64le(b + 8 * i, (uint64_t)in[i]);
         snprintf(in_file, sizeof in_file, "%s.in", name);
-        put_file(in_file, b, n * 8);
+        gen_put(g_dir, in_file, b, n * 8);
         free(b);
     }
     char shape_txt[64] = "-";
@@ -222,7 +213,7 @@ static void emit(const char *name, const wai_model *m, shape sh, const int64_t *
                  wai_status want) {
     uint8_t *b;
     size_t len;
-    if (wai_model_write(NULL, m, &b, &len) != WAI_ok) die(name);
+    if (wai_model_write(NULL, m, &b, &len) != WAI_ok) gen_die(name);
     emit_bytes(name, b, len, m->dims, sh, in, want);
     wai_free(NULL, b);
 }
@@ -242,9 +233,9 @@ static wai_model every_kind(wai_layer *l, params *p) {
 
 static uint8_t *bytes_of(const wai_model *m, size_t *len) {
     uint8_t *b;
-    if (wai_model_write(NULL, m, &b, len) != WAI_ok) die("write");
+    if (wai_model_write(NULL, m, &b, len) != WAI_ok) gen_die("write");
     uint8_t *c = malloc(*len + 64);
-    if (!c) die("memory");
+    if (!c) gen_die("memory");
     memcpy(c, b, *len);
     wai_free(NULL, b);
     return c;
@@ -269,7 +260,7 @@ static void parse_fixtures(void) {
     emit_bytes("valid_every_kind", b, len, 2, (shape){2, 3, 4}, in, WAI_ok);
 
     uint8_t *c = malloc(len + 64);
-    if (!c) die("memory");
+    if (!c) gen_die("memory");
     memcpy(c, b, len);
     c[3] = 'X';
     emit_bytes("parse_bad_magic", c, len, 2, PARSE_ONLY, NULL, WAI_model_mismatch);
@@ -354,7 +345,7 @@ static void parse_fixtures(void) {
 static void plan_case(const char *name, int dims, wai_layer *l, uint32_t n, uint32_t gf,
                       uint32_t shift, shape sh, wai_status want) {
     static params p[4];
-    if (n > 4) die("plan_case");
+    if (n > 4) gen_die("plan_case");
     for (uint32_t i = 0; i < n; i++) attach(&l[i], &p[i], 8);
     wai_model m = model_of(dims, l, n, 8, gf, shift);
     emit(name, &m, sh, NULL, want);
@@ -430,13 +421,13 @@ static void plan_fixtures(void) {
  * of A + 1 is refused. */
 static void bound_pair(const char *name, const wai_model *m, shape sh) {
     wai_sums s;
-    if (wai_sums_compute(NULL, m, &s) != WAI_ok) die("sums");
+    if (wai_sums_compute(NULL, m, &s) != WAI_ok) gen_die("sums");
     uint64_t amax;
-    if (!netgen_bound_max(m, &s, 0, &amax) || amax == (uint64_t)1 << 63) die(name);
+    if (!netgen_bound_max(m, &s, 0, &amax) || amax == (uint64_t)1 << 63) gen_die(name);
     wai_sums_free(NULL, &s);
     size_t n = (size_t)sh.c * sh.h * sh.w;
     int64_t *x = malloc(sizeof *x * n);
-    if (!x) die("memory");
+    if (!x) gen_die("memory");
     char nm[128];
     netgen_bound_input(&g_rng, amax, x, n);
     snprintf(nm, sizeof nm, "%s_at", name);
@@ -516,15 +507,15 @@ static void exactness_fixtures(void) {
 static void valid_fixtures(void) {
     wai_model m;
     int64_t x[6 * 3 * 5];
-    if (netgen_bmshj(NULL, 11, 8, 6, 5, 3, 2, &m) != WAI_ok) die("bmshj");
+    if (netgen_bmshj(NULL, 11, 8, 6, 5, 3, 2, &m) != WAI_ok) gen_die("bmshj");
     netgen_input(&g_rng, 8, x, 6 * 3 * 5);
     emit("valid_bmshj_small", &m, (shape){6, 3, 5}, x, WAI_ok);
     wai_model_free(NULL, &m);
-    if (netgen_mbt_hyper(NULL, 12, 10, 4, 6, 5, &m) != WAI_ok) die("mbt");
+    if (netgen_mbt_hyper(NULL, 12, 10, 4, 6, 5, &m) != WAI_ok) gen_die("mbt");
     netgen_input(&g_rng, 10, x, 4 * 3 * 5);
     emit("valid_mbt_hyper_small", &m, (shape){4, 3, 5}, x, WAI_ok);
     wai_model_free(NULL, &m);
-    if (netgen_wam1(NULL, 13, 12, 5, 6, 1, 3, &m) != WAI_ok) die("wam1");
+    if (netgen_wam1(NULL, 13, 12, 5, 6, 1, 3, &m) != WAI_ok) gen_die("wam1");
     netgen_input(&g_rng, 12, x, 5 * 9);
     emit("valid_wam1_small", &m, (shape){5, 1, 9}, x, WAI_ok);
     wai_model_free(NULL, &m);
@@ -533,16 +524,16 @@ static void valid_fixtures(void) {
 void gen_models(const char *outdir) {
     static char dir[1024];
     snprintf(dir, sizeof dir, "%s/models", outdir);
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST) die(dir);
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) gen_die(dir);
     g_dir = dir;
     char path[1100];
     snprintf(path, sizeof path, "%s/index.txt", dir);
     g_idx = fopen(path, "w");
-    if (!g_idx) die(path);
+    if (!g_idx) gen_die(path);
     fprintf(g_idx, "# Written by tests/corpus/gen_models.c; see its header for the columns.\n");
     parse_fixtures();
     plan_fixtures();
     exactness_fixtures();
     valid_fixtures();
-    if (fclose(g_idx) != 0) die("models/index.txt");
+    if (fclose(g_idx) != 0) gen_die("models/index.txt");
 }

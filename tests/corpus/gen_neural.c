@@ -8,6 +8,7 @@
  * library's encoder, and runs the networks on the reference kernels (the
  * plain loops of ops/layers_ref.c) for the expected output, which the
  * corpus test then asks of the library's decoder (fast kernels). */
+#include "gen_io.h"
 #include "gen_neural.h"
 
 #include <errno.h>
@@ -38,23 +39,6 @@ static const char *g_root;
 static FILE *g_idx;
 static uint64_t g_rng = 55;
 
-static _Noreturn void die(const char *what) {
-    fprintf(stderr, "wai_gen_corpus (neural): %s\n", what);
-    exit(1);
-}
-
-static void mkdirs(const char *rel) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", g_root, rel);
-    if (mkdir(path, 0755) != 0 && errno != EEXIST) die(path);
-}
-
-static void put(const char *rel, const void *data, size_t len) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", g_root, rel);
-    FILE *f = fopen(path, "wb");
-    if (!f || (len && fwrite(data, 1, len, f) != len) || fclose(f) != 0) die(path);
-}
 
 static void hex_of(const uint8_t *data, size_t len, char hex[65]) {
     uint8_t d[32];
@@ -91,7 +75,7 @@ static uint8_t *encode(const wai_cdf_table *const *tables, const int32_t *offset
                        const int32_t *symbols, size_t n, size_t *len) {
     uint8_t *out;
     if (wai_rans_encode(NULL, NULL, tables, offsets, 0, symbols, n, &out, len) != WAI_ok)
-        die("encode");
+        gen_die("encode");
     return out;
 }
 
@@ -99,18 +83,18 @@ static void run_net(const wai_model *m, uint32_t c, uint32_t h, uint32_t w, cons
                     int64_t **out, wai_plan *p) {
     wai_sums s;
     if (wai_plan_model(NULL, m, c, h, w, p) != WAI_ok || wai_sums_compute(NULL, m, &s) != WAI_ok)
-        die("plan");
+        gen_die("plan");
     *out = malloc(sizeof **out * (size_t)p->out_elems);
     if (!*out || wai_network_run(NULL, &wai_kernels_ref, m, &s, p, in, *out) != WAI_ok)
-        die("network");
+        gen_die("network");
     wai_sums_free(NULL, &s);
 }
 
 static void write_model(const char *rel, const wai_model *m) {
     uint8_t *b;
     size_t len;
-    if (netgen_bytes(NULL, m, &b, &len) != WAI_ok) die("model bytes");
-    put(rel, b, len);
+    if (netgen_bytes(NULL, m, &b, &len) != WAI_ok) gen_die("model bytes");
+    gen_put(g_root, rel, b, len);
     wai_free(NULL, b);
 }
 
@@ -132,7 +116,7 @@ static void hyper_set(const char *dir, uint64_t seed, hyper_case *hc, wai_model 
                       wai_entropy_table *zt, int64_t *edges, int64_t *zmed, uint32_t *cdfs) {
     if (netgen_mbt_hyper(NULL, seed, hc->afrac, hc->n_z, 6, 2 * hc->m, hs) != WAI_ok ||
         netgen_bmshj(NULL, seed + 1, hc->afrac, hc->m, 6, 3, 2, gs) != WAI_ok)
-        die("networks");
+        gen_die("networks");
     uint32_t n_edges = 5, k = hc->n_z + 1, at = 0;
     for (uint32_t i = 0; i < n_edges; i++) {
         edges[i] = ((int64_t)i - 2) * ((int64_t)1 << (hc->afrac + 2));
@@ -157,22 +141,22 @@ static void hyper_set(const char *dir, uint64_t seed, hyper_case *hc, wai_model 
     es->hyper = zt;
     es->z_median_q = zmed;
     char rel[256];
-    mkdirs(dir);
+    gen_mkdir(g_root, dir);
     snprintf(rel, sizeof rel, "%s/g_s.whm", dir);
     write_model(rel, gs);
     snprintf(rel, sizeof rel, "%s/h_s.whm", dir);
     write_model(rel, hs);
     uint8_t *json;
     size_t jl;
-    if (wai_entropy_json_write(NULL, es, &json, &jl) != WAI_ok) die("entropy.json");
+    if (wai_entropy_json_write(NULL, es, &json, &jl) != WAI_ok) gen_die("entropy.json");
     snprintf(rel, sizeof rel, "%s/entropy.json", dir);
-    put(rel, json, jl);
+    gen_put(g_root, rel, json, jl);
     wai_free(NULL, json);
 }
 
 static void lookups(const wai_entropy_table *t, uint32_t n, wai_cdf_table *out) {
     for (uint32_t i = 0; i < n; i++)
-        if (wai_cdf_table_init(&out[i], NULL, t[i].cdf, t[i].n, 8) != WAI_ok) die("lookup");
+        if (wai_cdf_table_init(&out[i], NULL, t[i].cdf, t[i].n, 8) != WAI_ok) gen_die("lookup");
 }
 
 /* Picks the symbols, codes them and computes the expected image. */
@@ -185,13 +169,13 @@ static void hyper_payload(hyper_case *hc, const wai_model *hs, const wai_model *
     int32_t *sym = malloc(sizeof *sym * (nz + ny)), *off = malloc(sizeof *off * (nz + ny));
     const wai_cdf_table **tab = malloc(sizeof *tab * (nz + ny));
     int64_t *z = malloc(sizeof *z * nz), *y = malloc(sizeof *y * ny);
-    if (!sym || !off || !tab || !z || !y) die("memory");
+    if (!sym || !off || !tab || !z || !y) gen_die("memory");
     for (size_t i = 0; i < nz; i++) {
         uint32_t ch = (uint32_t)(i / ((size_t)hc->zh * hc->zw));
         tab[i] = &lz[ch];
         off[i] = es->hyper[ch].offset;
         sym[i] = random_symbol(es->hyper[ch].n, off[i]);
-        if (wai_dequantize(sym[i], hc->afrac, es->z_median_q[ch], &z[i]) != WAI_ok) die("E2");
+        if (wai_dequantize(sym[i], hc->afrac, es->z_median_q[ch], &z[i]) != WAI_ok) gen_die("E2");
     }
     size_t zlen, ylen;
     uint8_t *zs = encode(tab, off, sym, nz, &zlen);
@@ -203,18 +187,18 @@ static void hyper_payload(hyper_case *hc, const wai_model *hs, const wai_model *
         tab[p] = &ly[b];
         off[p] = es->latent[b].offset;
         sym[p] = random_symbol(es->latent[b].n, off[p]);
-        if (wai_dequantize(sym[p], hc->afrac, hout[ny + p], &y[p]) != WAI_ok) die("E2");
+        if (wai_dequantize(sym[p], hc->afrac, hout[ny + p], &y[p]) != WAI_ok) gen_die("E2");
     }
     uint8_t *ys = encode(tab, off, sym, ny, &ylen);
     run_net(gs, hc->m, hc->sh, hc->sw, y, &gout, &pg);
     size_t hw = (size_t)pg.out_h * pg.out_w;
     hc->rgb_len = 3 * hw;
     hc->rgb = malloc(hc->rgb_len);
-    if (!hc->rgb) die("memory");
+    if (!hc->rgb) gen_die("memory");
     for (size_t i = 0; i < hw; i++)
         for (size_t c = 0; c < 3; c++) hc->rgb[3 * i + c] = wai_rgb8_step(gout[c * hw + i], hc->afrac);
     wai_wih1_parts parts = {hc->m, hc->sh, hc->sw, hc->n_z, hc->zh, hc->zw, zs, zlen, ys, ylen};
-    if (wai_wih1_write(NULL, &parts, &hc->bytes, &hc->len) != WAI_ok) die("wih1 write");
+    if (wai_wih1_write(NULL, &parts, &hc->bytes, &hc->len) != WAI_ok) gen_die("wih1 write");
     for (uint32_t i = 0; i < es->n_z; i++) wai_cdf_table_free(&lz[i], NULL);
     for (uint32_t i = 0; i < es->n_edges; i++) wai_cdf_table_free(&ly[i], NULL);
     wai_plan_free(NULL, &ph);
@@ -239,8 +223,8 @@ static void video_corpus(const uint8_t *key, size_t key_len, const uint8_t *key_
 
 static void hyper_corpus(void) {
     static const uint32_t shapes[][4] = {{2, 1, 1, 1}, {3, 2, 3, 2}, {4, 3, 2, 3}};
-    mkdirs("neural");
-    mkdirs("neural/hyper");
+    gen_mkdir(g_root, "neural");
+    gen_mkdir(g_root, "neural/hyper");
     for (int i = 0; i < 3; i++) {
         hyper_case hc = {shapes[i][1], 4 * shapes[i][2], 4 * shapes[i][3], shapes[i][0],
                          shapes[i][2], shapes[i][3], 8 + 2 * (uint32_t)i, NULL, 0, NULL, 0};
@@ -255,11 +239,11 @@ static void hyper_corpus(void) {
         hyper_set(dir, 100 + (uint64_t)i, &hc, &hs, &gs, &es, lt, zt, edges, zmed, cdfs);
         hyper_payload(&hc, &hs, &gs, &es);
         snprintf(file, sizeof file, "neural/hyper/image%d.wih1", i);
-        put(file, hc.bytes, hc.len);
+        gen_put(g_root, file, hc.bytes, hc.len);
         hex_of(hc.rgb, hc.rgb_len, hex);
         line(CAP_IMAGE, "ok", "-", file, hex, dir);
         if (i == 0) {
-            mkdirs("neural/refuse");
+            gen_mkdir(g_root, "neural/refuse");
             video_corpus(hc.bytes, hc.len, hc.rgb, 4 * hc.sh, 4 * hc.sw);
         }
         wai_model_free(NULL, &hs);
@@ -272,20 +256,20 @@ static void hyper_corpus(void) {
 /* ---- WIA1 ------------------------------------------------------------------------ */
 
 static void audio_corpus(void) {
-    mkdirs("neural/audio");
+    gen_mkdir(g_root, "neural/audio");
     for (int i = 0; i < 3; i++) {
         uint32_t afrac = 10 + (uint32_t)i, n_ch = 2 + (uint32_t)i, lat_len = 3 + 2 * (uint32_t)i;
         uint32_t cdf_len = 4 + 5 * (uint32_t)i;
         wai_model m;
-        if (netgen_wam1(NULL, 200 + (uint64_t)i, afrac, n_ch, 5, 1, 2, &m) != WAI_ok) die("wam1");
+        if (netgen_wam1(NULL, 200 + (uint64_t)i, afrac, n_ch, 5, 1, 2, &m) != WAI_ok) gen_die("wam1");
         char dir[128], rel[200], file[160], hex[65];
         snprintf(dir, sizeof dir, "neural/audio/set%d", i);
-        mkdirs(dir);
+        gen_mkdir(g_root, dir);
         snprintf(rel, sizeof rel, "%s/model.wam", dir);
         write_model(rel, &m);
         /* t_out: more than lat_len - 1 samples give, no more than lat_len do. */
         wai_plan shorter;
-        if (wai_plan_model(NULL, &m, n_ch, 1, lat_len - 1, &shorter) != WAI_ok) die("plan");
+        if (wai_plan_model(NULL, &m, n_ch, 1, lat_len - 1, &shorter) != WAI_ok) gen_die("plan");
         uint32_t t_out = shorter.out_w + 1 + (uint32_t)i;
         wai_plan_free(NULL, &shorter);
         uint32_t cdfs[8 * 16];
@@ -298,7 +282,7 @@ static void audio_corpus(void) {
         for (uint32_t k = 0; k < n_ch; k++) {
             random_cdf(cdfs + k * cdf_len, cdf_len);
             if (wai_cdf_table_init(&tabs[k], NULL, cdfs + k * cdf_len, cdf_len, 8) != WAI_ok)
-                die("lookup");
+                gen_die("lookup");
             med[k] = (int64_t)netgen_below(&g_rng, 256) - 128;
         }
         for (uint32_t k = 0; k < n_ch; k++)
@@ -307,19 +291,19 @@ static void audio_corpus(void) {
                 tab[j] = &tabs[k];
                 off[j] = offset;
                 sym[j] = random_symbol(cdf_len, offset);
-                if (wai_dequantize(sym[j], afrac, med[k], &lat[j]) != WAI_ok) die("E2");
+                if (wai_dequantize(sym[j], afrac, med[k], &lat[j]) != WAI_ok) gen_die("E2");
             }
         size_t slen;
         uint8_t *stream = encode(tab, off, sym, (size_t)n_ch * lat_len, &slen);
         wai_plan p;
         int64_t *out;
         run_net(&m, n_ch, 1, lat_len, lat, &out, &p);
-        if (p.out_w < t_out) die("t_out");
+        if (p.out_w < t_out) gen_die("t_out");
         uint8_t *pcm = malloc(2 * (size_t)t_out);
-        if (!pcm) die("memory");
+        if (!pcm) gen_die("memory");
         for (uint32_t t = 0; t < t_out; t++) {
             int16_t s;
-            if (wai_pcm_step(out[t], afrac, &s) != WAI_ok) die("pcm");
+            if (wai_pcm_step(out[t], afrac, &s) != WAI_ok) gen_die("pcm");
             pcm[2 * t] = (uint8_t)((uint16_t)s & 0xFF);
             pcm[2 * t + 1] = (uint8_t)((uint16_t)s >> 8);
         }
@@ -327,9 +311,9 @@ static void audio_corpus(void) {
                                 offset, cdf_len, med, cdfs, stream, slen};
         uint8_t *b;
         size_t len;
-        if (wai_wia1_write(NULL, &parts, &b, &len) != WAI_ok) die("wia1 write");
+        if (wai_wia1_write(NULL, &parts, &b, &len) != WAI_ok) gen_die("wia1 write");
         snprintf(file, sizeof file, "neural/audio/clip%d.wia1", i);
-        put(file, b, len);
+        gen_put(g_root, file, b, len);
         hex_of(pcm, 2 * (size_t)t_out, hex);
         line(CAP_AUDIO, "ok", "-", file, hex, dir);
         for (uint32_t k = 0; k < n_ch; k++) wai_cdf_table_free(&tabs[k], NULL);
@@ -345,16 +329,16 @@ static void audio_corpus(void) {
 /* ---- WIS1 ------------------------------------------------------------------------ */
 
 static void splat_corpus(void) {
-    mkdirs("neural/splat");
+    gen_mkdir(g_root, "neural/splat");
     for (int i = 0; i < 3; i++) {
         uint32_t afrac = 9 + (uint32_t)i, c = 2 + (uint32_t)i, side = 1 + (uint32_t)i;
         uint32_t attr = 3 + (uint32_t)i, s = 4 * side;
         wai_model m;
         if (netgen_bmshj(NULL, 300 + (uint64_t)i, afrac, c, 5, attr, 2, &m) != WAI_ok)
-            die("splat net");
+            gen_die("splat net");
         char dir[128], rel[200], file[160], hex[65];
         snprintf(dir, sizeof dir, "neural/splat/set%d", i);
-        mkdirs(dir);
+        gen_mkdir(g_root, dir);
         snprintf(rel, sizeof rel, "%s/g_s.whm", dir);
         write_model(rel, &m);
         uint16_t lens[8];
@@ -368,7 +352,7 @@ static void splat_corpus(void) {
             offs[k] = -(int32_t)netgen_below(&g_rng, lens[k]);
             med[k] = (int64_t)netgen_below(&g_rng, 512) - 256;
             random_cdf(cdfs + at, lens[k]);
-            if (wai_cdf_table_init(&tabs[k], NULL, cdfs + at, lens[k], 8) != WAI_ok) die("lookup");
+            if (wai_cdf_table_init(&tabs[k], NULL, cdfs + at, lens[k], 8) != WAI_ok) gen_die("lookup");
             at += lens[k];
         }
         size_t n = (size_t)c * side * side;
@@ -380,7 +364,7 @@ static void splat_corpus(void) {
             tab[j] = &tabs[k];
             off[j] = offs[k];
             sym[j] = random_symbol(lens[k], offs[k]);
-            if (wai_dequantize(sym[j], afrac, med[k], &lat[j]) != WAI_ok) die("E2");
+            if (wai_dequantize(sym[j], afrac, med[k], &lat[j]) != WAI_ok) gen_die("E2");
         }
         size_t slen;
         uint8_t *stream = encode(tab, off, sym, n, &slen);
@@ -388,7 +372,7 @@ static void splat_corpus(void) {
         int64_t *out;
         run_net(&m, c, side, side, lat, &out, &p);
         uint8_t *planes = malloc((size_t)p.out_elems);
-        if (!planes) die("memory");
+        if (!planes) gen_die("memory");
         for (uint64_t j = 0; j < p.out_elems; j++) planes[j] = wai_rgb8_step(out[j], afrac);
         /* Ranges: [0, 1], [-1, 1], [-0, +0], ... as binary32 patterns. */
         static const uint32_t pats[][2] = {{0x00000000u, 0x3F800000u},
@@ -406,9 +390,9 @@ static void splat_corpus(void) {
                                 offs, med, cdfs, stream, slen};
         uint8_t *b;
         size_t len;
-        if (wai_wis1_write(NULL, &parts, &b, &len) != WAI_ok) die("wis1 write");
+        if (wai_wis1_write(NULL, &parts, &b, &len) != WAI_ok) gen_die("wis1 write");
         snprintf(file, sizeof file, "neural/splat/attrs%d.wis1", i);
-        put(file, b, len);
+        gen_put(g_root, file, b, len);
         hex_of(planes, (size_t)p.out_elems, hex);
         line(CAP_SPLAT, "ok", "-", file, hex, dir);
         for (uint32_t k = 0; k < c; k++) wai_cdf_table_free(&tabs[k], NULL);
@@ -432,36 +416,36 @@ static void splat_corpus(void) {
  * the keyframe-0 corpus), frame 0 by the generator's own WIH1 decode above. */
 static void video_corpus(const uint8_t *key, size_t key_len, const uint8_t *key_rgb,
                          uint32_t h, uint32_t w) {
-    mkdirs("neural/video");
+    gen_mkdir(g_root, "neural/video");
     const uint32_t n = 3, block = 4, q = 3, cdf_len = 9;
     const int32_t offset = -4;
     uint32_t cdf[9];
     random_cdf(cdf, cdf_len);
     wai_cdf_table table;
-    if (wai_cdf_table_init(&table, NULL, cdf, cdf_len, 8) != WAI_ok) die("table");
+    if (wai_cdf_table_init(&table, NULL, cdf, cdf_len, 8) != WAI_ok) gen_die("table");
     uint64_t nb = wai_blocks_per_frame(h, w, block);
     size_t frame = (size_t)h * w * 3, per = frame;
     int16_t vec[2 * 64 * 2];
     for (size_t i = 0; i < 2 * nb * (n - 1); i++) vec[i] = (int16_t)((int)netgen_below(&g_rng, 9) - 4);
     int32_t *sym = malloc(sizeof *sym * per * (n - 1));
-    if (!sym) die("memory");
+    if (!sym) gen_die("memory");
     for (size_t i = 0; i < per * (n - 1); i++) sym[i] = random_symbol(cdf_len, offset);
     size_t slen;
     uint8_t *stream;
     if (wai_rans_encode(NULL, &table, NULL, NULL, offset, sym, per * (n - 1), &stream, &slen) != WAI_ok)
-        die("encode");
+        gen_die("encode");
     wai_wiv1_parts clip = {2, 1, n, h, w, block, q, offset, cdf, cdf_len, vec, stream, slen,
                            key, key_len};
     uint8_t *b;
     size_t len;
-    if (wai_wiv1_write(NULL, &clip, &b, &len) != WAI_ok) die("wiv1 write");
-    put("neural/video/clip0.wiv1", b, len);
+    if (wai_wiv1_write(NULL, &clip, &b, &len) != WAI_ok) gen_die("wiv1 write");
+    gen_put(g_root, "neural/video/clip0.wiv1", b, len);
     /* The expected frames. */
     wai_wiv1 v;
     uint8_t *frames = malloc(frame * n);
-    if (!frames || wai_wiv1_parse(b, len, 1, &v) != WAI_ok) die("wiv1 parse");
+    if (!frames || wai_wiv1_parse(b, len, 1, &v) != WAI_ok) gen_die("wiv1 parse");
     memcpy(frames, key_rgb, frame);
-    if (wai_wiv1_decode(NULL, &v, frames) != WAI_ok) die("wiv1 decode");
+    if (wai_wiv1_decode(NULL, &v, frames) != WAI_ok) gen_die("wiv1 decode");
     char hashes[65 * 3 + 4] = "", hex[65];
     for (uint32_t i = 0; i < n; i++) {
         hex_of(frames + i * frame, frame, hex);
@@ -475,8 +459,8 @@ static void video_corpus(const uint8_t *key, size_t key_len, const uint8_t *key_
     wai_wif1_parts intra = {0, 1, 0, h, w, 0, q, offset, cdf, cdf_len, NULL, NULL, 0, key, key_len};
     uint8_t *fb;
     size_t fl;
-    if (wai_wif1_write(NULL, &intra, &fb, &fl) != WAI_ok) die("wif1 intra");
-    put("neural/video/f000.wif1", fb, fl);
+    if (wai_wif1_write(NULL, &intra, &fb, &fl) != WAI_ok) gen_die("wif1 intra");
+    gen_put(g_root, "neural/video/f000.wif1", fb, fl);
     wai_free(NULL, fb);
     strcat(files, "neural/video/f000.wif1");
     for (uint32_t i = 1; i < n; i++) {
@@ -484,13 +468,13 @@ static void video_corpus(const uint8_t *key, size_t key_len, const uint8_t *key_
         size_t fsl;
         if (wai_rans_encode(NULL, &table, NULL, NULL, offset, sym + per * (i - 1), per, &fs, &fsl) !=
             WAI_ok)
-            die("encode frame");
+            gen_die("encode frame");
         wai_wif1_parts inter = {1, 1, 2, h, w, block, 0, 0, NULL, 0, vec + 2 * nb * (i - 1), fs,
                                 fsl, NULL, 0};
-        if (wai_wif1_write(NULL, &inter, &fb, &fl) != WAI_ok) die("wif1 inter");
+        if (wai_wif1_write(NULL, &inter, &fb, &fl) != WAI_ok) gen_die("wif1 inter");
         char name[64];
         snprintf(name, sizeof name, "neural/video/f%03u.wif1", i);
-        put(name, fb, fl);
+        gen_put(g_root, name, fb, fl);
         strcat(files, ",");
         strcat(files, name);
         wai_free(NULL, fb);
@@ -500,13 +484,13 @@ static void video_corpus(const uint8_t *key, size_t key_len, const uint8_t *key_
     /* Refusals: a one-frame clip of another size than its keyframe's. */
     uint8_t *es;
     size_t esl;
-    if (wai_rans_encode(NULL, &table, NULL, NULL, offset, sym, 0, &es, &esl) != WAI_ok) die("empty");
+    if (wai_rans_encode(NULL, &table, NULL, NULL, offset, sym, 0, &es, &esl) != WAI_ok) gen_die("empty");
     wai_wiv1_parts small = {1, 1, 1, h / 2, w / 2, 1, q, offset, cdf, cdf_len, NULL, es, esl,
                             key, key_len};
     uint8_t *sb;
     size_t sl;
-    if (wai_wiv1_write(NULL, &small, &sb, &sl) != WAI_ok) die("wiv1 small");
-    put("neural/refuse/key_size.wiv1", sb, sl);
+    if (wai_wiv1_write(NULL, &small, &sb, &sl) != WAI_ok) gen_die("wiv1 small");
+    gen_put(g_root, "neural/refuse/key_size.wiv1", sb, sl);
     line(CAP_CLIP1, "geometry_mismatch", "-", "neural/refuse/key_size.wiv1", "-",
          "neural/hyper/set0");
     wai_free(NULL, sb);
@@ -525,9 +509,9 @@ static uint8_t *slurp(const char *rel, size_t *len) {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", g_root, rel);
     FILE *f = fopen(path, "rb");
-    if (!f) die(path);
+    if (!f) gen_die(path);
     uint8_t *b = malloc(1 << 20);
-    if (!b) die("memory");
+    if (!b) gen_die("memory");
     *len = fread(b, 1, 1 << 20, f);
     fclose(f);
     return b;
@@ -539,7 +523,7 @@ static void copy_member(const char *from_dir, const char *to_dir, const char *na
     snprintf(a, sizeof a, "%s/%s", from_dir, name);
     snprintf(b, sizeof b, "%s/%s", to_dir, name);
     uint8_t *d = slurp(a, &len);
-    put(b, d, len);
+    gen_put(g_root, b, d, len);
     free(d);
 }
 
@@ -548,7 +532,7 @@ static void refusal(const char *cap, const char *name, const uint8_t *b, size_t 
                     const char *set, const char *status, const char *maxcost) {
     char file[256];
     snprintf(file, sizeof file, "neural/refuse/%s", name);
-    put(file, b, len);
+    gen_put(g_root, file, b, len);
     line(cap, status, maxcost, file, "-", set);
 }
 
@@ -560,12 +544,12 @@ static const char *fixture_set(const char *dir, const char *from, const char *co
     static int next;
     char *r = rel[next++ % 8];
     snprintf(r, 256, "neural/refuse/%s", dir);
-    mkdirs(r);
+    gen_mkdir(g_root, r);
     for (size_t i = 0; names[i]; i++) copy_member(from, r, names[i]);
     if (extra) {
         char p[512];
         snprintf(p, sizeof p, "%s/%s", r, extra);
-        put(p, b, len);
+        gen_put(g_root, p, b, len);
     }
     return r;
 }
@@ -606,7 +590,7 @@ static void hyper_refusals(void) {
     size_t g4l;
     if (netgen_bmshj(NULL, 100, 8, 2, 6, 4, 2, &g4) != WAI_ok ||
         netgen_bytes(NULL, &g4, &g4b, &g4l) != WAI_ok)
-        die("g_s four");
+        gen_die("g_s four");
     refusal(CAP_IMAGE, "gs_four_channels.wih1", img, len,
             fixture_set("gs_four_channels", set0, he, "g_s.whm", g4b, g4l), "model_mismatch", "-");
     wai_free(NULL, g4b);
@@ -616,9 +600,9 @@ static void hyper_refusals(void) {
     (void)none;
     /* Step 2: more hyper-latent channels than the tables (n_z at 20). */
     wai_wih1 v;
-    if (wai_wih1_parse(img, len, 0, &v) != WAI_ok) die("image0");
+    if (wai_wih1_parse(img, len, 0, &v) != WAI_ok) gen_die("image0");
     uint8_t *b = malloc(len);
-    if (!b) die("memory");
+    if (!b) gen_die("memory");
     memcpy(b, img, len);
     wai_store_u32le(b + 20, v.n_z + 2);
     refusal(CAP_IMAGE, "too_many_channels.wih1", b, len, set0, "model_mismatch", "-");
@@ -637,7 +621,7 @@ static void hyper_refusals(void) {
     wai_context *ctx;
     wai_set *set;
     if (wai_context_create(NULL, &ctx) != WAI_ok || wai_set_create(ctx, &set) != WAI_ok)
-        die("context");
+        gen_die("context");
     for (size_t i = 0; all[i]; i++) {
         char rel[256];
         size_t ml;
@@ -646,7 +630,7 @@ static void hyper_refusals(void) {
         wai_set_add(set, all[i], m, ml);
         free(m);
     }
-    if (wai_declared_cost_set(ctx, CAP_IMAGE, set, img, len, &c) != WAI_ok) die("cost");
+    if (wai_declared_cost_set(ctx, CAP_IMAGE, set, img, len, &c) != WAI_ok) gen_die("cost");
     char limit[32];
     snprintf(limit, sizeof limit, "%llu", (unsigned long long)(wai_cost_work(&c) - 1));
     refusal(CAP_IMAGE, "over_limit.wih1", img, len, set0, "cost_over_limit", limit);
@@ -657,7 +641,7 @@ static void hyper_refusals(void) {
      * section: y's length word, then its bytes. */
     size_t y_at = (size_t)(v.y_stream.bytes - img);
     b = malloc(len + 4);
-    if (!b) die("memory");
+    if (!b) gen_die("memory");
     memcpy(b, img, len);
     if (v.y_stream.len > 8) {
         wai_store_u32le(b + y_at - 4, (uint32_t)(v.y_stream.len - 4));
@@ -676,9 +660,9 @@ static void audio_refusals(void) {
     size_t len;
     uint8_t *clip = slurp("neural/audio/clip0.wia1", &len);
     wai_wia1 v;
-    if (wai_wia1_parse(clip, len, &v) != WAI_ok) die("clip0");
+    if (wai_wia1_parse(clip, len, &v) != WAI_ok) gen_die("clip0");
     uint8_t *b = malloc(len);
-    if (!b) die("memory");
+    if (!b) gen_die("memory");
     refusal(CAP_AUDIO, "no_model.wia1", clip, len, "neural/audio", "set_incomplete", "-");
     memcpy(b, clip, len);
     b[5] = (uint8_t)(v.afrac + 1);
@@ -689,7 +673,7 @@ static void audio_refusals(void) {
     size_t tl;
     if (netgen_wam1(NULL, 200, v.afrac, v.n_ch, 5, 2, 2, &two) != WAI_ok ||
         netgen_bytes(NULL, &two, &tb, &tl) != WAI_ok)
-        die("wam1 two");
+        gen_die("wam1 two");
     static const char *const none[] = {NULL};
     refusal(CAP_AUDIO, "two_channels.wia1", clip, len,
             fixture_set("two_channels", set0, none, "model.wam", tb, tl), "model_mismatch", "-");
@@ -703,7 +687,7 @@ static void audio_refusals(void) {
     uint8_t *mb = slurp("neural/audio/set0/model.wam", &ml);
     if (wai_model_parse(NULL, mb, ml, 1, &m) != WAI_ok ||
         wai_plan_model(NULL, &m, v.n_ch, 1, v.lat_len, &p) != WAI_ok)
-        die("audio plan");
+        gen_die("audio plan");
     memcpy(b, clip, len);
     wai_store_u32le(b + 20, p.out_w + 1);
     refusal(CAP_AUDIO, "t_out_long.wia1", b, len, set0, "geometry_mismatch", "-");
@@ -743,24 +727,24 @@ static void pcm_fixtures(void) {
     m.afrac = 8;
     m.n_layers = 1;
     m.layers = &l;
-    mkdirs("neural/refuse/pcm_set");
+    gen_mkdir(g_root, "neural/refuse/pcm_set");
     write_model("neural/refuse/pcm_set/model.wam", &m);
     uint32_t cdf[4] = {0, 32768, 49152, WAI_CDF_TOTAL};
     wai_cdf_table t;
-    if (wai_cdf_table_init(&t, NULL, cdf, 4, 8) != WAI_ok) die("table");
+    if (wai_cdf_table_init(&t, NULL, cdf, 4, 8) != WAI_ok) gen_die("table");
     int32_t zero = 0;
     uint8_t *stream;
     size_t slen;
-    if (wai_rans_encode(NULL, &t, NULL, NULL, 0, &zero, 1, &stream, &slen) != WAI_ok) die("pcm");
+    if (wai_rans_encode(NULL, &t, NULL, NULL, 0, &zero, 1, &stream, &slen) != WAI_ok) gen_die("pcm");
     int64_t median = (int64_t)1 << 50; /* the latent: 0·2^8 + 2^50 */
     for (uint32_t t_out = 1; t_out <= 2; t_out++) {
         wai_wia1_parts parts = {8, 8000, 1, 1, t_out, 0, 4, &median, cdf, stream, slen};
         uint8_t *b;
         size_t len;
-        if (wai_wia1_write(NULL, &parts, &b, &len) != WAI_ok) die("wia1 pcm");
+        if (wai_wia1_write(NULL, &parts, &b, &len) != WAI_ok) gen_die("wia1 pcm");
         char name[64], hex[65];
         snprintf(name, sizeof name, "neural/refuse/pcm_t_out%u.wia1", t_out);
-        put(name, b, len);
+        gen_put(g_root, name, b, len);
         const uint8_t silence[2] = {0, 0}; /* sample 0: (0·32767 + 128) >> 8 */
         hex_of(silence, 2, hex);
         line(CAP_AUDIO, t_out == 1 ? "ok" : "field_range", "-", name, t_out == 1 ? hex : "-",
@@ -776,9 +760,9 @@ static void splat_refusals(void) {
     size_t len;
     uint8_t *pl = slurp("neural/splat/attrs0.wis1", &len);
     wai_wis1 v;
-    if (wai_wis1_parse(pl, len, &v) != WAI_ok) die("attrs0");
+    if (wai_wis1_parse(pl, len, &v) != WAI_ok) gen_die("attrs0");
     uint8_t *b = malloc(len);
-    if (!b) die("memory");
+    if (!b) gen_die("memory");
     memcpy(b, pl, len);
     b[5] = (uint8_t)(v.afrac - 1);
     refusal(CAP_SPLAT, "afrac.wis1", b, len, set0, "model_mismatch", "-");
@@ -805,7 +789,7 @@ void gen_neural(const char *outdir, FILE *index) {
     hyper_corpus();
     audio_corpus();
     splat_corpus();
-    mkdirs("neural/refuse");
+    gen_mkdir(g_root, "neural/refuse");
     hyper_refusals();
     audio_refusals();
     pcm_fixtures();

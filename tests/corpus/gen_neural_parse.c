@@ -13,6 +13,7 @@
  *   WIS1  header 0..32, ranges 32..56, lengths 56..60, offsets 60..68,
  *         medians 68..84, tables 84..116 (channel 1 from 96), stream length
  *         116, bytes 120..128 */
+#include "gen_io.h"
 #include "gen_neural_parse.h"
 
 #include <errno.h>
@@ -34,25 +35,14 @@
 static const char *g_root;
 static FILE *g_idx;
 
-static void die(const char *what) {
-    fprintf(stderr, "wai_gen_corpus (neural parse): %s\n", what);
-    exit(1);
-}
 
-static void make_dir(const char *rel) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", g_root, rel);
-    if (mkdir(path, 0755) != 0 && errno != EEXIST) die(path);
-}
 
 /* Writes DIR/name and its index line: parse CAP STATUS - FILE -. */
 static void fixture(const char *cap, const char *name, const uint8_t *b, size_t len,
                     const char *status) {
-    char rel[256], path[1024];
+    char rel[256];
     snprintf(rel, sizeof rel, "%s/%s", DIR, name);
-    snprintf(path, sizeof path, "%s/%s", g_root, rel);
-    FILE *f = fopen(path, "wb");
-    if (!f || (len && fwrite(b, 1, len, f) != len) || fclose(f) != 0) die(path);
+    gen_put(g_root, rel, b, len);
     fprintf(g_idx, "parse %s %s - %s -\n", cap, status, rel);
 }
 
@@ -75,7 +65,7 @@ static void put32(uint8_t *p, uint32_t v) { wai_store_u32le(p, v); }
 
 static buf own(uint8_t *b, size_t len) {
     buf o;
-    if (len > sizeof o.b) die("base too long");
+    if (len > sizeof o.b) gen_die("base too long");
     memcpy(o.b, b, len);
     o.len = len;
     free(b);
@@ -88,7 +78,7 @@ static void wih1_fixtures(void) {
     wai_wih1_parts p = {2, 1, 1, 1, 1, 1, empty_stream, 8, empty_stream, 8};
     uint8_t *b;
     size_t len;
-    if (wai_wih1_write(NULL, &p, &b, &len) != WAI_ok) die("wih1");
+    if (wai_wih1_write(NULL, &p, &b, &len) != WAI_ok) gen_die("wih1");
     const buf base = own(b, len);
     FIX(CAP_IMAGE, base, "wih1_ok.wih1", "ok", (void)0);
     FIX(CAP_IMAGE, base, "wih1_three_bytes.wih1", "bad_magic", x.len = 3);
@@ -126,7 +116,7 @@ static void wia1_fixtures(void) {
     wai_wia1_parts p = {8, 16000, 2, 3, 10, -3, 4, medians, cdfs, empty_stream, 8};
     uint8_t *b;
     size_t len;
-    if (wai_wia1_write(NULL, &p, &b, &len) != WAI_ok) die("wia1");
+    if (wai_wia1_write(NULL, &p, &b, &len) != WAI_ok) gen_die("wia1");
     const buf base = own(b, len);
     FIX(CAP_AUDIO, base, "wia1_ok.wia1", "ok", (void)0);
     FIX(CAP_AUDIO, base, "wia1_empty.wia1", "bad_magic", x.len = 0);
@@ -199,7 +189,7 @@ static void wis1_fixtures(void) {
                         empty_stream, 8};
     uint8_t *b;
     size_t len;
-    if (wai_wis1_write(NULL, &p, &b, &len) != WAI_ok) die("wis1");
+    if (wai_wis1_write(NULL, &p, &b, &len) != WAI_ok) gen_die("wis1");
     const buf base = own(b, len);
     FIX(CAP_SPLAT, base, "wis1_ok.wis1", "ok", (void)0);
     FIX(CAP_SPLAT, base, "wis1_three_bytes.wis1", "bad_magic", x.len = 3);
@@ -280,9 +270,9 @@ static void wis1_fixtures(void) {
 void gen_neural_parse(const char *outdir, FILE *index) {
     g_root = outdir;
     g_idx = index;
-    make_dir("neural");
-    make_dir("neural/refuse");
-    make_dir(DIR);
+    gen_mkdir(g_root, "neural");
+    gen_mkdir(g_root, "neural/refuse");
+    gen_mkdir(g_root, DIR);
     wih1_fixtures();
     wia1_fixtures();
     wis1_fixtures();

@@ -30,6 +30,7 @@
 #include "formats/wif1.h"
 #include "formats/wih1.h"
 #include "formats/wiv1.h"
+#include "gen_io.h"
 #include "gen_models.h"
 #include "gen_neural.h"
 #include "gen_neural_parse.h"
@@ -48,22 +49,10 @@ static uint64_t next64(void) {
 
 static uint32_t rnd(uint32_t bound) { return (uint32_t)(next64() % bound); }
 
-static void die(const char *what) {
-    fprintf(stderr, "wai_gen_corpus: %s\n", what);
-    exit(1);
-}
-
-static void make_dir(const char *rel) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", g_out, rel);
-    if (mkdir(path, 0755) != 0 && errno != EEXIST) die(path);
-}
+static void make_dir(const char *rel) { gen_mkdir(g_out, rel); }
 
 static void write_file(const char *rel, const uint8_t *data, size_t len) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", g_out, rel);
-    FILE *f = fopen(path, "wb");
-    if (!f || (len && fwrite(data, 1, len, f) != len) || fclose(f) != 0) die(path);
+    gen_put(g_out, rel, data, len);
 }
 
 /* ---- the model: frames from symbols, apart from src/decode ---------------- */
@@ -181,16 +170,16 @@ static void make_clip(clip *c, const clip_shape *s) {
         c->symbols[i] = random_symbol(c->p.cdf_len, c->p.offset, s->escapes);
     model_decode(c);
     wai_cdf_table t;
-    if (wai_cdf_table_init(&t, NULL, c->cdf, c->p.cdf_len, 12) != WAI_ok) die("table");
+    if (wai_cdf_table_init(&t, NULL, c->cdf, c->p.cdf_len, 12) != WAI_ok) gen_die("table");
     uint8_t *stream;
     size_t stream_len;
     if (wai_rans_encode(NULL, &t, NULL, NULL, c->p.offset, c->symbols, n_sym, &stream,
                         &stream_len) != WAI_ok)
-        die("encode");
+        gen_die("encode");
     wai_cdf_table_free(&t, NULL);
     c->p.stream = stream;
     c->p.stream_len = stream_len;
-    if (wai_wiv1_write(NULL, &c->p, &c->bytes, &c->len) != WAI_ok) die("write clip");
+    if (wai_wiv1_write(NULL, &c->p, &c->bytes, &c->len) != WAI_ok) gen_die("write clip");
     free(stream);
     c->p.stream = NULL;
 }
@@ -218,7 +207,7 @@ static void hashes_of(char *out, size_t cap, const uint8_t *frames, size_t frame
         wai_sha256_oneshot(frames + (size_t)i * frame_bytes, frame_bytes, d);
         wai_hex(d, 32, hex);
         at += (size_t)snprintf(out + at, cap - at, "%s%s", i ? "," : "", hex);
-        if (at >= cap) die("hash list too long");
+        if (at >= cap) gen_die("hash list too long");
     }
 }
 
@@ -253,7 +242,7 @@ static void write_valid_clip(const char *name, const clip_shape *s) {
     /* The same video as a frame stream: split, one file a frame. */
     wai_payload *frames;
     uint32_t n;
-    if (wai_wiv1_split(NULL, c.bytes, c.len, &frames, &n) != WAI_ok) die("split");
+    if (wai_wiv1_split(NULL, c.bytes, c.len, &frames, &n) != WAI_ok) gen_die("split");
     char dir[256], list[8192] = "";
     snprintf(dir, sizeof dir, "%.*s", (int)(strlen(name) - 5), name);
     make_dir(dir);
@@ -411,13 +400,13 @@ static void nested_fixtures(void) {
     wai_wih1_parts kp = {2, 1, 1, 1, 1, 1, stream, 8, stream, 8};
     uint8_t *key;
     size_t key_len;
-    if (wai_wih1_write(NULL, &kp, &key, &key_len) != WAI_ok) die("wih1");
+    if (wai_wih1_write(NULL, &kp, &key, &key_len) != WAI_ok) gen_die("wih1");
     /* One frame (a keyframe), so its residual stream codes no symbol. */
     uint32_t cdf[3] = {0, 30000, 65536};
     wai_wiv1_parts p = {1, 1, 1, 8, 8, 1, 1, 0, cdf, 3, NULL, stream, 8, key, key_len};
     uint8_t *b;
     size_t len;
-    if (wai_wiv1_write(NULL, &p, &b, &len) != WAI_ok) die("wiv1 k1");
+    if (wai_wiv1_write(NULL, &p, &b, &len) != WAI_ok) gen_die("wiv1 k1");
     fixture("parse", CAP_HYPER, "motion/nested/keyframe1.wiv1", b, len, "ok");
     fixture("parse", CAP_CLIP, "motion/nested/keyframe1_as_motion.wiv1", b, len,
             "keyframe_capability_mismatch");
@@ -457,7 +446,7 @@ static void frame_fixtures(void) {
     make_clip(&c, &s);
     wai_payload *fr;
     uint32_t n;
-    if (wai_wiv1_split(NULL, c.bytes, c.len, &fr, &n) != WAI_ok || n != 3) die("split");
+    if (wai_wiv1_split(NULL, c.bytes, c.len, &fr, &n) != WAI_ok || n != 3) gen_die("split");
     write_file("motion/frames/intra.wif1", fr[0].data, fr[0].len);
     write_file("motion/frames/inter1.wif1", fr[1].data, fr[1].len);
     write_file("motion/frames/inter2.wif1", fr[2].data, fr[2].len);
@@ -558,10 +547,10 @@ static void frame_nested_fixtures(void) {
     wai_wih1_parts kp = {2, 1, 1, 1, 1, 1, stream, 8, stream, 8};
     uint8_t *key, *b;
     size_t key_len, len;
-    if (wai_wih1_write(NULL, &kp, &key, &key_len) != WAI_ok) die("wih1");
+    if (wai_wih1_write(NULL, &kp, &key, &key_len) != WAI_ok) gen_die("wih1");
     uint32_t cdf[3] = {0, 30000, 65536};
     wai_wif1_parts p = {0, 1, 0, 8, 8, 0, 1, 0, cdf, 3, NULL, NULL, 0, key, key_len};
-    if (wai_wif1_write(NULL, &p, &b, &len) != WAI_ok) die("wif1 k1");
+    if (wai_wif1_write(NULL, &p, &b, &len) != WAI_ok) gen_die("wif1 k1");
     fixture("parse", CAP_HYPER_FRAME, "motion/nested/intra_keyframe1.wif1", b, len, "ok");
     buf x = copy_of(b, len, 8);
     put32(x.b + 32 + 12, (uint32_t)key_len - 4);
@@ -582,7 +571,7 @@ int main(int argc, char **argv) {
     char path[1024];
     snprintf(path, sizeof path, "%s/index.txt", g_out);
     g_index = fopen(path, "w");
-    if (!g_index) die(path);
+    if (!g_index) gen_die(path);
     fprintf(g_index, "# Written by tests/corpus/generate.c; see its header for the columns.\n");
     valid_corpus();
     clip_fixtures();
@@ -591,7 +580,7 @@ int main(int argc, char **argv) {
     frame_nested_fixtures();
     gen_neural(g_out, g_index);
     gen_neural_parse(g_out, g_index);
-    if (fclose(g_index) != 0) die("index");
+    if (fclose(g_index) != 0) gen_die("index");
     gen_models(g_out);
     return 0;
 }
