@@ -50,51 +50,6 @@ typedef struct params {
     int32_t gamma[4096];
 } params;
 
-static wai_layer convt(uint32_t cin, uint32_t cout, uint32_t k, uint32_t s, uint32_t pad,
-                       uint32_t opad, int dims) {
-    wai_layer l;
-    memset(&l, 0, sizeof l);
-    l.kind = WAI_LAYER_CONV_T;
-    l.cin = cin;
-    l.cout = cout;
-    l.k = k;
-    l.stride = s;
-    l.pad = pad;
-    l.opad = opad;
-    l.n_weights = wai_layer_weight_count(&l, dims);
-    return l;
-}
-
-static wai_layer conv(uint32_t cin, uint32_t cout, uint32_t k, uint32_t s, uint32_t pad) {
-    wai_layer l = convt(cin, cout, k, s, pad, 0, 2);
-    l.kind = WAI_LAYER_CONV;
-    return l;
-}
-
-static wai_layer igdn(uint32_t c) {
-    wai_layer l;
-    memset(&l, 0, sizeof l);
-    l.kind = WAI_LAYER_IGDN;
-    l.c = c;
-    return l;
-}
-
-static wai_layer leaky(int64_t slope, uint32_t lshift) {
-    wai_layer l;
-    memset(&l, 0, sizeof l);
-    l.kind = WAI_LAYER_LEAKY;
-    l.slope = slope;
-    l.lshift = lshift;
-    return l;
-}
-
-static wai_layer relu(void) {
-    wai_layer l;
-    memset(&l, 0, sizeof l);
-    l.kind = WAI_LAYER_RELU;
-    return l;
-}
-
 /* Points l's arrays into p (each layer its own params) and fills them with
  * small values drawn from the seed: w in [-8, 8], mult 1, bias 0 unless the
  * fixture sets them; gamma small and non-negative, beta 2^(2·afrac) (an
@@ -118,19 +73,6 @@ static void attach(wai_layer *l, params *p, uint32_t afrac) {
         l->gamma = p->gamma;
         l->beta = p->beta;
     }
-}
-
-static wai_model model_of(int dims, wai_layer *layers, uint32_t n, uint32_t afrac, uint32_t gf,
-                          uint32_t shift) {
-    wai_model m;
-    memset(&m, 0, sizeof m);
-    m.dims = dims;
-    m.afrac = afrac;
-    m.gf = gf;
-    m.shift = shift;
-    m.n_layers = n;
-    m.layers = layers;
-    return m;
 }
 
 /* ---- writing a case ---------------------------------------------------------- */
@@ -222,13 +164,13 @@ static void emit(const char *name, const wai_model *m, shape sh, const int64_t *
 
 /* A small WHM1 with every layer kind, and its bytes. */
 static wai_model every_kind(wai_layer *l, params *p) {
-    l[0] = convt(2, 3, 3, 2, 1, 1, 2);
-    l[1] = igdn(3);
-    l[2] = relu();
-    l[3] = conv(3, 2, 3, 1, 1);
-    l[4] = leaky(-64, 8);
+    l[0] = netgen_layer_convt(2, 3, 3, 2, 1, 1, 2);
+    l[1] = netgen_layer_igdn(3);
+    l[2] = netgen_layer_plain(WAI_LAYER_RELU);
+    l[3] = netgen_layer_conv(3, 2, 3, 1, 1);
+    l[4] = netgen_layer_leaky(-64, 8);
     for (int i = 0; i < 5; i++) attach(&l[i], &p[i], 8);
-    return model_of(2, l, 5, 8, 16, 4);
+    return netgen_model_of(2, l, 5, 8, 16, 4);
 }
 
 static uint8_t *bytes_of(const wai_model *m, size_t *len) {
@@ -245,7 +187,7 @@ static uint8_t *bytes_of(const wai_model *m, size_t *len) {
 static uint8_t *one_layer_bytes(wai_layer l, int dims, size_t *len) {
     static params p;
     attach(&l, &p, 8);
-    wai_model m = model_of(dims, &l, 1, 8, 16, 4);
+    wai_model m = netgen_model_of(dims, &l, 1, 8, 16, 4);
     return bytes_of(&m, len);
 }
 
@@ -288,15 +230,15 @@ static void parse_fixtures(void) {
                {"parse_cut_igdn_beta", WAI_LAYER_IGDN},
                {"parse_cut_leaky_lshift", WAI_LAYER_LEAKY}};
     for (size_t i = 0; i < sizeof cut / sizeof cut[0]; i++) {
-        wai_layer one = cut[i].kind == WAI_LAYER_CONV_T ? convt(2, 2, 2, 1, 0, 0, 2)
-                        : cut[i].kind == WAI_LAYER_CONV ? conv(2, 2, 2, 1, 0)
-                        : cut[i].kind == WAI_LAYER_IGDN ? igdn(2)
-                                                        : leaky(3, 2);
+        wai_layer one = cut[i].kind == WAI_LAYER_CONV_T ? netgen_layer_convt(2, 2, 2, 1, 0, 0, 2)
+                        : cut[i].kind == WAI_LAYER_CONV ? netgen_layer_conv(2, 2, 2, 1, 0)
+                        : cut[i].kind == WAI_LAYER_IGDN ? netgen_layer_igdn(2)
+                                                        : netgen_layer_leaky(3, 2);
         b = one_layer_bytes(one, 2, &len);
         emit_bytes(cut[i].name, b, len - 1, 2, PARSE_ONLY, NULL, WAI_model_mismatch);
         free(b);
     }
-    b = one_layer_bytes(convt(2, 2, 2, 1, 0, 0, 2), 2, &len);
+    b = one_layer_bytes(netgen_layer_convt(2, 2, 2, 1, 0, 0, 2), 2, &len);
     /* header 20, tag 1, six u32 24: the weights start at 45 */
     emit_bytes("parse_cut_convt_weights", b, 45 + 3, 2, PARSE_ONLY, NULL, WAI_model_mismatch);
     free(b);
@@ -347,70 +289,70 @@ static void plan_case(const char *name, int dims, wai_layer *l, uint32_t n, uint
     static params p[4];
     if (n > 4) gen_die("plan_case");
     for (uint32_t i = 0; i < n; i++) attach(&l[i], &p[i], 8);
-    wai_model m = model_of(dims, l, n, 8, gf, shift);
+    wai_model m = netgen_model_of(dims, l, n, 8, gf, shift);
     emit(name, &m, sh, NULL, want);
 }
 
 static void plan_fixtures(void) {
     wai_layer l[4];
     const uint32_t big = 1u << 13; /* 8192: 8192·8192 = 2^26, the cap */
-    l[0] = relu();
+    l[0] = netgen_layer_plain(WAI_LAYER_RELU);
     plan_case("plan_input_at_cap", 2, l, 1, 16, 4, (shape){1, big, big}, WAI_ok);
     plan_case("plan_input_past_cap", 2, l, 1, 16, 4, (shape){1, big, big + 1}, WAI_too_large);
 
     /* Rule 1 (model_mismatch), each field; and the largest values it
      * accepts. */
-    l[0] = conv(2, 1, 1, 1, 0);
+    l[0] = netgen_layer_conv(2, 1, 1, 1, 0);
     plan_case("plan_conv_cin", 2, l, 1, 16, 4, (shape){3, 2, 2}, WAI_model_mismatch);
-    l[0] = convt(2, 1, 1, 1, 0, 0, 2);
+    l[0] = netgen_layer_convt(2, 1, 1, 1, 0, 0, 2);
     plan_case("plan_convt_cin", 2, l, 1, 16, 4, (shape){3, 2, 2}, WAI_model_mismatch);
-    l[0] = convt(1, 1, 1, 0, 0, 0, 2);
+    l[0] = netgen_layer_convt(1, 1, 1, 0, 0, 0, 2);
     plan_case("plan_convt_stride0", 2, l, 1, 16, 4, (shape){1, 2, 2}, WAI_model_mismatch);
-    l[0] = conv(1, 1, 0, 1, 0);
+    l[0] = netgen_layer_conv(1, 1, 0, 1, 0);
     plan_case("plan_conv_k0", 2, l, 1, 16, 4, (shape){1, 2, 2}, WAI_model_mismatch);
-    l[0] = conv(1, 1, 1, 1, 0);
+    l[0] = netgen_layer_conv(1, 1, 1, 1, 0);
     plan_case("plan_conv_shift128", 2, l, 1, 16, 128, (shape){1, 2, 2}, WAI_model_mismatch);
     plan_case("plan_conv_shift127", 2, l, 1, 16, 127, (shape){1, 2, 2}, WAI_ok);
-    l[0] = igdn(2);
+    l[0] = netgen_layer_igdn(2);
     plan_case("plan_igdn_c", 2, l, 1, 16, 4, (shape){3, 2, 2}, WAI_model_mismatch);
     plan_case("plan_igdn_gf128", 2, l, 1, 128, 4, (shape){2, 2, 2}, WAI_model_mismatch);
     plan_case("plan_igdn_gf127", 2, l, 1, 127, 4, (shape){2, 2, 2}, WAI_ok);
-    l[0] = leaky(1, 64);
+    l[0] = netgen_layer_leaky(1, 64);
     plan_case("plan_leaky_lshift64", 2, l, 1, 16, 4, (shape){1, 2, 2}, WAI_model_mismatch);
-    l[0] = leaky(1, 63);
+    l[0] = netgen_layer_leaky(1, 63);
     plan_case("plan_leaky_lshift63", 2, l, 1, 16, 4, (shape){1, 2, 2}, WAI_ok);
-    l[0] = convt(1, 1, 3, 2, 1, 0, 1);
+    l[0] = netgen_layer_convt(1, 1, 3, 2, 1, 0, 1);
     plan_case("plan_wam1_cin", 1, l, 1, 16, 4, (shape){2, 1, 8}, WAI_model_mismatch);
 
     /* Rule 2 (too_large): a padded side, an output, an uncropped side, an
      * uncropped plane. */
-    l[0] = conv(1, 1, 1, 1, 1u << 25);
+    l[0] = netgen_layer_conv(1, 1, 1, 1, 1u << 25);
     plan_case("plan_conv_padded_side", 2, l, 1, 16, 4, (shape){1, 1, 1}, WAI_too_large);
-    l[0] = conv(1, 65, 1, 1, 0);
+    l[0] = netgen_layer_conv(1, 65, 1, 1, 0);
     plan_case("plan_conv_output", 2, l, 1, 16, 4, (shape){1, 1024, 1024}, WAI_too_large);
-    l[0] = conv(1, 64, 1, 1, 0);
+    l[0] = netgen_layer_conv(1, 64, 1, 1, 0);
     plan_case("plan_conv_output_at_cap", 2, l, 1, 16, 4, (shape){1, 1024, 1024}, WAI_ok);
-    l[0] = convt(1, 1, 1, 1u << 26, 0, 0, 2);
+    l[0] = netgen_layer_convt(1, 1, 1, 1u << 26, 0, 0, 2);
     plan_case("plan_convt_uncropped_side", 2, l, 1, 16, 4, (shape){1, 1, 2}, WAI_too_large);
-    l[0] = convt(1, 17, 1, 64, 0, 0, 2);
+    l[0] = netgen_layer_convt(1, 17, 1, 64, 0, 0, 2);
     plan_case("plan_convt_uncropped_plane", 2, l, 1, 16, 4, (shape){1, 64, 64},
               WAI_too_large);
-    l[0] = convt(1, 1, 1, 1u << 26, 0, 0, 1);
+    l[0] = netgen_layer_convt(1, 1, 1, 1u << 26, 0, 0, 1);
     plan_case("plan_wam1_uncropped_side", 1, l, 1, 16, 4, (shape){1, 1, 2}, WAI_too_large);
 
     /* Rule 3 (model_mismatch): no output. */
-    l[0] = conv(1, 1, 5, 1, 1);
+    l[0] = netgen_layer_conv(1, 1, 5, 1, 1);
     plan_case("plan_conv_kernel_past_input", 2, l, 1, 16, 4, (shape){1, 2, 2},
               WAI_model_mismatch);
-    l[0] = convt(1, 1, 1, 1, 1, 0, 2);
+    l[0] = netgen_layer_convt(1, 1, 1, 1, 1, 0, 2);
     plan_case("plan_convt_crop", 2, l, 1, 16, 4, (shape){1, 1, 1}, WAI_model_mismatch);
 
     /* Order: rule 1 before rule 2 in a layer; an earlier layer first. */
-    l[0] = conv(2, 65, 1, 1, 0);
+    l[0] = netgen_layer_conv(2, 65, 1, 1, 0);
     plan_case("plan_rule1_before_rule2", 2, l, 1, 16, 4, (shape){1, 1024, 1024},
               WAI_model_mismatch);
-    l[0] = conv(1, 65, 1, 1, 0);
-    l[1] = igdn(3);
+    l[0] = netgen_layer_conv(1, 65, 1, 1, 0);
+    l[1] = netgen_layer_igdn(3);
     plan_case("plan_earlier_layer_first", 2, l, 2, 16, 4, (shape){1, 1024, 1024},
               WAI_too_large);
 }
@@ -443,9 +385,9 @@ static void exactness_fixtures(void) {
     wai_layer l[2];
     wai_model m;
     /* Convolution, A·max S_o binding (the requantisation is halved). */
-    l[0] = conv(2, 2, 3, 1, 1);
+    l[0] = netgen_layer_conv(2, 2, 3, 1, 1);
     attach(&l[0], &p[0], 8);
-    m = model_of(2, l, 1, 8, 16, 2);
+    m = netgen_model_of(2, l, 1, 8, 16, 2);
     bound_pair("run_conv_sum", &m, (shape){2, 3, 3});
     /* Convolution, the requantisation binding: M 2^20 with shift 1. */
     p[0].mult[0] = (int64_t)1 << 20;
@@ -454,48 +396,48 @@ static void exactness_fixtures(void) {
     p[0].bias[1] = -7;
     bound_pair("run_conv_requant", &m, (shape){2, 3, 3});
     /* The same two for a transposed convolution, and in one dimension. */
-    l[0] = convt(2, 2, 3, 2, 1, 1, 2);
+    l[0] = netgen_layer_convt(2, 2, 3, 2, 1, 1, 2);
     attach(&l[0], &p[0], 8);
-    m = model_of(2, l, 1, 8, 16, 2);
+    m = netgen_model_of(2, l, 1, 8, 16, 2);
     bound_pair("run_convt_sum", &m, (shape){2, 2, 3});
     p[0].mult[1] = INT64_MIN;
     p[0].bias[1] = INT64_MAX / 2;
     bound_pair("run_convt_requant", &m, (shape){2, 2, 3});
-    l[0] = convt(2, 2, 4, 2, 1, 0, 1);
+    l[0] = netgen_layer_convt(2, 2, 4, 2, 1, 0, 1);
     attach(&l[0], &p[0], 8);
-    m = model_of(1, l, 1, 8, 16, 2);
+    m = netgen_model_of(1, l, 1, 8, 16, 2);
     bound_pair("run_wam1_convt_sum", &m, (shape){2, 1, 5});
     p[0].mult[0] = (int64_t)1 << 40;
     bound_pair("run_wam1_convt_requant", &m, (shape){2, 1, 5});
     /* Inverse GDN: A²·max G_i binding (gf 127 makes N_i tiny), then the
      * output bound (beta and gamma large, afrac 1). */
-    l[0] = igdn(2);
+    l[0] = netgen_layer_igdn(2);
     attach(&l[0], &p[0], 8);
     p[0].gamma[0] = 4;
     p[0].gamma[1] = 1;
     p[0].gamma[2] = 2;
     p[0].gamma[3] = 2;
-    m = model_of(2, l, 1, 30, 127, 2);
+    m = netgen_model_of(2, l, 1, 30, 127, 2);
     bound_pair("run_igdn_square", &m, (shape){2, 2, 2});
     p[0].beta[0] = (int64_t)1 << 62;
     p[0].beta[1] = -((int64_t)1 << 62);
-    m = model_of(2, l, 1, 1, 0, 2);
+    m = netgen_model_of(2, l, 1, 1, 0, 2);
     bound_pair("run_igdn_output", &m, (shape){2, 2, 2});
     /* Leaky ReLU, a negative slope and a large one. */
-    l[0] = leaky(-5, 2);
-    m = model_of(2, l, 1, 8, 16, 2);
+    l[0] = netgen_layer_leaky(-5, 2);
+    m = netgen_model_of(2, l, 1, 8, 16, 2);
     bound_pair("run_leaky", &m, (shape){1, 2, 3});
-    l[0] = leaky(INT64_MIN, 63);
+    l[0] = netgen_layer_leaky(INT64_MIN, 63);
     bound_pair("run_leaky_min_slope", &m, (shape){1, 2, 3});
 
     /* Two layers: the first passes, and the activations it gives are past
      * the second's bound, so the refusal is the second layer's. */
-    l[0] = conv(1, 1, 1, 1, 0);
+    l[0] = netgen_layer_conv(1, 1, 1, 1, 0);
     attach(&l[0], &p[0], 8);
     p[0].w[0] = 1;
     p[0].mult[0] = (int64_t)1 << 40;
-    l[1] = leaky(-16, 0);
-    m = model_of(2, l, 2, 8, 16, 0);
+    l[1] = netgen_layer_leaky(-16, 0);
+    m = netgen_model_of(2, l, 2, 8, 16, 0);
     int64_t x[4] = {1 << 18, -3, 0, (1 << 18) - 1};
     emit("run_second_layer_ok", &m, (shape){1, 2, 2}, x, WAI_ok);
     x[1] = -(1 << 19);

@@ -464,3 +464,58 @@ void netgen_bound_input(uint64_t *state, uint64_t a, int64_t *x, size_t n) {
     size_t at = (size_t)netgen_below(state, n);
     x[at] = signed_mag(state, a);
 }
+
+/* ---- layers and models by hand ------------------------------------------- */
+
+wai_layer netgen_layer_plain(wai_layer_kind kind) {
+    wai_layer l;
+    memset(&l, 0, sizeof l);
+    l.kind = kind;
+    return l;
+}
+
+wai_layer netgen_layer_convt(uint32_t cin, uint32_t cout, uint32_t k, uint32_t stride,
+                             uint32_t pad, uint32_t opad, int dims) {
+    wai_layer l = netgen_layer_plain(WAI_LAYER_CONV_T);
+    l.cin = cin;
+    l.cout = cout;
+    l.k = k;
+    l.stride = stride;
+    l.pad = pad;
+    l.opad = opad;
+    l.n_weights = wai_layer_weight_count(&l, dims);
+    return l;
+}
+
+wai_layer netgen_layer_conv(uint32_t cin, uint32_t cout, uint32_t k, uint32_t stride,
+                            uint32_t pad) {
+    wai_layer l = netgen_layer_convt(cin, cout, k, stride, pad, 0, 2);
+    l.kind = WAI_LAYER_CONV;
+    return l;
+}
+
+wai_layer netgen_layer_igdn(uint32_t c) {
+    wai_layer l = netgen_layer_plain(WAI_LAYER_IGDN);
+    l.c = c;
+    return l;
+}
+
+wai_layer netgen_layer_leaky(int64_t slope, uint32_t lshift) {
+    wai_layer l = netgen_layer_plain(WAI_LAYER_LEAKY);
+    l.slope = slope;
+    l.lshift = lshift;
+    return l;
+}
+
+wai_model netgen_model_of(int dims, wai_layer *layers, uint32_t n, uint32_t afrac, uint32_t gf,
+                          uint32_t shift) {
+    wai_model m;
+    memset(&m, 0, sizeof m);
+    m.dims = dims;
+    m.afrac = afrac;
+    m.gf = gf;
+    m.shift = shift;
+    m.n_layers = n;
+    m.layers = layers;
+    return m;
+}

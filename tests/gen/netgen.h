@@ -101,6 +101,22 @@ void netgen_input(uint64_t *state, uint32_t afrac, int64_t *x, size_t n);
 wai_status netgen_random_layer(const wai_allocator *a, uint64_t *state, int dims, int kind,
                                wai_model *out, uint32_t *c, uint32_t *h, uint32_t *w);
 
+/* ---- layers and models by hand (geometry only; no arrays attached) ---- */
+
+/* A transposed convolution; n_weights as its fields call for in a network
+ * of dims (2: cin·cout·k·k, 1: cin·cout·k). */
+wai_layer netgen_layer_convt(uint32_t cin, uint32_t cout, uint32_t k, uint32_t stride,
+                             uint32_t pad, uint32_t opad, int dims);
+wai_layer netgen_layer_conv(uint32_t cin, uint32_t cout, uint32_t k, uint32_t stride,
+                            uint32_t pad);
+wai_layer netgen_layer_igdn(uint32_t c);
+wai_layer netgen_layer_leaky(int64_t slope, uint32_t lshift);
+/* A layer of `kind` with every field zero (ReLU needs no more). */
+wai_layer netgen_layer_plain(wai_layer_kind kind);
+/* A model over layers[0..n) (not owned: storage NULL). */
+wai_model netgen_model_of(int dims, wai_layer *layers, uint32_t n, uint32_t afrac, uint32_t gf,
+                          uint32_t shift);
+
 /* The largest A in [0, 2^63] that layer li of m passes its exactness bound
  * at (with s its sums, wai_sums_compute). Returns 0 when no A passes (even
  * A = 0 is refused, e.g. |bias| = 2^63 - 1), else 1 with *amax set; *amax

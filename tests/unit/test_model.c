@@ -7,6 +7,7 @@
 #include "common/checked.h"
 #include "common/reader.h"
 #include "formats/whm1.h"
+#include "gen/netgen.h"
 #include "harness.h"
 #include "ops/plan.h"
 
@@ -23,54 +24,9 @@ static wai_allocator counting(harness_alloc *c) {
 
 /* ---- building models by hand ------------------------------------------- */
 
-/* Geometry only: n_weights as the fields call for, no arrays (planning reads
- * no parameter). */
-static wai_layer conv_t(uint32_t cin, uint32_t cout, uint32_t k, uint32_t stride, uint32_t pad,
-                        uint32_t opad, int dims) {
-    wai_layer l;
-    memset(&l, 0, sizeof l);
-    l.kind = WAI_LAYER_CONV_T;
-    l.cin = cin;
-    l.cout = cout;
-    l.k = k;
-    l.stride = stride;
-    l.pad = pad;
-    l.opad = opad;
-    l.n_weights = wai_layer_weight_count(&l, dims);
-    return l;
-}
-
-static wai_layer conv(uint32_t cin, uint32_t cout, uint32_t k, uint32_t stride, uint32_t pad) {
-    wai_layer l = conv_t(cin, cout, k, stride, pad, 0, 2);
-    l.kind = WAI_LAYER_CONV;
-    return l;
-}
-
-static wai_layer igdn(uint32_t c) {
-    wai_layer l;
-    memset(&l, 0, sizeof l);
-    l.kind = WAI_LAYER_IGDN;
-    l.c = c;
-    return l;
-}
-
-static wai_layer simple(wai_layer_kind kind) {
-    wai_layer l;
-    memset(&l, 0, sizeof l);
-    l.kind = kind;
-    return l;
-}
-
+/* Geometry only (netgen's builders): planning reads no parameter. */
 static wai_model model_of(int dims, wai_layer *layers, uint32_t n) {
-    wai_model m;
-    memset(&m, 0, sizeof m);
-    m.dims = dims;
-    m.afrac = 16;
-    m.gf = 20;
-    m.shift = 24;
-    m.n_layers = n;
-    m.layers = layers;
-    return m;
+    return netgen_model_of(dims, layers, n, 16, 20, 24);
 }
 
 /* Fills a layer's arrays with random values, extremes included. */
@@ -129,21 +85,21 @@ static int layers_equal(const wai_layer *x, const wai_layer *y) {
 /* A small WHM1 with every layer kind, and a small WAM1. */
 #define SMALL_WHM1_LAYERS 6
 static void small_whm1(wai_layer *l, wai_model *m) {
-    l[0] = conv(3, 4, 3, 1, 1);
-    l[1] = igdn(4);
-    l[2] = conv_t(4, 2, 3, 2, 1, 1, 2);
-    l[3] = simple(WAI_LAYER_RELU);
-    l[4] = simple(WAI_LAYER_LEAKY);
-    l[5] = conv(2, 5, 1, 1, 0);
+    l[0] = netgen_layer_conv(3, 4, 3, 1, 1);
+    l[1] = netgen_layer_igdn(4);
+    l[2] = netgen_layer_convt(4, 2, 3, 2, 1, 1, 2);
+    l[3] = netgen_layer_plain(WAI_LAYER_RELU);
+    l[4] = netgen_layer_plain(WAI_LAYER_LEAKY);
+    l[5] = netgen_layer_conv(2, 5, 1, 1, 0);
     for (int i = 0; i < SMALL_WHM1_LAYERS; i++) fill(&l[i]);
     *m = model_of(2, l, SMALL_WHM1_LAYERS);
 }
 
 #define SMALL_WAM1_LAYERS 3
 static void small_wam1(wai_layer *l, wai_model *m) {
-    l[0] = conv_t(3, 2, 4, 2, 1, 1, 1);
-    l[1] = igdn(2);
-    l[2] = conv_t(2, 1, 3, 1, 1, 0, 1);
+    l[0] = netgen_layer_convt(3, 2, 4, 2, 1, 1, 1);
+    l[1] = netgen_layer_igdn(2);
+    l[2] = netgen_layer_convt(2, 1, 3, 1, 1, 0, 1);
     for (int i = 0; i < SMALL_WAM1_LAYERS; i++) fill(&l[i]);
     *m = model_of(1, l, SMALL_WAM1_LAYERS);
 }
@@ -191,8 +147,8 @@ static void test_round_trip(void) {
     /* No layers; zero-sized layers (cin 0, c 0) are structure, not refusals. */
     m = model_of(2, NULL, 0);
     check_round_trip(&m);
-    l[0] = conv_t(0, 1, 1, 1, 0, 0, 2);
-    l[1] = igdn(0);
+    l[0] = netgen_layer_convt(0, 1, 1, 1, 0, 0, 2);
+    l[1] = netgen_layer_igdn(0);
     for (int i = 0; i < 2; i++) fill(&l[i]);
     m = model_of(2, l, 2);
     check_round_trip(&m);
@@ -207,10 +163,10 @@ static void test_round_trip(void) {
             uint32_t cin = 1 + (uint32_t)(rnd64() % 4), cout = 1 + (uint32_t)(rnd64() % 4);
             if (dims == 1) k = k ? 2 : 0;   /* tags 0 and 2 */
             switch (k) {
-            case 0: l[i] = conv_t(cin, cout, 1 + (uint32_t)(rnd64() % 4), 2, 1, 1, dims); break;
-            case 1: l[i] = conv(cin, cout, 1 + (uint32_t)(rnd64() % 4), 1, 1); break;
-            case 2: l[i] = igdn(cin); break;
-            default: l[i] = simple((wai_layer_kind)k); break;
+            case 0: l[i] = netgen_layer_convt(cin, cout, 1 + (uint32_t)(rnd64() % 4), 2, 1, 1, dims); break;
+            case 1: l[i] = netgen_layer_conv(cin, cout, 1 + (uint32_t)(rnd64() % 4), 1, 1); break;
+            case 2: l[i] = netgen_layer_igdn(cin); break;
+            default: l[i] = netgen_layer_plain((wai_layer_kind)k); break;
             }
             fill(&l[i]);
         }
@@ -292,7 +248,7 @@ static void test_tags_and_magic(void) {
     for (uint8_t tag = 1; tag <= 6; tag++) {
         if (tag == 2) continue;
         wai_layer one[1];
-        one[0] = tag == 1 ? conv(1, 1, 1, 1, 0) : simple((wai_layer_kind)(tag > 4 ? 3 : tag));
+        one[0] = tag == 1 ? netgen_layer_conv(1, 1, 1, 1, 0) : netgen_layer_plain((wai_layer_kind)(tag > 4 ? 3 : tag));
         fill(&one[0]);
         wai_model w2 = model_of(2, one, 1);
         uint8_t *bytes;
@@ -311,7 +267,7 @@ static void test_tags_and_magic(void) {
         unfill(one, 1);
         /* The writer refuses what WAM1 cannot hold. */
         wai_model w1 = model_of(1, one, 1);
-        one[0] = tag == 1 ? conv(1, 1, 1, 1, 0) : simple((wai_layer_kind)(tag > 4 ? 3 : tag));
+        one[0] = tag == 1 ? netgen_layer_conv(1, 1, 1, 1, 0) : netgen_layer_plain((wai_layer_kind)(tag > 4 ? 3 : tag));
         uint8_t *o;
         size_t ol;
         CHECK(wai_model_write(NULL, &w1, &o, &ol) == WAI_invalid_argument && o == NULL);
@@ -382,7 +338,7 @@ static void test_giant_counts(void) {
 
 static void test_write_refusals(void) {
     wai_layer l[2];
-    l[0] = conv(2, 2, 3, 1, 1);
+    l[0] = netgen_layer_conv(2, 2, 3, 1, 1);
     fill(&l[0]);
     wai_model m = model_of(2, l, 1);
     uint8_t *o;
@@ -434,7 +390,7 @@ static void test_plan_input(void) {
     CHECK(plan_on(&m, 0, 1, 1, &p) == WAI_invalid_argument);
     CHECK(plan_on(&m, 1, 0, 1, &p) == WAI_invalid_argument);
     /* The input cap comes before any layer's rules. */
-    wai_layer bad = conv(99, 1, 1, 1, 0);
+    wai_layer bad = netgen_layer_conv(99, 1, 1, 1, 0);
     m = model_of(2, &bad, 1);
     CHECK(plan_on(&m, 3, CAP26, 2, &p) == WAI_too_large);
     CHECK(plan_on(&m, 3, 4, 4, &p) == WAI_model_mismatch);
@@ -456,32 +412,32 @@ static void test_plan_input(void) {
 
 static void test_plan_rule1(void) {
     /* Channels, zero fields, shifts. */
-    CHECK(plan1(conv(3, 4, 3, 1, 1), 2, 3, 8, 8) == WAI_ok);
-    CHECK(plan1(conv(2, 4, 3, 1, 1), 2, 3, 8, 8) == WAI_model_mismatch);
-    CHECK(plan1(conv(3, 0, 3, 1, 1), 2, 3, 8, 8) == WAI_model_mismatch);
-    CHECK(plan1(conv(3, 4, 0, 1, 1), 2, 3, 8, 8) == WAI_model_mismatch);
-    CHECK(plan1(conv(3, 4, 3, 0, 1), 2, 3, 8, 8) == WAI_model_mismatch);
-    CHECK(plan1(conv_t(3, 4, 3, 0, 1, 0, 2), 2, 3, 8, 8) == WAI_model_mismatch);
-    CHECK(plan1(conv_t(3, 4, 0, 1, 0, 0, 2), 2, 3, 8, 8) == WAI_model_mismatch);
-    CHECK(plan1(conv_t(3, 0, 1, 1, 0, 0, 2), 2, 3, 8, 8) == WAI_model_mismatch);
-    CHECK(plan1(conv_t(4, 1, 1, 1, 0, 0, 2), 2, 3, 8, 8) == WAI_model_mismatch);
-    CHECK(plan1(igdn(3), 2, 3, 8, 8) == WAI_ok);
-    CHECK(plan1(igdn(4), 2, 3, 8, 8) == WAI_model_mismatch);
-    wai_layer lk = simple(WAI_LAYER_LEAKY);
+    CHECK(plan1(netgen_layer_conv(3, 4, 3, 1, 1), 2, 3, 8, 8) == WAI_ok);
+    CHECK(plan1(netgen_layer_conv(2, 4, 3, 1, 1), 2, 3, 8, 8) == WAI_model_mismatch);
+    CHECK(plan1(netgen_layer_conv(3, 0, 3, 1, 1), 2, 3, 8, 8) == WAI_model_mismatch);
+    CHECK(plan1(netgen_layer_conv(3, 4, 0, 1, 1), 2, 3, 8, 8) == WAI_model_mismatch);
+    CHECK(plan1(netgen_layer_conv(3, 4, 3, 0, 1), 2, 3, 8, 8) == WAI_model_mismatch);
+    CHECK(plan1(netgen_layer_convt(3, 4, 3, 0, 1, 0, 2), 2, 3, 8, 8) == WAI_model_mismatch);
+    CHECK(plan1(netgen_layer_convt(3, 4, 0, 1, 0, 0, 2), 2, 3, 8, 8) == WAI_model_mismatch);
+    CHECK(plan1(netgen_layer_convt(3, 0, 1, 1, 0, 0, 2), 2, 3, 8, 8) == WAI_model_mismatch);
+    CHECK(plan1(netgen_layer_convt(4, 1, 1, 1, 0, 0, 2), 2, 3, 8, 8) == WAI_model_mismatch);
+    CHECK(plan1(netgen_layer_igdn(3), 2, 3, 8, 8) == WAI_ok);
+    CHECK(plan1(netgen_layer_igdn(4), 2, 3, 8, 8) == WAI_model_mismatch);
+    wai_layer lk = netgen_layer_plain(WAI_LAYER_LEAKY);
     lk.lshift = 63;
     CHECK(plan1(lk, 2, 3, 8, 8) == WAI_ok);
     lk.lshift = 64;
     CHECK(plan1(lk, 2, 3, 8, 8) == WAI_model_mismatch);
     /* A hand-built layer whose weights disagree with its fields. */
-    wai_layer odd = conv(3, 4, 3, 1, 1);
+    wai_layer odd = netgen_layer_conv(3, 4, 3, 1, 1);
     odd.n_weights++;
     CHECK(plan1(odd, 2, 3, 8, 8) == WAI_model_mismatch);
     /* A convolution in a 1-D network. */
-    CHECK(plan1(conv(3, 4, 1, 1, 0), 1, 3, 1, 8) == WAI_model_mismatch);
+    CHECK(plan1(netgen_layer_conv(3, 4, 1, 1, 0), 1, 3, 1, 8) == WAI_model_mismatch);
 
     /* The header's shift at each (transposed) convolution, gf at each
      * inverse GDN: a network without them plans whatever they hold. */
-    wai_layer l[2] = {simple(WAI_LAYER_RELU), igdn(3)};
+    wai_layer l[2] = {netgen_layer_plain(WAI_LAYER_RELU), netgen_layer_igdn(3)};
     wai_model m = model_of(2, l, 1);
     wai_plan p;
     m.shift = 1000;
@@ -493,29 +449,29 @@ static void test_plan_rule1(void) {
     CHECK(plan_on(&m, 3, 4, 4, &p) == WAI_model_mismatch);
     m.gf = 127;
     CHECK(plan_on(&m, 3, 4, 4, &p) == WAI_ok);
-    l[1] = conv(3, 3, 1, 1, 0);
+    l[1] = netgen_layer_conv(3, 3, 1, 1, 0);
     m.shift = 128;
     CHECK(plan_on(&m, 3, 4, 4, &p) == WAI_model_mismatch);
     m.shift = 127;
     CHECK(plan_on(&m, 3, 4, 4, &p) == WAI_ok);
-    l[1] = conv_t(3, 3, 1, 1, 0, 0, 2);
+    l[1] = netgen_layer_convt(3, 3, 1, 1, 0, 0, 2);
     m.shift = 128;
     CHECK(plan_on(&m, 3, 4, 4, &p) == WAI_model_mismatch);
 
     /* Rule 1 comes before rule 2 in one layer: a channel mismatch, or a
      * shift of 128, with a padded side past the cap. */
-    CHECK(plan1(conv(2, 1, 1, 1, CAP26), 2, 3, 1, 1) == WAI_model_mismatch);
+    CHECK(plan1(netgen_layer_conv(2, 1, 1, 1, CAP26), 2, 3, 1, 1) == WAI_model_mismatch);
     m = model_of(2, l, 1);
-    l[0] = conv(3, 1, 1, 1, CAP26);
+    l[0] = netgen_layer_conv(3, 1, 1, 1, CAP26);
     m.shift = 128;
     CHECK(plan_on(&m, 3, 1, 1, &p) == WAI_model_mismatch);
     m.shift = 127;
     CHECK(plan_on(&m, 3, 1, 1, &p) == WAI_too_large);
     /* ... and a transposed convolution's uncropped side past the cap. */
-    CHECK(plan1(conv_t(2, 1, 0xFFFFFFFFu, 1, 0, 0, 2), 2, 3, 1, 1) == WAI_model_mismatch);
-    CHECK(plan1(conv_t(3, 1, 0xFFFFFFFFu, 0, 0, 0, 2), 2, 3, 1, 1) == WAI_model_mismatch);
+    CHECK(plan1(netgen_layer_convt(2, 1, 0xFFFFFFFFu, 1, 0, 0, 2), 2, 3, 1, 1) == WAI_model_mismatch);
+    CHECK(plan1(netgen_layer_convt(3, 1, 0xFFFFFFFFu, 0, 0, 0, 2), 2, 3, 1, 1) == WAI_model_mismatch);
     /* ... and an inverse GDN's gf with nothing else wrong. */
-    wai_layer lr = simple(WAI_LAYER_LEAKY);
+    wai_layer lr = netgen_layer_plain(WAI_LAYER_LEAKY);
     lr.lshift = 0xFFFFFFFFu;
     CHECK(plan1(lr, 2, 1, 1, 1) == WAI_model_mismatch);
 }
@@ -524,34 +480,34 @@ static void test_plan_conv_rules(void) {
     /* Padded sides: each at most 2^26, equality allowed. [1, 2, 2] padded by
      * 2^25 − 1 is 2^26 a side; a kernel of 2^26 leaves one output. */
     const uint32_t half = (1u << 25) - 1;
-    CHECK(plan1(conv(1, 1, CAP26, 1, half), 2, 1, 2, 2) == WAI_ok);
-    CHECK(plan1(conv(1, 1, CAP26, 1, half + 1), 2, 1, 2, 2) == WAI_too_large);
+    CHECK(plan1(netgen_layer_conv(1, 1, CAP26, 1, half), 2, 1, 2, 2) == WAI_ok);
+    CHECK(plan1(netgen_layer_conv(1, 1, CAP26, 1, half + 1), 2, 1, 2, 2) == WAI_too_large);
     /* The height alone, then the width alone, past the cap. */
-    CHECK(plan1(conv(1, 1, 1, 1, half), 2, 1, 3, 2) == WAI_too_large);
-    CHECK(plan1(conv(1, 1, 1, 1, half), 2, 1, 2, 3) == WAI_too_large);
+    CHECK(plan1(netgen_layer_conv(1, 1, 1, 1, half), 2, 1, 3, 2) == WAI_too_large);
+    CHECK(plan1(netgen_layer_conv(1, 1, 1, 1, half), 2, 1, 2, 3) == WAI_too_large);
     /* A padded side past 64 bits cannot happen with u32 fields; a pad of
      * 2^32 − 1 is past the cap. */
-    CHECK(plan1(conv(1, 1, 1, 1, 0xFFFFFFFFu), 2, 1, 1, 1) == WAI_too_large);
+    CHECK(plan1(netgen_layer_conv(1, 1, 1, 1, 0xFFFFFFFFu), 2, 1, 1, 1) == WAI_too_large);
     /* The output: cout·oh·ow at most 2^26. */
-    CHECK(plan1(conv(1, 1, 1, 1, 0), 2, 1, 1 << 13, 1 << 13) == WAI_ok);
-    CHECK(plan1(conv(1, 2, 1, 1, 0), 2, 1, 1 << 13, 1 << 13) == WAI_too_large);
-    CHECK(plan1(conv(1, 2, 1, 2, 0), 2, 1, 1 << 13, 1 << 13) == WAI_ok);
-    CHECK(plan1(conv(1, 0xFFFFFFFFu, 1, 1, 0), 2, 1, 4, 4) == WAI_too_large);
+    CHECK(plan1(netgen_layer_conv(1, 1, 1, 1, 0), 2, 1, 1 << 13, 1 << 13) == WAI_ok);
+    CHECK(plan1(netgen_layer_conv(1, 2, 1, 1, 0), 2, 1, 1 << 13, 1 << 13) == WAI_too_large);
+    CHECK(plan1(netgen_layer_conv(1, 2, 1, 2, 0), 2, 1, 1 << 13, 1 << 13) == WAI_ok);
+    CHECK(plan1(netgen_layer_conv(1, 0xFFFFFFFFu, 1, 1, 0), 2, 1, 4, 4) == WAI_too_large);
     /* Rule 2 before rule 3: a padded side past the cap with a kernel larger
      * still is too_large, not model_mismatch. */
-    CHECK(plan1(conv(1, 1, 0xFFFFFFFFu, 1, CAP26), 2, 1, 1, 1) == WAI_too_large);
+    CHECK(plan1(netgen_layer_conv(1, 1, 0xFFFFFFFFu, 1, CAP26), 2, 1, 1, 1) == WAI_too_large);
     /* Rule 3: the kernel no larger than each padded side. */
-    CHECK(plan1(conv(1, 1, 5, 1, 1), 2, 1, 3, 3) == WAI_ok);
-    CHECK(plan1(conv(1, 1, 6, 1, 1), 2, 1, 3, 3) == WAI_model_mismatch);
-    CHECK(plan1(conv(1, 1, 6, 1, 1), 2, 1, 4, 3) == WAI_model_mismatch);
-    CHECK(plan1(conv(1, 1, 6, 1, 1), 2, 1, 3, 4) == WAI_model_mismatch);
+    CHECK(plan1(netgen_layer_conv(1, 1, 5, 1, 1), 2, 1, 3, 3) == WAI_ok);
+    CHECK(plan1(netgen_layer_conv(1, 1, 6, 1, 1), 2, 1, 3, 3) == WAI_model_mismatch);
+    CHECK(plan1(netgen_layer_conv(1, 1, 6, 1, 1), 2, 1, 4, 3) == WAI_model_mismatch);
+    CHECK(plan1(netgen_layer_conv(1, 1, 6, 1, 1), 2, 1, 3, 4) == WAI_model_mismatch);
     /* A kernel that does not fit leaves no output, so rule 2's output check
      * passes however many channels it has, and rule 3 refuses. */
-    CHECK(plan1(conv(1, 0xFFFFFFFFu, 6, 1, 1), 2, 1, 3, 3) == WAI_model_mismatch);
+    CHECK(plan1(netgen_layer_conv(1, 0xFFFFFFFFu, 6, 1, 1), 2, 1, 3, 3) == WAI_model_mismatch);
 
     /* Shapes and work: [3, 7, 9], 4 out, k 3, stride 2, pad 1:
      * floor((7 + 2 − 3)/2) + 1 = 4, floor((9 + 2 − 3)/2) + 1 = 5. */
-    wai_layer l = conv(3, 4, 3, 2, 1);
+    wai_layer l = netgen_layer_conv(3, 4, 3, 2, 1);
     wai_model m = model_of(2, &l, 1);
     wai_plan p;
     if (CHECK(wai_plan_model(NULL, &m, 3, 7, 9, &p) == WAI_ok)) {
@@ -569,35 +525,35 @@ static void test_plan_conv_rules(void) {
 static void test_plan_convt_rules(void) {
     /* Uncropped sides (n − 1)·stride + k + opad, each at most 2^26:
      * [1, 2^26, 1] with k 1, stride 1 is 2^26 × 1 (equality allowed). */
-    CHECK(plan1(conv_t(1, 1, 1, 1, 0, 0, 2), 2, 1, CAP26, 1) == WAI_ok);
-    CHECK(plan1(conv_t(1, 1, 1, 2, 0, 0, 2), 2, 1, (1 << 25) + 1, 1) == WAI_too_large);
-    CHECK(plan1(conv_t(1, 1, 1, 1, 0, 1, 2), 2, 1, 1, CAP26) == WAI_too_large);
-    CHECK(plan1(conv_t(1, 1, 0xFFFFFFFFu, 0xFFFFFFFFu, 0, 0xFFFFFFFFu, 2), 2, 1, 2, 2) ==
+    CHECK(plan1(netgen_layer_convt(1, 1, 1, 1, 0, 0, 2), 2, 1, CAP26, 1) == WAI_ok);
+    CHECK(plan1(netgen_layer_convt(1, 1, 1, 2, 0, 0, 2), 2, 1, (1 << 25) + 1, 1) == WAI_too_large);
+    CHECK(plan1(netgen_layer_convt(1, 1, 1, 1, 0, 1, 2), 2, 1, 1, CAP26) == WAI_too_large);
+    CHECK(plan1(netgen_layer_convt(1, 1, 0xFFFFFFFFu, 0xFFFFFFFFu, 0, 0xFFFFFFFFu, 2), 2, 1, 2, 2) ==
           WAI_too_large);
     /* The uncropped plane cout·Hu·Wu: [1, 2^12, 2^12], stride 2, k 2 gives
      * 2^13 a side, 2^26 a plane per output channel. */
-    CHECK(plan1(conv_t(1, 1, 2, 2, 0, 0, 2), 2, 1, 1 << 12, 1 << 12) == WAI_ok);
-    CHECK(plan1(conv_t(1, 2, 2, 2, 0, 0, 2), 2, 1, 1 << 12, 1 << 12) == WAI_too_large);
+    CHECK(plan1(netgen_layer_convt(1, 1, 2, 2, 0, 0, 2), 2, 1, 1 << 12, 1 << 12) == WAI_ok);
+    CHECK(plan1(netgen_layer_convt(1, 2, 2, 2, 0, 0, 2), 2, 1, 1 << 12, 1 << 12) == WAI_too_large);
     /* The plane is checked though the crop would bring the output within
      * the cap: k 3 gives (2^13 + 1)² uncropped, (2^13 − 1)² cropped. */
-    CHECK(plan1(conv_t(1, 1, 3, 2, 1, 0, 2), 2, 1, 1 << 12, 1 << 12) == WAI_too_large);
-    CHECK(plan1(conv_t(1, 1, 1, 2, 0, 0, 2), 2, 1, 1 << 12, 1 << 12) == WAI_ok);
+    CHECK(plan1(netgen_layer_convt(1, 1, 3, 2, 1, 0, 2), 2, 1, 1 << 12, 1 << 12) == WAI_too_large);
+    CHECK(plan1(netgen_layer_convt(1, 1, 1, 2, 0, 0, 2), 2, 1, 1 << 12, 1 << 12) == WAI_ok);
     /* Rule 2 before rule 3: with a crop that takes everything, an uncropped
      * side past the cap, or a plane past it, is too_large; within both it
      * is model_mismatch. */
-    CHECK(plan1(conv_t(1, 1, CAP26 + 1, 1, 0xFFFFFFFFu, 0, 2), 2, 1, 1, 1) == WAI_too_large);
-    CHECK(plan1(conv_t(1, 1, (1 << 13) + 1, 1, 0xFFFFFFFFu, 0, 2), 2, 1, 1, 1) == WAI_too_large);
-    CHECK(plan1(conv_t(1, 1, 1 << 13, 1, 0xFFFFFFFFu, 0, 2), 2, 1, 1, 1) == WAI_model_mismatch);
+    CHECK(plan1(netgen_layer_convt(1, 1, CAP26 + 1, 1, 0xFFFFFFFFu, 0, 2), 2, 1, 1, 1) == WAI_too_large);
+    CHECK(plan1(netgen_layer_convt(1, 1, (1 << 13) + 1, 1, 0xFFFFFFFFu, 0, 2), 2, 1, 1, 1) == WAI_too_large);
+    CHECK(plan1(netgen_layer_convt(1, 1, 1 << 13, 1, 0xFFFFFFFFu, 0, 2), 2, 1, 1, 1) == WAI_model_mismatch);
     /* Rule 3: 2·pad smaller than each uncropped side. [1, 3, 4], stride 1,
      * k 2: uncropped 4 × 5. */
-    CHECK(plan1(conv_t(1, 1, 2, 1, 1, 0, 2), 2, 1, 3, 4) == WAI_ok);
-    CHECK(plan1(conv_t(1, 1, 2, 1, 2, 0, 2), 2, 1, 3, 4) == WAI_model_mismatch);  /* 4 rows */
-    CHECK(plan1(conv_t(1, 1, 2, 1, 2, 0, 2), 2, 1, 4, 3) == WAI_model_mismatch);  /* 4 columns */
-    CHECK(plan1(conv_t(1, 1, 2, 1, 2, 1, 2), 2, 1, 3, 4) == WAI_ok);              /* 5 × 6 */
+    CHECK(plan1(netgen_layer_convt(1, 1, 2, 1, 1, 0, 2), 2, 1, 3, 4) == WAI_ok);
+    CHECK(plan1(netgen_layer_convt(1, 1, 2, 1, 2, 0, 2), 2, 1, 3, 4) == WAI_model_mismatch);  /* 4 rows */
+    CHECK(plan1(netgen_layer_convt(1, 1, 2, 1, 2, 0, 2), 2, 1, 4, 3) == WAI_model_mismatch);  /* 4 columns */
+    CHECK(plan1(netgen_layer_convt(1, 1, 2, 1, 2, 1, 2), 2, 1, 3, 4) == WAI_ok);              /* 5 × 6 */
 
     /* Shapes: [2, 3, 4], 5 out, k 3, stride 2, pad 1, opad 1: uncropped
      * (3−1)·2+3+1 = 8 by (4−1)·2+3+1 = 10, output 6 × 8. */
-    wai_layer l = conv_t(2, 5, 3, 2, 1, 1, 2);
+    wai_layer l = netgen_layer_convt(2, 5, 3, 2, 1, 1, 2);
     wai_model m = model_of(2, &l, 1);
     wai_plan p;
     if (CHECK(wai_plan_model(NULL, &m, 2, 3, 4, &p) == WAI_ok)) {
@@ -612,7 +568,7 @@ static void test_plan_convt_rules(void) {
     /* 1-D (WAM1): [3, 1, 10], 2 out, k 4, stride 2, pad 1, opad 1: the
      * length (10−1)·2+4+1 = 23 uncropped, 21 cropped; h stays 1 and is not
      * cropped (a pad of 1 would leave no row in 2-D). */
-    l = conv_t(3, 2, 4, 2, 1, 1, 1);
+    l = netgen_layer_convt(3, 2, 4, 2, 1, 1, 1);
     m = model_of(1, &l, 1);
     if (CHECK(wai_plan_model(NULL, &m, 3, 1, 10, &p) == WAI_ok)) {
         const wai_plan_layer *e = &p.layers[0];
@@ -622,10 +578,10 @@ static void test_plan_convt_rules(void) {
         wai_plan_free(NULL, &p);
     }
     /* 1-D crop: 2·pad smaller than the uncropped length. */
-    CHECK(plan1(conv_t(1, 1, 3, 1, 1, 0, 1), 1, 1, 1, 1) == WAI_ok);            /* 3 → 1 */
-    CHECK(plan1(conv_t(1, 1, 2, 1, 1, 0, 1), 1, 1, 1, 1) == WAI_model_mismatch);
+    CHECK(plan1(netgen_layer_convt(1, 1, 3, 1, 1, 0, 1), 1, 1, 1, 1) == WAI_ok);            /* 3 → 1 */
+    CHECK(plan1(netgen_layer_convt(1, 1, 2, 1, 1, 0, 1), 1, 1, 1, 1) == WAI_model_mismatch);
     /* 1-D weight count is cin·cout·k: the 2-D count is refused. */
-    wai_layer t2 = conv_t(1, 2, 3, 1, 0, 0, 2);
+    wai_layer t2 = netgen_layer_convt(1, 2, 3, 1, 0, 0, 2);
     CHECK(plan1(t2, 1, 1, 1, 4) == WAI_model_mismatch);
 }
 
@@ -633,14 +589,14 @@ static void test_plan_convt_rules(void) {
  * way round. */
 static void test_plan_layer_order(void) {
     wai_layer l[2];
-    l[0] = conv(1, 2, 1, 1, 0);
-    l[1] = igdn(7);
+    l[0] = netgen_layer_conv(1, 2, 1, 1, 0);
+    l[1] = netgen_layer_igdn(7);
     wai_model m = model_of(2, l, 2);
     wai_plan p;
     CHECK(plan_on(&m, 1, 1 << 13, 1 << 13, &p) == WAI_too_large);
     CHECK(plan_on(&m, 1, 8, 8, &p) == WAI_model_mismatch);
-    l[0] = conv(1, 1, 9, 1, 0);   /* no output on 8 × 8 */
-    l[1] = conv(1, 1, 1, 1, CAP26);
+    l[0] = netgen_layer_conv(1, 1, 9, 1, 0);   /* no output on 8 × 8 */
+    l[1] = netgen_layer_conv(1, 1, 1, 1, CAP26);
     CHECK(plan_on(&m, 1, 8, 8, &p) == WAI_model_mismatch);
     CHECK(plan_on(&m, 1, 9, 9, &p) == WAI_too_large);
 }
@@ -665,13 +621,13 @@ static void test_plan_layer_order(void) {
  * elements × 8 = 229,130,240 bytes. */
 static void test_plan_bmshj(void) {
     wai_layer l[7];
-    l[0] = conv_t(192, 128, 5, 2, 2, 1, 2);
-    l[1] = igdn(128);
-    l[2] = conv_t(128, 128, 5, 2, 2, 1, 2);
-    l[3] = igdn(128);
-    l[4] = conv_t(128, 128, 5, 2, 2, 1, 2);
-    l[5] = igdn(128);
-    l[6] = conv_t(128, 3, 5, 2, 2, 1, 2);
+    l[0] = netgen_layer_convt(192, 128, 5, 2, 2, 1, 2);
+    l[1] = netgen_layer_igdn(128);
+    l[2] = netgen_layer_convt(128, 128, 5, 2, 2, 1, 2);
+    l[3] = netgen_layer_igdn(128);
+    l[4] = netgen_layer_convt(128, 128, 5, 2, 2, 1, 2);
+    l[5] = netgen_layer_igdn(128);
+    l[6] = netgen_layer_convt(128, 3, 5, 2, 2, 1, 2);
     wai_model m = model_of(2, l, 7);
     wai_plan p;
     if (!CHECK(wai_plan_model(NULL, &m, 192, 32, 48, &p) == WAI_ok)) return;
@@ -697,7 +653,7 @@ static void test_plan_bmshj(void) {
 
 /* A plan's numbers through a ReLU and leaky ReLU: shape kept, no work. */
 static void test_plan_activations(void) {
-    wai_layer l[3] = {simple(WAI_LAYER_RELU), simple(WAI_LAYER_LEAKY), igdn(2)};
+    wai_layer l[3] = {netgen_layer_plain(WAI_LAYER_RELU), netgen_layer_plain(WAI_LAYER_LEAKY), netgen_layer_igdn(2)};
     wai_model m = model_of(2, l, 3);
     wai_plan p;
     if (CHECK(wai_plan_model(NULL, &m, 2, 3, 5, &p) == WAI_ok)) {
@@ -716,22 +672,22 @@ static void test_sums(void) {
                       INT16_MIN, 0, 0, 0, 0, 0, 0, -1 /* o = 1 */};
     int64_t mb[3] = {0, 0, 0};
     wai_layer l[4];
-    l[0] = conv(2, 2, 2, 1, 0);
+    l[0] = netgen_layer_conv(2, 2, 2, 1, 0);
     l[0].weights = cw;
     l[0].mult = mb;
     l[0].bias = mb;
     /* CONV_T [cin 2][cout 3][1][1]: S_o sums W[·][o]. */
     int16_t tw[6] = {1, -2, 3, /* i = 0 */ -10, 20, INT16_MIN /* i = 1 */};
-    l[1] = conv_t(2, 3, 1, 1, 0, 0, 2);
+    l[1] = netgen_layer_convt(2, 3, 1, 1, 0, 0, 2);
     l[1].weights = tw;
     l[1].mult = mb;
     l[1].bias = mb;
     int32_t g[4] = {INT32_MIN, 5, -7, 0};
     int64_t beta[2] = {0, 0};
-    l[2] = igdn(2);
+    l[2] = netgen_layer_igdn(2);
     l[2].gamma = g;
     l[2].beta = beta;
-    l[3] = simple(WAI_LAYER_RELU);
+    l[3] = netgen_layer_plain(WAI_LAYER_RELU);
     wai_model m = model_of(2, l, 4);
     harness_alloc cnt;
     wai_allocator a = counting(&cnt);
@@ -750,7 +706,7 @@ static void test_sums(void) {
     }
     /* 1-D: [cin 1][cout 2][k 3]. */
     int16_t w1[6] = {1, 2, 3, -4, -5, -6};
-    l[0] = conv_t(1, 2, 3, 1, 0, 0, 1);
+    l[0] = netgen_layer_convt(1, 2, 3, 1, 0, 0, 1);
     l[0].weights = w1;
     l[0].mult = mb;
     l[0].bias = mb;
@@ -762,10 +718,10 @@ static void test_sums(void) {
     /* No weights, however large the other fields: every sum 0, at once
      * (the fuzzer's cin 2^32 − 1 with k 0 once spun for billions of steps). */
     int64_t mb2[2] = {0, 0};
-    l[0] = conv(0xFFFFFFFFu, 2, 0, 1, 0);
+    l[0] = netgen_layer_conv(0xFFFFFFFFu, 2, 0, 1, 0);
     l[0].mult = mb2;
     l[0].bias = mb2;
-    l[1] = conv_t(0xFFFFFFFFu, 0, 3, 1, 0, 0, 2);
+    l[1] = netgen_layer_convt(0xFFFFFFFFu, 0, 3, 1, 0, 0, 2);
     m = model_of(2, l, 2);
     if (CHECK(wai_sums_compute(NULL, &m, &s) == WAI_ok)) {
         CHECK(s.layers[0].n == 2 && s.layers[0].sums[0] == 0 && s.layers[0].max == 0);
@@ -773,7 +729,7 @@ static void test_sums(void) {
         wai_sums_free(NULL, &s);
     }
     /* A hand-built layer whose count disagrees is refused, never read past. */
-    l[0] = conv_t(1, 2, 3, 1, 0, 0, 1);
+    l[0] = netgen_layer_convt(1, 2, 3, 1, 0, 0, 1);
     l[0].weights = w1;
     l[0].mult = mb;
     l[0].bias = mb;
@@ -789,7 +745,7 @@ static void test_sums(void) {
     if (CHECK(wai_model_write(NULL, &m, &b, &n) == WAI_ok) &&
         CHECK(wai_model_parse(NULL, b, n, 2, &p) == WAI_ok)) {
         if (CHECK(wai_sums_compute(NULL, &p, &s) == WAI_ok)) {
-            const wai_layer *c0 = &p.layers[0];   /* conv(3, 4, 3, 1, 1) */
+            const wai_layer *c0 = &p.layers[0];   /* netgen_layer_conv(3, 4, 3, 1, 1) */
             for (uint32_t o = 0; o < 4; o++) {
                 uint64_t e = 0;
                 for (uint32_t i = 0; i < 27; i++) {
@@ -798,7 +754,7 @@ static void test_sums(void) {
                 }
                 CHECK(s.layers[0].sums[o] == e);
             }
-            const wai_layer *t0 = &p.layers[2];   /* conv_t(4, 2, 3, ...) */
+            const wai_layer *t0 = &p.layers[2];   /* netgen_layer_convt(4, 2, 3, ...) */
             for (uint32_t o = 0; o < 2; o++) {
                 uint64_t e = 0;
                 for (uint32_t i = 0; i < 4; i++)
