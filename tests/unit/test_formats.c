@@ -41,9 +41,9 @@ static void test_registry(void) {
     CHECK(wai_capability_find(NULL) == NULL);
     /* §9's members, in order. */
     const wai_capability *h = wai_capability_find("wai.neural.int_hyper");
-    CHECK(strcmp(h->set_members[0], "entropy.json") == 0 &&
-          strcmp(h->set_members[1], "g_s.whm") == 0 &&
-          strcmp(h->set_members[2], "h_s.whm") == 0 && h->set_members[3] == NULL);
+    CHECK(strcmp(h->set_members[0], "g_s.whm") == 0 &&
+          strcmp(h->set_members[1], "h_s.whm") == 0 &&
+          strcmp(h->set_members[2], "entropy.json") == 0 && h->set_members[3] == NULL);
     CHECK(wai_capability_find("wai.video.int_motion")->set_members[0] == NULL);
 }
 
