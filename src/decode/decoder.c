@@ -24,10 +24,8 @@ struct wai_decoder {
     uint32_t sample_rate;      /* pcm outputs: the payload's sr */
     wai_output_kind kind;
     wai_motion_group group;
-    /* Neural capabilities: the set, and the loaded set a send holds from
-     * the context's cache while it decodes. */
+    /* Neural capabilities: the parameter set (borrowed), and the dispatch. */
     const wai_set *set;
-    wai_set_ref *held;
     const wai_dispatch_options *dispatch;
     wai_dispatch_report report;   /* the last payload's, when has_report */
     int has_report;
@@ -89,7 +87,6 @@ void wai_decoder_destroy(wai_decoder *d) {
     if (!d) return;
     drop_outputs(d);
     wai_motion_group_close(&d->group, &d->ctx->alloc);
-    wai_set_cache_release(d->ctx->sets, d->held);
     wai_free(&d->ctx->alloc, d);
 }
 
@@ -148,8 +145,8 @@ static wai_status neural_prepare(wai_context *ctx, const wai_capability *cap, co
 static wai_status neural_decode(wai_decoder *d, const uint8_t *data, size_t len, wai_cost *cost,
                                 wai_neural *n, uint8_t **out_buf) {
     const wai_allocator *a = &d->ctx->alloc;
-    wai_set_cache_release(d->ctx->sets, d->held);
-    wai_status st = neural_prepare(d->ctx, d->cap, d->set, data, len, &d->held, n);
+    wai_set_ref *held; /* the loaded set, from the context's cache, while this decodes */
+    wai_status st = neural_prepare(d->ctx, d->cap, d->set, data, len, &held, n);
     if (st == WAI_ok) {
         if (cost) *cost = n->cost;
         st = check_cost(d, &n->cost);
@@ -170,8 +167,7 @@ static wai_status neural_decode(wai_decoder *d, const uint8_t *data, size_t len,
     if (st == WAI_ok) st = wai_neural_run(&ex, &wai_kernels_fast, n, out);
     wai_neural_release(a, n);
     /* The output holds nothing of the set: let the cache have it back. */
-    wai_set_cache_release(d->ctx->sets, d->held);
-    d->held = NULL;
+    wai_set_cache_release(d->ctx->sets, held);
     if (st != WAI_ok) {
         wai_free(a, out);
         return st;
