@@ -174,75 +174,45 @@ __attribute__((target("avx2"))) static void core_i32_avx2(int32_t *acc, size_t n
     }
 }
 
-__attribute__((target("avx512f"))) static void core_i32_avx512(int32_t *acc, size_t nob,
-                                                                const int32_t *const *xp,
-                                                                const int32_t *wts, size_t nt,
-                                                                size_t tw) {
-    for (size_t ob = 0; ob < nob; ob++) {
-        const int32_t *wv = wts + ob * NTMAX;
-        for (size_t t0 = 0; t0 < tw; t0 += G) {
-            int32_t *a = acc + ob * TW + t0;
-            __m512i r[G / 16];
-            for (int v = 0; v < G / 16; v++) r[v] = _mm512_loadu_si512(a + 16 * v);
-            for (size_t j = 0; j < nt; j++) {
-                const __m512i c = _mm512_set1_epi32(wv[j]);
-                const int32_t *p = xp[j] + t0;
-                for (int v = 0; v < G / 16; v++)
-                    r[v] = _mm512_add_epi32(r[v],
-                                            _mm512_mullo_epi32(c, _mm512_loadu_si512(p + 16 * v)));
-            }
-            for (int v = 0; v < G / 16; v++) _mm512_storeu_si512(a + 16 * v, r[v]);
-        }
+/* One AVX-512 broadcast multiply-add loop, for each lane type and multiply:
+ * LANES values of T per register, SET1 broadcasts a weight, MUL multiplies
+ * (its result is the exact product: see each use), ADD accumulates. */
+#define CORE_AVX512(NAME, TARGET, T, LANES, SET1, MUL, ADD)                               \
+    __attribute__((target(TARGET))) static void NAME(T *acc, size_t nob, const T *const *xp, \
+                                                     const T *wts, size_t nt, size_t tw) {   \
+        for (size_t ob = 0; ob < nob; ob++) {                                                \
+            const T *wv = wts + ob * NTMAX;                                                  \
+            for (size_t t0 = 0; t0 < tw; t0 += G) {                                          \
+                T *a = acc + ob * TW + t0;                                                   \
+                __m512i r[G / LANES];                                                        \
+                for (int v = 0; v < G / LANES; v++) r[v] = _mm512_loadu_si512(a + LANES * v); \
+                for (size_t j = 0; j < nt; j++) {                                            \
+                    const __m512i c = SET1(wv[j]);                                           \
+                    const T *p = xp[j] + t0;                                                 \
+                    for (int v = 0; v < G / LANES; v++)                                      \
+                        r[v] = ADD(r[v], MUL(c, _mm512_loadu_si512(p + LANES * v)));         \
+                }                                                                            \
+                for (int v = 0; v < G / LANES; v++) _mm512_storeu_si512(a + LANES * v, r[v]); \
+            }                                                                                \
+        }                                                                                    \
     }
-}
+
+/* i32 accumulators: vpmulld keeps the low 32 bits, the product itself (the
+ * mode proved it fits i32). */
+CORE_AVX512(core_i32_avx512, "avx512f", int32_t, 16, _mm512_set1_epi32, _mm512_mullo_epi32,
+            _mm512_add_epi32)
 
 /* i64 accumulators. AVX-512DQ multiplies 64-bit lanes outright (the low 64
  * bits of the product, which is the product: the bound keeps it in i64).
  * AVX2 has only 32x32->64 (vpmuldq: the low halves, sign-extended), exact
  * when every x fits i32 (the weights are i16). */
-__attribute__((target("avx512f,avx512dq"))) static void core_i64_avx512(
-    int64_t *acc, size_t nob, const int64_t *const *xp, const int64_t *wts, size_t nt,
-    size_t tw) {
-    for (size_t ob = 0; ob < nob; ob++) {
-        const int64_t *wv = wts + ob * NTMAX;
-        for (size_t t0 = 0; t0 < tw; t0 += G) {
-            int64_t *a = acc + ob * TW + t0;
-            __m512i r[G / 8];
-            for (int v = 0; v < G / 8; v++) r[v] = _mm512_loadu_si512(a + 8 * v);
-            for (size_t j = 0; j < nt; j++) {
-                const __m512i c = _mm512_set1_epi64(wv[j]);
-                const int64_t *p = xp[j] + t0;
-                for (int v = 0; v < G / 8; v++)
-                    r[v] = _mm512_add_epi64(r[v],
-                                            _mm512_mullo_epi64(c, _mm512_loadu_si512(p + 8 * v)));
-            }
-            for (int v = 0; v < G / 8; v++) _mm512_storeu_si512(a + 8 * v, r[v]);
-        }
-    }
-}
+CORE_AVX512(core_i64_avx512, "avx512f,avx512dq", int64_t, 8, _mm512_set1_epi64,
+            _mm512_mullo_epi64, _mm512_add_epi64)
 
 /* As above when every x fits i32: vpmuldq (32x32->64) is the cheaper
  * multiply (measured: 196 vs 257 ms on bench_layers' conv_t2d). */
-__attribute__((target("avx512f"))) static void core_i64x32_avx512(
-    int64_t *acc, size_t nob, const int64_t *const *xp, const int64_t *wts, size_t nt,
-    size_t tw) {
-    for (size_t ob = 0; ob < nob; ob++) {
-        const int64_t *wv = wts + ob * NTMAX;
-        for (size_t t0 = 0; t0 < tw; t0 += G) {
-            int64_t *a = acc + ob * TW + t0;
-            __m512i r[G / 8];
-            for (int v = 0; v < G / 8; v++) r[v] = _mm512_loadu_si512(a + 8 * v);
-            for (size_t j = 0; j < nt; j++) {
-                const __m512i c = _mm512_set1_epi64(wv[j]);
-                const int64_t *p = xp[j] + t0;
-                for (int v = 0; v < G / 8; v++)
-                    r[v] = _mm512_add_epi64(r[v],
-                                            _mm512_mul_epi32(c, _mm512_loadu_si512(p + 8 * v)));
-            }
-            for (int v = 0; v < G / 8; v++) _mm512_storeu_si512(a + 8 * v, r[v]);
-        }
-    }
-}
+CORE_AVX512(core_i64x32_avx512, "avx512f", int64_t, 8, _mm512_set1_epi64, _mm512_mul_epi32,
+            _mm512_add_epi64)
 
 __attribute__((target("avx2"))) static void core_i64x32_avx2(int64_t *acc, size_t nob,
                                                               const int64_t *const *xp,
