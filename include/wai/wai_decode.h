@@ -11,6 +11,7 @@ extern "C" {
 #endif
 
 #define WAI_NO_COST_LIMIT UINT64_MAX
+#define WAI_NO_MEMORY_LIMIT UINT64_MAX
 
 /* What a payload's header declares its decode costs (integer-payloads §7,
  * Memory and work), readable before anything decodes. Every figure
@@ -19,12 +20,18 @@ typedef struct wai_cost {
     uint64_t output_bytes;    /* the decoded output */
     uint64_t entropy_steps;   /* symbols decoded */
     uint64_t macs;            /* network multiply-accumulates */
-    uint64_t working_bytes;   /* buffers the decode holds while it runs */
+    uint64_t working_bytes;   /* every buffer the decode holds while it runs, the
+                               * output included: its declared memory */
 } wai_cost;
 
 /* The work the cost limit compares: multiply-accumulates plus entropy steps
  * (reading N7), saturating. */
 WAI_API uint64_t wai_cost_work(const wai_cost *c);
+
+/* 1 when the cost is within both limits (work <= max_cost and
+ * working_bytes <= max_memory), the test a decoder makes before any symbol;
+ * 0 means cost_over_limit. */
+WAI_API int wai_cost_within(const wai_cost *c, uint64_t max_cost, uint64_t max_memory);
 
 typedef enum wai_output_kind {
     WAI_OUTPUT_NONE = 0,
@@ -50,12 +57,20 @@ typedef struct wai_output {
 
 typedef struct wai_decoder_config {
     const char *capability;   /* NULL: the capability the first payload's magic names */
-    uint64_t max_cost;        /* WAI_NO_COST_LIMIT, or refuse work above it */
+    uint64_t max_cost;        /* WAI_NO_COST_LIMIT (the default), or refuse work
+                               * (wai_cost_work) above it: cost_over_limit */
     const wai_set *set;       /* the parameter set of a neural capability (§9); borrowed,
                                * it must outlive the decoder; NULL: none (set_incomplete) */
     const wai_dispatch_options *dispatch; /* neural-dispatch's intent, pin tier and offer;
                                            * NULL: none, the default offer */
-    uint8_t reserved[64];     /* zero */
+    uint64_t max_memory;      /* WAI_NO_MEMORY_LIMIT (the default), or refuse a payload
+                               * whose declared memory (wai_cost.working_bytes, which
+                               * holds the output) is above it: cost_over_limit, at the
+                               * same point as max_cost, before any symbol is decoded
+                               * and before the output or a network's buffer is
+                               * allocated. A decode then holds at most this plus a
+                               * fixed overhead (docs/neural-decodes.md, Memory). */
+    uint8_t reserved[56];     /* zero */
 } wai_decoder_config;
 
 typedef struct wai_decoder wai_decoder;

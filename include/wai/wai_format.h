@@ -82,6 +82,14 @@ typedef enum wai_checked {
 WAI_API wai_status wai_check_payload(const wai_capability *cap, const uint8_t *data, size_t len,
                                      wai_checked *checked);
 
+/* The largest payload of cap's format that can pass its parse: every
+ * length field of §2 to §6 and §16 at its largest within the caps of §7
+ * (docs/reading-inputs.md derives each). A longer payload is refused
+ * whatever it holds, so a reader may refuse it before reading it.
+ * int_synth: exactly 12 + 2^26. UINT64_MAX for a format this build does not
+ * parse, and for cap NULL. */
+WAI_API uint64_t wai_payload_max_bytes(const wai_capability *cap);
+
 /* A WIS1 payload's presentation data (integer-payloads §6), which lies
  * outside its decoded planes and their digest. */
 typedef struct wai_splat_info {

@@ -23,6 +23,13 @@ WAI_API void wai_set_destroy(wai_set *s);
  * byte for byte. */
 WAI_API wai_status wai_set_add(wai_set *s, const char *name, const uint8_t *data, size_t len);
 
+/* The same without the copy: the set reads the caller's bytes, which must
+ * stay unchanged and alive until the set is destroyed. For a reader that
+ * already holds a member in memory (the tool reads each file once): a large
+ * member then costs its size once, not twice. */
+WAI_API wai_status wai_set_add_borrowed(wai_set *s, const char *name, const uint8_t *data,
+                                        size_t len);
+
 /* Pins a one-file set form-less, by its file's SHA-256 (§9, SPEC §3.1): a
  * decode whose member does not hash to it is set_incomplete. A capability
  * whose set has several files is pinned through its listing, which libwai

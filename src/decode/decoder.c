@@ -14,7 +14,7 @@
 struct wai_decoder {
     wai_context *ctx;
     const wai_capability *cap;
-    uint64_t max_cost;
+    uint64_t max_cost, max_memory;
     uint64_t n_outputs_total;  /* outputs of earlier payloads: the stream index */
     /* The last payload's outputs: n equal-sized frames in one buffer. */
     uint8_t *buffer;           /* owned (clips); NULL when outputs live in the group */
@@ -35,6 +35,10 @@ uint64_t wai_cost_work(const wai_cost *c) {
     return c->macs > UINT64_MAX - c->entropy_steps ? UINT64_MAX : c->macs + c->entropy_steps;
 }
 
+int wai_cost_within(const wai_cost *c, uint64_t max_cost, uint64_t max_memory) {
+    return c && wai_cost_work(c) <= max_cost && c->working_bytes <= max_memory;
+}
+
 const char *wai_output_kind_name(wai_output_kind k) {
     switch (k) {
     case WAI_OUTPUT_FRAME: return "frame";
@@ -49,6 +53,7 @@ void wai_decoder_default_config(wai_decoder_config *c) {
     if (!c) return;
     memset(c, 0, sizeof *c);
     c->max_cost = WAI_NO_COST_LIMIT;
+    c->max_memory = WAI_NO_MEMORY_LIMIT;
 }
 
 wai_status wai_decoder_create(wai_context *ctx, const wai_decoder_config *c, wai_decoder **out) {
@@ -69,6 +74,7 @@ wai_status wai_decoder_create(wai_context *ctx, const wai_decoder_config *c, wai
     d->ctx = ctx;
     d->cap = cap;
     d->max_cost = c->max_cost;
+    d->max_memory = c->max_memory;
     d->set = c->set;
     d->dispatch = c->dispatch;
     *out = d;
@@ -94,8 +100,10 @@ const char *wai_decoder_capability(const wai_decoder *d) {
     return d && d->cap ? d->cap->name : NULL;
 }
 
+/* Both limits, after §7 step 4 and before any symbol or output buffer
+ * (reading N7): the work, and the memory the header declares. */
 static wai_status check_cost(const wai_decoder *d, const wai_cost *c) {
-    return wai_cost_work(c) > d->max_cost ? WAI_cost_over_limit : WAI_ok;
+    return wai_cost_within(c, d->max_cost, d->max_memory) ? WAI_ok : WAI_cost_over_limit;
 }
 
 static wai_status send_clip(wai_decoder *d, const uint8_t *data, size_t len, wai_cost *cost) {

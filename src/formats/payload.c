@@ -39,6 +39,50 @@ wai_status wai_check_payload(const wai_capability *cap, const uint8_t *data, siz
     }
 }
 
+/* Each bound (docs/reading-inputs.md): a stream "4 + L" is at most
+ * 4 + (2^32 - 1) bytes; a table at most 4097 entries of 4 bytes; a tensor
+ * the caps bound at 2^26 elements, so a count of channels, of planes or of
+ * motion-vector components is at most 2^26. */
+#define STREAM_MAX (UINT64_C(4) + UINT32_MAX)
+#define TABLE_MAX (UINT64_C(4097) * 4)
+#define ELEMS_MAX (UINT64_C(1) << 26)
+
+/* WIH1: the header, then the hyper-latent and latent streams. */
+#define WIH1_MAX (32 + 2 * STREAM_MAX)
+/* WIV1: the header, the residual table, the vectors (2·nb·(n_frames − 1)
+ * i16 components), the residual stream, and for keyframe 1 "4 + K", K a
+ * WIH1. */
+#define WIV1_K0_MAX (36 + TABLE_MAX + 2 * ELEMS_MAX + STREAM_MAX)
+#define WIV1_K1_MAX (WIV1_K0_MAX + 4 + WIH1_MAX)
+/* WIF1: the header, then the larger of an intra frame (table, then a
+ * stream or "4 + K" with a WIH1) and an inter frame (2·nb i16 components
+ * and a stream). */
+#define WIF1_K0_MAX (32 + TABLE_MAX + STREAM_MAX)
+#define WIF1_K1_MAX (32 + TABLE_MAX + 4 + WIH1_MAX)
+#define WIF1_INTER_MAX (32 + 2 * ELEMS_MAX + STREAM_MAX)
+/* WIA1: n_ch ≤ 2^26 (n_ch·lat_len is capped), each with a median and a
+ * table, then the stream. */
+#define WIA1_MAX (32 + ELEMS_MAX * (8 + TABLE_MAX) + STREAM_MAX)
+/* WIS1: attr ≤ 2^26 ranges of 8 bytes; c ≤ 2^26 channels, each with a
+ * length, an offset, a median and a table; then the stream. */
+#define WIS1_MAX (32 + ELEMS_MAX * 8 + ELEMS_MAX * (2 + 4 + 8 + TABLE_MAX) + STREAM_MAX)
+
+uint64_t wai_payload_max_bytes(const wai_capability *cap) {
+    if (!cap) return UINT64_MAX;
+    switch (cap->format) {
+    case WAI_FORMAT_WIH1: return WIH1_MAX;
+    case WAI_FORMAT_WIV1: return cap->keyframe == 1 ? WIV1_K1_MAX : WIV1_K0_MAX;
+    case WAI_FORMAT_WIF1: {
+        uint64_t intra = cap->keyframe == 1 ? WIF1_K1_MAX : WIF1_K0_MAX;
+        return intra > WIF1_INTER_MAX ? intra : WIF1_INTER_MAX;
+    }
+    case WAI_FORMAT_WIA1: return WIA1_MAX;
+    case WAI_FORMAT_WIS1: return WIS1_MAX;
+    case WAI_FORMAT_INT_SYNTH: return 12 + ELEMS_MAX;
+    default: return UINT64_MAX;
+    }
+}
+
 wai_status wai_splat_presentation(const uint8_t *data, size_t len, wai_splat_info *info,
                                   uint32_t *ranges, size_t max_planes) {
     if (!info || (!data && len) || (!ranges && max_planes)) return WAI_invalid_argument;

@@ -1,4 +1,5 @@
-/* A parameter set in memory: named members, copied, and an optional pin. */
+/* A parameter set in memory: named members, copied or borrowed, and an
+ * optional pin. */
 #include "sets/set.h"
 
 #include <string.h>
@@ -22,7 +23,7 @@ void wai_set_destroy(wai_set *s) {
     wai_allocator a = s->alloc;
     for (size_t i = 0; i < s->n; i++) {
         wai_free(&a, s->members[i].name);
-        wai_free(&a, s->members[i].data);
+        if (s->members[i].owned) wai_free(&a, (void *)(uintptr_t)s->members[i].data);
     }
     wai_free(&a, s->members);
     wai_free(&a, s);
@@ -34,7 +35,8 @@ static const wai_set_member *find(const wai_set *s, const char *name) {
     return NULL;
 }
 
-wai_status wai_set_add(wai_set *s, const char *name, const uint8_t *data, size_t len) {
+/* Adds name with data, copied (copy) or borrowed. */
+static wai_status add(wai_set *s, const char *name, const uint8_t *data, size_t len, int copy) {
     if (!s || !name || (!data && len)) return WAI_invalid_argument;
     size_t nl = strlen(name);
     if (nl == 0 || nl > NAME_MAX_BYTES || find(s, name)) return WAI_invalid_argument;
@@ -48,19 +50,29 @@ wai_status wai_set_add(wai_set *s, const char *name, const uint8_t *data, size_t
         s->cap = cap;
     }
     char *n = wai_alloc(&s->alloc, nl + 1);
-    uint8_t *d = wai_alloc(&s->alloc, len ? len : 1);
-    if (!n || !d) {
+    uint8_t *d = copy ? wai_alloc(&s->alloc, len ? len : 1) : NULL;
+    if (!n || (copy && !d)) {
         wai_free(&s->alloc, n);
         wai_free(&s->alloc, d);
         return WAI_out_of_memory;
     }
     memcpy(n, name, nl + 1);
-    if (len) memcpy(d, data, len);
+    if (copy && len) memcpy(d, data, len);
     s->members[s->n].name = n;
-    s->members[s->n].data = d;
+    s->members[s->n].data = copy ? d : data;
     s->members[s->n].len = len;
+    s->members[s->n].owned = copy;
     s->n++;
     return WAI_ok;
+}
+
+wai_status wai_set_add(wai_set *s, const char *name, const uint8_t *data, size_t len) {
+    return add(s, name, data, len, 1);
+}
+
+wai_status wai_set_add_borrowed(wai_set *s, const char *name, const uint8_t *data,
+                                size_t len) {
+    return add(s, name, data, len, 0);
 }
 
 wai_status wai_set_pin(wai_set *s, const uint8_t sha256[32]) {

@@ -9,8 +9,9 @@
 
 typedef struct wai_set_member {
     char *name;
-    uint8_t *data;
+    const uint8_t *data;
     size_t len;
+    int owned;               /* data is the set's copy (else the caller's) */
 } wai_set_member;
 
 struct wai_set {

@@ -783,6 +783,44 @@ static void splat_refusals(void) {
     free(pl);
 }
 
+/* ---- a set that amplifies memory (issue 10) --------------------------------------
+ * A 1x2x2 WIS1 latent and a g_s of one 1x1 transposed convolution of stride
+ * 1799: 4 symbols and 12 multiply-accumulates declare a 3x1800x1800 output
+ * and about 243 MB of working memory. Not in index.txt (a decode with no
+ * memory limit would take that much): tests/unit/test_decode_memory.c and
+ * tests/tool/test_limits.sh read it by name. */
+static void amplify_fixture(void) {
+    gen_mkdir(g_root, "neural/amplify");
+    gen_mkdir(g_root, "neural/amplify/set");
+    const uint32_t afrac = 10, stride = 1799, side = stride + 1, attr = 3;
+    netgen_spec spec = {WAI_LAYER_CONV_T, 1, attr, 1, stride, 0, 0, 0};
+    wai_model m;
+    if (netgen_build(NULL, 4242, 2, afrac, &spec, 1, &m) != WAI_ok) gen_die("amplify net");
+    write_model("neural/amplify/set/g_s.whm", &m);
+    uint16_t len3 = 3;
+    int32_t off = -1;
+    int64_t med = 0;
+    uint32_t cdf[3];
+    random_cdf(cdf, 3);
+    wai_cdf_table tab;
+    if (wai_cdf_table_init(&tab, NULL, cdf, 3, 8) != WAI_ok) gen_die("amplify table");
+    const wai_cdf_table *tabs[4] = {&tab, &tab, &tab, &tab};
+    int32_t sym[4] = {-1, 0, -1, 0}, offs[4] = {-1, -1, -1, -1};
+    size_t slen;
+    uint8_t *stream = encode(tabs, offs, sym, 4, &slen);
+    uint32_t ranges[2 * 3] = {0, 0x3F800000u, 0, 0x3F800000u, 0, 0x3F800000u};
+    wai_wis1_parts parts = {(uint8_t)afrac, 1, 2, 2, side, attr, 1, ranges, &len3,
+                            &off, &med, cdf, stream, slen};
+    uint8_t *b;
+    size_t len;
+    if (wai_wis1_write(NULL, &parts, &b, &len) != WAI_ok) gen_die("amplify wis1");
+    gen_put(g_root, "neural/amplify/attrs.wis1", b, len);
+    wai_cdf_table_free(&tab, NULL);
+    wai_model_free(NULL, &m);
+    wai_free(NULL, b);
+    free(stream);
+}
+
 void gen_neural(const char *outdir, FILE *index) {
     g_root = outdir;
     g_idx = index;
@@ -794,4 +832,5 @@ void gen_neural(const char *outdir, FILE *index) {
     audio_refusals();
     pcm_fixtures();
     splat_refusals();
+    amplify_fixture();
 }

@@ -13,6 +13,7 @@
 #include "ops/layers_fast_dot.h"
 #include "wai/wai_decode.h"
 #include "wai/wai_format.h"
+#include "wai/wai_hash.h"
 #include "wai/wai_set.h"
 
 /* docs/neural-decodes.md, "Memory": the bytes a decode may hold beyond
@@ -92,6 +93,221 @@ static void test_peak_within_declared(void) {
     free(text);
 }
 
+/* Issue 10: a 99-byte g_s.whm declares 243 MB of working memory for 16
+ * units of work, so a work limit alone lets it through. The memory limit
+ * refuses it cost_over_limit after §7 step 4, with no allocation of the
+ * output or of a network's buffers: the send's peak stays at the parse's
+ * and the set's few bytes. */
+static void test_memory_limit_refuses_amplifier(void) {
+    size_t len;
+    uint8_t *data = harness_read_file("corpus/neural/amplify/attrs.wis1", &len);
+    if (!CHECK(data != NULL)) return;
+    harness_alloc h;
+    memset(&h, 0, sizeof h);
+    wai_settings s;
+    wai_default_settings(&s);
+    s.allocator = harness_allocator(&h);
+    wai_context *ctx = NULL;
+    wai_set *set = NULL;
+    wai_decoder *d = NULL;
+    if (!CHECK(wai_context_create(&s, &ctx) == WAI_ok)) goto done;
+    set = corpus_set(ctx, "wai.splat.int_codec", "neural/amplify/set");
+    if (!CHECK(set != NULL)) goto done;
+    wai_decoder_config cfg;
+    wai_decoder_default_config(&cfg);
+    CHECK(cfg.max_memory == WAI_NO_MEMORY_LIMIT);
+    cfg.set = set;
+    cfg.max_cost = 50000;
+    cfg.max_memory = 64u << 20;
+    if (!CHECK(wai_decoder_create(ctx, &cfg, &d) == WAI_ok)) goto done;
+    size_t before = h.bytes_now;
+    h.bytes_peak = before;
+    wai_cost c;
+    memset(&c, 0, sizeof c);
+    CHECK(wai_decoder_send(d, data, len, &c) == WAI_cost_over_limit);
+    CHECK(wai_cost_work(&c) <= 50000);
+    CHECK_MSG(c.working_bytes > 200000000u, "declared %llu", (unsigned long long)c.working_bytes);
+    CHECK(!wai_cost_within(&c, 50000, 64u << 20) && wai_cost_within(&c, 50000, c.working_bytes));
+    CHECK_MSG(h.bytes_peak - before < 64 * 1024, "the refused send peaked at %llu bytes",
+              (unsigned long long)(h.bytes_peak - before));
+    CHECK(wai_decoder_dispatch_report(d) == NULL);   /* refused before the dispatch */
+    wai_output o;
+    CHECK(wai_decoder_receive(d, &o) == WAI_ok && o.kind == WAI_OUTPUT_NONE);
+done:
+    wai_decoder_destroy(d);
+    wai_set_destroy(set);
+    wai_context_destroy(ctx);
+    free(data);
+}
+
+/* Every valid neural corpus case and a motion clip: refused at one byte
+ * below their declared memory, decoded at exactly it (reading R4's
+ * "at most", as for the caps). */
+static void test_memory_limit_boundary(void) {
+    char *text = corpus_index();
+    if (!CHECK(text != NULL)) return;
+    wai_context *ctx;
+    if (!CHECK(wai_context_create(NULL, &ctx) == WAI_ok)) {
+        free(text);
+        return;
+    }
+    int n = 0, r;
+    corpus_line c;
+    for (const char *at = text; (r = corpus_next_neural(&at, &c)) >= 0;) {
+        if (r == 0 || strcmp(c.status, "ok") != 0) continue;
+        char rel[1100];
+        snprintf(rel, sizeof rel, "corpus/%s", c.file);
+        size_t len;
+        uint8_t *data = harness_read_file(rel, &len);
+        wai_set *set = corpus_set(ctx, c.capability, c.set);
+        wai_cost cost;
+        if (CHECK_MSG(data && set && wai_declared_cost_set(ctx, c.capability, set, data, len,
+                                                           &cost) == WAI_ok,
+                      "%s: no cost", c.file)) {
+            for (int at_limit = 0; at_limit < 2; at_limit++) {
+                wai_decoder_config cfg;
+                wai_decoder_default_config(&cfg);
+                cfg.capability = c.capability;
+                cfg.set = set;
+                cfg.max_memory = cost.working_bytes - (at_limit ? 0 : 1);
+                wai_decoder *d;
+                wai_status want = at_limit ? WAI_ok : WAI_cost_over_limit;
+                CHECK_MSG(wai_decoder_create(ctx, &cfg, &d) == WAI_ok &&
+                              wai_decoder_send(d, data, len, NULL) == want,
+                          "%s: limit %llu", c.file, (unsigned long long)cfg.max_memory);
+                wai_decoder_destroy(d);
+            }
+            n++;
+        }
+        wai_set_destroy(set);
+        free(data);
+    }
+    CHECK(n >= 10);
+    size_t len;
+    uint8_t *clip = harness_read_file("corpus/motion/valid/clip00.wiv1", &len);
+    wai_cost cost;
+    if (CHECK(clip && wai_declared_cost(NULL, clip, len, &cost) == WAI_ok)) {
+        wai_decoder_config cfg;
+        wai_decoder_default_config(&cfg);
+        cfg.max_memory = cost.working_bytes - 1;
+        wai_decoder *d;
+        CHECK(wai_decoder_create(ctx, &cfg, &d) == WAI_ok &&
+              wai_decoder_send(d, clip, len, NULL) == WAI_cost_over_limit);
+        wai_decoder_destroy(d);
+        cfg.max_memory = cost.working_bytes;
+        CHECK(wai_decoder_create(ctx, &cfg, &d) == WAI_ok &&
+              wai_decoder_send(d, clip, len, NULL) == WAI_ok);
+        wai_decoder_destroy(d);
+    }
+    free(clip);
+    wai_context_destroy(ctx);
+    free(text);
+}
+
+/* wai_payload_max_bytes: each bound as docs/reading-inputs.md derives it,
+ * and every valid corpus payload within its own. */
+static void test_payload_max_bytes(void) {
+    const uint64_t stream = 4 + (uint64_t)UINT32_MAX, table = 4097 * 4, elems = 1u << 26;
+    const uint64_t wih1 = 32 + 2 * stream;
+    struct {
+        const char *cap;
+        uint64_t want;
+    } cases[] = {
+        {"wai.neural.int_hyper", wih1},
+        {"wai.video.int_motion", 36 + table + 2 * elems + stream},
+        {"wai.video.int_hyper", 36 + table + 2 * elems + stream + 4 + wih1},
+        {"wai.video.int_motion.frame", 32 + 2 * elems + stream},
+        {"wai.video.int_hyper.frame", 32 + table + 4 + wih1},
+        {"wai.audio.int_codec", 32 + elems * (8 + table) + stream},
+        {"wai.splat.int_codec", 32 + elems * 8 + elems * (14 + table) + stream},
+        {"wai.neural.int_synth", 12 + elems},
+        {"wai.video.int_cond", UINT64_MAX},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const wai_capability *cap = wai_capability_find(cases[i].cap);
+        CHECK_MSG(cap && wai_payload_max_bytes(cap) == cases[i].want, "%s: %llu", cases[i].cap,
+                  cap ? (unsigned long long)wai_payload_max_bytes(cap) : 0ull);
+    }
+    CHECK(wai_payload_max_bytes(NULL) == UINT64_MAX);
+    CHECK(wai_payload_max_bytes(wai_capability_find("wai.video.int_hyper")) ==
+          UINT64_C(13019136085));   /* 3·2^32 + 2^27 + 16469, pinned */
+    char *text = corpus_index();
+    if (!CHECK(text != NULL)) return;
+    int n = 0, r;
+    corpus_line c;
+    for (const char *at = text; (r = corpus_next_neural(&at, &c)) >= 0;) {
+        if (r == 0 || strcmp(c.status, "ok") != 0) continue;
+        char rel[1100];
+        snprintf(rel, sizeof rel, "corpus/%s", c.file);
+        size_t len;
+        uint8_t *data = harness_read_file(rel, &len);
+        const wai_capability *cap = wai_capability_find(c.capability);
+        CHECK(data && cap && len <= wai_payload_max_bytes(cap));
+        free(data);
+        n++;
+    }
+    CHECK(n >= 10);
+    free(text);
+}
+
+/* A borrowed member is read where it is (no copy: the set's allocations
+ * hold none of its bytes) and decodes as a copied one does. */
+static void test_borrowed_members(void) {
+    size_t plen, mlen;
+    uint8_t *payload = harness_read_file("corpus/neural/splat/attrs0.wis1", &plen);
+    uint8_t *member = harness_read_file("corpus/neural/splat/set0/g_s.whm", &mlen);
+    if (!CHECK(payload && member)) goto out;
+    uint8_t digest[2][32];
+    for (int borrowed = 0; borrowed < 2; borrowed++) {
+        harness_alloc h;
+        memset(&h, 0, sizeof h);
+        wai_settings s;
+        wai_default_settings(&s);
+        s.allocator = harness_allocator(&h);
+        s.set_cache_budget = 0;
+        wai_context *ctx;
+        wai_set *set;
+        if (!CHECK(wai_context_create(&s, &ctx) == WAI_ok)) break;
+        size_t before = h.bytes_now;
+        CHECK(wai_set_create(ctx, &set) == WAI_ok);
+        wai_status st = borrowed ? wai_set_add_borrowed(set, "g_s.whm", member, mlen)
+                                 : wai_set_add(set, "g_s.whm", member, mlen);
+        CHECK(st == WAI_ok);
+        if (borrowed) {
+            CHECK(h.bytes_now - before < mlen);
+            const uint8_t *at;
+            size_t n;
+            CHECK(wai_set_find(set, "g_s.whm", &at, &n) == WAI_ok && at == member && n == mlen);
+            CHECK(wai_set_add_borrowed(set, "g_s.whm", member, mlen) == WAI_invalid_argument);
+            CHECK(wai_set_add_borrowed(set, "x", NULL, 1) == WAI_invalid_argument);
+        } else {
+            CHECK(h.bytes_now - before >= mlen);
+        }
+        wai_decoder_config cfg;
+        wai_decoder_default_config(&cfg);
+        cfg.set = set;
+        wai_decoder *d;
+        wai_output o;
+        memset(&o, 0, sizeof o);
+        CHECK(wai_decoder_create(ctx, &cfg, &d) == WAI_ok &&
+              wai_decoder_send(d, payload, plen, NULL) == WAI_ok &&
+              wai_decoder_receive(d, &o) == WAI_ok && o.kind == WAI_OUTPUT_PLANES);
+        wai_sha256_oneshot(o.data, o.size, digest[borrowed]);
+        wai_decoder_destroy(d);
+        wai_set_destroy(set);
+        wai_context_destroy(ctx);
+        CHECK(h.live == 0);
+    }
+    CHECK(memcmp(digest[0], digest[1], 32) == 0);
+out:
+    free(payload);
+    free(member);
+}
+
 void suite_decode_memory(void) {
     harness_run("decode_memory/peak_within_declared", test_peak_within_declared);
+    harness_run("decode_memory/limit_refuses_amplifier", test_memory_limit_refuses_amplifier);
+    harness_run("decode_memory/limit_boundary", test_memory_limit_boundary);
+    harness_run("decode_memory/payload_max_bytes", test_payload_max_bytes);
+    harness_run("decode_memory/borrowed_members", test_borrowed_members);
 }

@@ -920,7 +920,7 @@ static void test_decoder_api(void) {
     cfg.capability = "wai.video.int_motion.nope";
     CHECK(wai_decoder_create(ctx, &cfg, &bad) == WAI_unsupported_capability && bad == NULL);
     wai_decoder_default_config(&cfg);
-    cfg.reserved[63] = 1;
+    cfg.reserved[sizeof cfg.reserved - 1] = 1;
     CHECK(wai_decoder_create(ctx, &cfg, &bad) == WAI_invalid_argument);
     wai_decoder_default_config(&cfg);
     cfg.capability = CAP_MOTION;
