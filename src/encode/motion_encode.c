@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "common/threads.h"
 #include "entropy/cdf.h"
 #include "entropy/rans.h"
 #include "decode/motion.h"
@@ -24,6 +25,7 @@ void wai_motion_encode_default_params(wai_motion_encode_params *p) {
     p->q = 1;
     p->block = 16;
     p->search = 8;
+    p->n_threads = 1;
 }
 
 static inline int32_t clamp_i(int64_t v, int32_t hi) {
@@ -352,8 +354,42 @@ typedef struct enc_state {
     frame_geom g;
     uint32_t q, block, radius;
     int half;
-    uint8_t *scratch;
+    unsigned n_threads;
+    size_t scratch_bytes;   /* one block's prediction */
+    uint8_t *scratch;       /* n_threads of them */
 } enc_state;
+
+/* The motion search of one frame, shared by block rows: thread i takes
+ * rows i, i + n, ... with its own scratch. Each block's search reads only
+ * prev and src, so the vectors do not depend on the count. */
+typedef struct search_job {
+    const enc_state *e;
+    const uint8_t *src, *prev;
+    int16_t *vectors;
+    uint32_t nbx;
+} search_job;
+
+static void search_rows(void *arg, unsigned i) {
+    const search_job *j = arg;
+    const enc_state *e = j->e;
+    const frame_geom *g = &e->g;
+    uint32_t b = e->block;
+    uint8_t *scratch = e->scratch + (size_t)i * e->scratch_bytes;
+    uint32_t row = 0;
+    for (uint32_t y0 = 0; y0 < g->h; y0 += b, row++) {
+        if (row % e->n_threads != i) continue;
+        uint32_t bh = g->h - y0 < b ? g->h - y0 : b;
+        size_t k = (size_t)row * j->nbx;
+        for (uint32_t x0 = 0; x0 < g->w; x0 += b, k++) {
+            uint32_t bw = g->w - x0 < b ? g->w - x0 : b;
+            int16_t vy, vx;
+            search_block(g, j->prev, j->src, y0, x0, bh, bw, e->radius, e->half, scratch, &vy,
+                         &vx);
+            j->vectors[2 * k] = vy;
+            j->vectors[2 * k + 1] = vx;
+        }
+    }
+}
 
 /* Codes frame f's samples: pred is 128 for frame 0, else the block's motion
  * compensated prediction from prev. Writes residuals, the reconstruction and
@@ -374,16 +410,14 @@ static uint64_t code_frame(const enc_state *e, const uint8_t *src, const uint8_t
         return sse;
     }
     uint32_t b = e->block;
+    search_job job = {e, src, prev, vectors, (g->w + b - 1) / b};
+    wai_threads_run(e->n_threads, search_rows, &job);
     size_t k = 0;
     for (uint32_t y0 = 0; y0 < g->h; y0 += b) {
         uint32_t bh = g->h - y0 < b ? g->h - y0 : b;
         for (uint32_t x0 = 0; x0 < g->w; x0 += b, k++) {
             uint32_t bw = g->w - x0 < b ? g->w - x0 : b;
-            int16_t vy, vx;
-            search_block(g, prev, src, y0, x0, bh, bw, e->radius, e->half, e->scratch, &vy,
-                         &vx);
-            vectors[2 * k] = vy;
-            vectors[2 * k + 1] = vx;
+            int16_t vy = vectors[2 * k], vx = vectors[2 * k + 1];
             predict_block(g, prev, y0, x0, bh, bw, vy, vx, e->half, e->scratch);
             for (uint32_t by = 0; by < bh; by++) {
                 size_t at = (size_t)(y0 + by) * g->stride + (size_t)x0 * 3;
@@ -435,11 +469,16 @@ wai_status wai_motion_encode(const wai_allocator *a, const uint8_t *const *frame
     uint64_t nb = wai_blocks_per_frame(h, w, block);
     size_t n_vec = (size_t)(2 * nb * (n_frames - 1));
     uint32_t bh = block < h ? block : h, bw = block < w ? block : w;
+    /* No more threads than block rows. */
+    uint64_t rows = ((uint64_t)h + block - 1) / block;
+    e.n_threads = wai_threads_resolve(p->n_threads);
+    if (e.n_threads > rows) e.n_threads = (unsigned)rows;
+    e.scratch_bytes = (size_t)bh * bw * 3;
 
     int32_t *symbols = wai_alloc_array(a, frame, (size_t)n_frames * sizeof *symbols);
     int16_t *vectors = n_vec ? wai_alloc_array(a, n_vec, sizeof *vectors) : NULL;
     uint8_t *rec_a = wai_alloc(a, frame), *rec_b = wai_alloc(a, frame);
-    e.scratch = wai_alloc_array(a, (size_t)bh * bw, 3);
+    e.scratch = wai_alloc_array(a, e.scratch_bytes, e.n_threads);
     uint64_t *frame_sse = wai_alloc_zeroed(a, n_frames, sizeof *frame_sse);
     uint64_t *hist = wai_alloc_zeroed(a, HIST_LEN, sizeof *hist);
     uint32_t *cdf = wai_alloc_array(a, HIST_LEN + 2, sizeof *cdf);

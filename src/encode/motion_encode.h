@@ -27,9 +27,11 @@ typedef struct wai_motion_encode_params {
     int half_pel;        /* refine each vector over its 8 half-pel neighbours */
     wai_motion_encode_progress progress;  /* NULL: no reports */
     void *progress_opaque;
+    unsigned n_threads;  /* motion search threads (0: one per core); the payload
+                          * is the same at every count */
 } wai_motion_encode_params;
 
-/* q 1, block 16, search 8, whole-pel, no progress. */
+/* q 1, block 16, search 8, whole-pel, no progress, one thread. */
 void wai_motion_encode_default_params(wai_motion_encode_params *p);
 
 typedef struct wai_motion_encode_result {

@@ -52,7 +52,10 @@ expect_exit 0 "help capabilities" -- "$WAI" help capabilities
 expect_contains "help capabilities documents --json" "--json" "$TMP/out"
 
 # --- digest usage -------------------------------------------------------------
-expect_exit 2 "digest without algorithm" -- "$WAI" digest "$clip"
+expect_exit 0 "digest without algorithm is BLAKE3" -- "$WAI" digest "$clip"
+cp "$TMP/out" "$TMP/b3default"
+expect_exit 0 "digest --blake3" -- "$WAI" digest --blake3 "$clip"
+if cmp -s "$TMP/out" "$TMP/b3default"; then ok; else fail "digest with no flag is not --blake3"; fi
 expect_exit 2 "digest with both algorithms" -- "$WAI" digest --sha256 --blake3 "$clip"
 expect_exit 2 "digest of a missing file" -- "$WAI" digest --sha256 "$TMP/missing"
 expect_exit 0 "digest of the example" -- "$WAI" digest --sha256 "$clip"
@@ -85,7 +88,8 @@ expect_exit 2 "decode --max-cost not a number" -- "$WAI" decode --max-cost 12x "
 expect_exit 2 "decode --max-cost past u64" -- "$WAI" decode --max-cost 18446744073709551616 "$clip"
 expect_exit 2 "decode unknown option" -- "$WAI" decode --frobnicate "$clip"
 expect_exit 2 "decode a missing file" -- "$WAI" decode --json "$TMP/missing"
-expect_exit 2 "several files of a clip capability" -- "$WAI" decode --json "$clip" "$clip"
+expect_exit 0 "several clips are decoded in order through one capability" -- "$WAI" decode --json "$clip" "$clip"
+if [ "$(grep -o '"kind": "frame"' "$TMP/out" | wc -l)" -eq 6 ]; then ok; else fail "two clips: not six frames: $(cat "$TMP/out")"; fi
 expect_exit 1 "decode a short file" -- "$WAI" decode --json "$TMP/short"
 expect_json_lines "decode --json prints one JSON object"
 expect_out "decode of no magic" '{"capability": null, "status": "bad_magic", "outputs": []}'

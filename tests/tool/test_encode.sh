@@ -111,7 +111,7 @@ for o in d["outputs"]: print(o["sha256"])' "$1"
 lossless() {
     local name=$1 sha=$2
     shift 3
-    expect_exit 0 "$name: encode" -- "$WAI" encode --capability wai.video.int_motion --quiet "$@" -o "$TMP/l.wiv1"
+    expect_exit 0 "$name: encode" -- "$WAI" encode -y --capability wai.video.int_motion --quiet "$@" -o "$TMP/l.wiv1"
     expect_contains "$name: inf" "psnr: inf dB overall, inf dB per-frame average" "$TMP/err"
     expect_exit 0 "$name: decode" -- "$WAI" decode --json "$TMP/l.wiv1"
     hashes_of "$TMP/out" >"$TMP/got.sha"
@@ -127,20 +127,20 @@ lossless "a420 block 64" "$TMP/a420.sha" -- --block 64 --search 20 --half-pel "$
 lossless "stdin" "$TMP/b420.sha" -- - <"$TMP/b420.y4m"
 
 # A one-frame clip: whole-pel and block 1 in the header (integer-payloads §3).
-"$WAI" encode --capability wai.video.int_motion --half-pel --block 8 "$TMP/one.y4m" -o "$TMP/one.wiv1" 2>/dev/null
+"$WAI" encode -y --capability wai.video.int_motion --half-pel --block 8 "$TMP/one.y4m" -o "$TMP/one.wiv1" 2>/dev/null
 if [ "$(od -An -tu1 -j5 -N1 "$TMP/one.wiv1" | tr -d ' ')" = 1 ] &&
    [ "$(od -An -tu4 -j20 -N4 "$TMP/one.wiv1" | tr -d ' ')" = 1 ]; then ok; else fail "one frame: header"; fi
 
 # --- PNG input (when this build reads PNG) -----------------------------------
-"$WAI" encode --capability wai.video.int_motion "$TMP"/p0.png -o "$TMP/p.wiv1" >"$TMP/out" 2>"$TMP/err"
+"$WAI" encode -y --capability wai.video.int_motion "$TMP"/p0.png -o "$TMP/p.wiv1" >"$TMP/out" 2>"$TMP/err"
 if grep -q "reads no PNG" "$TMP/err"; then
     echo "note: this wai reads no PNG; PNG input checked for its refusal only"
-    expect_exit 2 "png without libpng" -- "$WAI" encode --capability wai.video.int_motion "$TMP"/p0.png -o "$TMP/p.wiv1"
+    expect_exit 2 "png without libpng" -- "$WAI" encode -y --capability wai.video.int_motion "$TMP"/p0.png -o "$TMP/p.wiv1"
 else
     lossless "png" "$TMP/p.sha" -- "$TMP"/p0.png "$TMP"/p1.png "$TMP"/p2.png "$TMP"/p3.png
     lossless "png half-pel" "$TMP/p.sha" -- --half-pel --block 5 "$TMP"/p0.png "$TMP"/p1.png "$TMP"/p2.png "$TMP"/p3.png
     printf 'not a png' >"$TMP/bad.png"
-    expect_exit 2 "png: not a PNG" -- "$WAI" encode --capability wai.video.int_motion "$TMP/bad.png" -o "$TMP/x.wiv1"
+    expect_exit 2 "png: not a PNG" -- "$WAI" encode -y --capability wai.video.int_motion "$TMP/bad.png" -o "$TMP/x.wiv1"
 fi
 
 # --- q > 1: the reported PSNR and SSE are those of the decode -----------------
@@ -167,9 +167,9 @@ EOF
 lossy() {
     local name=$1 clip=$2 w=$3 h=$4
     shift 5
-    expect_exit 0 "$name: encode" -- "$WAI" encode --capability wai.video.int_motion --quiet "$@" "$TMP/$clip.y4m" -o "$TMP/q.wiv1"
+    expect_exit 0 "$name: encode" -- "$WAI" encode -y --capability wai.video.int_motion --quiet "$@" "$TMP/$clip.y4m" -o "$TMP/q.wiv1"
     cp "$TMP/err" "$TMP/q.err"
-    expect_exit 0 "$name: decode -o" -- "$WAI" decode -o "$TMP/q.rgb" "$TMP/q.wiv1"
+    expect_exit 0 "$name: decode -y -o" -- "$WAI" decode -o "$TMP/q.rgb" "$TMP/q.wiv1"
     if python3 "$TMP/psnr.py" "$TMP/$clip.rgb" "$TMP/q.rgb" "$TMP/q.err" "$w" "$h" >"$TMP/perr" 2>&1; then ok
     else fail "$name: $(head -c 300 "$TMP/perr")"; fi
 }
@@ -181,16 +181,16 @@ lossy "q65535" e420 16 16 -- --q 65535
 expect_contains "q8: bits per pixel" "bits per pixel: " "$TMP/q.err"
 
 # --- --frames: a WIF1 group decodes to the clip's frames ----------------------
-"$WAI" encode --capability wai.video.int_motion --half-pel --q 4 "$TMP/a420.y4m" -o "$TMP/clip.wiv1" 2>/dev/null
+"$WAI" encode -y --capability wai.video.int_motion --half-pel --q 4 "$TMP/a420.y4m" -o "$TMP/clip.wiv1" 2>/dev/null
 "$WAI" decode --json "$TMP/clip.wiv1" >"$TMP/clip.json"
 hashes_of "$TMP/clip.json" >"$TMP/clip.sha"
-expect_exit 0 "frames: pattern" -- "$WAI" encode --capability wai.video.int_motion --half-pel --q 4 --frames "$TMP/a420.y4m" -o "$TMP/g_%03d.wif1"
+expect_exit 0 "frames: pattern" -- "$WAI" encode -y --capability wai.video.int_motion --half-pel --q 4 --frames "$TMP/a420.y4m" -o "$TMP/g_%03d.wif1"
 expect_contains "frames: file count" "(4 files)" "$TMP/err"
 expect_exit 0 "frames: decode" -- "$WAI" decode --json --capability wai.video.int_motion.frame "$TMP"/g_000.wif1 "$TMP"/g_001.wif1 "$TMP"/g_002.wif1 "$TMP"/g_003.wif1
 hashes_of "$TMP/out" >"$TMP/got.sha"
 if cmp -s "$TMP/got.sha" "$TMP/clip.sha"; then ok; else fail "frames: the group decodes otherwise than the clip"; fi
 mkdir "$TMP/dir"
-expect_exit 0 "frames: directory" -- "$WAI" encode --capability wai.video.int_motion.frame --half-pel --q 4 "$TMP/a420.y4m" -o "$TMP/dir"
+expect_exit 0 "frames: directory" -- "$WAI" encode -y --capability wai.video.int_motion.frame --half-pel --q 4 "$TMP/a420.y4m" -o "$TMP/dir"
 expect_exit 0 "frames: directory decode" -- "$WAI" decode --json "$TMP"/dir/frame_00000{0,1,2,3}.wif1
 hashes_of "$TMP/out" >"$TMP/got.sha"
 if cmp -s "$TMP/got.sha" "$TMP/clip.sha"; then ok; else fail "frames: the directory's group decodes otherwise"; fi
@@ -202,9 +202,9 @@ expect_exit 0 "help encode" -- "$WAI" help encode
 for opt in --capability --q --block --search --half-pel --frames --quiet "-o OUT" "IN..."; do
     expect_contains "help encode: $opt" "$opt" "$TMP/out"
 done
-E=("$WAI" encode --capability wai.video.int_motion)
-expect_exit 2 "no capability" -- "$WAI" encode "$TMP/a420.y4m" -o "$TMP/x.wiv1"
-expect_exit 2 "other capability" -- "$WAI" encode --capability wai.video.int_hyper "$TMP/a420.y4m" -o "$TMP/x.wiv1"
+E=("$WAI" encode -y --capability wai.video.int_motion)
+expect_exit 2 "no capability" -- "$WAI" encode -y "$TMP/a420.y4m" -o "$TMP/x.wiv1"
+expect_exit 2 "other capability" -- "$WAI" encode -y --capability wai.video.int_hyper "$TMP/a420.y4m" -o "$TMP/x.wiv1"
 expect_exit 2 "no input" -- "${E[@]}" -o "$TMP/x.wiv1"
 expect_exit 2 "no output" -- "${E[@]}" "$TMP/a420.y4m"
 expect_exit 2 "-o without value" -- "${E[@]}" "$TMP/a420.y4m" -o

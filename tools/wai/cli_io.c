@@ -1,50 +1,242 @@
+/* Reading the tool's inputs (cli.h): regular files only, sized before they
+ * are read, refused past their bound before a byte is read, read once into
+ * one buffer of their exact size (docs/reading-inputs.md). */
+/* POSIX.1-2008: open flags, fstat modes, mkstemp, link. */
+#define _POSIX_C_SOURCE 200809L
+
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "wai/wai_format.h"
 
-int cli_read_file(const char *name, cli_file *f) {
-    int is_stdin = strcmp(name, "-") == 0;
-    FILE *in = is_stdin ? stdin : fopen(name, "rb");
-    f->name = name;
-    f->data = NULL;
-    f->len = 0;
-    if (!in) {
-        fprintf(stderr, "wai: %s: %s\n", name, strerror(errno));
-        return -1;
+/* The largest read() asked for at once (a size_t read may be refused past
+ * SSIZE_MAX, and short reads are the norm for pipes anyway). */
+#define READ_CHUNK ((size_t)1 << 24)
+
+static const char *kind_of_mode(mode_t m) {
+    if (S_ISDIR(m)) return "a directory";
+    if (S_ISFIFO(m)) return "a FIFO";
+    if (S_ISCHR(m)) return "a character device";
+    if (S_ISBLK(m)) return "a block device";
+    if (S_ISSOCK(m)) return "a socket";
+    return "not a regular file";
+}
+
+static int read_error(const char *command, const char *name, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static int read_error(const char *command, const char *name, const char *fmt, ...) {
+    va_list ap;
+    fprintf(stderr, "wai %s: %s: ", command, name);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return -1;
+}
+
+void cli_inputs_init(cli_inputs *in, int force) {
+    memset(in, 0, sizeof *in);
+    in->force = force;
+}
+
+void cli_inputs_free(cli_inputs *in) {
+    free(in->ids);
+    memset(in, 0, sizeof *in);
+}
+
+int cli_inputs_add(cli_inputs *in, const struct stat *st) {
+    if (!in) return 0;
+    if (in->n == in->cap) {
+        size_t cap = in->cap ? 2 * in->cap : 8;
+        cli_file_id *grown = realloc(in->ids, cap * sizeof *grown);
+        if (!grown) return -1;
+        in->ids = grown;
+        in->cap = cap;
     }
-    size_t cap = 1 << 16;
+    in->ids[in->n].dev = (uint64_t)st->st_dev;
+    in->ids[in->n].ino = (uint64_t)st->st_ino;
+    in->n++;
+    return 0;
+}
+
+int cli_inputs_has(const cli_inputs *in, const struct stat *st) {
+    for (size_t i = 0; in && i < in->n; i++)
+        if (in->ids[i].dev == (uint64_t)st->st_dev && in->ids[i].ino == (uint64_t)st->st_ino)
+            return 1;
+    return 0;
+}
+
+int cli_check_input(const char *command, const char *name) {
+    if (strcmp(name, "-") == 0) return 0;
+    struct stat st;
+    if (stat(name, &st) != 0) return read_error(command, name, "%s", strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return read_error(command, name, "%s, not a regular file: refused", kind_of_mode(st.st_mode));
+    return 0;
+}
+
+/* Reads up to n bytes (fewer only at the end of the file). */
+static int read_full(int fd, uint8_t *buf, size_t n, size_t *got) {
+    size_t at = 0;
+    while (at < n) {
+        size_t want = n - at < READ_CHUNK ? n - at : READ_CHUNK;
+        ssize_t r = read(fd, buf + at, want);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) return -1;
+        if (r == 0) break;
+        at += (size_t)r;
+    }
+    *got = at;
+    return 0;
+}
+
+/* The bound of a read: the caller's, and the payload's when cap_name or
+ * the first bytes name a capability. */
+static uint64_t payload_bound(const cli_read_opts *o, const uint8_t *head, size_t n) {
+    if (!o->payload) return o->max_bytes;
+    const wai_capability *cap = o->cap_name ? wai_capability_find(o->cap_name)
+                                            : wai_capability_detect(head, n);
+    uint64_t spec = wai_payload_max_bytes(cap);
+    return spec < o->max_bytes ? spec : o->max_bytes;
+}
+
+static int too_large(const char *command, const char *name, uint64_t size, const cli_read_opts *o,
+                     uint64_t bound) {
+    if (bound < o->max_bytes)
+        return read_error(command, name,
+                          "%llu bytes or more: larger than any valid payload of its format "
+                          "(%llu bytes), refused before reading it",
+                          (unsigned long long)size, (unsigned long long)bound);
+    return read_error(command, name, "%llu bytes or more: past %s (%llu bytes), refused before "
+                      "reading it",
+                      (unsigned long long)size, o->why ? o->why : "the limit",
+                      (unsigned long long)bound);
+}
+
+/* Standard input: read in growing steps, up to the bound. */
+static int read_stream(const char *command, const char *name, int fd, const cli_read_opts *o,
+                       cli_file *f) {
+    size_t cap = 1 << 16, n = 0;
     uint8_t *buf = malloc(cap);
-    size_t n = 0;
-    int failed = buf == NULL;
-    while (!failed) {
+    if (!buf) return read_error(command, name, "out of memory");
+    uint64_t bound = o->max_bytes;
+    int have_bound = 0;
+    for (;;) {
         if (n == cap) {
-            uint8_t *grown = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+            size_t grown_cap = cap <= SIZE_MAX / 2 ? cap * 2 : SIZE_MAX;
+            if (have_bound && bound < SIZE_MAX && grown_cap > bound + 1) grown_cap = (size_t)bound + 1;
+            uint8_t *grown = grown_cap > cap ? realloc(buf, grown_cap) : NULL;
             if (!grown) {
-                failed = 1;
-                break;
+                free(buf);
+                return read_error(command, name, "out of memory");
             }
             buf = grown;
-            cap *= 2;
+            cap = grown_cap;
         }
-        size_t got = fread(buf + n, 1, cap - n, in);
-        n += got;
-        if (got == 0) {
-            failed = ferror(in) != 0;
-            break;
+        ssize_t r = read(fd, buf + n, cap - n < READ_CHUNK ? cap - n : READ_CHUNK);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) {
+            int e = errno;
+            free(buf);
+            return read_error(command, name, "%s", strerror(e));
+        }
+        if (r == 0) break;
+        n += (size_t)r;
+        if (!have_bound && n >= 8) {
+            bound = payload_bound(o, buf, n);
+            have_bound = 1;
+        }
+        if (n > bound) {
+            free(buf);
+            return too_large(command, name, n, o, bound);
         }
     }
-    if (!is_stdin) fclose(in);
-    if (failed) {
-        fprintf(stderr, "wai: %s: read failed\n", name);
+    if (!have_bound && n > (bound = payload_bound(o, buf, n))) {
         free(buf);
-        return -1;
+        return too_large(command, name, n, o, bound);
     }
     f->data = buf;
     f->len = n;
     return 0;
+}
+
+int cli_read(const char *command, const char *name, const cli_read_opts *o, cli_file *f) {
+    f->name = name;
+    f->data = NULL;
+    f->len = 0;
+    int is_stdin = strcmp(name, "-") == 0;
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then
+     * refuses it. */
+    int fd = is_stdin ? 0 : open(name, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return read_error(command, name, "%s", strerror(errno));
+    struct stat st;
+    int rc = -1;
+    if (fstat(fd, &st) != 0) {
+        read_error(command, name, "%s", strerror(errno));
+        goto done;
+    }
+    if (S_ISREG(st.st_mode) && cli_inputs_add(o->inputs, &st) != 0) {
+        read_error(command, name, "out of memory");
+        goto done;
+    }
+    if (is_stdin && !S_ISREG(st.st_mode)) {
+        rc = read_stream(command, name, fd, o, f);
+        goto done;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        read_error(command, name, "%s, not a regular file: refused", kind_of_mode(st.st_mode));
+        goto done;
+    }
+    if (!is_stdin) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    /* Standard input redirected from a file reads from where it stands. */
+    off_t at = is_stdin ? lseek(fd, 0, SEEK_CUR) : 0;
+    uint64_t size = (uint64_t)st.st_size - (at > 0 && at <= st.st_size ? (uint64_t)at : 0);
+    uint8_t head[8];
+    size_t nh = 0;
+    if (o->payload && read_full(fd, head, size < 8 ? (size_t)size : 8, &nh) != 0) {
+        read_error(command, name, "%s", strerror(errno));
+        goto done;
+    }
+    uint64_t bound = payload_bound(o, head, nh);
+    if (size > bound || size > SIZE_MAX - 1) {
+        too_large(command, name, size, o, bound);
+        goto done;
+    }
+    /* One buffer of the file's size (+1 to see a file that grew). */
+    uint8_t *buf = malloc((size_t)size + 1);
+    if (!buf) {
+        read_error(command, name, "out of memory for %llu bytes", (unsigned long long)size);
+        goto done;
+    }
+    memcpy(buf, head, nh);
+    size_t got = 0;
+    if (read_full(fd, buf + nh, (size_t)size + 1 - nh, &got) != 0) {
+        int e = errno;
+        free(buf);
+        read_error(command, name, "%s", strerror(e));
+        goto done;
+    }
+    if (nh + got > size) {
+        free(buf);
+        read_error(command, name, "grew while it was read: refused");
+        goto done;
+    }
+    f->data = buf;
+    f->len = nh + got;
+    rc = 0;
+done:
+    if (!is_stdin) close(fd);
+    return rc;
 }
 
 void cli_file_free(cli_file *f) {
@@ -102,6 +294,28 @@ int cli_parse_u64(const char *s, uint64_t *out) {
         v = v * 10 + d;
     }
     *out = v;
+    return 1;
+}
+
+int cli_parse_bytes(const char *s, uint64_t *out) {
+    if (!s) return 0;
+    if (strcmp(s, "none") == 0) {
+        *out = UINT64_MAX;
+        return 1;
+    }
+    char digits[24];
+    size_t n = strlen(s);
+    unsigned shift = 0;
+    if (n >= 2 && (s[n - 1] == 'K' || s[n - 1] == 'M' || s[n - 1] == 'G' || s[n - 1] == 'T')) {
+        shift = s[n - 1] == 'K' ? 10 : s[n - 1] == 'M' ? 20 : s[n - 1] == 'G' ? 30 : 40;
+        n--;
+    }
+    if (n == 0 || n >= sizeof digits) return 0;
+    memcpy(digits, s, n);
+    digits[n] = '\0';
+    uint64_t v;
+    if (!cli_parse_u64(digits, &v) || v > (UINT64_MAX >> shift)) return 0;
+    *out = v << shift;
     return 1;
 }
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -26,45 +27,52 @@ static int parse_pin(const char *s, uint8_t out[32]) {
 }
 
 /* Adds DIR/NAME when it exists; 0, or -1 after printing an I/O error. */
-static int add_member(wai_set *s, const char *dir, const char *name) {
+static int add_member(const char *command, cli_set *cs, const char *dir, const char *name,
+                      uint64_t max_bytes, cli_inputs *inputs) {
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (errno == ENOENT) return 0;
-        fprintf(stderr, "wai: %s: %s\n", path, strerror(errno));
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path) {
+        fprintf(stderr, "wai %s: %s/%s: path too long\n", command, dir, name);
         return -1;
     }
-    fclose(f);
-    cli_file file;
-    if (cli_read_file(path, &file) != 0) return -1;
-    wai_status st = wai_set_add(s, name, file.data, file.len);
-    cli_file_free(&file);
-    if (st != WAI_ok) {
-        fprintf(stderr, "wai: %s: %s\n", path, wai_status_name(st));
+    struct stat st;
+    if (stat(path, &st) != 0 && errno == ENOENT) return 0;
+    cli_read_opts ro = {max_bytes - cs->bytes, "the memory limit (--max-memory), with the "
+                        "members before it", 0, NULL, inputs};
+    cli_file *f = &cs->files[cs->n_files];
+    if (cli_read(command, path, &ro, f) != 0) return -1;
+    cs->n_files++;
+    cs->bytes += f->len;
+    wai_status st2 = wai_set_add_borrowed(cs->set, name, f->data, f->len);
+    if (st2 != WAI_ok) {
+        fprintf(stderr, "wai %s: %s: %s\n", command, path, wai_status_name(st2));
         return -1;
     }
     return 0;
 }
 
+void cli_set_free(cli_set *s) {
+    wai_set_destroy(s->set);   /* before the bytes it borrows */
+    for (size_t i = 0; i < s->n_files; i++) cli_file_free(&s->files[i]);
+    memset(s, 0, sizeof *s);
+}
+
 int cli_load_set(const char *command, wai_context *ctx, const wai_capability *cap,
-                 const char *dir, const char *pin, wai_set **out) {
-    *out = NULL;
+                 const char *dir, const char *pin, uint64_t max_bytes, cli_inputs *inputs,
+                 cli_set *out) {
+    memset(out, 0, sizeof *out);
     uint8_t digest[32];
     if (pin && !parse_pin(pin, digest))
         return cli_usage_error(command, "--pin needs a SHA-256 of 64 hexadecimal digits");
     if (!dir && !pin) return 0;
-    wai_set *s;
-    if (wai_set_create(ctx, &s) != WAI_ok) {
-        fprintf(stderr, "wai: out of memory\n");
+    if (wai_set_create(ctx, &out->set) != WAI_ok) {
+        fprintf(stderr, "wai %s: out of memory\n", command);
         return EXIT_USAGE;
     }
-    for (size_t i = 0; dir && cap && cap->set_members[i]; i++)
-        if (add_member(s, dir, cap->set_members[i]) != 0) {
-            wai_set_destroy(s);
+    for (size_t i = 0; dir && cap && cap->set_members[i] && i < 4; i++)
+        if (add_member(command, out, dir, cap->set_members[i], max_bytes, inputs) != 0) {
+            cli_set_free(out);
             return EXIT_USAGE;
         }
-    if (pin) wai_set_pin(s, digest);
-    *out = s;
+    if (pin) wai_set_pin(out->set, digest);
     return 0;
 }

@@ -5,13 +5,28 @@
 #include "wai/wai_format.h"
 #include "wai/wai_set.h"
 
-/* Reads DIR/NAME for every member NAME cap's set has (§9); a member whose
- * file does not exist is left out, so the decode reports set_incomplete. A
- * pin (64 hex digits, or NULL) is attached. Returns 0 with *out set (NULL
- * when dir is NULL and pin is NULL), or prints the problem and returns
- * EXIT_USAGE, naming COMMAND (a pin that is not 64 hex digits, a file that cannot be
- * read). */
+#include "cli.h"
+
+/* A set read from a directory: the wai_set, and the files it borrows. */
+typedef struct cli_set {
+    wai_set *set;           /* NULL: no --set and no --pin */
+    cli_file files[4];
+    size_t n_files;
+    uint64_t bytes;         /* the members' bytes, held while the set lives */
+} cli_set;
+
+/* Reads DIR/NAME for every member NAME cap's set has (§9), each once, into
+ * memory the set borrows (wai_set_add_borrowed: no second copy); a member
+ * whose file does not exist is left out, so the decode reports
+ * set_incomplete. The members together are at most max_bytes (the memory
+ * limit): one past it is refused before it is read, as a FIFO or device
+ * is (cli_read). Each file read is recorded in inputs. A pin (64 hex
+ * digits, or NULL) is attached. Returns 0 with *out filled (out->set NULL
+ * when dir and pin are NULL), or prints the problem and returns EXIT_USAGE,
+ * naming COMMAND. */
 int cli_load_set(const char *command, wai_context *ctx, const wai_capability *cap,
-                 const char *dir, const char *pin, wai_set **out);
+                 const char *dir, const char *pin, uint64_t max_bytes, cli_inputs *inputs,
+                 cli_set *out);
+void cli_set_free(cli_set *s);
 
 #endif

@@ -3,6 +3,7 @@
  * outputs decoded before it. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "cli_set.h"
@@ -22,16 +23,19 @@ typedef struct decode_options {
     int has_fps;
     uint64_t max_cost;
     int has_max_cost;
-    int json;
+    uint64_t max_memory;      /* --max-memory, default CLI_DEFAULT_MAX_MEMORY */
+    uint64_t threads;         /* --threads: 0 one per core */
+    int json, force;
     dispatch_opts dispatch;
 } decode_options;
 
 static int parse_options(int argc, char **argv, decode_options *o, int *first_file) {
     static const char *const takes_value[] = {"--capability", "--set", "--pin", "-o", "--format",
-                                                 "--max-cost", "--fps", DISPATCH_OPTS_TAKING_VALUE,
-                                                 NULL};
+                                                 "--max-cost", "--max-memory", "--threads",
+                                                 "--fps", DISPATCH_OPTS_TAKING_VALUE, NULL};
     cli_permute(argc, argv, takes_value);
     memset(o, 0, sizeof *o);
+    o->max_memory = CLI_DEFAULT_MAX_MEMORY;
     dispatch_opts_init(&o->dispatch);
     int i = 1;
     for (; i < argc; i++) {
@@ -56,6 +60,16 @@ static int parse_options(int argc, char **argv, decode_options *o, int *first_fi
             if (++i >= argc || !cli_parse_u64(argv[i], &o->max_cost))
                 return cli_usage_error("decode", "--max-cost needs a decimal integer");
             o->has_max_cost = 1;
+        } else if (strcmp(a, "--max-memory") == 0) {
+            if (++i >= argc || !cli_parse_bytes(argv[i], &o->max_memory))
+                return cli_usage_error("decode",
+                                       "--max-memory needs a byte count (N, NK, NM, NG, NT) "
+                                       "or none");
+        } else if (strcmp(a, "--threads") == 0) {
+            if (++i >= argc || !cli_parse_u64(argv[i], &o->threads) || o->threads > 1024)
+                return cli_usage_error("decode", "--threads needs 0 (one per core) to 1024");
+        } else if (strcmp(a, "-y") == 0 || strcmp(a, "--force") == 0) {
+            o->force = 1;
         } else if (strcmp(a, "--fps") == 0) {
             if (++i >= argc || !out_parse_fps(argv[i], &o->fps_num, &o->fps_den))
                 return cli_usage_error("decode", "--fps needs N or N/D (positive integers)");
@@ -87,8 +101,10 @@ typedef struct output_record {
 } output_record;
 
 typedef struct decode_result {
-    output_record *outputs;
+    output_record *outputs;   /* with --json only */
     size_t n, cap;
+    uint64_t count;           /* outputs decoded */
+    wai_output last;          /* the last one's kind and size (data not kept) */
 } decode_result;
 
 static int record_output(decode_result *r, const wai_output *o) {
@@ -131,31 +147,78 @@ static void print_result_json(const char *capability, wai_status st, const decod
     printf("}\n");
 }
 
-/* Decodes the files as one stream; stops at the first refusal, keeping what
- * decoded before it. Each output is recorded in r (NULL: not recorded) and
- * written to w (NULL: no -o); a failed write stops the decode with
- * *write_rc set. */
-static wai_status decode_files(wai_decoder *dec, const cli_file *files, int n_files,
-                               decode_result *r, const char **refused_file, out_writer *w,
-                               int *write_rc) {
-    for (int i = 0; i < n_files; i++) {
-        wai_status st = wai_decoder_send(dec, files[i].data, files[i].len, NULL);
+/* What the tool holds while it decodes: the inputs, read one payload at a
+ * time, and where the outputs go. */
+typedef struct decode_run {
+    const decode_options *o;
+    char **names;
+    int n_files;
+    cli_file file;            /* the payload being decoded */
+    cli_inputs inputs;
+    uint64_t payload_budget;  /* the memory limit less the set's bytes */
+    decode_result result;
+    out_writer *writer;
+    int write_rc;
+    const char *refused_file;
+} decode_run;
+
+static int read_payload(decode_run *r, int i) {
+    cli_file_free(&r->file);
+    cli_read_opts ro = {r->payload_budget, "the memory limit (--max-memory), less the set's "
+                        "members", 1, r->o->capability, &r->inputs};
+    return cli_read("decode", r->names[i], &ro, &r->file);
+}
+
+/* Decodes the files as one stream, file 0 already read; stops at the
+ * first refusal, keeping what decoded before it. Each output is recorded
+ * and written to the writer (NULL: no -o); a failed write or read stops
+ * the decode with r->write_rc set. */
+static wai_status decode_files(wai_decoder *dec, decode_run *r) {
+    for (int i = 0; i < r->n_files; i++) {
+        if (i > 0 && read_payload(r, i) != 0) {
+            r->write_rc = EXIT_USAGE;
+            return WAI_ok;
+        }
+        wai_status st = wai_decoder_send(dec, r->file.data, r->file.len, NULL);
         if (st != WAI_ok) {
-            *refused_file = files[i].name;
+            r->refused_file = r->names[i];
             return st;
         }
         for (;;) {
             wai_output o;
             if ((st = wai_decoder_receive(dec, &o)) != WAI_ok) return st;
             if (o.kind == WAI_OUTPUT_NONE) break;
+            r->result.count++;
+            r->result.last = o;
             /* Only --json prints the hashes: without it, skip SHA-256. */
-            if (r && record_output(r, &o) != 0) return WAI_out_of_memory;
+            if (r->o->json && record_output(&r->result, &o) != 0) return WAI_out_of_memory;
             /* A write that fails stops the decode: exit 2, no JSON. */
-            if (w && (*write_rc = out_write(w, &o, files[i].data, files[i].len)) != 0)
+            if (r->writer &&
+                (r->write_rc = out_write(r->writer, &o, r->file.data, r->file.len)) != 0)
                 return WAI_ok;
         }
     }
     return WAI_ok;
+}
+
+/* No -o, no --json, no --report: one line saying what decoded. */
+static void print_summary(const decode_run *r, const char *cap_name) {
+    const wai_output *l = &r->result.last;
+    unsigned long long n = (unsigned long long)r->result.count;
+    const char *first = r->names[0];
+    if (l->kind == WAI_OUTPUT_PCM)
+        printf("%s: %s: ok, %llu samples at %lu Hz", first, cap_name, (unsigned long long)l->width,
+               (unsigned long)l->sample_rate);
+    else if (l->kind == WAI_OUTPUT_PLANES)
+        printf("%s: %s: ok, %llu planes of %lux%lu", first, cap_name,
+               (unsigned long long)(l->size / ((size_t)l->width * l->height)),
+               (unsigned long)l->width, (unsigned long)l->height);
+    else
+        printf("%s: %s: ok, %llu %s%s of %lux%lu", first, cap_name, n,
+               wai_output_kind_name(l->kind), n == 1 ? "" : "s", (unsigned long)l->width,
+               (unsigned long)l->height);
+    printf("%s; nothing written (-o OUT writes the output, --json prints its hashes)\n",
+           r->n_files > 1 ? " (the stream of all FILEs)" : "");
 }
 
 int cmd_decode(int argc, char **argv) {
@@ -163,81 +226,101 @@ int cmd_decode(int argc, char **argv) {
     int first = 0;
     int rc = parse_options(argc, argv, &o, &first);
     if (rc != 0) return rc;
-    int n_files = argc - first;
-    cli_file *files = calloc((size_t)n_files, sizeof *files);
-    if (!files) return EXIT_USAGE;
-    int loaded = 0;
-    for (; loaded < n_files; loaded++)
-        if (cli_read_file(argv[first + loaded], &files[loaded]) != 0) break;
-
+    decode_run r;
+    memset(&r, 0, sizeof r);
+    r.o = &o;
+    r.names = argv + first;
+    r.n_files = argc - first;
+    cli_inputs_init(&r.inputs, o.force);
     int exit_status = EXIT_USAGE;
     wai_context *ctx = NULL;
     wai_decoder *dec = NULL;
-    wai_set *set = NULL;
-    decode_result result = {NULL, 0, 0};
-    out_writer *writer = NULL;
-    int write_rc = 0;
-    if (loaded < n_files) goto done;
-    const wai_capability *cap = o.capability ? wai_capability_find(o.capability)
-                                             : wai_capability_detect(files[0].data, files[0].len);
-    if (cap && n_files > 1 && !cap->frame_form) {
-        exit_status = cli_usage_error(
-            "decode", "several FILEs are one frame stream; %s is not a frame form", cap->name);
+    cli_set set;
+    memset(&set, 0, sizeof set);
+    /* Every FILE is a regular file (or "-"), checked before anything is
+     * read or written; each is then read when its turn comes. */
+    int n_stdin = 0;
+    for (int i = 0; i < r.n_files; i++) {
+        if (cli_check_input("decode", r.names[i]) != 0) goto done;
+        n_stdin += strcmp(r.names[i], "-") == 0;
+        struct stat st;
+        if (strcmp(r.names[i], "-") != 0 && stat(r.names[i], &st) == 0 &&
+            cli_inputs_add(&r.inputs, &st) != 0)
+            goto done;
+    }
+    if (n_stdin > 1) {
+        exit_status = cli_usage_error("decode", "standard input ('-') can be read once");
         goto done;
     }
+    r.payload_budget = o.max_memory;
+    if (read_payload(&r, 0) != 0) goto done;
+    const wai_capability *cap = o.capability ? wai_capability_find(o.capability)
+                                             : wai_capability_detect(r.file.data, r.file.len);
     /* -o is checked before anything decodes, against the kind of output
      * the capability gives. */
     out_choice out_fmt;
     if ((exit_status = out_select(o.out_path, o.out_format, out_kind_of(cap), &out_fmt)) != 0)
         goto done;
-    if (o.has_fps && out_fmt.fmt != OUT_FORMAT_Y4M) {
+    exit_status = EXIT_USAGE;
+    if (o.has_fps && out_fmt.fmt != OUT_FORMAT_Y4M && out_fmt.fmt != OUT_FORMAT_Y4M420) {
         exit_status = cli_usage_error("decode", "--fps applies to Y4M output only");
         goto done;
     }
-    exit_status = EXIT_USAGE;
-    wai_status st = wai_context_create(NULL, &ctx);
-    if (st == WAI_ok &&
-        (exit_status = cli_load_set("decode", ctx, cap, o.set_dir, o.pin, &set)) != 0)
+    wai_settings settings;
+    wai_default_settings(&settings);
+    settings.n_threads = (unsigned)o.threads;
+    if (wai_context_create(&settings, &ctx) != WAI_ok) {
+        fprintf(stderr, "wai decode: out of memory\n");
+        goto done;
+    }
+    if ((exit_status = cli_load_set("decode", ctx, cap, o.set_dir, o.pin,
+                                    o.max_memory - r.file.len, &r.inputs, &set)) != 0)
         goto done;
     exit_status = EXIT_USAGE;
+    /* The members stay in memory through the decode: the limit is shared. */
+    uint64_t budget = o.max_memory == UINT64_MAX ? UINT64_MAX
+                      : o.max_memory > set.bytes ? o.max_memory - set.bytes
+                                                 : 0;
+    r.payload_budget = budget;
     wai_decoder_config cfg;
     wai_decoder_default_config(&cfg);
     cfg.capability = o.capability;
-    cfg.set = set;
+    cfg.set = set.set;
     cfg.dispatch = &o.dispatch.options;
+    cfg.max_memory = budget;
     if (o.has_max_cost) cfg.max_cost = o.max_cost;
-    if (st == WAI_ok) st = wai_decoder_create(ctx, &cfg, &dec);
+    wai_status st = wai_decoder_create(ctx, &cfg, &dec);
     if (st == WAI_ok && o.out_path &&
-        (exit_status = out_open(o.out_path, &out_fmt, o.fps_num, o.fps_den, &writer)) != 0)
+        (exit_status = out_open(o.out_path, &out_fmt, o.fps_num, o.fps_den, &r.inputs,
+                                &r.writer)) != 0)
         goto done;
-    const char *refused_file = files[0].name;
-    if (st == WAI_ok)
-        st = decode_files(dec, files, n_files, o.json ? &result : NULL, &refused_file, writer,
-                          &write_rc);
+    r.refused_file = r.names[0];
+    if (st == WAI_ok) st = decode_files(dec, &r);
     /* Close before reporting: what was written before a refusal stays. */
-    int close_rc = out_close(writer);
-    writer = NULL;
-    if (write_rc == 0) write_rc = close_rc;
-    if (write_rc != 0) {
-        exit_status = write_rc;
+    int close_rc = out_close(r.writer);
+    r.writer = NULL;
+    if (r.write_rc == 0) r.write_rc = close_rc;
+    if (r.write_rc != 0) {
+        exit_status = r.write_rc;
         goto done;
     }
     const char *cap_name = dec && wai_decoder_capability(dec) ? wai_decoder_capability(dec)
                                                               : o.capability;
     char report[WAI_DISPATCH_REPORT_JSON_MAX];
     const char *rep = report_text(dec, report, sizeof report);
-    if (o.json) print_result_json(cap_name, st, &result, rep);
+    if (o.json) print_result_json(cap_name, st, &r.result, rep);
     else if (o.dispatch.report && rep) printf("%s\n", rep);
     else if (st != WAI_ok)
-        fprintf(stderr, "wai decode: %s: refused: %s\n", refused_file, wai_status_name(st));
+        fprintf(stderr, "wai decode: %s: refused: %s\n", r.refused_file, wai_status_name(st));
+    else if (!o.out_path && !o.dispatch.report) print_summary(&r, cap_name);
     exit_status = st == WAI_ok ? EXIT_DONE : EXIT_REFUSED;
 done:
-    out_close(writer);
-    free(result.outputs);
+    out_close(r.writer);
+    free(r.result.outputs);
     wai_decoder_destroy(dec);
-    wai_set_destroy(set);
+    cli_set_free(&set);
     wai_context_destroy(ctx);
-    for (int i = 0; i < loaded; i++) cli_file_free(&files[i]);
-    free(files);
+    cli_file_free(&r.file);
+    cli_inputs_free(&r.inputs);
     return exit_status;
 }

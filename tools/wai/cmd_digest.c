@@ -1,4 +1,5 @@
-/* wai digest: streams each file through the hash, so size is unbounded. */
+/* wai digest: streams each file through the hash, so size is unbounded
+ * (and a pipe or FIFO is read as b3sum reads one). BLAKE3 unless --sha256. */
 #include <errno.h>
 #include <string.h>
 
@@ -66,7 +67,7 @@ int cmd_digest(int argc, char **argv) {
             break;
         }
     }
-    if (algo == ALGO_NONE) return cli_usage_error("digest", "say --sha256 or --blake3");
+    if (algo == ALGO_NONE) algo = ALGO_BLAKE3;   /* the spec's hash (receipts, identities) */
     int status = EXIT_DONE;
     if (first_file >= argc) return digest_one("-", algo) == 0 ? EXIT_DONE : EXIT_USAGE;
     for (int i = first_file; i < argc; i++)

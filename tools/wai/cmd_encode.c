@@ -18,8 +18,8 @@
 typedef struct encode_options {
     const char *capability;
     const char *out;
-    uint64_t q, block, search;
-    int half_pel, frames, quiet;
+    uint64_t q, block, search, threads;
+    int half_pel, frames, quiet, force;
 } encode_options;
 
 static int parse_number(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *v) {
@@ -34,6 +34,7 @@ static int parse_options(int argc, char **argv, encode_options *o, int *first, i
     o->q = 1;
     o->block = 16;
     o->search = 8;
+    o->threads = 1;
     int n_in = 0;
     /* Inputs may come before or after options; they are moved to the front
      * of the list in order. */
@@ -58,6 +59,10 @@ static int parse_options(int argc, char **argv, encode_options *o, int *first, i
         } else if (!strcmp(a, "--search")) {
             rc = parse_number(a, ++i < argc ? argv[i] : NULL, 0, WAI_MOTION_ENCODE_MAX_SEARCH,
                               &o->search);
+        } else if (!strcmp(a, "--threads")) {
+            rc = parse_number(a, ++i < argc ? argv[i] : NULL, 0, 1024, &o->threads);
+        } else if (!strcmp(a, "-y") || !strcmp(a, "--force")) {
+            o->force = 1;
         } else if (!strcmp(a, "--half-pel")) {
             o->half_pel = 1;
         } else if (!strcmp(a, "--frames")) {
@@ -79,6 +84,8 @@ static int parse_options(int argc, char **argv, encode_options *o, int *first, i
                                o->capability);
     if (n_in == 0) return cli_usage_error("encode", "no input given");
     if (!o->out) return cli_usage_error("encode", "no output given (-o OUT)");
+    if (o->frames && !strcmp(o->out, "-"))
+        return cli_usage_error("encode", "--frames writes one file per frame: OUT can't be '-'");
     *first = 1;
     *last = 1 + n_in;
     return 0;
@@ -163,16 +170,18 @@ static char *pattern_name(const name_pattern *p, uint32_t i) {
     return s;
 }
 
-static int write_file(const char *path, const uint8_t *data, size_t len) {
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        fprintf(stderr, "wai encode: %s: %s\n", path, strerror(errno));
+/* PATH ("-": standard output) written whole, through a temporary renamed
+ * into place (cli_out_open). */
+static int write_file(const char *path, const uint8_t *data, size_t len,
+                      const cli_inputs *inputs) {
+    cli_out_file f;
+    if (cli_out_open("encode", path, inputs, &f) != 0) return -1;
+    if (fwrite(data, 1, len, f.f) != len) {
+        cli_out_discard(&f);
+        fprintf(stderr, "wai encode: %s: write failed\n", path);
         return -1;
     }
-    int ok = fwrite(data, 1, len, f) == len;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok) fprintf(stderr, "wai encode: %s: write failed\n", path);
-    return ok ? 0 : -1;
+    return cli_out_commit("encode", &f) == 0 ? 0 : -1;
 }
 
 typedef struct progress_state {
@@ -250,11 +259,15 @@ static int read_inputs(char **in, int n_in, input_clip *clip) {
         return cli_usage_error("encode", "give one .y4m file, or PNG files (one per frame)");
     int rc = n_y4m ? input_read_y4m(in[0], clip) : input_read_pngs((const char *const *)in,
                                                                       n_in, clip);
+    if (rc == INPUT_TOO_LARGE) {
+        fprintf(stderr, "wai encode: refused: too_large\n");
+        return EXIT_REFUSED;
+    }
     return rc == 0 ? 0 : EXIT_USAGE;
 }
 
 static int write_frames(const encode_options *o, const wai_motion_encode_result *r,
-                        uint64_t *bytes, uint32_t *files) {
+                        const cli_inputs *inputs, uint64_t *bytes, uint32_t *files) {
     name_pattern pat;
     int rc = EXIT_USAGE;
     if (parse_pattern(o->out, &pat) != 0) {
@@ -274,9 +287,15 @@ static int write_frames(const encode_options *o, const wai_motion_encode_result 
     }
     *bytes = 0;
     rc = EXIT_DONE;
+    /* Every name checked before the first is written. */
     for (uint32_t i = 0; i < n && rc == EXIT_DONE; i++) {
         char *name = pattern_name(&pat, i);
-        if (!name || write_file(name, group[i].data, group[i].len) != 0) rc = EXIT_USAGE;
+        if (!name || cli_out_check("encode", name, inputs) != 0) rc = EXIT_USAGE;
+        free(name);
+    }
+    for (uint32_t i = 0; i < n && rc == EXIT_DONE; i++) {
+        char *name = pattern_name(&pat, i);
+        if (!name || write_file(name, group[i].data, group[i].len, inputs) != 0) rc = EXIT_USAGE;
         free(name);
         *bytes += group[i].len;
     }
@@ -305,12 +324,34 @@ int cmd_encode(int argc, char **argv) {
                                    "or %%0Nd: '%s'",
                                    o.out);
     }
+    /* The inputs, recorded so that OUT is none of them; OUT checked before
+     * the encode spends any time. */
+    cli_inputs inputs;
+    cli_inputs_init(&inputs, o.force);
+    for (int i = first; i < last; i++) {
+        struct stat st;
+        if (cli_check_input("encode", argv[i]) != 0) {
+            cli_inputs_free(&inputs);
+            return EXIT_USAGE;
+        }
+        if (strcmp(argv[i], "-") != 0 && stat(argv[i], &st) == 0) cli_inputs_add(&inputs, &st);
+        else if (strcmp(argv[i], "-") == 0 && fstat(0, &st) == 0 && S_ISREG(st.st_mode))
+            cli_inputs_add(&inputs, &st);
+    }
+    if (!o.frames && strcmp(o.out, "-") != 0 && cli_out_check("encode", o.out, &inputs) != 0) {
+        cli_inputs_free(&inputs);
+        return EXIT_USAGE;
+    }
     input_clip clip;
-    if ((rc = read_inputs(argv + first, last - first, &clip)) != 0) return rc;
+    if ((rc = read_inputs(argv + first, last - first, &clip)) != 0) {
+        cli_inputs_free(&inputs);
+        return rc;
+    }
 
     const uint8_t **frames = malloc(clip.n_frames * sizeof *frames);
     if (!frames) {
         input_clip_free(&clip);
+        cli_inputs_free(&inputs);
         fprintf(stderr, "wai encode: out of memory\n");
         return EXIT_USAGE;
     }
@@ -323,6 +364,7 @@ int cmd_encode(int argc, char **argv) {
     p.block = (uint32_t)o.block;
     p.search = (uint32_t)o.search;
     p.half_pel = o.half_pel;
+    p.n_threads = (unsigned)o.threads;
     progress_state ps = {1};
     if (!o.quiet && (uint64_t)clip.n_frames * clip.w * clip.h >= PROGRESS_MIN_PIXELS) {
         p.progress = report_progress;
@@ -333,14 +375,16 @@ int cmd_encode(int argc, char **argv) {
     free(frames);
     input_clip_free(&clip);
     if (st != WAI_ok) {
+        cli_inputs_free(&inputs);
         fprintf(stderr, "wai encode: refused: %s\n", wai_status_name(st));
         return st == WAI_out_of_memory ? EXIT_USAGE : EXIT_REFUSED;
     }
     uint64_t bytes = r.payload_len;
     uint32_t files = 0;
-    if (o.frames) rc = write_frames(&o, &r, &bytes, &files);
-    else rc = write_file(o.out, r.payload, r.payload_len) == 0 ? EXIT_DONE : EXIT_USAGE;
+    if (o.frames) rc = write_frames(&o, &r, &inputs, &bytes, &files);
+    else rc = write_file(o.out, r.payload, r.payload_len, &inputs) == 0 ? EXIT_DONE : EXIT_USAGE;
     if (rc == EXIT_DONE) print_report(&r, bytes, files);
     wai_motion_encode_result_free(NULL, &r);
+    cli_inputs_free(&inputs);
     return rc;
 }

@@ -74,6 +74,7 @@ static void print_header(const wai_capability *cap, const cli_file *f) {
 typedef struct cost_options {
     int with_cost;
     const char *set_dir, *pin;
+    uint64_t max_memory;     /* bounds each file read, and the set's members */
 } cost_options;
 
 /* The declared cost: from the header alone, or with the set when one is
@@ -85,17 +86,18 @@ static int print_cost(const wai_capability *cap, const cli_file *f, const cost_o
     wai_status st;
     if (co->set_dir || co->pin) {
         wai_context *ctx = NULL;
-        wai_set *set = NULL;
+        cli_set set;
         if (wai_context_create(NULL, &ctx) != WAI_ok) {
             fprintf(stderr, "wai inspect: out of memory\n");
             return EXIT_USAGE;
         }
-        if (cli_load_set("inspect", ctx, cap, co->set_dir, co->pin, &set) != 0) {
+        if (cli_load_set("inspect", ctx, cap, co->set_dir, co->pin, co->max_memory, NULL,
+                         &set) != 0) {
             wai_context_destroy(ctx);
             return EXIT_USAGE;
         }
-        st = wai_declared_cost_set(ctx, cap->name, set, f->data, f->len, &c);
-        wai_set_destroy(set);
+        st = wai_declared_cost_set(ctx, cap->name, set.set, f->data, f->len, &c);
+        cli_set_free(&set);
         wai_context_destroy(ctx);
     } else {
         st = wai_declared_cost(cap->name, f->data, f->len, &c);
@@ -147,10 +149,11 @@ static wai_status inspect_one(const cli_file *f, const char *cap_name, const cos
 }
 
 int cmd_inspect(int argc, char **argv) {
-    static const char *const takes_value[] = {"--capability", "--set", "--pin", NULL};
+    static const char *const takes_value[] = {"--capability", "--set", "--pin", "--max-memory",
+                                              NULL};
     cli_permute(argc, argv, takes_value);
     const char *cap_name = NULL;
-    cost_options co = {0, NULL, NULL};
+    cost_options co = {0, NULL, NULL, CLI_DEFAULT_MAX_MEMORY};
     int i = 1;
     for (; i < argc; i++) {
         const char *a = argv[i];
@@ -164,6 +167,11 @@ int cmd_inspect(int argc, char **argv) {
         } else if (strcmp(a, "--set") == 0 || strcmp(a, "--pin") == 0) {
             if (++i >= argc) return cli_usage_error("inspect", "%s needs a value", a);
             *(a[2] == 's' ? &co.set_dir : &co.pin) = argv[i];
+        } else if (strcmp(a, "--max-memory") == 0) {
+            if (++i >= argc || !cli_parse_bytes(argv[i], &co.max_memory))
+                return cli_usage_error("inspect",
+                                       "--max-memory needs a byte count (N, NK, NM, NG, NT) "
+                                       "or none");
         } else if (strcmp(a, "--cost") == 0) {
             co.with_cost = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
@@ -175,14 +183,20 @@ int cmd_inspect(int argc, char **argv) {
     if (i >= argc) return cli_usage_error("inspect", "no FILE given");
     if ((co.set_dir || co.pin) && !co.with_cost)
         return cli_usage_error("inspect", "--set and --pin apply to --cost");
-    int exit_status = EXIT_DONE;
+    /* As sha256sum: a file that can't be read is reported and skipped, and
+     * the exit status says so at the end (2 over 1 over 0). */
+    int refused = 0, io_error = 0;
     for (; i < argc; i++) {
         cli_file f;
-        if (cli_read_file(argv[i], &f) != 0) return EXIT_USAGE;
+        cli_read_opts ro = {co.max_memory, "the memory limit (--max-memory)", 1, cap_name, NULL};
+        if (cli_read("inspect", argv[i], &ro, &f) != 0) {
+            io_error = 1;
+            continue;
+        }
         int usage_rc = 0;
-        if (inspect_one(&f, cap_name, &co, &usage_rc) != WAI_ok) exit_status = EXIT_REFUSED;
+        if (inspect_one(&f, cap_name, &co, &usage_rc) != WAI_ok) refused = 1;
         cli_file_free(&f);
-        if (usage_rc != 0) return usage_rc;
+        if (usage_rc != 0) io_error = 1;
     }
-    return exit_status;
+    return io_error ? EXIT_USAGE : refused ? EXIT_REFUSED : EXIT_DONE;
 }

@@ -15,6 +15,11 @@ typedef struct input_clip {
  * §7), so nothing larger is read into memory. */
 #define INPUT_MAX_BYTES ((uint64_t)1 << 30)
 
+/* The readers' return for a picture or clip past those caps (a frame of
+ * more than 2^26 samples, more than 2^30 bytes): a clip WIV1 cannot hold,
+ * which `wai encode` refuses as too_large (exit 1), not a usage error. */
+#define INPUT_TOO_LARGE (-2)
+
 /* Reads a YUV4MPEG2 file as ffmpeg writes it: 8-bit 4:2:0 (C420jpeg,
  * C420paldv, C420mpeg2, C420, the default), 4:2:2 (C422), 4:4:4 (C444) or
  * gray (Cmono), any FRAME parameters. YUV is BT.601 limited range; chroma
@@ -24,13 +29,14 @@ typedef struct input_clip {
  * input_yuv_to_rgb (ffmpeg's unscaled converter), 4:4:4 and odd heights
  * through input_yuv_to_rgb_q16 (its generic scaler's rounding); gray is
  * R = G = B = Y, as ffmpeg copies it. "-" reads standard input. Returns 0,
- * or prints "wai encode: PATH: reason" and returns -1. */
+ * or prints "wai encode: PATH: reason" and returns -1 (INPUT_TOO_LARGE past
+ * the caps). */
 int input_read_y4m(const char *path, input_clip *clip);
 
 /* Reads PNG files, one frame each, all of one size: 8-bit gray, gray+alpha,
  * RGB, RGBA or palette, as RGB8 (gray is repeated, alpha dropped). Without
  * libpng (WAI_HAVE_PNG undefined) it refuses with a clear message. Returns
- * 0, or prints why and returns -1. */
+ * 0, or prints why and returns -1 (INPUT_TOO_LARGE past the caps). */
 int input_read_pngs(const char *const *paths, int n_paths, input_clip *clip);
 
 void input_clip_free(input_clip *clip);

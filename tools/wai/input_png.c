@@ -21,6 +21,7 @@ typedef struct png_job {
     png_bytep *rows;
     uint32_t w, h;
     const char *why;   /* our own refusal, or NULL */
+    int too_large;     /* why is a cap: INPUT_TOO_LARGE */
 } png_job;
 
 static int read_png(png_job *j) {
@@ -38,6 +39,7 @@ static int read_png(png_job *j) {
     }
     if ((uint64_t)w * h * 3 > ((uint64_t)1 << 26)) {
         j->why = "a frame of more than 2^26 samples: larger than a WIV1 frame may be";
+        j->too_large = 1;
         return -1;
     }
     if (type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(j->png);
@@ -89,6 +91,7 @@ static int read_one(const char *path, uint32_t *w, uint32_t *h, uint8_t **rgb) {
     if (rc != 0) {
         fprintf(stderr, "wai encode: %s: %s\n", path, j.why ? j.why : "cannot read the PNG");
         free(j.rgb);
+        if (j.too_large) rc = INPUT_TOO_LARGE;
     } else {
         *w = j.w;
         *h = j.h;
@@ -102,10 +105,12 @@ static int read_one(const char *path, uint32_t *w, uint32_t *h, uint8_t **rgb) {
 
 int input_read_pngs(const char *const *paths, int n_paths, input_clip *clip) {
     memset(clip, 0, sizeof *clip);
+    int rc = -1;
     for (int i = 0; i < n_paths; i++) {
         uint32_t w, h;
         uint8_t *rgb = NULL;
-        if (read_one(paths[i], &w, &h, &rgb) != 0) goto fail;
+        if ((rc = read_one(paths[i], &w, &h, &rgb)) != 0) goto fail;
+        rc = -1;
         if (i == 0) {
             clip->w = w;
             clip->h = h;
@@ -113,6 +118,7 @@ int input_read_pngs(const char *const *paths, int n_paths, input_clip *clip) {
                 free(rgb);
                 fprintf(stderr, "wai encode: more than 2^30 bytes of RGB: larger than a WIV1 "
                                 "clip may be\n");
+                rc = INPUT_TOO_LARGE;
                 goto fail;
             }
             clip->rgb = malloc((size_t)w * h * 3 * (size_t)n_paths);
@@ -134,7 +140,7 @@ int input_read_pngs(const char *const *paths, int n_paths, input_clip *clip) {
     return 0;
 fail:
     input_clip_free(clip);
-    return -1;
+    return rc;
 }
 
 #else

@@ -149,6 +149,7 @@ int input_read_y4m(const char *path, input_clip *clip) {
     }
     if ((uint64_t)w * h * 3 > ((uint64_t)1 << 26)) {
         fail(path, "a frame of more than 2^26 samples: larger than a WIV1 frame may be");
+        rc = INPUT_TOO_LARGE;
         goto done;
     }
     uint32_t cw = sub == SUB_444 ? w : (w + 1) / 2, ch = sub == SUB_420 ? (h + 1) / 2 : h;
@@ -177,6 +178,7 @@ int input_read_y4m(const char *path, input_clip *clip) {
         }
         if ((uint64_t)frame_rgb * (clip->n_frames + 1) > INPUT_MAX_BYTES) {
             fail(path, "more than 2^30 bytes of RGB: larger than a WIV1 clip may be");
+            rc = INPUT_TOO_LARGE;
             goto done;
         }
         if (clip->n_frames == cap) {

@@ -23,7 +23,22 @@ static int is_help_flag(const char *a) {
     return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
 }
 
-int main(int argc, char **argv) {
+/* Every command's standard output is checked once it is done: a write that
+ * failed (a full disk, a closed pipe, /dev/full) is an I/O error, exit 2,
+ * whatever the command returned. */
+static int finish(int status) {
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "wai: standard output: write failed\n");
+        return EXIT_USAGE;
+    }
+    return status;
+}
+
+static int run(int argc, char **argv);
+
+int main(int argc, char **argv) { return finish(run(argc, argv)); }
+
+static int run(int argc, char **argv) {
     if (argc < 2) {
         cli_print_overview(stderr);
         return EXIT_USAGE;

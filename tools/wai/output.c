@@ -45,12 +45,24 @@ int out_set_name(out_writer *w, const char *prefix, size_t prefix_len, const cha
 }
 
 static int is_file_format(out_format fmt) {
-    return fmt == OUT_FORMAT_Y4M || fmt == OUT_FORMAT_RGB || fmt == OUT_FORMAT_WAV ||
-           fmt == OUT_FORMAT_S16LE;
+    return fmt == OUT_FORMAT_Y4M || fmt == OUT_FORMAT_Y4M420 || fmt == OUT_FORMAT_RGB ||
+           fmt == OUT_FORMAT_WAV || fmt == OUT_FORMAT_S16LE;
+}
+
+int out_whole_file(out_writer *w, const char *name, const char *header, const uint8_t *data,
+                   size_t n) {
+    cli_out_file f;
+    int rc = cli_out_open("decode", name, w->inputs, &f);
+    if (rc != 0) return rc;
+    if ((header && fputs(header, f.f) == EOF) || fwrite(data, 1, n, f.f) != n) {
+        cli_out_discard(&f);
+        return out_io_error(name, "write failed");
+    }
+    return cli_out_commit("decode", &f);
 }
 
 int out_open(const char *path, const out_choice *c, uint32_t fps_num, uint32_t fps_den,
-             out_writer **w) {
+             const cli_inputs *inputs, out_writer **w) {
     *w = NULL;
     out_writer *o = calloc(1, sizeof *o);
     if (!o) return out_io_error(path, "out of memory");
@@ -58,16 +70,16 @@ int out_open(const char *path, const out_choice *c, uint32_t fps_num, uint32_t f
     o->path = path;
     o->fps_num = fps_num;
     o->fps_den = fps_den;
+    o->inputs = inputs;
     int rc = 0;
     if (c->fmt == OUT_FORMAT_PNG) {
         out_parse_pattern(path, &o->pattern);  /* checked by out_select */
     } else if (c->fmt == OUT_FORMAT_PLANES) {
         rc = out_open_planes(o);
-    } else if (is_file_format(c->fmt) && strcmp(path, "-") == 0) {
-        o->f = stdout;
-        o->is_stdout = 1;
-    } else if (is_file_format(c->fmt) && !(o->f = fopen(path, "wb"))) {
-        rc = out_io_error(path, strerror(errno));
+    } else if (c->fmt == OUT_FORMAT_PNG_ONE) {
+        rc = cli_out_check("decode", path, inputs);   /* written whole, after the decode */
+    } else if (is_file_format(c->fmt)) {
+        if ((rc = cli_out_open("decode", path, inputs, &o->file)) == 0) o->f = o->file.f;
     }
     if (rc != 0) {
         free(o);
@@ -118,17 +130,53 @@ static int y4m_tables(void) {
     return 0;
 }
 
+/* 8-bit 4:2:0 (--format y4m420, lossy): Y is the 16-bit sample rounded to
+ * 8 bits; Cb and Cr are the mean of the 16-bit samples of each 2x2 block
+ * (the last row or column repeated at an odd edge), rounded to 8 bits:
+ * C420jpeg, chroma sited between the four pixels as ffmpeg's yuv420p. */
+static int write_y4m420(out_writer *w, const wai_output *o) {
+    uint32_t W = o->width, H = o->height, cw = (W + 1) / 2, ch = (H + 1) / 2;
+    size_t n = (size_t)W * H, nc = (size_t)cw * ch;
+    uint8_t *yp = (uint8_t *)w->planes, *up = yp + n, *vp = up + nc;
+    const uint8_t *px = o->data;
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *p = px + 3 * i;
+        int32_t s = 299 * p[0] + 587 * p[1] + 114 * p[2];
+        yp[i] = (uint8_t)((g_y_of_s[s] + 128) >> 8);
+    }
+    for (uint32_t cy = 0; cy < ch; cy++)
+        for (uint32_t cx = 0; cx < cw; cx++) {
+            uint32_t cb = 0, cr = 0;
+            for (uint32_t dy = 0; dy < 2; dy++)
+                for (uint32_t dx = 0; dx < 2; dx++) {
+                    uint32_t y = 2 * cy + dy < H ? 2 * cy + dy : H - 1;
+                    uint32_t x = 2 * cx + dx < W ? 2 * cx + dx : W - 1;
+                    const uint8_t *p = px + 3 * ((size_t)y * W + x);
+                    int32_t s = 299 * p[0] + 587 * p[1] + 114 * p[2];
+                    cb += g_cb_of_d[1000 * p[2] - s + S_MAX];
+                    cr += g_cr_of_d[1000 * p[0] - s + S_MAX];
+                }
+            up[(size_t)cy * cw + cx] = (uint8_t)((cb + 512) >> 10);
+            vp[(size_t)cy * cw + cx] = (uint8_t)((cr + 512) >> 10);
+        }
+    size_t bytes = n + 2 * nc;
+    if (fputs("FRAME\n", w->f) == EOF || fwrite(w->planes, 1, bytes, w->f) != bytes)
+        return out_io_error(w->path, "write failed");
+    return 0;
+}
+
 static void put_le16(uint8_t *p, uint16_t v) {
     p[0] = (uint8_t)v;
     p[1] = (uint8_t)(v >> 8);
 }
 
 static int write_y4m(out_writer *w, const wai_output *o) {
+    int is420 = w->choice.fmt == OUT_FORMAT_Y4M420;
     if (w->width == 0) {
         if (y4m_tables() != 0) return out_io_error(w->path, "out of memory");
-        if (fprintf(w->f, "YUV4MPEG2 W%u H%u F%u:%u Ip A1:1 C444p16 XCOLORRANGE=LIMITED\n",
+        if (fprintf(w->f, "YUV4MPEG2 W%u H%u F%u:%u Ip A1:1 %s XCOLORRANGE=LIMITED\n",
                     (unsigned)o->width, (unsigned)o->height, (unsigned)w->fps_num,
-                    (unsigned)w->fps_den) < 0)
+                    (unsigned)w->fps_den, is420 ? "C420jpeg" : "C444p16") < 0)
             return out_io_error(w->path, "write failed");
         w->width = o->width;
         w->height = o->height;
@@ -148,6 +196,7 @@ static int write_y4m(out_writer *w, const wai_output *o) {
         w->planes_cap = w->planes ? 3 * n : 0;
         if (!w->planes) return out_io_error(w->path, "out of memory");
     }
+    if (is420) return write_y4m420(w, o);
     /* Samples in file byte order (little-endian) whatever the host's. */
     uint8_t *yp = (uint8_t *)w->planes, *up = yp + 2 * n, *vp = up + 2 * n;
     const uint8_t *px = o->data;
@@ -195,15 +244,16 @@ int out_write(out_writer *w, const wai_output *o, const uint8_t *payload, size_t
         return EXIT_USAGE;
     }
     /* A format that holds one output refuses a second, writing nothing. */
-    if (w->n_written > 0 && fmt != OUT_FORMAT_Y4M && fmt != OUT_FORMAT_RGB &&
-        fmt != OUT_FORMAT_PNG) {
+    if (w->n_written > 0 && fmt != OUT_FORMAT_Y4M && fmt != OUT_FORMAT_Y4M420 &&
+        fmt != OUT_FORMAT_RGB && fmt != OUT_FORMAT_PNG) {
         fprintf(stderr, "wai decode: %s: holds one output; output %llu is another\n", w->path,
                 (unsigned long long)o->index);
         return EXIT_USAGE;
     }
     int rc;
     switch (fmt) {
-    case OUT_FORMAT_Y4M: rc = write_y4m(w, o); break;
+    case OUT_FORMAT_Y4M:
+    case OUT_FORMAT_Y4M420: rc = write_y4m(w, o); break;
     case OUT_FORMAT_RGB:
         rc = fwrite(o->data, 1, o->size, w->f) != o->size ? out_io_error(w->path, "write failed")
                                                            : 0;
@@ -216,17 +266,17 @@ int out_write(out_writer *w, const wai_output *o, const uint8_t *payload, size_t
     default: rc = out_io_error(w->path, "no writer for this format"); break;
     }
     if (rc == 0) w->n_written++;
+    else if (w->f && ferror(w->f)) w->failed = 1;   /* a part of it may be in OUT */
     return rc;
 }
 
 int out_close(out_writer *w) {
     if (!w) return 0;
     int rc = 0;
-    if (w->f) {
-        int bad = fflush(w->f) != 0 || ferror(w->f);
-        if (!w->is_stdout && fclose(w->f) != 0) bad = 1;
-        if (bad) rc = out_io_error(w->path, "write failed");
-    }
+    if (w->file.f && (w->n_written > 0 || w->file.is_stdout) && !w->failed)
+        rc = cli_out_commit("decode", &w->file);
+    else if (w->file.f)
+        cli_out_discard(&w->file);
     free(w->planes);
     free(w->name);
     free(w);

@@ -11,12 +11,14 @@
 
 #include <stdint.h>
 
+#include "cli.h"
 #include "wai/wai_decode.h"
 #include "wai/wai_format.h"
 
 typedef enum out_format {
     OUT_FORMAT_NONE = 0,
     OUT_FORMAT_Y4M,      /* YUV4MPEG2, C444p16, BT.601 limited range */
+    OUT_FORMAT_Y4M420,   /* YUV4MPEG2, 8-bit 4:2:0 (C420jpeg): lossy, for players */
     OUT_FORMAT_RGB,      /* raw rgb24 frames, concatenated */
     OUT_FORMAT_PNG,      /* one PNG per frame, OUT a pattern with one %d */
     OUT_FORMAT_PNG_ONE,  /* an image: one PNG, OUT its name */
@@ -49,11 +51,12 @@ int out_parse_fps(const char *s, uint32_t *num, uint32_t *den);
 
 typedef struct out_writer out_writer;
 
-/* Opens the writer (creates the file for y4m, rgb, wav and s16le, the
- * directory for planes; PNG files are created per output). Returns 0, or
- * prints an I/O error and returns EXIT_USAGE. */
+/* Opens the writer (the temporary of y4m, rgb, wav and s16le, the
+ * directory for planes; PNG files are written whole per output), after
+ * cli_out_check (no input overwritten, an existing file only with -y).
+ * Returns 0, or prints an I/O error and returns EXIT_USAGE. */
 int out_open(const char *path, const out_choice *c, uint32_t fps_num, uint32_t fps_den,
-             out_writer **w);
+             const cli_inputs *inputs, out_writer **w);
 
 /* Writes one decoded output; payload is the payload it decoded from (the
  * planes' attributes.json reads its presentation data). Returns 0, or
@@ -62,8 +65,10 @@ int out_open(const char *path, const out_choice *c, uint32_t fps_num, uint32_t f
  * output is then written. */
 int out_write(out_writer *w, const wai_output *o, const uint8_t *payload, size_t payload_len);
 
-/* Flushes and closes; w may be NULL. Returns 0, or prints an I/O error and
- * returns EXIT_USAGE. */
+/* Flushes and closes; w may be NULL. OUT is renamed into place when it
+ * holds at least one output and no write failed (a refusal part-way keeps
+ * the frames before it, in a complete file), else removed. Returns 0, or
+ * prints an I/O error and returns EXIT_USAGE. */
 int out_close(out_writer *w);
 
 #endif

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "cli.h"
 #include "output.h"
 
 /* A PNG pattern has exactly one '%', the start of %d or %0Nd (N one or two
@@ -21,8 +22,10 @@ int out_parse_pattern(const char *path, png_pattern *p);
 struct out_writer {
     out_choice choice;
     const char *path;
-    FILE *f;                   /* y4m, rgb, wav, s16le */
-    int is_stdout;
+    const cli_inputs *inputs;  /* what no output may overwrite, and -y */
+    cli_out_file file;         /* y4m, rgb, wav, s16le: OUT, or standard output */
+    FILE *f;                   /* file.f */
+    int failed;                /* a write failed: OUT is not committed */
     uint64_t n_written;        /* outputs written so far */
     uint32_t fps_num, fps_den;
     uint32_t width, height;    /* y4m: the size its header fixed; 0 before */
@@ -36,14 +39,19 @@ struct out_writer {
 /* Prints "wai decode: PATH: WHAT" and returns EXIT_USAGE. */
 int out_io_error(const char *path, const char *what);
 
+/* One whole file NAME holding n bytes at data (a plane's PGM header first
+ * when header is not NULL), through cli_out_open/commit: 0, or EXIT_USAGE. */
+int out_whole_file(out_writer *w, const char *name, const char *header, const uint8_t *data,
+                   size_t n);
+
 /* w->name = prefix + middle + suffix (grown as needed); 0, or an I/O error. */
 int out_set_name(out_writer *w, const char *prefix, size_t prefix_len, const char *middle,
                  const char *suffix);
 
 /* output_png.c (WAI_HAVE_PNG only): one 8-bit PNG of `channels` (1 grey, 3
  * RGB) to the file `name`; 0, or prints why and returns EXIT_USAGE. */
-int out_png_file(const char *name, const uint8_t *px, uint32_t width, uint32_t height,
-                 int channels);
+int out_png_file(out_writer *w, const char *name, const uint8_t *px, uint32_t width,
+                 uint32_t height, int channels);
 /* The output to the pattern's file for its index, or to w->path. */
 int out_write_png(out_writer *w, const wai_output *o);
 

@@ -35,14 +35,11 @@ static int dir_file(out_writer *w, const char *name) {
     return rc;
 }
 
-static int pgm_file(const char *name, const uint8_t *px, uint32_t side) {
-    FILE *f = fopen(name, "wb");
-    if (!f) return out_io_error(name, strerror(errno));
-    size_t n = (size_t)side * side;
-    int bad = fprintf(f, "P5\n%lu %lu\n255\n", (unsigned long)side, (unsigned long)side) < 0 ||
-              fwrite(px, 1, n, f) != n;
-    if (fclose(f) != 0) bad = 1;
-    return bad ? out_io_error(name, "write failed") : 0;
+static int pgm_file(out_writer *w, const char *name, const uint8_t *px, uint32_t side) {
+    char header[64];
+    snprintf(header, sizeof header, "P5\n%lu %lu\n255\n", (unsigned long)side,
+             (unsigned long)side);
+    return out_whole_file(w, name, header, px, (size_t)side * side);
 }
 
 /* The binary32 bits as the shortest "%.*g" that reads back to them; an
@@ -66,8 +63,9 @@ static void put_f32(FILE *f, uint32_t bits) {
 static int write_attributes(out_writer *w, const wai_splat_info *info, const uint32_t *ranges) {
     int rc = dir_file(w, "attributes.json");
     if (rc != 0) return rc;
-    FILE *f = fopen(w->name, "wb");
-    if (!f) return out_io_error(w->name, strerror(errno));
+    cli_out_file out;
+    if ((rc = cli_out_open("decode", w->name, w->inputs, &out)) != 0) return rc;
+    FILE *f = out.f;
     fprintf(f, "{\"n_gaussians\": %lu, \"planes\": %lu, \"side\": %lu, \"ranges\": [",
             (unsigned long)info->n_gaussians, (unsigned long)info->planes,
             (unsigned long)info->side);
@@ -79,9 +77,7 @@ static int write_attributes(out_writer *w, const wai_splat_info *info, const uin
         fputs("]", f);
     }
     fputs("]}\n", f);
-    int bad = ferror(f);
-    if (fclose(f) != 0) bad = 1;
-    return bad ? out_io_error(w->name, "write failed") : 0;
+    return cli_out_commit("decode", &out);
 }
 
 int out_write_planes(out_writer *w, const wai_output *o, const uint8_t *payload, size_t len) {
@@ -99,13 +95,21 @@ int out_write_planes(out_writer *w, const wai_output *o, const uint8_t *payload,
     wai_splat_presentation(payload, len, &info, ranges, info.planes);
     const char *ext = w->choice.plane_file == OUT_PLANE_PGM ? ".pgm" : ".png";
     int rc = 0;
+    /* Every file is checked before any is written: a refusal (an input, a
+     * file that exists without -y) leaves the directory as it was. */
+    for (uint32_t i = 0; rc == 0 && i <= info.planes; i++) {
+        char name[32];
+        if (i < info.planes) snprintf(name, sizeof name, "plane_%03lu%s", (unsigned long)i, ext);
+        else snprintf(name, sizeof name, "attributes.json");
+        if ((rc = dir_file(w, name)) == 0) rc = cli_out_check("decode", w->name, w->inputs);
+    }
     for (uint32_t i = 0; rc == 0 && i < info.planes; i++) {
         char name[32];
         snprintf(name, sizeof name, "plane_%03lu%s", (unsigned long)i, ext);
         const uint8_t *px = o->data + i * plane;
         if ((rc = dir_file(w, name)) != 0) break;
-        rc = w->choice.plane_file == OUT_PLANE_PGM ? pgm_file(w->name, px, info.side)
-                                                  : out_png_file(w->name, px, info.side,
+        rc = w->choice.plane_file == OUT_PLANE_PGM ? pgm_file(w, w->name, px, info.side)
+                                                  : out_png_file(w, w->name, px, info.side,
                                                                  info.side, 1);
     }
     if (rc == 0) rc = write_attributes(w, &info, ranges);

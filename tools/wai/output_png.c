@@ -2,7 +2,6 @@
  * pattern's numbered file or to one named file, and the grey plane files
  * of output_planes.c. Without libpng (WAI_HAVE_PNG unset) every PNG is an
  * error; out_select refuses such an OUT before decoding. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,29 +47,34 @@ static int png_to(FILE *f, const uint8_t *px, uint32_t width, uint32_t height, i
     return 0;
 }
 
-int out_png_file(const char *name, const uint8_t *px, uint32_t width, uint32_t height,
-                 int channels) {
-    FILE *f = fopen(name, "wb");
-    if (!f) return out_io_error(name, strerror(errno));
-    int bad = png_to(f, px, width, height, channels) != 0;
-    if (fclose(f) != 0) bad = 1;
-    return bad ? out_io_error(name, "write failed") : 0;
+int out_png_file(out_writer *w, const char *name, const uint8_t *px, uint32_t width,
+                 uint32_t height, int channels) {
+    cli_out_file f;
+    int rc = cli_out_open("decode", name, w->inputs, &f);
+    if (rc != 0) return rc;
+    if (png_to(f.f, px, width, height, channels) != 0) {
+        cli_out_discard(&f);
+        return out_io_error(name, "write failed");
+    }
+    return cli_out_commit("decode", &f);
 }
 
 int out_write_png(out_writer *w, const wai_output *o) {
     if (w->choice.fmt == OUT_FORMAT_PNG_ONE)
-        return out_png_file(w->path, o->data, o->width, o->height, 3);
+        return out_png_file(w, w->path, o->data, o->width, o->height, 3);
     const png_pattern *p = &w->pattern;
-    char digits[32];
+    /* Up to 99 zero-padded digits (out_parse_pattern's limit) and a u64. */
+    char digits[128];
     snprintf(digits, sizeof digits, "%0*llu", p->width, (unsigned long long)o->index);
     int rc = out_set_name(w, w->path, p->prefix_len, digits, p->suffix);
-    return rc != 0 ? rc : out_png_file(w->name, o->data, o->width, o->height, 3);
+    return rc != 0 ? rc : out_png_file(w, w->name, o->data, o->width, o->height, 3);
 }
 
 #else
 
-int out_png_file(const char *name, const uint8_t *px, uint32_t width, uint32_t height,
-                 int channels) {
+int out_png_file(out_writer *w, const char *name, const uint8_t *px, uint32_t width,
+                 uint32_t height, int channels) {
+    (void)w;
     (void)px;
     (void)width;
     (void)height;

@@ -50,8 +50,11 @@ typedef struct format_name {
     out_plane_file plane_file;
 } format_name;
 
-static const format_name pictures[] = {
-    {"y4m", OUT_FORMAT_Y4M, 0}, {"rgb", OUT_FORMAT_RGB, 0}, {"png", OUT_FORMAT_PNG, 0}, {NULL, 0, 0}};
+static const format_name pictures[] = {{"y4m", OUT_FORMAT_Y4M, 0},
+                                       {"y4m420", OUT_FORMAT_Y4M420, 0},
+                                       {"rgb", OUT_FORMAT_RGB, 0},
+                                       {"png", OUT_FORMAT_PNG, 0},
+                                       {NULL, 0, 0}};
 static const format_name sounds[] = {
     {"wav", OUT_FORMAT_WAV, 0}, {"s16le", OUT_FORMAT_S16LE, 0}, {NULL, 0, 0}};
 static const format_name planes[] = {{"png", OUT_FORMAT_PLANES, OUT_PLANE_PNG},
@@ -70,12 +73,13 @@ static int by_format(const char *format, wai_output_kind kind, out_choice *c) {
             c->plane_file = n->plane_file;
             return 0;
         }
-    n = names_of(kind);
-    if (!n[2].name)
-        return cli_usage_error("decode", "--format for %s outputs is %s or %s, not '%s'",
-                               wai_output_kind_name(kind), n[0].name, n[1].name, format);
-    return cli_usage_error("decode", "--format for %s outputs is %s, %s or %s, not '%s'",
-                           wai_output_kind_name(kind), n[0].name, n[1].name, n[2].name, format);
+    char list[64] = "";
+    for (n = names_of(kind); n->name; n++) {
+        size_t at = strlen(list);
+        snprintf(list + at, sizeof list - at, "%s%s", at ? ", " : "", n->name);
+    }
+    return cli_usage_error("decode", "--format for %s outputs is one of %s, not '%s'",
+                           wai_output_kind_name(kind), list, format);
 }
 
 /* No --format: OUT's name. */
@@ -130,6 +134,12 @@ int out_select(const char *path, const char *format, wai_output_kind kind, out_c
     int rc = format ? by_format(format, kind, c) : by_name(path, kind, c);
     if (rc != 0) return rc;
     int is_stdout = strcmp(path, "-") == 0;
+    png_pattern pat;
+    if (c->fmt != OUT_FORMAT_PNG && c->fmt != OUT_FORMAT_PLANES && out_parse_pattern(path, &pat))
+        return cli_usage_error("decode",
+                               "'%s' is a pattern, but this format writes one file: a %%d "
+                               "pattern is for PNG frames (frame_%%04d.png)",
+                               path);
     if (c->fmt == OUT_FORMAT_PLANES) {
         if (is_stdout)
             return cli_usage_error("decode", "planes go to a directory, not to standard output");

@@ -1,0 +1,131 @@
+/* Writing the tool's outputs (cli.h): nothing an input is, nothing that
+ * exists unless -y, and never a half-written file at the target's name:
+ * each output is written to a temporary beside it and renamed into place
+ * once complete (docs/reading-inputs.md, "Outputs"). */
+/* POSIX.1-2008: open flags, fstat modes, mkstemp, link. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static int out_error(const char *command, const char *name, const char *what) {
+    fprintf(stderr, "wai %s: %s: %s\n", command, name, what);
+    return EXIT_USAGE;
+}
+
+int cli_out_check(const char *command, const char *target, const cli_inputs *in) {
+    struct stat st;
+    if (stat(target, &st) != 0) {
+        if (errno == ENOENT) return 0;
+        return out_error(command, target, strerror(errno));
+    }
+    if (cli_inputs_has(in, &st))
+        return out_error(command, target,
+                         "is one of this command's inputs: refusing to write over it");
+    if (S_ISDIR(st.st_mode)) return out_error(command, target, "is a directory");
+    if (!in || !in->force)
+        return out_error(command, target, "exists: give -y (--force) to replace it");
+    if (!S_ISREG(st.st_mode))
+        return out_error(command, target, "exists and is not a regular file: refusing to replace it");
+    return 0;
+}
+
+/* "DIR/.NAME.XXXXXX" beside target. */
+static char *temp_name(const char *target) {
+    const char *slash = strrchr(target, '/');
+    size_t dir_len = slash ? (size_t)(slash - target) + 1 : 0;
+    const char *base = target + dir_len;
+    size_t n = dir_len + 1 + strlen(base) + 8;
+    char *t = malloc(n);
+    if (t) snprintf(t, n, "%.*s.%s.XXXXXX", (int)dir_len, target, base);
+    return t;
+}
+
+int cli_out_open(const char *command, const char *target, const cli_inputs *in,
+                 cli_out_file *o) {
+    memset(o, 0, sizeof *o);
+    o->target = target;
+    if (strcmp(target, "-") == 0) {
+        o->f = stdout;
+        o->is_stdout = 1;
+        return 0;
+    }
+    int rc = cli_out_check(command, target, in);
+    if (rc != 0) return rc;
+    o->force = in && in->force;
+    o->tmp = temp_name(target);
+    if (!o->tmp) return out_error(command, target, "out of memory");
+    int fd = mkstemp(o->tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(o->tmp);
+        o->tmp = NULL;
+        return out_error(command, target, strerror(e));
+    }
+    /* mkstemp makes it 0600; an output gets what a new file would. */
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) != 0 || !(o->f = fdopen(fd, "wb"))) {
+        int e = errno;
+        close(fd);
+        unlink(o->tmp);
+        free(o->tmp);
+        o->tmp = NULL;
+        return out_error(command, target, strerror(e));
+    }
+    return 0;
+}
+
+void cli_out_discard(cli_out_file *o) {
+    if (!o->f) return;
+    if (o->is_stdout) {
+        fflush(stdout);
+    } else {
+        fclose(o->f);
+        unlink(o->tmp);
+    }
+    free(o->tmp);
+    memset(o, 0, sizeof *o);
+}
+
+int cli_out_commit(const char *command, cli_out_file *o) {
+    if (!o->f) return 0;
+    int bad = fflush(o->f) != 0 || ferror(o->f);
+    int e = errno;
+    if (o->is_stdout) {
+        memset(o, 0, sizeof *o);
+        return bad ? out_error(command, "standard output", e ? strerror(e) : "write failed") : 0;
+    }
+    if (fclose(o->f) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    o->f = NULL;
+    if (!bad) {
+        /* Without -y, link() refuses a target that appeared meanwhile; a
+         * file system without hard links falls back to rename(). */
+        if (!o->force && link(o->tmp, o->target) == 0) {
+            unlink(o->tmp);
+        } else if (!o->force && errno == EEXIST) {
+            bad = 1;
+            e = EEXIST;
+        } else if (rename(o->tmp, o->target) != 0) {
+            bad = 1;
+            e = errno;
+        }
+    }
+    if (bad) unlink(o->tmp);
+    free(o->tmp);
+    const char *target = o->target;
+    memset(o, 0, sizeof *o);
+    if (bad)
+        return out_error(command, target,
+                         e == EEXIST ? "appeared while it was written: kept, nothing written"
+                         : e ? strerror(e) : "write failed");
+    return 0;
+}
