@@ -169,7 +169,7 @@ lossy() {
     shift 5
     expect_exit 0 "$name: encode" -- "$WAI" encode -y --capability wai.video.int_motion --quiet "$@" "$TMP/$clip.y4m" -o "$TMP/q.wiv1"
     cp "$TMP/err" "$TMP/q.err"
-    expect_exit 0 "$name: decode -y -o" -- "$WAI" decode -o "$TMP/q.rgb" "$TMP/q.wiv1"
+    expect_exit 0 "$name: decode -o" -- "$WAI" decode -y -o "$TMP/q.rgb" "$TMP/q.wiv1"
     if python3 "$TMP/psnr.py" "$TMP/$clip.rgb" "$TMP/q.rgb" "$TMP/q.err" "$w" "$h" >"$TMP/perr" 2>&1; then ok
     else fail "$name: $(head -c 300 "$TMP/perr")"; fi
 }
