@@ -38,7 +38,10 @@ int cli_inputs_has(const cli_inputs *in, const struct stat *st);
 typedef struct cli_file {
     const char *name;
     uint8_t *data;
-    size_t len;
+    size_t len;        /* the bytes held: the whole file, or for a payload that
+                        * names no capability (bad_magic whatever follows) its
+                        * first bytes only */
+    uint64_t size;     /* the file's size */
 } cli_file;
 
 /* How cli_read bounds a read. */

@@ -110,31 +110,44 @@ static uint64_t payload_bound(const cli_read_opts *o, const uint8_t *head, size_
     return spec < o->max_bytes ? spec : o->max_bytes;
 }
 
-static int too_large(const char *command, const char *name, uint64_t size, const cli_read_opts *o,
-                     uint64_t bound) {
-    if (bound < o->max_bytes)
-        return read_error(command, name,
-                          "%llu bytes or more: larger than any valid payload of its format "
-                          "(%llu bytes), refused before reading it",
-                          (unsigned long long)size, (unsigned long long)bound);
-    return read_error(command, name, "%llu bytes or more: past %s (%llu bytes), refused before "
-                      "reading it",
-                      (unsigned long long)size, o->why ? o->why : "the limit",
-                      (unsigned long long)bound);
+/* A payload whose first bytes name no capability (and none was given) is
+ * bad_magic whatever follows: only its first bytes are kept. */
+#define NAMELESS_PREFIX 64
+
+static int nameless(const cli_read_opts *o, const uint8_t *head, size_t n) {
+    return o->payload && !o->cap_name && !wai_capability_detect(head, n);
 }
 
-/* Standard input: read in growing steps, up to the bound. */
+/* streamed: standard input, refused once past the bound (a file is
+ * refused by its size, before it is read). */
+static int too_large(const char *command, const char *name, uint64_t size, const cli_read_opts *o,
+                     uint64_t bound, int streamed) {
+    const char *when = streamed ? "refused once read past it" : "refused before reading it";
+    if (bound < o->max_bytes)
+        return read_error(command, name,
+                          "%llu bytes%s: larger than any valid payload of its format "
+                          "(%llu bytes), %s",
+                          (unsigned long long)size, streamed ? " or more" : "",
+                          (unsigned long long)bound, when);
+    return read_error(command, name, "%llu bytes%s: past %s (%llu bytes), %s",
+                      (unsigned long long)size, streamed ? " or more" : "",
+                      o->why ? o->why : "the limit", (unsigned long long)bound, when);
+}
+
+/* Standard input: read in growing steps, up to the bound. A nameless
+ * payload's bytes past its prefix are counted, not kept. */
 static int read_stream(const char *command, const char *name, int fd, const cli_read_opts *o,
                        cli_file *f) {
     size_t cap = 1 << 16, n = 0;
     uint8_t *buf = malloc(cap);
     if (!buf) return read_error(command, name, "out of memory");
-    uint64_t bound = o->max_bytes;
-    int have_bound = 0;
+    uint64_t bound = o->max_bytes, total = 0;
+    int have_bound = 0, counting = 0;
     for (;;) {
-        if (n == cap) {
+        if (n == cap && !counting) {
             size_t grown_cap = cap <= SIZE_MAX / 2 ? cap * 2 : SIZE_MAX;
-            if (have_bound && bound < SIZE_MAX && grown_cap > bound + 1) grown_cap = (size_t)bound + 1;
+            if (have_bound && bound < SIZE_MAX && grown_cap > bound + 1)
+                grown_cap = (size_t)bound + 1;
             uint8_t *grown = grown_cap > cap ? realloc(buf, grown_cap) : NULL;
             if (!grown) {
                 free(buf);
@@ -143,7 +156,9 @@ static int read_stream(const char *command, const char *name, int fd, const cli_
             buf = grown;
             cap = grown_cap;
         }
-        ssize_t r = read(fd, buf + n, cap - n < READ_CHUNK ? cap - n : READ_CHUNK);
+        /* Counting: read into the buffer's tail, past the kept prefix. */
+        size_t at = counting ? NAMELESS_PREFIX : n;
+        ssize_t r = read(fd, buf + at, cap - at < READ_CHUNK ? cap - at : READ_CHUNK);
         if (r < 0 && errno == EINTR) continue;
         if (r < 0) {
             int e = errno;
@@ -151,22 +166,28 @@ static int read_stream(const char *command, const char *name, int fd, const cli_
             return read_error(command, name, "%s", strerror(e));
         }
         if (r == 0) break;
-        n += (size_t)r;
+        total += (uint64_t)r;
+        if (!counting) n += (size_t)r;
         if (!have_bound && n >= 8) {
             bound = payload_bound(o, buf, n);
             have_bound = 1;
+            if (nameless(o, buf, n)) {
+                counting = 1;
+                if (n > NAMELESS_PREFIX) n = NAMELESS_PREFIX;
+            }
         }
-        if (n > bound) {
+        if (total > bound) {
             free(buf);
-            return too_large(command, name, n, o, bound);
+            return too_large(command, name, total, o, bound, 1);
         }
     }
     if (!have_bound && n > (bound = payload_bound(o, buf, n))) {
         free(buf);
-        return too_large(command, name, n, o, bound);
+        return too_large(command, name, n, o, bound, 1);
     }
     f->data = buf;
     f->len = n;
+    f->size = total;
     return 0;
 }
 
@@ -174,6 +195,7 @@ int cli_read(const char *command, const char *name, const cli_read_opts *o, cli_
     f->name = name;
     f->data = NULL;
     f->len = 0;
+    f->size = 0;
     int is_stdin = strcmp(name, "-") == 0;
     /* O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then
      * refuses it. */
@@ -207,9 +229,22 @@ int cli_read(const char *command, const char *name, const cli_read_opts *o, cli_
         read_error(command, name, "%s", strerror(errno));
         goto done;
     }
+    if (nameless(o, head, nh)) {
+        /* bad_magic whatever follows: keep the first bytes, say the size. */
+        f->data = malloc(nh ? nh : 1);
+        if (!f->data) {
+            read_error(command, name, "out of memory");
+            goto done;
+        }
+        memcpy(f->data, head, nh);
+        f->len = nh;
+        f->size = size;
+        rc = 0;
+        goto done;
+    }
     uint64_t bound = payload_bound(o, head, nh);
     if (size > bound || size > SIZE_MAX - 1) {
-        too_large(command, name, size, o, bound);
+        too_large(command, name, size, o, bound, 0);
         goto done;
     }
     /* One buffer of the file's size (+1 to see a file that grew). */
@@ -233,6 +268,7 @@ int cli_read(const char *command, const char *name, const cli_read_opts *o, cli_
     }
     f->data = buf;
     f->len = nh + got;
+    f->size = f->len;
     rc = 0;
 done:
     if (!is_stdin) close(fd);
@@ -242,7 +278,7 @@ done:
 void cli_file_free(cli_file *f) {
     free(f->data);
     f->data = NULL;
-    f->len = 0;
+    f->len = f->size = 0;
 }
 
 static int takes_a_value(const char *a, const char *const *takes_value) {

@@ -164,8 +164,8 @@ typedef struct decode_run {
 
 static int read_payload(decode_run *r, int i) {
     cli_file_free(&r->file);
-    cli_read_opts ro = {r->payload_budget, "the memory limit (--max-memory), less the set's "
-                        "members", 1, r->o->capability, &r->inputs};
+    cli_read_opts ro = {r->payload_budget, "the memory limit (--max-memory, less the set's "
+                        "members once read)", 1, r->o->capability, &r->inputs};
     return cli_read("decode", r->names[i], &ro, &r->file);
 }
 

@@ -131,7 +131,7 @@ static wai_status inspect_one(const cli_file *f, const char *cap_name, const cos
 
     printf("{\"file\": ");
     json_put_string(stdout, f->name);
-    printf(", \"bytes\": %llu, \"format\": ", (unsigned long long)f->len);
+    printf(", \"bytes\": %llu, \"format\": ", (unsigned long long)f->size);
     json_put_string(stdout, wai_format_name(wai_format_detect(f->data, f->len)));
     printf(", \"capability\": ");
     if (cap) json_put_string(stdout, cap->name);
