@@ -65,7 +65,8 @@ expect_exit 2 "a directory payload" -- timeout 10 "$WAI" decode --json "$TMP"
 expect_exit 2 "standard input from a device stops at the limit" -- timeout 20 sh -c "'$WAI' decode --json --max-memory 10M - </dev/zero"
 expect_contains "stdin past the limit" "past the memory limit" err
 mkdir fifo_set && mkfifo fifo_set/model.wam
-expect_exit 2 "a FIFO set member" -- timeout 10 "$WAI" decode --json --set fifo_set "$CORPUS/neural/audio/pcm0.wia1"
+expect_exit 2 "a FIFO set member" -- timeout 10 "$WAI" decode --json --set fifo_set "$CORPUS/neural/audio/clip0.wia1"
+expect_contains "a FIFO member says so" "a FIFO, not a regular file" err
 mkdir big_set && truncate -s 3G big_set/g_s.whm
 read -r rc kb < <(peak_kb timeout 20 "$WAI" decode --json --set big_set "$CORPUS/neural/splat/attrs0.wis1")
 if [ "$rc" -eq 2 ] && [ "$kb" -lt 100000 ]; then ok; else fail "a 3 GiB member: exit $rc, $kb KiB"; fi
