@@ -2,6 +2,9 @@
 #ifndef WAI_TESTS_UNIT_CORPUS_UTIL_H
 #define WAI_TESTS_UNIT_CORPUS_UTIL_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "wai/wai_set.h"
 
 /* The parameter set in corpus/DIR: every member the capability's set has
@@ -21,5 +24,9 @@ typedef struct corpus_line {
  * a case (its file under neural/, a SET column, no comma in FILES or
  * HASHES), 0 for any other line, -1 at the end of the text. */
 int corpus_next_neural(const char **at, corpus_line *out);
+
+/* A corpus file's bytes (corpus/FILE, FILE as the index names it): NULL
+ * when absent; the caller free()s it. */
+uint8_t *corpus_file(const char *file, size_t *len);
 
 #endif

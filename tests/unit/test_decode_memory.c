@@ -28,10 +28,8 @@
 static int measure(wai_context *ctx, harness_alloc *h, const wai_capability *cap,
                    const wai_set *set, const char *file, uint64_t *peak, wai_cost *cost,
                    size_t *payload_len) {
-    char rel[1100];
-    snprintf(rel, sizeof rel, "corpus/%s", file);
     size_t len;
-    uint8_t *data = harness_read_file(rel, &len);
+    uint8_t *data = corpus_file(file, &len);
     if (!data) return 0;
     *payload_len = len;
     wai_decoder_config cfg;
@@ -142,7 +140,7 @@ done:
 
 /* Every valid neural corpus case and a motion clip: refused at one byte
  * below their declared memory, decoded at exactly it (reading R4's
- * "at most", as for the caps). */
+ * "at most", as for the caps); each payload within its format's largest. */
 static void test_memory_limit_boundary(void) {
     char *text = corpus_index();
     if (!CHECK(text != NULL)) return;
@@ -155,11 +153,10 @@ static void test_memory_limit_boundary(void) {
     corpus_line c;
     for (const char *at = text; (r = corpus_next_neural(&at, &c)) >= 0;) {
         if (r == 0 || strcmp(c.status, "ok") != 0) continue;
-        char rel[1100];
-        snprintf(rel, sizeof rel, "corpus/%s", c.file);
         size_t len;
-        uint8_t *data = harness_read_file(rel, &len);
+        uint8_t *data = corpus_file(c.file, &len);
         wai_set *set = corpus_set(ctx, c.capability, c.set);
+        CHECK(data && len <= wai_payload_max_bytes(wai_capability_find(c.capability)));
         wai_cost cost;
         if (CHECK_MSG(data && set && wai_declared_cost_set(ctx, c.capability, set, data, len,
                                                            &cost) == WAI_ok,
@@ -204,8 +201,8 @@ static void test_memory_limit_boundary(void) {
     free(text);
 }
 
-/* wai_payload_max_bytes: each bound as docs/reading-inputs.md derives it,
- * and every valid corpus payload within its own. */
+/* wai_payload_max_bytes: each bound as docs/reading-inputs.md derives it
+ * (limit_boundary checks the corpus against them). */
 static void test_payload_max_bytes(void) {
     const uint64_t stream = 4 + (uint64_t)UINT32_MAX, table = 4097 * 4, elems = 1u << 26;
     const uint64_t wih1 = 32 + 2 * stream;
@@ -231,23 +228,6 @@ static void test_payload_max_bytes(void) {
     CHECK(wai_payload_max_bytes(NULL) == UINT64_MAX);
     CHECK(wai_payload_max_bytes(wai_capability_find("wai.video.int_hyper")) ==
           UINT64_C(13019136085));   /* 3·2^32 + 2^27 + 16469, pinned */
-    char *text = corpus_index();
-    if (!CHECK(text != NULL)) return;
-    int n = 0, r;
-    corpus_line c;
-    for (const char *at = text; (r = corpus_next_neural(&at, &c)) >= 0;) {
-        if (r == 0 || strcmp(c.status, "ok") != 0) continue;
-        char rel[1100];
-        snprintf(rel, sizeof rel, "corpus/%s", c.file);
-        size_t len;
-        uint8_t *data = harness_read_file(rel, &len);
-        const wai_capability *cap = wai_capability_find(c.capability);
-        CHECK(data && cap && len <= wai_payload_max_bytes(cap));
-        free(data);
-        n++;
-    }
-    CHECK(n >= 10);
-    free(text);
 }
 
 /* A borrowed member is read where it is (no copy: the set's allocations
