@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -46,6 +47,39 @@ static char *temp_name(const char *target) {
     return t;
 }
 
+#if defined(__wasi__)
+/* WASI has no mkstemp, umask or fchmod: the XXXXXX from a counter, the
+ * file made exclusively (O_EXCL), with the runtime's default mode. */
+static int make_temp(char *name) {
+    size_t n = strlen(name);
+    static unsigned counter;
+    for (int tries = 0; tries < 1000; tries++) {
+        unsigned v = ++counter * 2654435761u;
+        for (size_t i = 0; i < 6; i++, v /= 36)
+            name[n - 6 + i] = "0123456789abcdefghijklmnopqrstuvwxyz"[v % 36];
+        int fd = open(name, O_WRONLY | O_CREAT | O_EXCL, 0666);
+        if (fd >= 0 || errno != EEXIST) return fd;
+    }
+    return -1;
+}
+#else
+/* mkstemp makes it 0600; an output gets what a new file would. */
+static int make_temp(char *name) {
+    int fd = mkstemp(name);
+    if (fd < 0) return -1;
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) != 0) {
+        int e = errno;
+        close(fd);
+        unlink(name);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+#endif
+
 int cli_out_open(const char *command, const char *target, const cli_inputs *in,
                  cli_out_file *o) {
     memset(o, 0, sizeof *o);
@@ -60,17 +94,14 @@ int cli_out_open(const char *command, const char *target, const cli_inputs *in,
     o->force = in && in->force;
     o->tmp = temp_name(target);
     if (!o->tmp) return out_error(command, target, "out of memory");
-    int fd = mkstemp(o->tmp);
+    int fd = make_temp(o->tmp);
     if (fd < 0) {
         int e = errno;
         free(o->tmp);
         o->tmp = NULL;
         return out_error(command, target, strerror(e));
     }
-    /* mkstemp makes it 0600; an output gets what a new file would. */
-    mode_t mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) != 0 || !(o->f = fdopen(fd, "wb"))) {
+    if (!(o->f = fdopen(fd, "wb"))) {
         int e = errno;
         close(fd);
         unlink(o->tmp);
