@@ -36,7 +36,7 @@ struct out_writer {
     size_t name_cap;
 };
 
-/* Prints "wai decode: PATH: WHAT" and returns EXIT_USAGE. */
+/* output_file.c: prints "wai decode: PATH: WHAT" and returns EXIT_USAGE. */
 int out_io_error(const char *path, const char *what);
 
 /* One whole file NAME holding n bytes at data (a plane's PGM header first
@@ -47,6 +47,9 @@ int out_whole_file(out_writer *w, const char *name, const char *header, const ui
 /* w->name = prefix + middle + suffix (grown as needed); 0, or an I/O error. */
 int out_set_name(out_writer *w, const char *prefix, size_t prefix_len, const char *middle,
                  const char *suffix);
+
+/* output_y4m.c: one RGB8 output as a Y4M frame (the header first). */
+int out_write_y4m(out_writer *w, const wai_output *o);
 
 /* output_png.c (WAI_HAVE_PNG only): one 8-bit PNG of `channels` (1 grey, 3
  * RGB) to the file `name`; 0, or prints why and returns EXIT_USAGE. */
