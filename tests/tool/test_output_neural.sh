@@ -327,5 +327,6 @@ for t in "--set DIR" "--pin SHA256" "cost_status"; do
     expect_contains "help inspect documents $t" "$t" "$TMP/out"
 done
 
-echo "$passed passed, $failed failed$note"
+[ -n "$note" ] && echo "note:${note# }"
+echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
