@@ -93,6 +93,9 @@ expect_exit 2 "decode over the link to its input" -- "$WAI" decode -y x.wiv1 --f
 ln x.wiv1 hard.wiv1
 expect_exit 2 "decode over a hard link to its input" -- "$WAI" decode -y x.wiv1 --format rgb -o hard.wiv1
 expect_exit 2 "encode over its own input" -- "$WAI" encode -y --capability wai.video.int_motion y.y4m -o y.y4m
+cp x.wiv1 s.wiv1
+expect_exit 2 "decode over the file standard input reads" -- sh -c "'$WAI' decode -y --format rgb -o s.wiv1 x.wiv1 - <s.wiv1"
+if [ "$(sum s.wiv1)" = "$X_SUM" ]; then ok; else fail "the file behind standard input changed"; fi
 mkdir setcopy && cp "$CORPUS/neural/splat/set0/g_s.whm" setcopy/
 expect_exit 2 "decode over a set member" -- "$WAI" decode -y --set setcopy "$CORPUS/neural/splat/attrs0.wis1" -o setcopy/g_s.whm --format s16le
 if [ "$(sum x.wiv1)" = "$X_SUM" ] && [ "$(sum y.y4m)" = "$Y_SUM" ]; then ok; else fail "an input changed"; fi

@@ -63,8 +63,9 @@ int cli_read(const char *command, const char *name, const cli_read_opts *o, cli_
 void cli_file_free(cli_file *f);
 
 /* Checks, without opening it, that NAME exists and is a regular file ("-"
- * passes); 0, or prints why and returns -1. */
-int cli_check_input(const char *command, const char *name);
+ * passes), and records it in inputs (standard input too, when it is a
+ * regular file); 0, or prints why and returns -1. */
+int cli_check_input(const char *command, const char *name, cli_inputs *inputs);
 
 /* An output file, written beside its target and renamed into place when
  * complete, or standard output. */

@@ -76,12 +76,18 @@ int cli_inputs_has(const cli_inputs *in, const struct stat *st) {
     return 0;
 }
 
-int cli_check_input(const char *command, const char *name) {
-    if (strcmp(name, "-") == 0) return 0;
+int cli_check_input(const char *command, const char *name, cli_inputs *inputs) {
     struct stat st;
+    if (strcmp(name, "-") == 0) {
+        /* Standard input redirected from a file is that file. */
+        if (fstat(0, &st) == 0 && S_ISREG(st.st_mode) && cli_inputs_add(inputs, &st) != 0)
+            return read_error(command, name, "out of memory");
+        return 0;
+    }
     if (stat(name, &st) != 0) return read_error(command, name, "%s", strerror(errno));
     if (!S_ISREG(st.st_mode))
         return read_error(command, name, "%s, not a regular file: refused", kind_of_mode(st.st_mode));
+    if (cli_inputs_add(inputs, &st) != 0) return read_error(command, name, "out of memory");
     return 0;
 }
 

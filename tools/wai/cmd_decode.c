@@ -3,7 +3,6 @@
  * outputs decoded before it. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "cli_set.h"
@@ -241,12 +240,8 @@ int cmd_decode(int argc, char **argv) {
      * read or written; each is then read when its turn comes. */
     int n_stdin = 0;
     for (int i = 0; i < r.n_files; i++) {
-        if (cli_check_input("decode", r.names[i]) != 0) goto done;
+        if (cli_check_input("decode", r.names[i], &r.inputs) != 0) goto done;
         n_stdin += strcmp(r.names[i], "-") == 0;
-        struct stat st;
-        if (strcmp(r.names[i], "-") != 0 && stat(r.names[i], &st) == 0 &&
-            cli_inputs_add(&r.inputs, &st) != 0)
-            goto done;
     }
     if (n_stdin > 1) {
         exit_status = cli_usage_error("decode", "standard input ('-') can be read once");

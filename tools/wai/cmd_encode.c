@@ -328,16 +328,11 @@ int cmd_encode(int argc, char **argv) {
      * the encode spends any time. */
     cli_inputs inputs;
     cli_inputs_init(&inputs, o.force);
-    for (int i = first; i < last; i++) {
-        struct stat st;
-        if (cli_check_input("encode", argv[i]) != 0) {
+    for (int i = first; i < last; i++)
+        if (cli_check_input("encode", argv[i], &inputs) != 0) {
             cli_inputs_free(&inputs);
             return EXIT_USAGE;
         }
-        if (strcmp(argv[i], "-") != 0 && stat(argv[i], &st) == 0) cli_inputs_add(&inputs, &st);
-        else if (strcmp(argv[i], "-") == 0 && fstat(0, &st) == 0 && S_ISREG(st.st_mode))
-            cli_inputs_add(&inputs, &st);
-    }
     if (!o.frames && strcmp(o.out, "-") != 0 && cli_out_check("encode", o.out, &inputs) != 0) {
         cli_inputs_free(&inputs);
         return EXIT_USAGE;
