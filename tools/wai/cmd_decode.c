@@ -163,8 +163,9 @@ typedef struct decode_run {
 
 static int read_payload(decode_run *r, int i) {
     cli_file_free(&r->file);
+    /* inputs NULL: cli_check_input recorded every FILE before the first read. */
     cli_read_opts ro = {r->payload_budget, "the memory limit (--max-memory, less the set's "
-                        "members once read)", 1, r->o->capability, &r->inputs};
+                        "members once read)", 1, r->o->capability, NULL};
     return cli_read("decode", r->names[i], &ro, &r->file);
 }
 
