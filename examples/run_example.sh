@@ -12,7 +12,7 @@ run() {
 run inspect --cost "$clip" || exit 1
 run digest --blake3 "$clip" || exit 1
 run decode --json "$clip" || exit 1
-run decode "$clip" -o "$out" || exit 1
+run decode -y "$clip" -o "$out" || exit 1
 echo "wrote $out: play it with 'ffplay $out', or convert it with ffmpeg"
 # A neural decode: an integer hyperprior image against its parameter set
 # (copies of tests/corpus/neural/hyper/image1.wih1 and set1/, which
