@@ -25,7 +25,8 @@
 #include <time.h>
 
 #include "common/alloc.h"
-#include "common/threads.h"
+#include "common/context.h"
+#include "common/pool.h"
 #include "entropy/rans.h"
 #include "formats/whm1.h"
 #include "formats/wih1.h"
@@ -227,7 +228,8 @@ static timing measure(wai_context *ctx, const wai_set *set, bench *b, unsigned n
     wai_decoder_config cfg;
     wai_decoder_default_config(&cfg);
     cfg.set = set;
-    const wai_exec ex = {NULL, nthr};
+    const wai_exec ex = ctx->exec; /* the context's pool: nthr threads */
+    (void)nthr;
     timing tm = {1e30, 1e30, 1e30, 1e30, {0}};
     for (int r = 0; r < reps; r++) {
         wai_decoder *d;

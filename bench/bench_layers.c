@@ -98,7 +98,7 @@ int main(int argc, char **argv) {
     report("fast", best, macs);
     static const char *const isa_name[] = {"fast, portable C", "fast, AVX2", "fast, AVX-512",
                                            "fast, AVX-512BW", "fast, AVX-512 VNNI"};
-    for (int isa = 0; isa < wai_fast_isa_detected(); isa++) {
+    for (int isa = 0; isa < wai_cpu_isa(); isa++) {
         uint64_t b = UINT64_MAX;
         for (int r = 0; r < reps; r++) {
             t0 = now_ns();

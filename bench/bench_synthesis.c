@@ -35,7 +35,8 @@
 #include <time.h>
 
 #include "gen/netgen.h"
-#include "common/threads.h"
+#include "common/pool.h"
+#include "ops/cpu.h"
 #include "formats/whm1.h"
 #include "ops/layers.h"
 #include "ops/layers_fast.h"
@@ -88,7 +89,7 @@ static wai_status run_layers(const wai_exec *ex, const wai_kernels *k, const wai
         wai_status st;
         /* Threaded, the inverse GDN runs in place as in the runner (its
          * threaded form): the copy onto its output is not timed. */
-        int inplace = pl->kind == WAI_LAYER_IGDN && ex->n_threads > 1;
+        int inplace = pl->kind == WAI_LAYER_IGDN && wai_exec_threads(ex) > 1;
         if (inplace) memcpy(y, x, (size_t)pl->in_elems * sizeof *y);
         double t0 = now_s();
         if (pl->kind == WAI_LAYER_CONV_T)
@@ -98,7 +99,7 @@ static wai_status run_layers(const wai_exec *ex, const wai_kernels *k, const wai
             st = wai_igdn_fast_inplace(ex, l, sums, m->gf, m->afrac, y,
                                        (size_t)pl->in_h * pl->in_w);
         else if (pl->kind == WAI_LAYER_IGDN)
-            st = k->igdn(l, sums, m->gf, m->afrac, x, (size_t)pl->in_h * pl->in_w, y);
+            st = k->igdn(ex, l, sums, m->gf, m->afrac, x, (size_t)pl->in_h * pl->in_w, y);
         else
             return WAI_invalid_argument; /* netgen_bmshj makes no other kind */
         t[i] += now_s() - t0;
@@ -241,14 +242,15 @@ typedef struct fast_bench {
 /* The fast kernels on nthr threads: the whole network (fresh and with a
  * kept workspace), the RGB8 step and the layers one by one; keys end in
  * sfx, labels say the thread count. 0, or 1 on a refusal. */
-static int run_fast(fast_bench *fb, unsigned nthr, const char *sfx) {
+static int run_fast_on(fast_bench *fb, const wai_exec *exp, const char *sfx) {
+    const unsigned nthr = wai_exec_threads(exp);
     const wai_model *m = fb->m;
     const wai_sums *s = fb->s;
     const wai_plan *p = fb->p;
     const int reps = fb->reps;
     const double macs = fb->macs, macs_convt = fb->macs_convt;
     const size_t n_out = fb->n_out;
-    const wai_exec ex = {NULL, nthr};
+    const wai_exec ex = *exp;
     char key[48], what[96];
     if (!g_raw) printf("  -- libwai fast kernels, %u thread%s --\n", nthr, nthr > 1 ? "s" : "");
     /* The whole network: one warm-up, best of reps. */
@@ -270,8 +272,7 @@ static int run_fast(fast_bench *fb, unsigned nthr, const char *sfx) {
      * frames): allocation and the first touch of its pages left out. */
     {
         wai_network_ws ws;
-        wai_network_ws_init(&ws, NULL);
-        ws.n_threads = nthr;
+        wai_network_ws_init(&ws, &ex);
         double wbest = 1e300;
         for (int r = -1; r < reps; r++) {
             double t0 = now_s();
@@ -342,6 +343,16 @@ static int run_fast(fast_bench *fb, unsigned nthr, const char *sfx) {
     else
         printf("    (per-layer output %s the network run's)\n", same ? "equals" : "DIFFERS FROM");
     return 0;
+}
+
+/* run_fast_on with a pool of nthr threads, started before the timings (as
+ * a context's is) and joined after them. */
+static int run_fast(fast_bench *fb, unsigned nthr, const char *sfx) {
+    wai_exec ex = {NULL, NULL, wai_cpu_isa()};
+    if (nthr > 1 && wai_pool_create(NULL, nthr, &ex.pool) != WAI_ok) return 1;
+    int r = run_fast_on(fb, &ex, sfx);
+    wai_pool_destroy(ex.pool);
+    return r;
 }
 
 int main(int argc, char **argv) {
@@ -416,7 +427,7 @@ int main(int argc, char **argv) {
     /* The fast kernels' instruction set, detected per call by the library. */
     static const char *const isa_name[] = {"portable", "avx2", "avx512", "avx512bw",
                                            "avx512vnni"};
-    int isa = wai_fast_isa_detected();
+    int isa = wai_cpu_isa();
     if (g_raw)
         printf("macs_total %.0f\nmacs_convt %.0f\nwai_isa %s\n", macs, macs_convt,
                isa_name[isa]);

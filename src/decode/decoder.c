@@ -169,10 +169,9 @@ static wai_status neural_decode(wai_decoder *d, const uint8_t *data, size_t len,
     /* The output is within the caps (a clip's 2^30 bytes, 2^26 elements of
      * g_s's output, or t_out samples), so it fits size_t. */
     if (st == WAI_ok && !(out = wai_alloc(a, (size_t)n->cost.output_bytes))) st = WAI_out_of_memory;
-    /* The context's threads (resolved at its creation: 0 became the core
-     * count) for the networks; the output does not depend on them. */
-    const wai_exec ex = {a, d->ctx->n_threads};
-    if (st == WAI_ok) st = wai_neural_run(&ex, &wai_kernels_fast, n, out);
+    /* The context's pool, level and kernel table (chosen at its creation)
+     * run the networks; the output does not depend on them. */
+    if (st == WAI_ok) st = wai_neural_run(&d->ctx->exec, d->ctx->kernels, n, out);
     wai_neural_release(a, n);
     /* The output holds nothing of the set: let the cache have it back. */
     wai_set_cache_release(d->ctx->sets, held);

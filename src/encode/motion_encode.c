@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
-#include "common/threads.h"
+#include "common/pool.h"
 #include "entropy/cdf.h"
 #include "entropy/rans.h"
 #include "decode/motion.h"
@@ -355,6 +355,7 @@ typedef struct enc_state {
     uint32_t q, block, radius;
     int half;
     unsigned n_threads;
+    wai_pool *pool;         /* the encode's threads, started once for all its frames */
     size_t scratch_bytes;   /* one block's prediction */
     uint8_t *scratch;       /* n_threads of them */
 } enc_state;
@@ -411,7 +412,7 @@ static uint64_t code_frame(const enc_state *e, const uint8_t *src, const uint8_t
     }
     uint32_t b = e->block;
     search_job job = {e, src, prev, vectors, (g->w + b - 1) / b};
-    wai_threads_run(e->n_threads, search_rows, &job);
+    wai_pool_run(e->pool, e->n_threads, search_rows, &job);
     size_t k = 0;
     for (uint32_t y0 = 0; y0 < g->h; y0 += b) {
         uint32_t bh = g->h - y0 < b ? g->h - y0 : b;
@@ -479,6 +480,8 @@ wai_status wai_motion_encode(const wai_allocator *a, const uint8_t *const *frame
     int16_t *vectors = n_vec ? wai_alloc_array(a, n_vec, sizeof *vectors) : NULL;
     uint8_t *rec_a = wai_alloc(a, frame), *rec_b = wai_alloc(a, frame);
     e.scratch = wai_alloc_array(a, e.scratch_bytes, e.n_threads);
+    e.pool = NULL;
+    if (e.n_threads > 1 && wai_pool_create(a, e.n_threads, &e.pool) != WAI_ok) e.pool = NULL;
     uint64_t *frame_sse = wai_alloc_zeroed(a, n_frames, sizeof *frame_sse);
     uint64_t *hist = wai_alloc_zeroed(a, HIST_LEN, sizeof *hist);
     uint32_t *cdf = wai_alloc_array(a, HIST_LEN + 2, sizeof *cdf);
@@ -554,6 +557,7 @@ done:
     wai_free(a, cdf);
     wai_free(a, hist);
     wai_free(a, frame_sse);
+    wai_pool_destroy(e.pool);
     wai_free(a, e.scratch);
     wai_free(a, rec_b);
     wai_free(a, rec_a);

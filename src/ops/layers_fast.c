@@ -25,14 +25,14 @@
  * AVX-512 loop multiplies 64-bit lanes (vpmullq); where every x fits i32,
  * AVX2 and AVX-512 use the cheaper 32x32->64 vpmuldq (weights are i16).
  * Which of these runs is chosen per call from A and the sums
- * (choose_mode); the instruction set from the CPU, per call. */
+ * (choose_mode); the instruction set is the exec's (detected once, when the
+ * context was created: ops/cpu.c). */
 #include "ops/layers_fast.h"
 
 #include <string.h>
 
 #include "common/alloc.h"
 #include "common/checked.h"
-#include "common/threads.h"
 #include "ops/bounds.h"
 #include "ops/layers_fast_dot.h"
 
@@ -54,31 +54,12 @@
 
 /* ---- the accumulation mode ------------------------------------------------- */
 
-static int detect_isa(void);
-
 typedef struct acc_mode {
     int narrow;   /* 1: i32 accumulation */
     size_t chunk; /* input channels per i32 chunk (narrow only) */
     int isa;      /* a WAI_FAST_ISA_* level */
     int x32;      /* A < 2^31: every x fits i32 */
 } acc_mode;
-
-int wai_fast_isa_detected(void) { return detect_isa(); }
-
-static int detect_isa(void) {
-#if WAI_FAST_X86
-    /* The compiler runtime's CPU model (filled once, at load or by this
-     * idempotent init if we run before that); nothing of ours is cached. */
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")) {
-        if (!__builtin_cpu_supports("avx512bw")) return WAI_FAST_ISA_AVX512;
-        if (!__builtin_cpu_supports("avx512vnni")) return WAI_FAST_ISA_AVX512BW;
-        return WAI_FAST_ISA_VNNI;
-    }
-    if (__builtin_cpu_supports("avx2")) return WAI_FAST_ISA_AVX2;
-#endif
-    return 0;
-}
 
 /* The fewest input channels per i32 chunk worth the flushes; below it the
  * i64 loop (whose SIMD form multiplies 64-bit lanes) is as fast. Measured:
@@ -89,10 +70,9 @@ static int detect_isa(void) {
  * channel |W| sum (conv2d: weights [cout][cin][taps]; conv_t: [cin][cout]
  * [taps]; either way consecutive blocks of `taps`). */
 static acc_mode choose_mode(uint64_t a, const uint64_t *sums, uint32_t cout, const int16_t *wt,
-                            size_t blocks, size_t taps, size_t cin, int isa_cap) {
+                            size_t blocks, size_t taps, size_t cin, int isa) {
     const uint64_t lim = (uint64_t)INT32_MAX;
-    int isa = detect_isa();
-    acc_mode m = {0, 0, isa < isa_cap ? isa : isa_cap, a <= lim};
+    acc_mode m = {0, 0, isa, a <= lim};
     if (a > lim) return m;
     uint64_t smax = 0;
     for (uint32_t o = 0; o < cout; o++)
@@ -468,11 +448,11 @@ wai_status wai_conv2d_fast_ex(const wai_exec *ex, const wai_layer *l, const uint
     if (st != WAI_ok) return st;
     conv_job j = {l, shift, x, y, h, w, oh, ow,
                   choose_mode(a, sums, l->cout, l->weights, (size_t)l->cout * l->cin,
-                              (size_t)l->k * l->k, l->cin, isa_cap),
+                              (size_t)l->k * l->k, l->cin, wai_exec_isa(ex, isa_cap)),
                   wai_exec_threads(ex)};
     if (j.nthr > oh) j.nthr = oh ? oh : 1;
     if (j.nthr > WAI_THREADS_MAX) j.nthr = WAI_THREADS_MAX;
-    wai_threads_run(j.nthr, conv_share, &j);
+    wai_exec_run(ex, j.nthr, conv_share, &j);
     return WAI_ok;
 }
 
@@ -588,15 +568,15 @@ wai_status wai_conv_t2d_fast_isa(const wai_exec *ex, const wai_layer *l, const u
     wai_status st = wai_bound_conv(a, sums, l->mult, l->bias, l->cout, shift);
     if (st != WAI_ok) return st;
 
-    const int isa = detect_isa() < isa_cap ? detect_isa() : isa_cap;
+    const int isa = wai_exec_isa(ex, isa_cap);
     if (wai_conv_t2d_dot(ex, l, shift, x, h, w, y, oh, ow, a, isa)) return WAI_ok;
 
     convt_job j = {l, shift, x, y, h, w, oh, ow,
                    choose_mode(a, sums, l->cout, l->weights, (size_t)l->cin * l->cout,
-                               (size_t)l->k * l->k, l->cin, isa_cap),
+                               (size_t)l->k * l->k, l->cin, wai_exec_isa(ex, isa_cap)),
                    wai_exec_threads(ex)};
     if (j.nthr > oh) j.nthr = oh ? oh : 1;
     if (j.nthr > WAI_THREADS_MAX) j.nthr = WAI_THREADS_MAX;
-    wai_threads_run(j.nthr, convt_share, &j);
+    wai_exec_run(ex, j.nthr, convt_share, &j);
     return WAI_ok;
 }

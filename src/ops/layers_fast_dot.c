@@ -38,7 +38,6 @@
 
 #include "common/alloc.h"
 #include "common/int128.h"
-#include "common/threads.h"
 #include "ops/layers_fast.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -494,7 +493,7 @@ int wai_conv_t2d_dot(const wai_exec *ex, const wai_layer *l, uint32_t shift, con
     int ok = wp && bands && pack_weights(l, &pl, wp);
     if (ok) {
         dot_job j = {l, &pl, shift, x, y, wp, bands, nb, nbands, nthr};
-        wai_threads_run(nthr, dot_share, &j);
+        wai_exec_run(ex, nthr, dot_share, &j);
     }
     wai_free(alloc, bands);
     wai_free(alloc, wp);

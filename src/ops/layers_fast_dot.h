@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "ops/exec.h"
+#include "common/exec.h"
 #include "ops/layers.h"
 
 /* Runs the transposed convolution l (geometry already checked, its

@@ -8,7 +8,6 @@
 
 #include "common/alloc.h"
 #include "common/checked.h"
-#include "common/threads.h"
 #include "ops/bounds.h"
 #include "ops/layers_fast_dot.h" /* WAI_DOT_TEMP_MAX: one cap on temporaries */
 
@@ -213,6 +212,12 @@ wai_status wai_igdn_fast_isa(const wai_layer *l, const uint64_t *sums, uint32_t 
     return igdn_run(NULL, l, sums, gf, afrac, x, positions, y, isa_cap, 0);
 }
 
+wai_status wai_igdn_fast_ex(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
+                            uint32_t gf, uint32_t afrac, const int64_t *x, size_t positions,
+                            int64_t *y) {
+    return igdn_run(ex, l, sums, gf, afrac, x, positions, y, WAI_FAST_ISA_BEST, 0);
+}
+
 wai_status wai_igdn_fast_inplace(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
                                  uint32_t gf, uint32_t afrac, int64_t *x, size_t positions) {
     return igdn_run(ex, l, sums, gf, afrac, x, positions, x, WAI_FAST_ISA_BEST, 1);
@@ -255,7 +260,7 @@ static wai_status igdn_run(const wai_exec *ex, const wai_layer *l, const uint64_
     /* Every term |gamma| * x^2 and partial sum is at most A^2 * G_i; when
      * A^2 * max G fits i64 the sums are kept in i64, else in i128. */
     const uint64_t a2 = a * a; /* < 2^63 */
-    const int isa = wai_fast_isa_detected() < isa_cap ? wai_fast_isa_detected() : isa_cap;
+    const int isa = wai_exec_isa(ex, isa_cap);
     igdn_job j = {l, gf, afrac, x, y, positions, gmax != 0 && a2 > (uint64_t)INT64_MAX / gmax,
                   isa, NULL, 1};
     if (inplace) {
@@ -268,7 +273,7 @@ static wai_status igdn_run(const wai_exec *ex, const wai_layer *l, const uint64_
         }
         if (!j.blk) return WAI_out_of_memory;
     }
-    wai_threads_run(j.nthr, igdn_share, &j);
+    wai_exec_run(ex, j.nthr, igdn_share, &j);
     wai_free(alloc, j.blk);
     return WAI_ok;
 }

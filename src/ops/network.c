@@ -8,6 +8,7 @@
 #include "common/alloc.h"
 #include "common/checked.h"
 #include "ops/bounds.h"
+#include "ops/cpu.h"
 #include "ops/layers_fast.h"
 
 /* The reference transposed convolution allocates nothing. */
@@ -32,17 +33,32 @@ static wai_status conv2d_fast(const wai_exec *ex, const wai_layer *l, const uint
     return wai_conv2d_fast_ex(ex, l, sums, shift, x, h, w, y, oh, ow, WAI_FAST_ISA_BEST);
 }
 
+static wai_status igdn_ref(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
+                           uint32_t gf, uint32_t afrac, const int64_t *x, size_t positions,
+                           int64_t *y) {
+    (void)ex;
+    return wai_igdn_ref(l, sums, gf, afrac, x, positions, y);
+}
+
+static wai_status igdn_fast(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
+                            uint32_t gf, uint32_t afrac, const int64_t *x, size_t positions,
+                            int64_t *y) {
+    return wai_igdn_fast_ex(ex, l, sums, gf, afrac, x, positions, y);
+}
+
 const wai_kernels wai_kernels_ref = {
-    conv2d_ref, conv_t2d_ref, wai_conv_t1d_ref,
-    wai_igdn_ref,   wai_relu_ref,     wai_leaky_ref,
+    conv2d_ref, conv_t2d_ref, wai_conv_t1d_ref, igdn_ref, wai_relu_ref, wai_leaky_ref, 0,
 };
 
 /* The fast kernels where there are any; tests/unit/test_layers_diff.c and
  * test_network.c hold them to the reference. */
 const wai_kernels wai_kernels_fast = {
-    conv2d_fast, wai_conv_t2d_fast, wai_conv_t1d_ref,
-    wai_igdn_fast,   wai_relu_ref,      wai_leaky_ref,
+    conv2d_fast, wai_conv_t2d_fast, wai_conv_t1d_ref, igdn_fast, wai_relu_ref, wai_leaky_ref, 1,
 };
+
+const wai_kernels *wai_kernels_init(int isa) {
+    return isa == WAI_KERNELS_REFERENCE ? &wai_kernels_ref : &wai_kernels_fast;
+}
 
 /* The plan, the sums and the model describe the same network: same layer
  * count and kinds, sums of the count each kind reads, sizes that the
@@ -82,7 +98,7 @@ static wai_status run_layer(const wai_exec *ex, const wai_kernels *k, const wai_
         return k->conv_t2d(ex, l, sums, m->shift, x, pl->in_h, pl->in_w, scratch, y, pl->out_h,
                            pl->out_w);
     case WAI_LAYER_IGDN:
-        return k->igdn(l, sums, m->gf, m->afrac, x, (size_t)pl->in_h * pl->in_w, y);
+        return k->igdn(ex, l, sums, m->gf, m->afrac, x, (size_t)pl->in_h * pl->in_w, y);
     case WAI_LAYER_RELU:
         return k->relu(x, (size_t)pl->in_elems, y);
     case WAI_LAYER_LEAKY:
@@ -95,7 +111,7 @@ static wai_status run_layer(const wai_exec *ex, const wai_kernels *k, const wai_
  * table's inverse GDN (wai_igdn_fast_inplace) past layer 0, whose input is
  * the caller's. */
 static int runs_in_place(const wai_kernels *k, const wai_layer *l, uint32_t i) {
-    return i > 0 && l->kind == WAI_LAYER_IGDN && k->igdn == wai_igdn_fast;
+    return i > 0 && l->kind == WAI_LAYER_IGDN && k->in_place_igdn;
 }
 
 /* One arena holds every layer's buffers in turn. A layer's output lies at
@@ -118,32 +134,30 @@ static uint64_t arena_need(const wai_plan *p) {
 /* Makes the arena hold at least n elements (its contents need not
  * survive). 0 when it cannot be had. */
 static int ws_reserve(wai_network_ws *ws, uint64_t n) {
+    const wai_allocator *a = ws->ex ? ws->ex->alloc : NULL;
     if (n <= ws->cap && (ws->arena || n == 0)) return 1;
-    wai_free(ws->a, ws->arena);
+    wai_free(a, ws->arena);
     ws->cap = 0;
-    ws->arena = wai_alloc_array(ws->a, (size_t)n, sizeof(int64_t));
+    ws->arena = wai_alloc_array(a, (size_t)n, sizeof(int64_t));
     if (!ws->arena) return n == 0;
     ws->cap = n;
     return 1;
 }
 
-void wai_network_ws_init(wai_network_ws *ws, const wai_allocator *a) {
+void wai_network_ws_init(wai_network_ws *ws, const wai_exec *ex) {
     memset(ws, 0, sizeof *ws);
-    ws->a = a;
-    ws->n_threads = 1;
+    ws->ex = ex;
 }
 
 void wai_network_ws_free(wai_network_ws *ws) {
-    unsigned n = ws->n_threads;
-    wai_free(ws->a, ws->arena);
-    wai_network_ws_init(ws, ws->a);
-    ws->n_threads = n;
+    wai_free(ws->ex ? ws->ex->alloc : NULL, ws->arena);
+    wai_network_ws_init(ws, ws->ex);
 }
 
 wai_status wai_network_run(const wai_allocator *a, const wai_kernels *k, const wai_model *m,
                            const wai_sums *s, const wai_plan *p, const int64_t *input,
                            int64_t *output) {
-    const wai_exec ex = {a, 1};
+    const wai_exec ex = {a, NULL, wai_cpu_isa()};
     return wai_network_run_ex(&ex, k, m, s, p, input, output);
 }
 
@@ -151,8 +165,7 @@ wai_status wai_network_run_ex(const wai_exec *ex, const wai_kernels *k, const wa
                               const wai_sums *s, const wai_plan *p, const int64_t *input,
                               int64_t *output) {
     wai_network_ws ws;
-    wai_network_ws_init(&ws, ex->alloc);
-    ws.n_threads = ex->n_threads;
+    wai_network_ws_init(&ws, ex);
     wai_status st = wai_network_run_ws(&ws, k, m, s, p, input, output);
     wai_network_ws_free(&ws);
     return st;
@@ -170,7 +183,7 @@ wai_status wai_network_run_ws(wai_network_ws *ws, const wai_kernels *k, const wa
     const uint64_t e = arena_need(p);
     if (!ws_reserve(ws, e)) return WAI_out_of_memory;
 
-    const wai_exec ex = {ws->a, ws->n_threads};
+    const wai_exec *ex = ws->ex;
     const int64_t *x = input;
     int at_end = 1; /* where the input lies: layer 0's is outside, so its output goes first */
     for (uint32_t i = 0; i < m->n_layers; i++) {
@@ -178,7 +191,7 @@ wai_status wai_network_run_ws(wai_network_ws *ws, const wai_kernels *k, const wa
         const wai_plan_layer *pl = &p->layers[i];
         wai_status st;
         if (runs_in_place(k, l, i)) {
-            st = wai_igdn_fast_inplace(&ex, l, s->layers[i].sums, m->gf, m->afrac,
+            st = wai_igdn_fast_inplace(ex, l, s->layers[i].sums, m->gf, m->afrac,
                                        (int64_t *)x, (size_t)pl->in_h * pl->in_w);
             if (st != WAI_ok) return st;
             continue;
@@ -187,7 +200,7 @@ wai_status wai_network_run_ws(wai_network_ws *ws, const wai_kernels *k, const wa
         uint64_t in = i ? pl->in_elems : 0;
         int64_t *y = at_end ? ws->arena : ws->arena + (e - pl->out_elems);
         int64_t *plane = at_end ? ws->arena + pl->out_elems : ws->arena + in;
-        st = run_layer(&ex, k, m, l, pl, s->layers[i].sums, x, plane, y);
+        st = run_layer(ex, k, m, l, pl, s->layers[i].sums, x, plane, y);
         if (st != WAI_ok) return st;
         x = y;
         at_end = !at_end;

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ops/exec.h"
+#include "common/exec.h"
 #include "ops/layers.h"
 #include "ops/model.h"
 #include "ops/plan.h"
@@ -33,11 +33,21 @@ typedef struct wai_kernels {
     wai_status (*conv_t1d)(const wai_layer *l, const uint64_t *sums, uint32_t shift,
                            const int64_t *x, uint32_t len, int64_t *scratch, int64_t *y,
                            uint32_t olen);
-    wai_status (*igdn)(const wai_layer *l, const uint64_t *sums, uint32_t gf, uint32_t afrac,
-                       const int64_t *x, size_t positions, int64_t *y);
+    wai_status (*igdn)(const wai_exec *ex, const wai_layer *l, const uint64_t *sums, uint32_t gf,
+                       uint32_t afrac, const int64_t *x, size_t positions, int64_t *y);
     wai_status (*relu)(const int64_t *x, size_t n, int64_t *y);
     wai_status (*leaky)(const wai_layer *l, const int64_t *x, size_t n, int64_t *y);
+    int in_place_igdn;  /* 1: an inverse GDN past layer 0 runs in place (fast set) */
 } wai_kernels;
+
+/* The reference level: wai_kernels_init gives the reference kernels. */
+#define WAI_KERNELS_REFERENCE (-1)
+
+/* The kernel table for level isa, chosen once, when a context is created
+ * (dav1d's dsp_init habit): the reference kernels for
+ * WAI_KERNELS_REFERENCE, else the fast ones, whose inner loops run at the
+ * exec's level (ops/cpu.h). */
+const wai_kernels *wai_kernels_init(int isa);
 
 /* The reference kernels (ops/layers.h). Const: the library keeps no mutable
  * global state. */
@@ -68,8 +78,8 @@ wai_status wai_network_run(const wai_allocator *a, const wai_kernels *k, const w
                            const wai_sums *s, const wai_plan *p, const int64_t *input,
                            int64_t *output);
 
-/* wai_network_run with ex's allocator and up to ex->n_threads threads in
- * the kernels that split their work (the same bits and refusals whatever
+/* wai_network_run with ex's allocator, pool and level in the kernels
+ * that split their work (the same bits and refusals whatever
  * the count). */
 wai_status wai_network_run_ex(const wai_exec *ex, const wai_kernels *k, const wai_model *m,
                               const wai_sums *s, const wai_plan *p, const int64_t *input,
@@ -79,20 +89,19 @@ wai_status wai_network_run_ex(const wai_exec *ex, const wai_kernels *k, const wa
  * again and again (frames, tiles) allocates and first-touches it once:
  * the arena, grown to the largest run so far. Zero it with
  * wai_network_ws_init; release it with wai_network_ws_free (which leaves it
- * ready for reuse). n_threads (1 after init) is how many threads the
- * kernels may use; a caller may set it between runs. */
+ * ready for reuse). ex (borrowed; NULL: the default allocator, one
+ * thread) is how the kernels run. */
 typedef struct wai_network_ws {
-    const wai_allocator *a;
-    unsigned n_threads;
+    const wai_exec *ex;
     int64_t *arena;
     uint64_t cap;   /* elements */
 } wai_network_ws;
 
-void wai_network_ws_init(wai_network_ws *ws, const wai_allocator *a);
+void wai_network_ws_init(wai_network_ws *ws, const wai_exec *ex);
 void wai_network_ws_free(wai_network_ws *ws);
 
 /* wai_network_run, with its working memory from ws (allocated through
- * ws->a when too small, and kept there). The same results, refusals and
+ * ws->ex's allocator when too small, and kept there). The same results, refusals and
  * output rules; on a refusal ws stays valid. */
 wai_status wai_network_run_ws(wai_network_ws *ws, const wai_kernels *k, const wai_model *m,
                               const wai_sums *s, const wai_plan *p, const int64_t *input,

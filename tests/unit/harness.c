@@ -1,5 +1,7 @@
 #include "harness.h"
 
+#include "common/pool.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,6 +149,14 @@ int main(int argc, char **argv) {
     suite_model_corpus();
     suite_sets();
     suite_decode_memory();
+    suite_threads();
     printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed ? 1 : 0;
+}
+
+struct wai_pool *harness_pool(unsigned n) {
+    static wai_pool *pools[WAI_THREADS_MAX + 1];
+    if (n == 0 || n > WAI_THREADS_MAX) return NULL;
+    if (!pools[n] && wai_pool_create(NULL, n, &pools[n]) != WAI_ok) pools[n] = NULL;
+    return pools[n];
 }

@@ -66,8 +66,14 @@ void suite_dispatch(void);
 void suite_model_corpus(void);
 void suite_sets(void);
 void suite_decode_memory(void);
+void suite_threads(void);
 
 #define CHECK(c) harness_check(!!(c), #c, __FILE__, __LINE__)
 #define CHECK_MSG(c, ...) harness_check_msg(!!(c), __FILE__, __LINE__, __VA_ARGS__)
+
+/* A worker pool of n threads (1..64), started on first use and kept for
+ * the run, as a context keeps its own: kernels under test split their
+ * work over it (common/pool.h). NULL when it cannot be had. */
+struct wai_pool *harness_pool(unsigned n);
 
 #endif

@@ -235,7 +235,7 @@ static int conv_case_full(int transposed, uint32_t cin, uint32_t cout, uint32_t 
     int ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n_out) == 0;
     /* Every lower instruction set this CPU has, on the same case. */
     int isa_bad = -1;
-    for (int isa = 0; ok && isa < wai_fast_isa_detected(); isa++) {
+    for (int isa = 0; ok && isa < wai_cpu_isa(); isa++) {
         for (size_t i = 0; i < n_out; i++) y1[i] = (int64_t)0x5a5a5a5a5a5a5a5a;
         s1 = transposed
                  ? wai_conv_t2d_fast_isa(NULL, &c.l, c.sums, c.shift, x, h, w, scr, y1, oh, ow, isa)
@@ -247,8 +247,8 @@ static int conv_case_full(int transposed, uint32_t cin, uint32_t cout, uint32_t 
      * than threads included; each count at the best level and one lower. */
     int thr_bad = 0;
     for (size_t t = 0, nt = thread_counts(); ok && t < nt; t++) {
-        const wai_exec ex = {NULL, k_threads[t]};
-        int isa = t % 2 ? WAI_FAST_ISA_BEST : (int)(t % (size_t)(wai_fast_isa_detected() + 1));
+        const wai_exec ex = {NULL, harness_pool(k_threads[t]), wai_cpu_isa()};
+        int isa = t % 2 ? WAI_FAST_ISA_BEST : (int)(t % (size_t)(wai_cpu_isa() + 1));
         for (size_t i = 0; i < n_out; i++) y1[i] = (int64_t)0x5a5a5a5a5a5a5a5a;
         s1 = transposed
                  ? wai_conv_t2d_fast_isa(&ex, &c.l, c.sums, c.shift, x, h, w, scr, y1, oh, ow, isa)
@@ -342,7 +342,7 @@ static int igdn_case_run(uint32_t ch, size_t positions, int realistic, uint64_t 
     wai_status s0 = wai_igdn_ref(&c.l, c.sums, c.gf, c.afrac, x, positions, y0);
     wai_status s1 = wai_igdn_fast(&c.l, c.sums, c.gf, c.afrac, x, positions, y1);
     int ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n) == 0;
-    for (int isa = 0; ok && isa < wai_fast_isa_detected(); isa++) {
+    for (int isa = 0; ok && isa < wai_cpu_isa(); isa++) {
         for (size_t i = 0; i < n; i++) y1[i] = (int64_t)0x5a5a5a5a5a5a5a5a;
         s1 = wai_igdn_fast_isa(&c.l, c.sums, c.gf, c.afrac, x, positions, y1, isa);
         ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n) == 0;
@@ -354,7 +354,7 @@ static int igdn_case_run(uint32_t ch, size_t positions, int realistic, uint64_t 
     ok = ok && s0 == s1 && memcmp(xi, s0 == WAI_ok ? y0 : x, sizeof(int64_t) * n) == 0;
     /* And on the thread counts (blocks of positions split over them). */
     for (size_t t = 0, nt = thread_counts(); ok && t < nt; t++) {
-        const wai_exec ex = {NULL, k_threads[t]};
+        const wai_exec ex = {NULL, harness_pool(k_threads[t]), wai_cpu_isa()};
         memcpy(xi, x, sizeof(int64_t) * n);
         s1 = wai_igdn_fast_inplace(&ex, &c.l, c.sums, c.gf, c.afrac, xi, positions);
         ok = s0 == s1 && memcmp(xi, s0 == WAI_ok ? y0 : x, sizeof(int64_t) * n) == 0;
@@ -604,7 +604,7 @@ static void test_networks_every_isa(void) {
          * four networks; the others on one thread). */
         size_t nt = seed % 4 == 0 ? sizeof k_threads / sizeof *k_threads : 1;
         for (size_t t = 0; t < nt && !bad; t++) {
-            const wai_exec ex = {NULL, k_threads[t]};
+            const wai_exec ex = {NULL, harness_pool(k_threads[t]), wai_cpu_isa()};
             int64_t *yt = malloc(sizeof *yt * (n_out + 1));
             memset(yt, 0x5a, sizeof *yt * (n_out + 1));
             wai_status stt = wai_network_run_ex(&ex, &wai_kernels_fast, &m, &s, &p, x, yt);
@@ -614,7 +614,7 @@ static void test_networks_every_isa(void) {
                               wai_status_name(stt));
             free(yt);
         }
-        for (int isa = 0; isa <= wai_fast_isa_detected() && !bad; isa++) {
+        for (int isa = 0; isa <= wai_cpu_isa() && !bad; isa++) {
             const int64_t *yb = NULL;
             wai_status sb = run_net_isa(&m, &s, &p, x, b0, b1, scr, isa, &yb);
             bad += !CHECK_MSG(sa == sb && (sa != WAI_ok || memcmp(ya, yb, sizeof *ya * n_out) == 0),
@@ -668,7 +668,7 @@ static void test_coverage(void) {
      * random suites ran: a filter may have left them out). */
     printf("layers_diff: %ld random layer cases (each at %d instruction-set levels), "
            "%ld whole networks (%ld layer runs)\n",
-           n_cases, wai_fast_isa_detected() + 1, n_networks, n_net_layers);
+           n_cases, wai_cpu_isa() + 1, n_networks, n_net_layers);
     if (counts[0][0] + counts[1][0] + counts[2][0] == 0) return;
     CHECK(n_cases >= 10000);
     CHECK(n_networks >= 100);

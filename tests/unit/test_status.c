@@ -91,10 +91,10 @@ static void test_context_lifecycle(void) {
     CHECK(wai_context_create(&s, &ctx) == WAI_invalid_argument);
     s.allocator = counting;
     CHECK(wai_context_create(&s, &ctx) == WAI_ok);
-    CHECK(h.calls == 2 && h.live == 2); /* the context and its set cache */
+    CHECK(h.calls == 3 && h.live == 3); /* the context, its set cache and its pool */
     wai_context_destroy(ctx);
     CHECK(h.live == 0);
-    for (size_t n = 1; n <= 2; n++) { /* each allocation failing in turn */
+    for (size_t n = 1; n <= 3; n++) { /* each allocation failing in turn */
         h.failed = 0;
         h.fail_at = h.calls + n;
         CHECK(wai_context_create(&s, &ctx) == WAI_out_of_memory && ctx == NULL && h.failed);

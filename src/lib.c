@@ -1,9 +1,14 @@
-#include "common/context.h"
-
+/* The context, assembled from every part in one place (dav1d's lib.c
+ * habit): the allocator, the worker pool, the instruction set level and its
+ * kernel table, the loaded-set cache. Created once; nothing below reaches
+ * back up here. */
 #include <string.h>
 
 #include "common/alloc.h"
-#include "common/threads.h"
+#include "common/context.h"
+#include "common/pool.h"
+#include "ops/cpu.h"
+#include "ops/network.h"
 #include "sets/cache.h"
 
 #define DEFAULT_SET_CACHE_BUDGET ((uint64_t)256 << 20)
@@ -29,13 +34,16 @@ wai_status wai_context_create(const wai_settings *s, wai_context **out) {
         return WAI_invalid_argument;
     wai_allocator a;
     wai_allocator_resolve(&s->allocator, &a);
-    wai_context *c = wai_alloc(&a, sizeof *c);
+    wai_context *c = wai_alloc_zeroed(&a, 1, sizeof *c);
     if (!c) return WAI_out_of_memory;
     c->alloc = a;
-    c->n_threads = wai_threads_resolve(s->n_threads);
     c->set_cache_budget = s->set_cache_budget;
-    if (wai_set_cache_create(&c->alloc, c->set_cache_budget, &c->sets) != WAI_ok) {
-        wai_free(&a, c);
+    c->exec.alloc = &c->alloc;
+    c->exec.isa = wai_cpu_isa();
+    c->kernels = wai_kernels_init(c->exec.isa);
+    if (wai_set_cache_create(&c->alloc, c->set_cache_budget, &c->sets) != WAI_ok ||
+        wai_pool_create(&c->alloc, wai_threads_resolve(s->n_threads), &c->exec.pool) != WAI_ok) {
+        wai_context_destroy(c);
         return WAI_out_of_memory;
     }
     *out = c;
@@ -44,6 +52,7 @@ wai_status wai_context_create(const wai_settings *s, wai_context **out) {
 
 void wai_context_destroy(wai_context *ctx) {
     if (!ctx) return;
+    wai_pool_destroy(ctx->exec.pool);
     wai_set_cache_destroy(ctx->sets);
     wai_allocator a = ctx->alloc;
     wai_free(&a, ctx);

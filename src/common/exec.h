@@ -1,0 +1,29 @@
+/* How kernels run, held once by the context (src/lib.c) and passed down:
+ * what they allocate their temporaries through, the worker pool they split
+ * their work over, and the instruction set level detected when the context
+ * was created. Threads and the level never change a result
+ * (docs/integer-operators.md, Fast kernels). */
+#ifndef WAI_COMMON_EXEC_H
+#define WAI_COMMON_EXEC_H
+
+#include "common/pool.h"
+#include "wai/wai.h"
+
+typedef struct wai_exec {
+    const wai_allocator *alloc; /* NULL: the default allocator */
+    wai_pool *pool;             /* NULL: the calling thread only */
+    int isa;                    /* the highest level (ops/cpu.h) the kernels may use */
+} wai_exec;
+
+/* The threads a call may use: at least 1. */
+static inline unsigned wai_exec_threads(const wai_exec *ex) {
+    return ex ? wai_pool_threads(ex->pool) : 1;
+}
+
+/* Runs n shares of a kernel's work on ex's pool (see wai_pool_run). */
+static inline void wai_exec_run(const wai_exec *ex, unsigned n, void (*fn)(void *, unsigned),
+                                void *arg) {
+    wai_pool_run(ex ? ex->pool : NULL, n, fn, arg);
+}
+
+#endif
