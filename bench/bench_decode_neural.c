@@ -26,6 +26,7 @@
 
 #include "common/alloc.h"
 #include "common/context.h"
+#include "decode/codec.h"
 #include "common/pool.h"
 #include "entropy/rans.h"
 #include "formats/whm1.h"
@@ -221,12 +222,13 @@ static double entropy_once(const wai_loaded_set *l, const bench *b, int64_t *z, 
 
 static timing measure(wai_context *ctx, const wai_set *set, bench *b, unsigned nthr, int reps) {
     wai_loaded_set *l;
-    if (wai_loaded_set_load(NULL, WAI_FORMAT_WIH1, set, &l) != WAI_ok) die("set load");
+    const wai_set_kind kind = wai_codec_set_kind(wai_codec_of(wai_capability_find("wai.neural.int_hyper")));
+    if (wai_loaded_set_load(NULL, &kind, set, &l) != WAI_ok) die("set load");
     int64_t *z = malloc(sizeof *z * (size_t)NZ * ZH * ZW);
     int64_t *y = malloc(sizeof *y * (size_t)M * SH * SW);
     if (!z || !y) die("memory");
     wai_decoder_config cfg;
-    wai_decoder_default_config(&cfg);
+    wai_decoder_config_default(&cfg);
     cfg.set = set;
     const wai_exec ex = ctx->exec; /* the context's pool: nthr threads */
     (void)nthr;
@@ -276,7 +278,7 @@ static void print_timing(const bench *b, const timing *tm, unsigned nthr) {
 /* A context whose decodes use nthr threads. */
 static wai_context *context_with(unsigned nthr) {
     wai_settings st;
-    wai_default_settings(&st);
+    wai_settings_default(&st);
     st.n_threads = nthr;
     wai_context *ctx;
     if (wai_context_create(&st, &ctx) != WAI_ok) die("context");

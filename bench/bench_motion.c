@@ -406,7 +406,7 @@ static timing decode_clip(const clip_spec *s, const encoded *e, int check) {
     wai_context *ctx = NULL;
     wai_decoder *dec = NULL;
     wai_decoder_config cfg;
-    wai_decoder_default_config(&cfg);
+    wai_decoder_config_default(&cfg);
     if (wai_context_create(NULL, &ctx) != WAI_ok || wai_decoder_create(ctx, &cfg, &dec) != WAI_ok)
         die("decoder");
     size_t frame = (size_t)s->w * s->h * 3;

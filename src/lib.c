@@ -13,7 +13,7 @@
 
 #define DEFAULT_SET_CACHE_BUDGET ((uint64_t)256 << 20)
 
-void wai_default_settings(wai_settings *s) {
+void wai_settings_default(wai_settings *s) {
     if (!s) return;
     memset(s, 0, sizeof *s);
     s->n_threads = 0;
@@ -25,7 +25,7 @@ wai_status wai_context_create(const wai_settings *s, wai_context **out) {
     *out = NULL;
     wai_settings defaults;
     if (!s) {
-        wai_default_settings(&defaults);
+        wai_settings_default(&defaults);
         s = &defaults;
     }
     for (size_t i = 0; i < sizeof s->reserved; i++)

@@ -117,7 +117,7 @@ typedef struct wai_settings {
 typedef struct wai_context wai_context;
 
 /* Fills *s with the defaults. */
-WAI_API void wai_default_settings(wai_settings *s);
+WAI_API void wai_settings_default(wai_settings *s);
 
 WAI_API wai_status wai_context_create(const wai_settings *s, wai_context **out);
 WAI_API void wai_context_destroy(wai_context *ctx);

@@ -4,6 +4,7 @@
 
 #include "wai.h"
 #include "wai_dispatch.h"
+#include "wai_format.h"
 #include "wai_set.h"
 
 #ifdef __cplusplus
@@ -44,6 +45,10 @@ typedef enum wai_output_kind {
 /* "frame", "image", "pcm", "planes" (the tool's JSON), or "none". */
 WAI_API const char *wai_output_kind_name(wai_output_kind k);
 
+/* The kind of output a capability's decodes give (WAI_OUTPUT_NONE for
+ * NULL). */
+WAI_API wai_output_kind wai_capability_output(const wai_capability *cap);
+
 typedef struct wai_output {
     wai_output_kind kind;
     const uint8_t *data;   /* owned by the decoder; valid until its next call */
@@ -70,12 +75,20 @@ typedef struct wai_decoder_config {
                                * and before the output or a network's buffer is
                                * allocated. A decode then holds at most this plus a
                                * fixed overhead (docs/neural-decodes.md, Memory). */
-    uint8_t reserved[56];     /* zero */
+    const wai_dispatch_probe *probe; /* the device as neural-dispatch §4 step 2 asks
+                               * about it; NULL: wai_dispatch_probe_default(). The
+                               * decoder adds what this build computes with: a path
+                               * whose backend this build lacks is unit_absent, and
+                               * the chosen path's backend runs the networks (after
+                               * the probe's own run, if it has one); a path whose
+                               * backend fails (dispatch_backend_failed) hands over
+                               * to the next. */
+    uint8_t reserved[48];     /* zero */
 } wai_decoder_config;
 
 typedef struct wai_decoder wai_decoder;
 
-WAI_API void wai_decoder_default_config(wai_decoder_config *c);
+WAI_API void wai_decoder_config_default(wai_decoder_config *c);
 WAI_API wai_status wai_decoder_create(wai_context *ctx, const wai_decoder_config *c,
                                       wai_decoder **out);
 WAI_API void wai_decoder_destroy(wai_decoder *d);

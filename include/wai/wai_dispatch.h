@@ -88,7 +88,7 @@ typedef struct wai_dispatch_offer {
 
 /* The offer of this sink, "npu,gpu,cpu,wgsl,int" (docs/dispatch.md). */
 #define WAI_DISPATCH_DEFAULT_OFFER "npu,gpu,cpu,wgsl,int"
-WAI_API void wai_dispatch_default_offer(wai_dispatch_offer *out);
+WAI_API void wai_dispatch_offer_default(wai_dispatch_offer *out);
 
 /* Parses a comma-separated offer, in order. A token is a short name:
  *   npu  = npu/model-runtime/float     gpu = gpu/webnn/float
@@ -121,7 +121,7 @@ typedef struct wai_dispatch_options {
 } wai_dispatch_options;
 
 /* intent and pin_tier NULL, the default offer written out. */
-WAI_API void wai_dispatch_default_options(wai_dispatch_options *o);
+WAI_API void wai_dispatch_options_default(wai_dispatch_options *o);
 
 /* §2: the tier a decode of cap needs. opt may be NULL (no intent, no pin).
  * WAI_invalid_argument for a NULL cap or needed. */
@@ -160,7 +160,8 @@ typedef struct wai_placement {
  * Any callback may return WAI_dispatch_backend_failed (the backend erred
  * while answering): the path is refused with it and the next is tried.
  * Any status that is not a dispatch code (out_of_memory, a payload's
- * refusal from the networks, ...) ends the choice with that status. A
+ * refusal from the networks, ...) ends the choice with that status; from
+ * run, the path counts as the one that ran (report->ran, its placement). A
  * dispatch code other than the callback's own and backend_failed breaks the
  * contract: the choice ends with WAI_invalid_argument.
  * A NULL callback takes the default probe's answer; the default probe has
@@ -183,7 +184,7 @@ typedef struct wai_dispatch_probe {
  * resolved and checked against the payload (set_incomplete, model_mismatch,
  * geometry_mismatch) before it dispatches, so program and shape answer yes;
  * wai-ops states no plan. */
-WAI_API const wai_dispatch_probe *wai_dispatch_default_probe(void);
+WAI_API const wai_dispatch_probe *wai_dispatch_probe_default(void);
 
 /* ---- §5 the report ------------------------------------------------------- */
 

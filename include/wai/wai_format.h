@@ -90,6 +90,16 @@ WAI_API wai_status wai_check_payload(const wai_capability *cap, const uint8_t *d
  * parse, and for cap NULL. */
 WAI_API uint64_t wai_payload_max_bytes(const wai_capability *cap);
 
+/* The header of a payload of cap's format, parsed in §2's order, as one
+ * JSON object (the fields each format's section names; `wai inspect`
+ * prints it): written into buf (size bytes, NUL-terminated, cut short when
+ * it does not fit) and its whole length into *length (not counting the
+ * NUL), so a call with size 0 learns the room it needs. The parse's
+ * refusal when it refuses (nothing written); unsupported_capability for a
+ * capability this build does not parse. */
+WAI_API wai_status wai_payload_header_json(const wai_capability *cap, const uint8_t *data,
+                                           size_t len, char *buf, size_t size, size_t *length);
+
 /* A WIS1 payload's presentation data (integer-payloads §6), which lies
  * outside its decoded planes and their digest. */
 typedef struct wai_splat_info {

@@ -1,33 +1,33 @@
-/* The public decoder: resolves the capability, runs its decode, and hands out
- * the outputs. Each capability's own order of checks lives in its file. */
+/* The public decoder. One decode reads top to bottom, the same for every
+ * capability (decode/codec.h): bytes → parse → set → prepare (§7 steps 2
+ * to 4) → cost and limits → dispatch, whose chosen path's backend runs the
+ * entropy stages and networks → outputs. What differs is the codec's, from
+ * the table (decode/codecs.c). */
 #include <string.h>
 
 #include "common/alloc.h"
 #include "common/context.h"
-#include "decode/int_motion.h"
-#include "decode/neural.h"
+#include "decode/backends.h"
+#include "decode/codec.h"
 #include "sets/cache.h"
-#include "sets/loaded.h"
 #include "wai/wai_decode.h"
-#include "wai/wai_format.h"
 
 struct wai_decoder {
     wai_context *ctx;
-    const wai_capability *cap;
+    const wai_codec *codec;    /* from the config, or the first payload's magic */
     uint64_t max_cost, max_memory;
+    const wai_set *set;        /* borrowed */
+    const wai_dispatch_options *dispatch;
+    const wai_dispatch_probe *probe;
+    void *stream;              /* a frame form's stream state (codec->ops->stream_bytes) */
     uint64_t n_outputs_total;  /* outputs of earlier payloads: the stream index */
-    /* The last payload's outputs: n equal-sized frames in one buffer. */
-    uint8_t *buffer;           /* owned (clips); NULL when outputs live in the group */
+    /* The last payload's outputs: n equal-sized parts of one buffer. */
+    uint8_t *buffer;           /* owned; NULL when the outputs live in the stream */
     const uint8_t *outputs;
     size_t output_bytes;
-    uint32_t n_outputs, next_output, width, height;
-    uint32_t sample_rate;      /* pcm outputs: the payload's sr */
+    uint32_t n_outputs, next_output, width, height, sample_rate;
     wai_output_kind kind;
-    wai_motion_group group;
-    /* Neural capabilities: the parameter set (borrowed), and the dispatch. */
-    const wai_set *set;
-    const wai_dispatch_options *dispatch;
-    wai_dispatch_report report;   /* the last payload's, when has_report */
+    wai_dispatch_report report; /* the last payload's, when has_report */
     int has_report;
 };
 
@@ -49,7 +49,7 @@ const char *wai_output_kind_name(wai_output_kind k) {
     }
 }
 
-void wai_decoder_default_config(wai_decoder_config *c) {
+void wai_decoder_config_default(wai_decoder_config *c) {
     if (!c) return;
     memset(c, 0, sizeof *c);
     c->max_cost = WAI_NO_COST_LIMIT;
@@ -61,22 +61,23 @@ wai_status wai_decoder_create(wai_context *ctx, const wai_decoder_config *c, wai
     *out = NULL;
     wai_decoder_config defaults;
     if (!c) {
-        wai_decoder_default_config(&defaults);
+        wai_decoder_config_default(&defaults);
         c = &defaults;
     }
     for (size_t i = 0; i < sizeof c->reserved; i++)
         if (c->reserved[i]) return WAI_invalid_argument;
-    const wai_capability *cap = NULL;
-    if (c->capability && !(cap = wai_capability_find(c->capability)))
+    const wai_codec *codec = NULL;
+    if (c->capability && !(codec = wai_codec_of(wai_capability_find(c->capability))))
         return WAI_unsupported_capability;
     wai_decoder *d = wai_alloc_zeroed(&ctx->alloc, 1, sizeof *d);
     if (!d) return WAI_out_of_memory;
     d->ctx = ctx;
-    d->cap = cap;
+    d->codec = codec;
     d->max_cost = c->max_cost;
     d->max_memory = c->max_memory;
     d->set = c->set;
     d->dispatch = c->dispatch;
+    d->probe = c->probe;
     *out = d;
     return WAI_ok;
 }
@@ -89,182 +90,184 @@ static void drop_outputs(wai_decoder *d) {
     d->n_outputs = d->next_output = 0;
 }
 
+static void close_stream(wai_decoder *d) {
+    if (d->stream) d->codec->ops->stream_close(d->stream, &d->ctx->alloc);
+}
+
 void wai_decoder_destroy(wai_decoder *d) {
     if (!d) return;
     drop_outputs(d);
-    wai_motion_group_close(&d->group, &d->ctx->alloc);
+    close_stream(d);
+    wai_free(&d->ctx->alloc, d->stream);
     wai_free(&d->ctx->alloc, d);
 }
 
 const char *wai_decoder_capability(const wai_decoder *d) {
-    return d && d->cap ? d->cap->name : NULL;
+    return d && d->codec ? d->codec->cap.name : NULL;
 }
 
-/* Both limits, after §7 step 4 and before any symbol or output buffer
- * (reading N7): the work, and the memory the header declares. */
-static wai_status check_cost(const wai_decoder *d, const wai_cost *c) {
-    return wai_cost_within(c, d->max_cost, d->max_memory) ? WAI_ok : WAI_cost_over_limit;
+/* The codec of a capability named, or of the one the bytes' magic names:
+ * bad_magic when neither names one, unsupported_capability when this build
+ * has no decoder for it. */
+static wai_status codec_for(const char *name, const uint8_t *data, size_t len,
+                            const wai_codec **out) {
+    const wai_capability *cap = name ? wai_capability_find(name) : wai_capability_detect(data, len);
+    *out = wai_codec_of(cap);
+    if (!*out) return name ? WAI_unsupported_capability : WAI_bad_magic;
+    return (*out)->ops ? WAI_ok : WAI_unsupported_capability;
 }
 
-static wai_status send_clip(wai_decoder *d, const uint8_t *data, size_t len, wai_cost *cost) {
-    wai_wiv1 v;
-    wai_status st = wai_wiv1_parse(data, len, 0, &v);
-    if (st != WAI_ok) return st;
-    wai_cost c;
-    wai_wiv1_cost(&v, &c);
-    if (cost) *cost = c;
-    if ((st = check_cost(d, &c)) != WAI_ok) return st;
-    /* The clip cap (2^30 bytes) keeps this within size_t on every target. */
-    uint8_t *frames = wai_alloc(&d->ctx->alloc, (size_t)c.output_bytes);
-    if (!frames) return WAI_out_of_memory;
-    if ((st = wai_wiv1_decode(&d->ctx->alloc, &v, frames)) != WAI_ok) {
-        wai_free(&d->ctx->alloc, frames);
-        return st;
-    }
-    d->buffer = frames;
-    d->outputs = frames;
-    d->n_outputs = v.n_frames;
-    d->width = v.w;
-    d->height = v.h;
-    d->output_bytes = (size_t)v.h * v.w * 3;
-    d->kind = WAI_OUTPUT_FRAME;
-    return WAI_ok;
-}
-
-/* Parse, §7 steps 1 to 4 and the cost: what a decode and a cost query
- * share. Step 1's members and pin are checked on every payload; the set's
- * parse and lowering come from the context's cache when it holds them. *ref
- * is the caller's to release (also on failure). */
-static wai_status neural_prepare(wai_context *ctx, const wai_capability *cap, const wai_set *set,
-                                 const uint8_t *data, size_t len, wai_set_ref **ref,
-                                 wai_neural *n) {
+/* §7 step 1 for a job that reads its set: the members and pin, then the
+ * loaded set from the context's cache (*held is the caller's to release,
+ * also on failure). */
+static wai_status resolve_set(wai_context *ctx, const wai_set *set, wai_job *j,
+                              wai_set_ref **held) {
+    *held = NULL;
+    if (!j->reads_set) return WAI_ok;
+    wai_set_kind k = wai_codec_set_kind(j->codec);
     int hit;
-    *ref = NULL;
-    wai_format sf = wai_neural_set_format(cap);
-    wai_status st = wai_neural_parse(cap, data, len, n);
-    if (st == WAI_ok) st = wai_set_check_members(sf, set);
-    if (st == WAI_ok) st = wai_set_cache_acquire(ctx->sets, sf, set, ref, &hit);
-    if (st == WAI_ok) st = wai_neural_prepare(&ctx->alloc, wai_set_ref_get(*ref), n);
+    wai_status st = wai_set_check_members(&k, set);
+    if (st == WAI_ok) st = wai_set_cache_acquire(ctx->sets, &k, set, held, &hit);
+    if (st == WAI_ok) j->set = wai_set_ref_get(*held);
     return st;
 }
 
-/* A neural decode's output, or a refusal; the output buffer is the
- * caller's. */
-static wai_status neural_decode(wai_decoder *d, const uint8_t *data, size_t len, wai_cost *cost,
-                                wai_neural *n, uint8_t **out_buf) {
-    const wai_allocator *a = &d->ctx->alloc;
-    wai_set_ref *held; /* the loaded set, from the context's cache, while this decodes */
-    wai_status st = neural_prepare(d->ctx, d->cap, d->set, data, len, &held, n);
-    if (st == WAI_ok) {
-        if (cost) *cost = n->cost;
-        st = check_cost(d, &n->cost);
-    }
-    /* neural-dispatch §4: the path that runs the networks, before any
-     * symbol; a decode every path refuses fails with the report. */
-    if (st == WAI_ok) {
-        st = wai_dispatch(d->cap, d->dispatch, NULL, &d->report);
+/* Parse, §7 steps 1 to 4 and the cost: what a decode and a cost query
+ * share. */
+static wai_status prepare(wai_context *ctx, const wai_set *set, wai_job *j, const uint8_t *data,
+                          size_t len, wai_set_ref **held) {
+    *held = NULL;
+    wai_status st = j->codec->ops->parse(j, data, len);
+    if (st == WAI_ok) st = resolve_set(ctx, set, j, held);
+    if (st == WAI_ok) st = j->codec->ops->prepare(j, &ctx->alloc);
+    return st;
+}
+
+/* ---- the dispatch decides where the networks run (neural-dispatch §4) --- */
+
+/* The run of one job, handed to the dispatch as its probe's `run`: the
+ * caller's probe answers for the device (its own run first, where it has
+ * one), this build for its backends; the chosen path's backend computes,
+ * into an output buffer made at the first run (so a decode every path
+ * refuses allocates nothing). A backend that fails hands over to the next
+ * path. */
+typedef struct run_probe {
+    wai_decoder *d;
+    wai_job *j;
+    uint8_t *out;
+} run_probe;
+
+#define CALLER_ASK(rp, fn, ...)                                                   \
+    ((rp)->d->probe && (rp)->d->probe->fn                                        \
+         ? (rp)->d->probe->fn((rp)->d->probe->opaque, __VA_ARGS__)                \
+         : wai_dispatch_probe_default()->fn(NULL, __VA_ARGS__))
+
+static wai_status ask_unit(void *o, const wai_capability *cap, const wai_path *path) {
+    run_probe *rp = o;
+    if (!wai_backend_present(rp->j->codec, path)) return WAI_dispatch_unit_absent;
+    return CALLER_ASK(rp, unit, cap, path);
+}
+
+static wai_status ask_program(void *o, const wai_capability *cap, const wai_path *path) {
+    return CALLER_ASK((run_probe *)o, program, cap, path);
+}
+
+static wai_status ask_shape(void *o, const wai_capability *cap, const wai_path *path) {
+    return CALLER_ASK((run_probe *)o, shape, cap, path);
+}
+
+static wai_status ask_plan(void *o, const wai_capability *cap, const wai_path *path,
+                           wai_placement *out) {
+    return CALLER_ASK((run_probe *)o, plan, cap, path, out);
+}
+
+static wai_status run_path(void *o, const wai_capability *cap, const wai_path *path) {
+    run_probe *rp = o;
+    const wai_dispatch_probe *caller = rp->d->probe;
+    wai_status st = caller && caller->run ? caller->run(caller->opaque, cap, path) : WAI_ok;
+    if (st != WAI_ok) return st;
+    wai_context *ctx = rp->d->ctx;
+    if (!rp->out && !rp->j->in_stream &&
+        !(rp->out = wai_alloc(&ctx->alloc, (size_t)rp->j->cost.output_bytes)))
+        return WAI_out_of_memory;
+    return wai_backend_run(path, rp->j, &ctx->exec, ctx->kernels, rp->out);
+}
+
+/* Steps 5 and 6. A job that runs networks goes through the dispatch, and
+ * the report says which path ran them or why none could; one with none
+ * (a motion clip or frame) runs on the integer path directly. *out is the
+ * output buffer made (the caller's). */
+static wai_status run(wai_decoder *d, wai_job *j, uint8_t **out) {
+    run_probe rp = {d, j, NULL};
+    wai_status st;
+    if (j->reads_set) {
+        const wai_dispatch_probe probe = {&rp, ask_unit, ask_program, ask_shape, ask_plan,
+                                          run_path};
+        st = wai_dispatch(&j->codec->cap, d->dispatch, &probe, &d->report);
         d->has_report = 1;
+    } else {
+        static const wai_path integer = {WAI_UNIT_CPU, WAI_BACKEND_WAI_OPS,
+                                         WAI_ARITHMETIC_INTEGER};
+        st = run_path(&rp, &j->codec->cap, &integer);
+    }
+    *out = rp.out;
+    return st;
+}
+
+static wai_status decode(wai_decoder *d, wai_job *j, const uint8_t *data, size_t len,
+                         wai_cost *cost) {
+    wai_set_ref *held; /* the loaded set, from the context's cache, while this decodes */
+    wai_status st = prepare(d->ctx, d->set, j, data, len, &held);
+    if (st == WAI_ok) {
+        if (cost) *cost = j->cost;
+        /* Both limits, after §7 step 4 and before any symbol or output
+         * buffer (reading N7): the work, and the memory the header
+         * declares. */
+        if (!wai_cost_within(&j->cost, d->max_cost, d->max_memory)) st = WAI_cost_over_limit;
     }
     uint8_t *out = NULL;
-    /* The output is within the caps (a clip's 2^30 bytes, 2^26 elements of
-     * g_s's output, or t_out samples), so it fits size_t. */
-    if (st == WAI_ok && !(out = wai_alloc(a, (size_t)n->cost.output_bytes))) st = WAI_out_of_memory;
-    /* The context's pool, level and kernel table (chosen at its creation)
-     * run the networks; the output does not depend on them. */
-    if (st == WAI_ok) st = wai_neural_run(&d->ctx->exec, d->ctx->kernels, n, out);
-    wai_neural_release(a, n);
+    if (st == WAI_ok) st = run(d, j, &out);
     /* The output holds nothing of the set: let the cache have it back. */
     wai_set_cache_release(d->ctx->sets, held);
     if (st != WAI_ok) {
-        wai_free(a, out);
+        wai_free(&d->ctx->alloc, out);
         return st;
     }
-    *out_buf = out;
-    return WAI_ok;
-}
-
-/* A WIF1 intra frame with keyframe 1: its WIH1's decode opens the group. */
-static wai_status send_keyframe(wai_decoder *d, const uint8_t *data, size_t len, wai_cost *cost,
-                                const wai_wif1 *f) {
-    wai_neural n;
-    uint8_t *rgb = NULL;
-    wai_status st = neural_decode(d, data, len, cost, &n, &rgb);
-    if (st == WAI_ok) st = wai_wif1_open_keyframe(&d->ctx->alloc, f, &d->group, rgb);
-    wai_free(&d->ctx->alloc, rgb);
-    if (st != WAI_ok) {
-        wai_motion_group_close(&d->group, &d->ctx->alloc);
-        return st;
-    }
-    d->outputs = d->group.frame;
-    d->n_outputs = 1;
-    d->width = f->w;
-    d->height = f->h;
-    d->output_bytes = (size_t)f->h * f->w * 3;
-    d->kind = WAI_OUTPUT_FRAME;
-    return WAI_ok;
-}
-
-static wai_status send_neural(wai_decoder *d, const uint8_t *data, size_t len, wai_cost *cost) {
-    wai_neural n;
-    uint8_t *out = NULL;
-    wai_status st = neural_decode(d, data, len, cost, &n, &out);
-    if (st != WAI_ok) return st;
-    size_t frame = (size_t)n.width * n.height * (n.kind == WAI_OUTPUT_FRAME ? 3 : 1);
     d->buffer = out;
-    d->outputs = out;
-    /* A clip's frames are equal parts of its output. */
-    d->n_outputs = n.kind == WAI_OUTPUT_FRAME ? (uint32_t)(n.cost.output_bytes / frame) : 1;
-    d->width = n.width;
-    d->height = n.height;
-    d->output_bytes = n.kind == WAI_OUTPUT_FRAME ? frame : (size_t)n.cost.output_bytes;
-    d->kind = n.kind;
-    d->sample_rate = n.kind == WAI_OUTPUT_PCM ? n.u.wia1.sr : 0;
+    d->outputs = j->outputs;
+    d->n_outputs = j->n_outputs;
+    d->output_bytes = j->output_bytes;
+    d->width = j->width;
+    d->height = j->height;
+    d->kind = j->kind;
+    d->sample_rate = j->kind == WAI_OUTPUT_PCM ? j->sample_rate : 0;
     return WAI_ok;
-}
-
-static wai_status send_frame(wai_decoder *d, const uint8_t *data, size_t len, wai_cost *cost) {
-    wai_wif1 f;
-    wai_status st = wai_wif1_parse(data, len, d->cap->keyframe, &f);
-    if (st == WAI_ok && f.kind == WAI_WIF1_INTRA && f.keyframe == 1)
-        return send_keyframe(d, data, len, cost, &f);
-    if (st == WAI_ok) st = wai_wif1_check_group(&f, &d->group);
-    wai_cost c;
-    if (st == WAI_ok) {
-        wai_wif1_cost(&f, &c);
-        if (cost) *cost = c;
-        st = check_cost(d, &c);
-    }
-    if (st == WAI_ok) st = wai_wif1_decode(&d->ctx->alloc, &f, &d->group);
-    if (st != WAI_ok) {
-        /* The frames before stand; the next inter frame has no group. */
-        wai_motion_group_close(&d->group, &d->ctx->alloc);
-        return st;
-    }
-    d->outputs = d->group.frame;
-    d->n_outputs = 1;
-    d->width = f.w;
-    d->height = f.h;
-    d->output_bytes = (size_t)f.h * f.w * 3;
-    d->kind = WAI_OUTPUT_FRAME;
-    return WAI_ok;
-}
-
-static const wai_capability *resolve(wai_decoder *d, const uint8_t *data, size_t len) {
-    if (!d->cap) d->cap = wai_capability_detect(data, len);
-    return d->cap;
 }
 
 wai_status wai_decoder_send(wai_decoder *d, const uint8_t *data, size_t len, wai_cost *cost) {
     if (!d || (!data && len)) return WAI_invalid_argument;
     drop_outputs(d);
     d->has_report = 0;
-    const wai_capability *cap = resolve(d, data, len);
-    if (!cap) return WAI_bad_magic; /* no capability given, and no magic names one */
-    if (!wai_capability_has_decoder(cap)) return WAI_unsupported_capability;
-    if (wai_neural_capability(cap) && cap->format != WAI_FORMAT_WIF1)
-        return send_neural(d, data, len, cost);
-    if (strcmp(cap->name, "wai.video.int_motion") == 0) return send_clip(d, data, len, cost);
-    return send_frame(d, data, len, cost);
+    if (!d->codec) {
+        /* No capability given: the one the first payload's magic names. */
+        const wai_codec *c;
+        wai_status st = codec_for(NULL, data, len, &c);
+        if (st == WAI_bad_magic) return st;
+        d->codec = c;
+    }
+    const wai_codec *c = d->codec;
+    if (!c->ops) return WAI_unsupported_capability;
+    if (c->ops->stream_bytes && !d->stream &&
+        !(d->stream = wai_alloc_zeroed(&d->ctx->alloc, 1, c->ops->stream_bytes)))
+        return WAI_out_of_memory;
+    wai_job j;
+    wai_job_init(&j, c, d->stream);
+    wai_status st = decode(d, &j, data, len, cost);
+    if (c->ops->release) c->ops->release(&j, &d->ctx->alloc);
+    /* In a frame stream the frames before a refusal stand, and the next
+     * inter frame has no group. */
+    if (st != WAI_ok) close_stream(d);
+    return st;
 }
 
 const wai_dispatch_report *wai_decoder_dispatch_report(const wai_decoder *d) {
@@ -281,60 +284,40 @@ wai_status wai_decoder_receive(wai_decoder *d, wai_output *out) {
     out->width = d->width;
     out->height = d->height;
     out->index = d->n_outputs_total + d->next_output;
-    out->sample_rate = d->kind == WAI_OUTPUT_PCM ? d->sample_rate : 0;
+    out->sample_rate = d->sample_rate;
     d->next_output++;
     return WAI_ok;
+}
+
+/* ---- declared cost --------------------------------------------------------- */
+
+/* ctx NULL: no set can be read (a job that reads one is set_incomplete). */
+static wai_status cost_of(wai_context *ctx, const char *capability, const wai_set *set,
+                          const uint8_t *data, size_t len, wai_cost *cost) {
+    const wai_codec *c;
+    wai_status st = codec_for(capability, data, len, &c);
+    if (st != WAI_ok) return st;
+    wai_job j;
+    wai_job_init(&j, c, NULL);
+    wai_set_ref *held = NULL;
+    st = c->ops->parse(&j, data, len);
+    if (st == WAI_ok && j.reads_set && !ctx) st = WAI_set_incomplete;
+    if (st == WAI_ok && ctx) st = resolve_set(ctx, set, &j, &held);
+    if (st == WAI_ok) st = c->ops->prepare(&j, ctx ? &ctx->alloc : NULL);
+    if (st == WAI_ok) *cost = j.cost;
+    if (c->ops->release) c->ops->release(&j, ctx ? &ctx->alloc : NULL);
+    if (ctx) wai_set_cache_release(ctx->sets, held);
+    return st;
 }
 
 wai_status wai_declared_cost(const char *capability, const uint8_t *data, size_t len,
                              wai_cost *cost) {
     if (!cost || (!data && len)) return WAI_invalid_argument;
-    const wai_capability *cap =
-        capability ? wai_capability_find(capability) : wai_capability_detect(data, len);
-    if (!cap) return capability ? WAI_unsupported_capability : WAI_bad_magic;
-    if (!wai_capability_has_decoder(cap)) return WAI_unsupported_capability;
-    wai_status st;
-    if (wai_neural_capability(cap)) {
-        /* The parse's refusals come first; with no set, step 1 refuses.
-         * An inter frame reads no set: its cost is a motion frame's. */
-        wai_wif1 f;
-        if (cap->format == WAI_FORMAT_WIF1 &&
-            (st = wai_wif1_parse(data, len, cap->keyframe, &f)) == WAI_ok &&
-            f.kind == WAI_WIF1_INTER) {
-            wai_wif1_cost(&f, cost);
-            return WAI_ok;
-        }
-        wai_neural n;
-        st = wai_neural_parse(cap, data, len, &n);
-        return st == WAI_ok ? WAI_set_incomplete : st;
-    }
-    if (strcmp(cap->name, "wai.video.int_motion") == 0) {
-        wai_wiv1 v;
-        if ((st = wai_wiv1_parse(data, len, 0, &v)) == WAI_ok) wai_wiv1_cost(&v, cost);
-    } else {
-        wai_wif1 f;
-        if ((st = wai_wif1_parse(data, len, 0, &f)) == WAI_ok) wai_wif1_cost(&f, cost);
-    }
-    return st;
+    return cost_of(NULL, capability, NULL, data, len, cost);
 }
 
 wai_status wai_declared_cost_set(wai_context *ctx, const char *capability, const wai_set *set,
                                  const uint8_t *data, size_t len, wai_cost *cost) {
     if (!ctx || !cost || (!data && len)) return WAI_invalid_argument;
-    const wai_capability *cap =
-        capability ? wai_capability_find(capability) : wai_capability_detect(data, len);
-    if (!cap) return capability ? WAI_unsupported_capability : WAI_bad_magic;
-    if (!wai_capability_has_decoder(cap)) return WAI_unsupported_capability;
-    if (!wai_neural_capability(cap)) return wai_declared_cost(cap->name, data, len, cost);
-    wai_wif1 f;
-    if (cap->format == WAI_FORMAT_WIF1 && wai_wif1_parse(data, len, cap->keyframe, &f) == WAI_ok &&
-        f.kind == WAI_WIF1_INTER)
-        return wai_declared_cost(cap->name, data, len, cost);
-    wai_set_ref *ref;
-    wai_neural n;
-    wai_status st = neural_prepare(ctx, cap, set, data, len, &ref, &n);
-    if (st == WAI_ok) *cost = n.cost;
-    wai_neural_release(&ctx->alloc, &n);
-    wai_set_cache_release(ctx->sets, ref);
-    return st;
+    return cost_of(ctx, capability, set, data, len, cost);
 }

@@ -7,6 +7,7 @@
 #include "common/checked.h"
 #include "common/reader.h"
 #include "decode/latent.h"
+#include "decode/one_network.h"
 #include "ops/layers.h"
 
 /* The synthesis's output length on lat_len - 1 samples, 0 when that is no
@@ -38,16 +39,6 @@ wai_status wai_wia1_prepare(const wai_allocator *a, const wai_loaded_set *l, con
     return st;
 }
 
-void wai_wia1_cost(const wai_wia1 *v, const wai_plan *p, wai_cost *c) {
-    uint64_t lat = wai_sat_mul(v->n_ch, v->lat_len);
-    c->output_bytes = wai_sat_mul(2, v->t_out);
-    c->entropy_steps = lat;
-    c->macs = p->macs;
-    c->working_bytes = wai_sat_add(wai_sat_add(wai_sat_mul(8, wai_sat_add(lat, p->out_elems)),
-                                               p->work_bytes),
-                                   c->output_bytes);
-}
-
 static wai_status decode_latent(const wai_allocator *a, const wai_wia1 *v, int64_t *lat) {
     wai_payload_tables t;
     wai_status st = wai_payload_tables_init(a, v->tables, v->n_ch, NULL, v->cdf_len, &t);
@@ -71,23 +62,71 @@ static wai_status decode_latent(const wai_allocator *a, const wai_wia1 *v, int64
     return st;
 }
 
-wai_status wai_wia1_decode(const wai_exec *ex, const wai_kernels *k, const wai_loaded_set *l,
-                           const wai_wia1 *v, const wai_plan *p, uint8_t *pcm) {
-    const wai_allocator *a = ex->alloc;
-    int64_t *lat = wai_alloc_array(a, (size_t)v->n_ch * v->lat_len, 8);
-    int64_t *out = wai_alloc_array(a, (size_t)p->out_elems, 8);
-    wai_status st = WAI_out_of_memory;
-    if (!lat || !out) goto done;
-    if ((st = decode_latent(a, v, lat)) != WAI_ok) goto done;
-    if ((st = wai_network_run_ex(ex, k, &l->g_s.model, &l->g_s.sums, p, lat, out)) != WAI_ok)
-        goto done;
+/* The PCM step on the first t_out samples, i16 little-endian. */
+static wai_status to_pcm(const void *arg, const int64_t *y, uint8_t *pcm) {
+    const wai_wia1 *v = arg;
     for (uint32_t i = 0; i < v->t_out; i++) {
         int16_t s;
-        if ((st = wai_pcm_step(out[i], v->afrac, &s)) != WAI_ok) goto done;
+        wai_status st = wai_pcm_step(y[i], v->afrac, &s);
+        if (st != WAI_ok) return st;
         wai_store_u16le(pcm + 2 * (size_t)i, (uint16_t)s);
     }
-done:
-    wai_free(a, out);
-    wai_free(a, lat);
+    return WAI_ok;
+}
+
+static wai_status latent_of(const void *arg, const wai_allocator *a, int64_t *lat) {
+    return decode_latent(a, arg, lat);
+}
+
+/* ---- the codec (decode/codec.h) --------------------------------------------- */
+
+typedef struct audio_job {
+    wai_wia1 v;
+    wai_plan p;
+} audio_job;
+
+_Static_assert(sizeof(audio_job) <= WAI_JOB_STATE_BYTES, "audio_job fits a job");
+
+wai_status wai_int_audio_load_set(const wai_allocator *a, const wai_set *set, wai_loaded_set *l) {
+    wai_status st = wai_loaded_net(a, set, "model.wam", 1, &l->g_s);
+    const wai_net *nets[] = {&l->g_s};
+    return st == WAI_ok ? wai_loaded_one_scale(l, nets, 1) : st;
+}
+
+static wai_status audio_parse(wai_job *j, const uint8_t *data, size_t len) {
+    return wai_wia1_parse(data, len, &WAI_JOB_STATE(j, audio_job)->v);
+}
+
+static wai_status audio_prepare(wai_job *j, const wai_allocator *a) {
+    audio_job *s = WAI_JOB_STATE(j, audio_job);
+    wai_status st = wai_wia1_prepare(a, j->set, &s->v, &s->p);
+    if (st != WAI_ok) return st;
+    wai_one_network_cost(wai_sat_mul(s->v.n_ch, s->v.lat_len), &s->p,
+                         wai_sat_mul(2, s->v.t_out), &j->cost);
+    j->width = s->v.t_out;
+    j->height = 1;
+    j->n_outputs = 1;
+    j->sample_rate = s->v.sr;
+    j->output_bytes = (size_t)j->cost.output_bytes;
+    return WAI_ok;
+}
+
+static wai_status audio_run(wai_job *j, const wai_exec *ex, const wai_kernels *k, uint8_t *out) {
+    const audio_job *s = WAI_JOB_STATE(j, audio_job);
+    const wai_one_network f = {&s->v, latent_of, to_pcm};
+    wai_status st = wai_one_network_run(ex, k, &j->set->g_s, &s->p,
+                                        (size_t)s->v.n_ch * s->v.lat_len, &f, out);
+    j->outputs = out;
     return st;
 }
+
+static void audio_release(wai_job *j, const wai_allocator *a) {
+    wai_plan_free(a, &WAI_JOB_STATE(j, audio_job)->p);
+}
+
+static void audio_describe(const wai_job *j, wai_text *t) {
+    wai_wia1_describe(&WAI_JOB_STATE(j, const audio_job)->v, t);
+}
+
+const wai_codec_ops wai_int_audio_ops = {audio_parse, audio_prepare, audio_run, audio_release,
+                                         audio_describe, 0, NULL};

@@ -1,8 +1,9 @@
 /* WIA1, the integer learned audio codec (integer-payloads §5), against a
- * loaded set: §7 steps 2 to 4, the declared cost, and the decode. */
+ * loaded set: §7 steps 2 to 4, then the decode of decode/one_network.h. */
 #ifndef WAI_DECODE_INT_AUDIO_H
 #define WAI_DECODE_INT_AUDIO_H
 
+#include "decode/codec.h"
 #include "formats/wia1.h"
 #include "ops/network.h"
 #include "sets/loaded.h"
@@ -16,14 +17,10 @@
 wai_status wai_wia1_prepare(const wai_allocator *a, const wai_loaded_set *l, const wai_wia1 *v,
                             wai_plan *p);
 
-/* output 2·t_out; entropy n_ch·lat_len; macs the synthesis's; working 8
- * bytes per element of the latent and the synthesis's output, plus the
- * synthesis's working bytes, plus the output. */
-void wai_wia1_cost(const wai_wia1 *v, const wai_plan *p, wai_cost *c);
-
-/* The latent stream, the synthesis, the PCM step on the first t_out
- * samples into pcm (t_out i16, little-endian bytes). */
-wai_status wai_wia1_decode(const wai_exec *ex, const wai_kernels *k, const wai_loaded_set *l,
-                           const wai_wia1 *v, const wai_plan *p, uint8_t *pcm);
+/* The capability wai.audio.int_codec (decode/codecs.c): its decode's steps,
+ * and its set's loader: model.wam parsed as WAM1 (model_mismatch), its one
+ * scale in 1..30 (model_mismatch). */
+extern const wai_codec_ops wai_int_audio_ops;
+wai_status wai_int_audio_load_set(const wai_allocator *a, const wai_set *set, wai_loaded_set *l);
 
 #endif

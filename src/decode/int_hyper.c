@@ -103,3 +103,56 @@ done:
     wai_free(a, z);
     return st;
 }
+
+/* ---- the codec (decode/codec.h) --------------------------------------------- */
+
+wai_status wai_int_hyper_load_set(const wai_allocator *a, const wai_set *set, wai_loaded_set *l) {
+    wai_status st;
+    if ((st = wai_loaded_net(a, set, "g_s.whm", 2, &l->g_s)) != WAI_ok ||
+        (st = wai_loaded_net(a, set, "h_s.whm", 2, &l->h_s)) != WAI_ok ||
+        (st = wai_loaded_tables(a, set, "entropy.json", l)) != WAI_ok)
+        return st;
+    const wai_net *nets[] = {&l->g_s, &l->h_s};
+    return wai_loaded_one_scale(l, nets, 2);
+}
+
+typedef struct image_job {
+    wai_wih1 h;
+    wai_hyper_plan p;
+} image_job;
+
+_Static_assert(sizeof(image_job) <= WAI_JOB_STATE_BYTES, "image_job fits a job");
+
+static wai_status image_parse(wai_job *j, const uint8_t *data, size_t len) {
+    return wai_wih1_parse(data, len, 0, &WAI_JOB_STATE(j, image_job)->h);
+}
+
+static wai_status image_prepare(wai_job *j, const wai_allocator *a) {
+    image_job *s = WAI_JOB_STATE(j, image_job);
+    wai_status st = wai_wih1_prepare(a, j->set, &s->h, &s->p);
+    if (st != WAI_ok) return st;
+    wai_wih1_cost(&s->h, &s->p, &j->cost);
+    j->kind = WAI_OUTPUT_IMAGE;
+    j->width = s->p.g_s.out_w;
+    j->height = s->p.g_s.out_h;
+    j->n_outputs = 1;
+    j->output_bytes = (size_t)j->cost.output_bytes;
+    return WAI_ok;
+}
+
+static wai_status image_run(wai_job *j, const wai_exec *ex, const wai_kernels *k, uint8_t *out) {
+    image_job *s = WAI_JOB_STATE(j, image_job);
+    j->outputs = out;
+    return wai_wih1_decode(ex, k, j->set, &s->h, &s->p, out);
+}
+
+static void image_release(wai_job *j, const wai_allocator *a) {
+    wai_hyper_plan_free(a, &WAI_JOB_STATE(j, image_job)->p);
+}
+
+static void image_describe(const wai_job *j, wai_text *t) {
+    wai_wih1_describe(&WAI_JOB_STATE(j, const image_job)->h, t);
+}
+
+const wai_codec_ops wai_int_hyper_ops = {image_parse,    image_prepare, image_run, image_release,
+                                         image_describe, 0,             NULL};

@@ -5,6 +5,7 @@
 #ifndef WAI_DECODE_INT_HYPER_H
 #define WAI_DECODE_INT_HYPER_H
 
+#include "decode/codec.h"
 #include "formats/wih1.h"
 #include "ops/network.h"
 #include "sets/loaded.h"
@@ -44,5 +45,13 @@ wai_status wai_wih1_decode(const wai_exec *ex, const wai_kernels *k, const wai_l
 
 /* The RGB8 step on a planar [3, h, w] tensor into interleaved rgb. */
 void wai_rgb8_interleave(const int64_t *planes, size_t hw, uint32_t afrac, uint8_t *rgb);
+
+/* The capability wai.neural.int_hyper (decode/codecs.c): its decode's steps,
+ * and the loader of its set, which the keyframe-1 video forms share: in
+ * §9's order g_s.whm and h_s.whm parsed as WHM1, entropy.json by every rule
+ * of §9 (each model_mismatch), then one scale: both networks' afrac equal
+ * and in 1..30 (model_mismatch). */
+extern const wai_codec_ops wai_int_hyper_ops;
+wai_status wai_int_hyper_load_set(const wai_allocator *a, const wai_set *set, wai_loaded_set *l);
 
 #endif

@@ -58,7 +58,6 @@ void wai_wif1_cost(const wai_wif1 *f, wai_cost *c) {
     c->entropy_steps = samples;
     c->macs = 0;
     /* An inter frame holds the group's previous frame beside its own. */
-    /* An inter frame holds the group's previous frame beside its own. */
     c->working_bytes = inter ? wai_sat_add(wai_sat_mul(2, samples), wai_sat_mul(4, f->nb))
                              : samples;
 }
@@ -121,3 +120,96 @@ wai_status wai_wif1_decode(const wai_allocator *a, const wai_wif1 *f, wai_motion
     g->scratch = t;
     return WAI_ok;
 }
+
+/* ---- the codecs (decode/codec.h) -------------------------------------------- */
+
+void wai_motion_frames_shape(wai_job *j, uint32_t h, uint32_t w, uint32_t n_frames) {
+    j->kind = WAI_OUTPUT_FRAME;
+    j->width = w;
+    j->height = h;
+    j->n_outputs = n_frames;
+    j->output_bytes = (size_t)h * w * 3;
+}
+
+/* wai.video.int_motion: a clip, every frame a motion frame (§3). */
+typedef struct clip_job {
+    wai_wiv1 v;
+} clip_job;
+
+_Static_assert(sizeof(clip_job) <= WAI_JOB_STATE_BYTES, "clip_job fits a job");
+
+static wai_status clip_parse(wai_job *j, const uint8_t *data, size_t len) {
+    return wai_wiv1_parse(data, len, 0, &WAI_JOB_STATE(j, clip_job)->v);
+}
+
+static wai_status clip_prepare(wai_job *j, const wai_allocator *a) {
+    (void)a;
+    const wai_wiv1 *v = &WAI_JOB_STATE(j, clip_job)->v;
+    wai_wiv1_cost(v, &j->cost);
+    wai_motion_frames_shape(j, v->h, v->w, v->n_frames);
+    return WAI_ok;
+}
+
+static wai_status clip_run(wai_job *j, const wai_exec *ex, const wai_kernels *k, uint8_t *out) {
+    (void)k;
+    j->outputs = out;
+    return wai_wiv1_decode(ex->alloc, &WAI_JOB_STATE(j, clip_job)->v, out);
+}
+
+static void clip_describe(const wai_job *j, wai_text *t) {
+    wai_wiv1_describe(&WAI_JOB_STATE(j, const clip_job)->v, t);
+}
+
+const wai_codec_ops wai_int_motion_ops = {clip_parse, clip_prepare, clip_run, NULL,
+                                          clip_describe, 0, NULL};
+
+/* wai.video.int_motion.frame: one WIF1 frame of a group (§16). */
+wai_status wai_motion_frame_prepare(wai_job *j, const wai_wif1 *f) {
+    wai_motion_group *g = j->stream;
+    wai_status st = g ? wai_wif1_check_group(f, g) : WAI_ok;
+    if (st != WAI_ok) return st;
+    wai_wif1_cost(f, &j->cost);
+    wai_motion_frames_shape(j, f->h, f->w, 1);
+    j->in_stream = 1;
+    return WAI_ok;
+}
+
+wai_status wai_motion_frame_run(wai_job *j, const wai_allocator *a, const wai_wif1 *f) {
+    wai_motion_group *g = j->stream;
+    wai_status st = wai_wif1_decode(a, f, g);
+    j->outputs = g->frame;
+    return st;
+}
+
+static void motion_stream_close(void *stream, const wai_allocator *a) {
+    wai_motion_group_close(stream, a);
+}
+
+typedef struct frame_job {
+    wai_wif1 f;
+} frame_job;
+
+_Static_assert(sizeof(frame_job) <= WAI_JOB_STATE_BYTES, "frame_job fits a job");
+
+static wai_status frame_parse(wai_job *j, const uint8_t *data, size_t len) {
+    return wai_wif1_parse(data, len, 0, &WAI_JOB_STATE(j, frame_job)->f);
+}
+
+static wai_status frame_prepare(wai_job *j, const wai_allocator *a) {
+    (void)a;
+    return wai_motion_frame_prepare(j, &WAI_JOB_STATE(j, frame_job)->f);
+}
+
+static wai_status frame_run(wai_job *j, const wai_exec *ex, const wai_kernels *k, uint8_t *out) {
+    (void)k, (void)out;
+    return wai_motion_frame_run(j, ex->alloc, &WAI_JOB_STATE(j, frame_job)->f);
+}
+
+static void frame_describe(const wai_job *j, wai_text *t) {
+    wai_wif1_describe(&WAI_JOB_STATE(j, const frame_job)->f, t);
+}
+
+const wai_codec_ops wai_int_motion_frame_ops = {frame_parse,    frame_prepare,
+                                                frame_run,      NULL,
+                                                frame_describe, sizeof(wai_motion_group),
+                                                motion_stream_close};

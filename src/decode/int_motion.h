@@ -3,6 +3,7 @@
 #ifndef WAI_DECODE_INT_MOTION_H
 #define WAI_DECODE_INT_MOTION_H
 
+#include "decode/codec.h"
 #include "formats/wif1.h"
 #include "formats/wiv1.h"
 #include "wai/wai_decode.h"
@@ -48,5 +49,20 @@ wai_status wai_wif1_decode(const wai_allocator *a, const wai_wif1 *f, wai_motion
  * group's frame. */
 wai_status wai_wif1_open_keyframe(const wai_allocator *a, const wai_wif1 *f, wai_motion_group *g,
                                   const uint8_t *rgb);
+
+/* ---- the codecs (decode/codec.h) ---- */
+
+/* wai.video.int_motion (a clip) and wai.video.int_motion.frame (a WIF1
+ * frame; its stream state a wai_motion_group). */
+extern const wai_codec_ops wai_int_motion_ops;
+extern const wai_codec_ops wai_int_motion_frame_ops;
+
+/* What the keyframe-1 forms (decode/int_hyper_video.c) share: the outputs'
+ * shape of n_frames frames of h x w; a motion frame's prepare (the group
+ * check when j has a stream, the cost, one frame in the stream) and run
+ * (into the group: j->stream). */
+void wai_motion_frames_shape(wai_job *j, uint32_t h, uint32_t w, uint32_t n_frames);
+wai_status wai_motion_frame_prepare(wai_job *j, const wai_wif1 *f);
+wai_status wai_motion_frame_run(wai_job *j, const wai_allocator *a, const wai_wif1 *f);
 
 #endif

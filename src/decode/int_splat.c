@@ -6,6 +6,7 @@
 #include "common/alloc.h"
 #include "common/checked.h"
 #include "decode/latent.h"
+#include "decode/one_network.h"
 #include "ops/layers.h"
 
 wai_status wai_wis1_prepare(const wai_allocator *a, const wai_loaded_set *l, const wai_wis1 *v,
@@ -17,16 +18,6 @@ wai_status wai_wis1_prepare(const wai_allocator *a, const wai_loaded_set *l, con
         st = WAI_geometry_mismatch;
     if (st != WAI_ok) wai_plan_free(a, p);
     return st;
-}
-
-void wai_wis1_cost(const wai_wis1 *v, const wai_plan *p, wai_cost *c) {
-    uint64_t lat = wai_sat_mul3(v->c, v->sh, v->sw);
-    c->output_bytes = wai_sat_mul3(v->attr, v->s, v->s);
-    c->entropy_steps = lat;
-    c->macs = p->macs;
-    c->working_bytes = wai_sat_add(wai_sat_add(wai_sat_mul(8, wai_sat_add(lat, p->out_elems)),
-                                               p->work_bytes),
-                                   c->output_bytes);
 }
 
 static wai_status decode_latent(const wai_allocator *a, const wai_wis1 *v, int64_t *lat) {
@@ -54,19 +45,65 @@ done:
     return st;
 }
 
-wai_status wai_wis1_decode(const wai_exec *ex, const wai_kernels *k, const wai_loaded_set *l,
-                           const wai_wis1 *v, const wai_plan *p, uint8_t *planes) {
-    const wai_allocator *a = ex->alloc;
-    int64_t *lat = wai_alloc_array(a, (size_t)v->c * v->sh * v->sw, 8);
-    int64_t *out = wai_alloc_array(a, (size_t)p->out_elems, 8);
-    wai_status st = WAI_out_of_memory;
-    if (!lat || !out) goto done;
-    if ((st = decode_latent(a, v, lat)) != WAI_ok) goto done;
-    if ((st = wai_network_run_ex(ex, k, &l->g_s.model, &l->g_s.sums, p, lat, out)) != WAI_ok)
-        goto done;
-    for (uint64_t i = 0; i < p->out_elems; i++) planes[i] = wai_rgb8_step(out[i], v->afrac);
-done:
-    wai_free(a, out);
-    wai_free(a, lat);
+/* The RGB8 step on every element of the planes. */
+static wai_status to_planes(const void *arg, const int64_t *y, uint8_t *planes) {
+    const wai_wis1 *v = arg;
+    uint64_t n = (uint64_t)v->attr * v->s * v->s;
+    for (uint64_t i = 0; i < n; i++) planes[i] = wai_rgb8_step(y[i], v->afrac);
+    return WAI_ok;
+}
+
+static wai_status latent_of(const void *arg, const wai_allocator *a, int64_t *lat) {
+    return decode_latent(a, arg, lat);
+}
+
+/* ---- the codec (decode/codec.h) --------------------------------------------- */
+
+typedef struct splat_job {
+    wai_wis1 v;
+    wai_plan p;
+} splat_job;
+
+_Static_assert(sizeof(splat_job) <= WAI_JOB_STATE_BYTES, "splat_job fits a job");
+
+wai_status wai_int_splat_load_set(const wai_allocator *a, const wai_set *set, wai_loaded_set *l) {
+    wai_status st = wai_loaded_net(a, set, "g_s.whm", 2, &l->g_s);
+    const wai_net *nets[] = {&l->g_s};
+    return st == WAI_ok ? wai_loaded_one_scale(l, nets, 1) : st;
+}
+
+static wai_status splat_parse(wai_job *j, const uint8_t *data, size_t len) {
+    return wai_wis1_parse(data, len, &WAI_JOB_STATE(j, splat_job)->v);
+}
+
+static wai_status splat_prepare(wai_job *j, const wai_allocator *a) {
+    splat_job *s = WAI_JOB_STATE(j, splat_job);
+    wai_status st = wai_wis1_prepare(a, j->set, &s->v, &s->p);
+    if (st != WAI_ok) return st;
+    wai_one_network_cost(wai_sat_mul3(s->v.c, s->v.sh, s->v.sw), &s->p,
+                         wai_sat_mul3(s->v.attr, s->v.s, s->v.s), &j->cost);
+    j->width = j->height = s->v.s;
+    j->n_outputs = 1;
+    j->output_bytes = (size_t)j->cost.output_bytes;
+    return WAI_ok;
+}
+
+static wai_status splat_run(wai_job *j, const wai_exec *ex, const wai_kernels *k, uint8_t *out) {
+    const splat_job *s = WAI_JOB_STATE(j, splat_job);
+    const wai_one_network f = {&s->v, latent_of, to_planes};
+    wai_status st = wai_one_network_run(ex, k, &j->set->g_s, &s->p,
+                                        (size_t)s->v.c * s->v.sh * s->v.sw, &f, out);
+    j->outputs = out;
     return st;
 }
+
+static void splat_release(wai_job *j, const wai_allocator *a) {
+    wai_plan_free(a, &WAI_JOB_STATE(j, splat_job)->p);
+}
+
+static void splat_describe(const wai_job *j, wai_text *t) {
+    wai_wis1_describe(&WAI_JOB_STATE(j, const splat_job)->v, t);
+}
+
+const wai_codec_ops wai_int_splat_ops = {splat_parse, splat_prepare, splat_run, splat_release,
+                                         splat_describe, 0, NULL};

@@ -1,9 +1,10 @@
 /* WIS1, the integer learned Gaussian-splat attribute codec
- * (integer-payloads §6), against a loaded set: §7 steps 2 to 4, the
- * declared cost, and the decode. */
+ * (integer-payloads §6), against a loaded set: §7 steps 2 to 4, then the
+ * decode of decode/one_network.h. */
 #ifndef WAI_DECODE_INT_SPLAT_H
 #define WAI_DECODE_INT_SPLAT_H
 
+#include "decode/codec.h"
 #include "formats/wis1.h"
 #include "ops/network.h"
 #include "sets/loaded.h"
@@ -15,14 +16,10 @@
 wai_status wai_wis1_prepare(const wai_allocator *a, const wai_loaded_set *l, const wai_wis1 *v,
                             wai_plan *p);
 
-/* output attr·s·s; entropy c·sh·sw; macs g_s's; working 8 bytes per
- * element of the latent and g_s's output, plus g_s's working bytes, plus
- * the output. */
-void wai_wis1_cost(const wai_wis1 *v, const wai_plan *p, wai_cost *c);
-
-/* The latent stream, g_s, the RGB8 step into planes (attr·s·s bytes,
- * plane after plane). */
-wai_status wai_wis1_decode(const wai_exec *ex, const wai_kernels *k, const wai_loaded_set *l,
-                           const wai_wis1 *v, const wai_plan *p, uint8_t *planes);
+/* The capability wai.splat.int_codec (decode/codecs.c): its decode's steps,
+ * and its set's loader: g_s.whm parsed as WHM1 (model_mismatch), its one
+ * scale in 1..30 (model_mismatch). */
+extern const wai_codec_ops wai_int_splat_ops;
+wai_status wai_int_splat_load_set(const wai_allocator *a, const wai_set *set, wai_loaded_set *l);
 
 #endif

@@ -5,7 +5,9 @@
 
 #include <string.h>
 
-typedef enum verdict { GO, REFUSE, END } verdict;
+/* RAN_END: the path's backend ran and ended the choice (a payload refused
+ * by its streams, or out of memory): the path ran, and the decode fails. */
+typedef enum verdict { GO, REFUSE, END, RAN_END } verdict;
 
 /* A probe's answer: yes (GO), a refusal of this path (REFUSE, *out the
  * reason), or the end of the whole choice (END, *out the status). A
@@ -32,7 +34,7 @@ static uint64_t on_unit(const wai_placement *p, wai_unit u) {
  * question out. */
 #define ASK(pr, fn, ...)                                                          \
     ((pr)->fn ? (pr)->fn((pr)->opaque, __VA_ARGS__)                              \
-              : wai_dispatch_default_probe()->fn(NULL, __VA_ARGS__))
+              : wai_dispatch_probe_default()->fn(NULL, __VA_ARGS__))
 
 /* §4 steps 2 and 3 for one admitted path. */
 static verdict try_path(const wai_dispatch_probe *pr, const wai_capability *cap,
@@ -52,7 +54,8 @@ static verdict try_path(const wai_dispatch_probe *pr, const wai_capability *cap,
         return REFUSE;
     }
     if (!pr->run) return GO; /* the caller runs the networks on the chosen path */
-    return judge(pr->run(pr->opaque, cap, path), WAI_dispatch_backend_failed, out);
+    v = judge(pr->run(pr->opaque, cap, path), WAI_dispatch_backend_failed, out);
+    return v == END && *out != WAI_invalid_argument ? RAN_END : v;
 }
 
 /* Every path valid and none twice, checked before any is tried, so a bad
@@ -81,10 +84,10 @@ wai_status wai_dispatch_choose(const wai_capability *cap, wai_tier needed,
         return WAI_invalid_argument;
     wai_dispatch_offer def_offer;
     if (offer->n == 0) {
-        wai_dispatch_default_offer(&def_offer);
+        wai_dispatch_offer_default(&def_offer);
         offer = &def_offer;
     }
-    if (!probe) probe = wai_dispatch_default_probe();
+    if (!probe) probe = wai_dispatch_probe_default();
     for (size_t i = 0; i < offer->n; i++) {
         const wai_path *path = &offer->paths[i];
         wai_status reason = wai_dispatch_admit(cap, needed, path);
@@ -107,7 +110,7 @@ wai_status wai_dispatch_choose(const wai_capability *cap, wai_tier needed,
          * decode-equivalence, which the CPU (and a GPU under determinism-
          * tiers §5) keeps. */
         report->held = wai_dispatch_registered_tier(cap);
-        return WAI_ok;
+        return v == RAN_END ? reason : WAI_ok;
     }
     memset(&report->placement, 0, sizeof report->placement);
     return report->refused[0].reason; /* the path the sink preferred */

@@ -90,7 +90,7 @@ wai_status wai_dispatch_parse_offer(const char *list, wai_dispatch_offer *out) {
     return WAI_ok;
 }
 
-void wai_dispatch_default_offer(wai_dispatch_offer *out) {
+void wai_dispatch_offer_default(wai_dispatch_offer *out) {
     if (!out) return;
     memset(out, 0, sizeof *out);
     /* The order of WAI_DISPATCH_DEFAULT_OFFER: the neural processor, then
@@ -99,8 +99,8 @@ void wai_dispatch_default_offer(wai_dispatch_offer *out) {
     for (size_t i = 0; i < N_SHORTS; i++) out->paths[out->n++] = shorts[i].path;
 }
 
-void wai_dispatch_default_options(wai_dispatch_options *o) {
+void wai_dispatch_options_default(wai_dispatch_options *o) {
     if (!o) return;
     memset(o, 0, sizeof *o);
-    wai_dispatch_default_offer(&o->offer);
+    wai_dispatch_offer_default(&o->offer);
 }

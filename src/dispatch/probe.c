@@ -41,4 +41,4 @@ static wai_status plan(void *opaque, const wai_capability *cap, const wai_path *
 
 static const wai_dispatch_probe default_probe = {NULL, unit, program, shape, plan, NULL};
 
-const wai_dispatch_probe *wai_dispatch_default_probe(void) { return &default_probe; }
+const wai_dispatch_probe *wai_dispatch_probe_default(void) { return &default_probe; }

@@ -34,4 +34,13 @@ typedef struct wai_stream_view {
 
 wai_status wai_read_stream_section(wai_reader *r, wai_stream_view *s);
 
+/* Bounds on a payload's parts, for the largest payload each format's parse
+ * can pass (wai_payload_max_bytes; docs/reading-inputs.md derives each): a
+ * stream "4 + L" is at most 4 + (2^32 - 1) bytes; a table at most 4097
+ * entries of 4 bytes; a tensor the caps bound at 2^26 elements, so a count
+ * of channels, of planes or of motion-vector components is at most 2^26. */
+#define WAI_STREAM_MAX_BYTES (UINT64_C(4) + UINT32_MAX)
+#define WAI_TABLE_MAX_BYTES (UINT64_C(4097) * 4)
+#define WAI_ELEMS_MAX (UINT64_C(1) << 26)
+
 #endif

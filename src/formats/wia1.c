@@ -109,3 +109,11 @@ wai_status wai_wia1_write(const wai_allocator *a, const wai_wia1_parts *p, uint8
     *out_len = (size_t)total;
     return WAI_ok;
 }
+
+void wai_wia1_describe(const wai_wia1 *a, wai_text *t) {
+    wai_text_printf(t,
+                    "{\"afrac\": %u, \"sr\": %u, \"n_ch\": %u, \"lat_len\": %u, \"t_out\": %u, "
+                    "\"offset\": %d, \"cdf_len\": %u, \"stream_bytes\": %llu}",
+                    a->afrac, a->sr, a->n_ch, a->lat_len, a->t_out, a->offset, a->cdf_len,
+                    (unsigned long long)a->stream.len);
+}

@@ -2,6 +2,7 @@
 #ifndef WAI_FORMATS_WIA1_H
 #define WAI_FORMATS_WIA1_H
 
+#include "common/text.h"
 #include "formats/sections.h"
 
 #define WAI_WIA1_HEADER_BYTES 32
@@ -48,5 +49,12 @@ typedef struct wai_wia1_parts {
  * Nothing is sized or allocated before the header passes §2 steps 1-6. */
 wai_status wai_wia1_write(const wai_allocator *a, const wai_wia1_parts *p, uint8_t **out,
                           size_t *out_len);
+
+/* The parsed header as a JSON object (wai_payload_header_json). */
+void wai_wia1_describe(const wai_wia1 *a, wai_text *t);
+
+/* The largest WIA1: n_ch ≤ 2^26 (n_ch·lat_len is capped), each with a
+ * median and a table, then the stream. */
+#define WAI_WIA1_MAX_BYTES (32 + WAI_ELEMS_MAX * (8 + WAI_TABLE_MAX_BYTES) + WAI_STREAM_MAX_BYTES)
 
 #endif

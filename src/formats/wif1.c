@@ -115,3 +115,18 @@ wai_status wai_wif1_write(const wai_allocator *a, const wai_wif1_parts *p, uint8
     *out_len = (size_t)total;
     return WAI_ok;
 }
+
+void wai_wif1_describe(const wai_wif1 *f, wai_text *t) {
+    wai_text_printf(t,
+                    "{\"kind\": \"%s\", \"keyframe\": %u, \"mv_precision\": %u, \"h\": %u, "
+                    "\"w\": %u, \"block\": %u, \"q\": %u, \"offset\": %d, \"cdf_len\": %u",
+                    f->kind ? "inter" : "intra", f->keyframe, f->mv_precision, f->h, f->w,
+                    f->block, f->q, f->offset, f->cdf_len);
+    if (f->key) {
+        wai_text_printf(t, ", \"keyframe_payload\": ");
+        wai_wih1_describe(&f->key_header, t);
+    } else {
+        wai_text_printf(t, ", \"stream_bytes\": %llu", (unsigned long long)f->residual.len);
+    }
+    wai_text_printf(t, "}");
+}

@@ -2,6 +2,7 @@
 #ifndef WAI_FORMATS_WIF1_H
 #define WAI_FORMATS_WIF1_H
 
+#include "common/text.h"
 #include "formats/sections.h"
 #include "formats/wih1.h"
 
@@ -46,5 +47,18 @@ typedef struct wai_wif1_parts {
 
 wai_status wai_wif1_write(const wai_allocator *a, const wai_wif1_parts *p, uint8_t **out,
                           size_t *out_len);
+
+/* The parsed header as a JSON object (wai_payload_header_json): an intra
+ * frame of keyframe 1 with its WIH1's header, else its stream's bytes. */
+void wai_wif1_describe(const wai_wif1 *f, wai_text *t);
+
+/* The largest WIF1: the header, then the larger of an intra frame (table,
+ * then a stream or "4 + K" with a WIH1) and an inter frame (2·nb i16
+ * components and a stream); the inter frame is the larger for both kinds. */
+#define WAI_WIF1_INTER_MAX_BYTES (32 + 2 * WAI_ELEMS_MAX + WAI_STREAM_MAX_BYTES)
+#define WAI_WIF1_K0_INTRA_MAX_BYTES (32 + WAI_TABLE_MAX_BYTES + WAI_STREAM_MAX_BYTES)
+#define WAI_WIF1_K1_INTRA_MAX_BYTES (32 + WAI_TABLE_MAX_BYTES + 4 + WAI_WIH1_MAX_BYTES)
+#define WAI_WIF1_MAX_BYTES(intra)                                                       \
+    ((intra) > WAI_WIF1_INTER_MAX_BYTES ? (intra) : WAI_WIF1_INTER_MAX_BYTES)
 
 #endif

@@ -69,3 +69,11 @@ wai_status wai_wih1_write(const wai_allocator *a, const wai_wih1_parts *p, uint8
     *out_len = (size_t)total;
     return WAI_ok;
 }
+
+void wai_wih1_describe(const wai_wih1 *h, wai_text *t) {
+    wai_text_printf(t,
+                    "{\"m\": %u, \"sh\": %u, \"sw\": %u, \"n_z\": %u, \"zh\": %u, \"zw\": %u, "
+                    "\"z_stream_bytes\": %llu, \"y_stream_bytes\": %llu}",
+                    h->m, h->sh, h->sw, h->n_z, h->zh, h->zw, (unsigned long long)h->z_stream.len,
+                    (unsigned long long)h->y_stream.len);
+}

@@ -2,6 +2,7 @@
 #ifndef WAI_FORMATS_WIH1_H
 #define WAI_FORMATS_WIH1_H
 
+#include "common/text.h"
 #include "formats/sections.h"
 
 #define WAI_WIH1_HEADER_BYTES 32
@@ -35,5 +36,12 @@ typedef struct wai_wih1_parts {
 /* Writes a payload, refusing (with the parser's code) what a parser would. */
 wai_status wai_wih1_write(const wai_allocator *a, const wai_wih1_parts *p, uint8_t **out,
                           size_t *out_len);
+
+/* The parsed header as a JSON object (wai_payload_header_json):
+ * m, sh, sw, n_z, zh, zw and the two streams' byte counts. */
+void wai_wih1_describe(const wai_wih1 *h, wai_text *t);
+
+/* The largest WIH1: the header, then the hyper-latent and latent streams. */
+#define WAI_WIH1_MAX_BYTES (32 + 2 * WAI_STREAM_MAX_BYTES)
 
 #endif

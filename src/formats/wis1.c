@@ -146,3 +146,28 @@ wai_status wai_wis1_write(const wai_allocator *a, const wai_wis1_parts *p, uint8
     *out_len = (size_t)total;
     return WAI_ok;
 }
+
+void wai_wis1_describe(const wai_wis1 *s, wai_text *t) {
+    wai_text_printf(t,
+                    "{\"afrac\": %u, \"c\": %u, \"sh\": %u, \"sw\": %u, \"s\": %u, "
+                    "\"attr\": %u, \"n_gaussians\": %u, \"table_entries\": %llu, "
+                    "\"stream_bytes\": %llu}",
+                    s->afrac, s->c, s->sh, s->sw, s->s, s->attr, s->n_gaussians,
+                    (unsigned long long)s->table_entries, (unsigned long long)s->stream.len);
+}
+
+/* The public read of the presentation data a decode does not output. */
+wai_status wai_splat_presentation(const uint8_t *data, size_t len, wai_splat_info *info,
+                                  uint32_t *ranges, size_t max_planes) {
+    if (!info || (!data && len) || (!ranges && max_planes)) return WAI_invalid_argument;
+    memset(info, 0, sizeof *info);
+    wai_wis1 s;
+    wai_status st = wai_wis1_parse(data, len, &s);
+    if (st != WAI_ok) return st;
+    info->side = s.s;
+    info->planes = s.attr;
+    info->n_gaussians = s.n_gaussians;
+    for (uint32_t i = 0; i < s.attr && i < max_planes; i++)
+        wai_wis1_range(&s, i, &ranges[2 * (size_t)i], &ranges[2 * (size_t)i + 1]);
+    return WAI_ok;
+}

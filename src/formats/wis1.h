@@ -3,6 +3,7 @@
 #ifndef WAI_FORMATS_WIS1_H
 #define WAI_FORMATS_WIS1_H
 
+#include "common/text.h"
 #include "formats/sections.h"
 
 #define WAI_WIS1_HEADER_BYTES 32
@@ -81,5 +82,14 @@ typedef struct wai_wis1_parts {
  * the ranges and lengths keep their rules. */
 wai_status wai_wis1_write(const wai_allocator *a, const wai_wis1_parts *p, uint8_t **out,
                           size_t *out_len);
+
+/* The parsed header as a JSON object (wai_payload_header_json). */
+void wai_wis1_describe(const wai_wis1 *s, wai_text *t);
+
+/* The largest WIS1: attr ≤ 2^26 ranges of 8 bytes; c ≤ 2^26 channels,
+ * each with a length, an offset, a median and a table; then the stream. */
+#define WAI_WIS1_MAX_BYTES                                                               \
+    (32 + WAI_ELEMS_MAX * 8 + WAI_ELEMS_MAX * (2 + 4 + 8 + WAI_TABLE_MAX_BYTES) +        \
+     WAI_STREAM_MAX_BYTES)
 
 #endif

@@ -120,3 +120,17 @@ wai_status wai_wiv1_write(const wai_allocator *a, const wai_wiv1_parts *p, uint8
     *out_len = (size_t)total;
     return WAI_ok;
 }
+
+void wai_wiv1_describe(const wai_wiv1 *v, wai_text *t) {
+    wai_text_printf(t,
+                    "{\"mv_precision\": %u, \"keyframe\": %u, \"n_frames\": %u, \"h\": %u, "
+                    "\"w\": %u, \"block\": %u, \"q\": %u, \"offset\": %d, \"cdf_len\": %u, "
+                    "\"stream_bytes\": %llu",
+                    v->mv_precision, v->keyframe, v->n_frames, v->h, v->w, v->block, v->q,
+                    v->offset, v->cdf_len, (unsigned long long)v->residual.len);
+    if (v->keyframe) {
+        wai_text_printf(t, ", \"keyframe_payload\": ");
+        wai_wih1_describe(&v->key_header, t);
+    }
+    wai_text_printf(t, "}");
+}

@@ -2,6 +2,7 @@
 #ifndef WAI_FORMATS_WIV1_H
 #define WAI_FORMATS_WIV1_H
 
+#include "common/text.h"
 #include "formats/sections.h"
 #include "formats/wih1.h"
 
@@ -54,5 +55,15 @@ wai_status wai_wiv1_write(const wai_allocator *a, const wai_wiv1_parts *p, uint8
 
 /* The header's blocks per frame (1 <= block), saturating. */
 uint64_t wai_blocks_per_frame(uint32_t h, uint32_t w, uint32_t block);
+
+/* The parsed header as a JSON object (wai_payload_header_json), with
+ * the keyframe's WIH1 header when keyframe is 1. */
+void wai_wiv1_describe(const wai_wiv1 *v, wai_text *t);
+
+/* The largest WIV1: the header, the residual table, the vectors
+ * (2·nb·(n_frames − 1) i16 components), the residual stream, and for
+ * keyframe 1 "4 + K", K a WIH1. */
+#define WAI_WIV1_K0_MAX_BYTES (36 + WAI_TABLE_MAX_BYTES + 2 * WAI_ELEMS_MAX + WAI_STREAM_MAX_BYTES)
+#define WAI_WIV1_K1_MAX_BYTES (WAI_WIV1_K0_MAX_BYTES + 4 + WAI_WIH1_MAX_BYTES)
 
 #endif

@@ -8,7 +8,9 @@
 
 struct wai_set_ref {
     uint8_t key[32];
-    wai_format format;
+    /* Which loader loaded it: part of the key (one set's bytes may load
+     * as two capabilities' sets). */
+    wai_status (*load)(const wai_allocator *, const wai_set *, wai_loaded_set *);
     wai_loaded_set *loaded;
     size_t refs;       /* decodes holding it */
     int kept;          /* in the list (else freed at its last release) */
@@ -74,9 +76,9 @@ void wai_set_cache_destroy(wai_set_cache *c) {
     wai_free(&a, c);
 }
 
-static wai_set_ref *find(wai_set_cache *c, wai_format f, const uint8_t key[32]) {
+static wai_set_ref *find(wai_set_cache *c, const wai_set_kind *k, const uint8_t key[32]) {
     for (wai_set_ref *r = c->head; r; r = r->next)
-        if (r->format == f && memcmp(r->key, key, 32) == 0) return r;
+        if (r->load == k->load && memcmp(r->key, key, 32) == 0) return r;
     return NULL;
 }
 
@@ -91,13 +93,13 @@ static void keep(wai_set_cache *c, wai_set_ref *r) {
     c->n++;
 }
 
-wai_status wai_set_cache_acquire(wai_set_cache *c, wai_format f, const wai_set *set,
+wai_status wai_set_cache_acquire(wai_set_cache *c, const wai_set_kind *k, const wai_set *set,
                                  wai_set_ref **out, int *hit) {
     uint8_t key[32];
-    wai_status st = wai_set_digest(f, set, key);
+    wai_status st = wai_set_digest(k, set, key);
     if (st != WAI_ok) return st;
     wai_lock_take(&c->lock);
-    wai_set_ref *r = find(c, f, key);
+    wai_set_ref *r = find(c, k, key);
     if (r) {
         unlink_ref(c, r);
         push_front(c, r);
@@ -111,18 +113,18 @@ wai_status wai_set_cache_acquire(wai_set_cache *c, wai_format f, const wai_set *
     }
     /* Loading runs unlocked; a set another thread kept meanwhile wins. */
     wai_loaded_set *l;
-    if ((st = wai_loaded_set_load(&c->alloc, f, set, &l)) != WAI_ok) return st;
+    if ((st = wai_loaded_set_load(&c->alloc, k, set, &l)) != WAI_ok) return st;
     wai_set_ref *fresh = wai_alloc_zeroed(&c->alloc, 1, sizeof *fresh);
     if (!fresh) {
         wai_loaded_set_free(&c->alloc, l);
         return WAI_out_of_memory;
     }
     memcpy(fresh->key, key, 32);
-    fresh->format = f;
+    fresh->load = k->load;
     fresh->loaded = l;
     fresh->refs = 1;
     wai_lock_take(&c->lock);
-    if ((r = find(c, f, key)) != NULL) {
+    if ((r = find(c, k, key)) != NULL) {
         r->refs++;
         free_ref(c, fresh);
         fresh = r;

@@ -1,6 +1,7 @@
 /* The loaded-set cache (integer-payloads §7, Informative): sets parsed and
  * lowered (sets/loaded.h), kept by the SHA-256 of the bytes they were
- * loaded from (wai_set_digest) and their format, within a byte budget:
+ * loaded from (wai_set_digest) and the loader that loaded them, within a
+ * byte budget:
  * least recently used evicted first, no set larger than the budget kept, a
  * budget of 0 keeps nothing. A context owns one; it is locked, so decoders
  * of one context may run on several threads. What it keeps is the set's
@@ -21,10 +22,10 @@ typedef struct wai_set_ref wai_set_ref;
 wai_status wai_set_cache_create(const wai_allocator *a, uint64_t budget, wai_set_cache **out);
 void wai_set_cache_destroy(wai_set_cache *c);
 
-/* The loaded set of `set` for format f: from the cache, or loaded with
+/* The loaded set of `set` as kind k: from the cache, or loaded with
  * wai_loaded_set_load (its refusals pass up) and kept when it fits. The
  * set must have passed wai_set_check_members. *hit says which. */
-wai_status wai_set_cache_acquire(wai_set_cache *c, wai_format f, const wai_set *set,
+wai_status wai_set_cache_acquire(wai_set_cache *c, const wai_set_kind *k, const wai_set *set,
                                  wai_set_ref **out, int *hit);
 const wai_loaded_set *wai_set_ref_get(const wai_set_ref *r);
 void wai_set_cache_release(wai_set_cache *c, wai_set_ref *r);

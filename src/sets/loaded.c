@@ -14,28 +14,20 @@
  * hold hundreds of tables). */
 #define SET_LOOKUP_BITS 10
 
-static const char *const hyper_members[] = {"g_s.whm", "h_s.whm", "entropy.json"};
-static const char *const audio_members[] = {"model.wam"};
-static const char *const splat_members[] = {"g_s.whm"};
-
-const char *const *wai_set_members_of(wai_format f, size_t *n) {
-    switch (f) {
-    case WAI_FORMAT_WIH1: *n = 3; return hyper_members;
-    case WAI_FORMAT_WIA1: *n = 1; return audio_members;
-    case WAI_FORMAT_WIS1: *n = 1; return splat_members;
-    default: *n = 0; return NULL;
-    }
+static size_t member_count(const wai_set_kind *k) {
+    size_t n = 0;
+    while (k->members[n]) n++;
+    return n;
 }
 
-wai_status wai_set_check_members(wai_format f, const wai_set *set) {
-    size_t n;
-    const char *const *names = wai_set_members_of(f, &n);
-    if (!names) return WAI_invalid_argument;
+wai_status wai_set_check_members(const wai_set_kind *k, const wai_set *set) {
+    if (!k || !k->members) return WAI_invalid_argument;
     if (!set) return WAI_set_incomplete;
+    size_t n = member_count(k);
     const uint8_t *data = NULL;
     size_t len = 0;
     for (size_t i = 0; i < n; i++)
-        if (wai_set_find(set, names[i], &data, &len) != WAI_ok) return WAI_set_incomplete;
+        if (wai_set_find(set, k->members[i], &data, &len) != WAI_ok) return WAI_set_incomplete;
     if (!set->pinned) return WAI_ok;
     if (n != 1) return WAI_set_incomplete; /* several files pin through a listing */
     uint8_t d[32];
@@ -43,10 +35,10 @@ wai_status wai_set_check_members(wai_format f, const wai_set *set) {
     return memcmp(d, set->pin, 32) == 0 ? WAI_ok : WAI_set_incomplete;
 }
 
-wai_status wai_set_digest(wai_format f, const wai_set *set, uint8_t out[32]) {
-    size_t n;
-    const char *const *names = wai_set_members_of(f, &n);
-    if (!names || !set) return WAI_invalid_argument;
+wai_status wai_set_digest(const wai_set_kind *k, const wai_set *set, uint8_t out[32]) {
+    if (!k || !k->members || !set) return WAI_invalid_argument;
+    const char *const *names = k->members;
+    size_t n = member_count(k);
     wai_sha256 h;
     wai_sha256_init(&h);
     for (size_t i = 0; i < n; i++) {
@@ -55,10 +47,10 @@ wai_status wai_set_digest(wai_format f, const wai_set *set, uint8_t out[32]) {
         if (wai_set_find(set, names[i], &data, &len) != WAI_ok) return WAI_set_incomplete;
         uint8_t b[8];
         size_t nl = strlen(names[i]);
-        for (int k = 0; k < 4; k++) b[k] = (uint8_t)(nl >> (8 * k));
+        for (int s = 0; s < 4; s++) b[s] = (uint8_t)(nl >> (8 * s));
         wai_sha256_update(&h, b, 4);
         wai_sha256_update(&h, names[i], nl);
-        for (int k = 0; k < 8; k++) b[k] = (uint8_t)((uint64_t)len >> (8 * k));
+        for (int s = 0; s < 8; s++) b[s] = (uint8_t)((uint64_t)len >> (8 * s));
         wai_sha256_update(&h, b, 8);
         wai_sha256_update(&h, data, len);
     }
@@ -85,22 +77,14 @@ static void count_free(void *opaque, void *p) {
     wai_free(c->inner, p);
 }
 
-static wai_status parse_net(const wai_allocator *a, const wai_set *set, const char *name,
-                            int dims, wai_net *out) {
+wai_status wai_loaded_net(const wai_allocator *a, const wai_set *set, const char *name, int dims,
+                          wai_net *out) {
     const uint8_t *data;
     size_t len;
     wai_status st = wai_set_find(set, name, &data, &len);
-    if (st != WAI_ok) return st;
-    return wai_model_parse(a, data, len, dims, &out->model);
-}
-
-static wai_status parse_tables(const wai_allocator *a, const wai_set *set,
-                               wai_entropy_set **out) {
-    const uint8_t *data;
-    size_t len;
-    wai_status st = wai_set_find(set, "entropy.json", &data, &len);
-    if (st != WAI_ok) return st;
-    return wai_entropy_json_parse(a, data, len, out);
+    if (st == WAI_ok) st = wai_model_parse(a, data, len, dims, &out->model);
+    if (st == WAI_ok) st = wai_sums_compute(a, &out->model, &out->sums);
+    return st;
 }
 
 /* Lookups for n tables (each already a valid §2 table). */
@@ -116,32 +100,24 @@ static wai_status lookups(const wai_allocator *a, const wai_entropy_table *t, ui
     return WAI_ok;
 }
 
-/* §7 step 2's first check: one fixed-point scale in 1..30. */
-static int one_scale(const wai_loaded_set *l) {
-    uint32_t afrac = l->g_s.model.afrac;
-    if (afrac < 1 || afrac > 30) return 0;
-    return l->format != WAI_FORMAT_WIH1 || l->h_s.model.afrac == afrac;
+wai_status wai_loaded_tables(const wai_allocator *a, const wai_set *set, const char *name,
+                             wai_loaded_set *l) {
+    const uint8_t *data;
+    size_t len;
+    wai_status st = wai_set_find(set, name, &data, &len);
+    if (st == WAI_ok) st = wai_entropy_json_parse(a, data, len, &l->tables);
+    if (st == WAI_ok) st = lookups(a, l->tables->latent, l->tables->n_edges, &l->latent);
+    if (st == WAI_ok) st = lookups(a, l->tables->hyper, l->tables->n_z, &l->hyper);
+    return st;
 }
 
-static wai_status load_parts(const wai_allocator *a, const wai_set *set, wai_loaded_set *l) {
-    wai_status st;
-    if (l->format == WAI_FORMAT_WIH1) {
-        if ((st = parse_net(a, set, "g_s.whm", 2, &l->g_s)) != WAI_ok ||
-            (st = parse_net(a, set, "h_s.whm", 2, &l->h_s)) != WAI_ok ||
-            (st = parse_tables(a, set, &l->tables)) != WAI_ok)
-            return st;
-    } else if ((st = parse_net(a, set, l->format == WAI_FORMAT_WIA1 ? "model.wam" : "g_s.whm",
-                               l->format == WAI_FORMAT_WIA1 ? 1 : 2, &l->g_s)) != WAI_ok) {
-        return st;
-    }
-    if (!one_scale(l)) return WAI_model_mismatch;
-    l->afrac = l->g_s.model.afrac;
-    if ((st = wai_sums_compute(a, &l->g_s.model, &l->g_s.sums)) != WAI_ok) return st;
-    if (l->format != WAI_FORMAT_WIH1) return WAI_ok;
-    if ((st = wai_sums_compute(a, &l->h_s.model, &l->h_s.sums)) != WAI_ok) return st;
-    if ((st = lookups(a, l->tables->latent, l->tables->n_edges, &l->latent)) != WAI_ok)
-        return st;
-    return lookups(a, l->tables->hyper, l->tables->n_z, &l->hyper);
+wai_status wai_loaded_one_scale(wai_loaded_set *l, const wai_net *const *nets, size_t n) {
+    uint32_t afrac = n ? nets[0]->model.afrac : 0;
+    if (afrac < 1 || afrac > 30) return WAI_model_mismatch;
+    for (size_t i = 1; i < n; i++)
+        if (nets[i]->model.afrac != afrac) return WAI_model_mismatch;
+    l->afrac = afrac;
+    return WAI_ok;
 }
 
 static void free_parts(const wai_allocator *a, wai_loaded_set *l) {
@@ -160,17 +136,15 @@ static void free_parts(const wai_allocator *a, wai_loaded_set *l) {
     wai_model_free(a, &l->h_s.model);
 }
 
-wai_status wai_loaded_set_load(const wai_allocator *a, wai_format f, const wai_set *set,
+wai_status wai_loaded_set_load(const wai_allocator *a, const wai_set_kind *k, const wai_set *set,
                                wai_loaded_set **out) {
-    size_t n;
-    if (!out || !set || !wai_set_members_of(f, &n)) return WAI_invalid_argument;
+    if (!out || !set || !k || !k->load) return WAI_invalid_argument;
     *out = NULL;
     counting cnt = {a, 0};
     wai_allocator ca = {count_alloc, count_free, &cnt};
     wai_loaded_set *l = wai_alloc_zeroed(&ca, 1, sizeof *l);
     if (!l) return WAI_out_of_memory;
-    l->format = f;
-    wai_status st = load_parts(&ca, set, l);
+    wai_status st = k->load(&ca, set, l);
     if (st != WAI_ok) {
         free_parts(&ca, l);
         wai_free(&ca, l);

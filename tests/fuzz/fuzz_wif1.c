@@ -43,7 +43,7 @@ static void check_group(group *g) {
     wai_context *ctx;
     wai_decoder *d;
     wai_decoder_config cfg;
-    wai_decoder_default_config(&cfg);
+    wai_decoder_config_default(&cfg);
     cfg.capability = "wai.video.int_motion";
     if (wai_context_create(NULL, &ctx) != WAI_ok || wai_decoder_create(ctx, &cfg, &d) != WAI_ok)
         __builtin_trap();
@@ -69,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     wai_context *ctx;
     wai_decoder *d;
     wai_decoder_config cfg;
-    wai_decoder_default_config(&cfg);
+    wai_decoder_config_default(&cfg);
     cfg.capability = "wai.video.int_motion.frame";
     cfg.max_cost = MAX_COST;
     if (wai_context_create(NULL, &ctx) != WAI_ok || wai_decoder_create(ctx, &cfg, &d) != WAI_ok)

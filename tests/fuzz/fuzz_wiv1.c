@@ -34,7 +34,7 @@ static wai_status decode_all(const char *cap, const wai_payload *p, uint32_t n_p
     wai_context *ctx;
     wai_decoder *d;
     wai_decoder_config cfg;
-    wai_decoder_default_config(&cfg);
+    wai_decoder_config_default(&cfg);
     cfg.capability = cap;
     cfg.max_cost = MAX_COST;
     memset(out, 0, sizeof *out);

@@ -50,7 +50,7 @@ fix_state *fix_get(void) {
     static int made;
     if (made) return &s;
     wai_settings cfg;
-    wai_default_settings(&cfg);
+    wai_settings_default(&cfg);
     cfg.n_threads = 1;
     /* Small enough that a fuzzed set stream evicts, large enough to keep
      * set0 of each family (a few KiB each) warm. */
@@ -116,7 +116,7 @@ static void decode_on(wai_context *ctx, const wai_capability *cap, const wai_set
                       const uint8_t *data, size_t len, decoded *r) {
     memset(r, 0, sizeof *r);
     wai_decoder_config cfg;
-    wai_decoder_default_config(&cfg);
+    wai_decoder_config_default(&cfg);
     cfg.capability = cap->name;
     cfg.set = set;
     cfg.max_cost = FIX_MAX_WORK;

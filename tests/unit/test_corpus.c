@@ -24,7 +24,7 @@ static wai_status run_decode(const corpus_case *c, char *hashes, size_t cap) {
     wai_context *ctx;
     wai_decoder *dec;
     wai_decoder_config cfg;
-    wai_decoder_default_config(&cfg);
+    wai_decoder_config_default(&cfg);
     cfg.capability = c->capability;
     if (strcmp(c->max_cost, "-") != 0) cfg.max_cost = strtoull(c->max_cost, NULL, 10);
     if (wai_context_create(NULL, &ctx) != WAI_ok) return WAI_out_of_memory;

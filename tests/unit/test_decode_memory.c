@@ -33,7 +33,7 @@ static int measure(wai_context *ctx, harness_alloc *h, const wai_capability *cap
     if (!data) return 0;
     *payload_len = len;
     wai_decoder_config cfg;
-    wai_decoder_default_config(&cfg);
+    wai_decoder_config_default(&cfg);
     cfg.capability = cap->name;
     cfg.set = set;
     int ok = 1;
@@ -60,7 +60,7 @@ static void test_peak_within_declared(void) {
         harness_alloc h;
         memset(&h, 0, sizeof h);
         wai_settings s;
-        wai_default_settings(&s);
+        wai_settings_default(&s);
         s.allocator = harness_allocator(&h);
         s.n_threads = threads[t];
         wai_context *ctx;
@@ -103,7 +103,7 @@ static void test_memory_limit_refuses_amplifier(void) {
     harness_alloc h;
     memset(&h, 0, sizeof h);
     wai_settings s;
-    wai_default_settings(&s);
+    wai_settings_default(&s);
     s.allocator = harness_allocator(&h);
     wai_context *ctx = NULL;
     wai_set *set = NULL;
@@ -112,7 +112,7 @@ static void test_memory_limit_refuses_amplifier(void) {
     set = corpus_set(ctx, "wai.splat.int_codec", "neural/amplify/set");
     if (!CHECK(set != NULL)) goto done;
     wai_decoder_config cfg;
-    wai_decoder_default_config(&cfg);
+    wai_decoder_config_default(&cfg);
     CHECK(cfg.max_memory == WAI_NO_MEMORY_LIMIT);
     cfg.set = set;
     cfg.max_cost = 50000;
@@ -163,7 +163,7 @@ static void test_memory_limit_boundary(void) {
                       "%s: no cost", c.file)) {
             for (int at_limit = 0; at_limit < 2; at_limit++) {
                 wai_decoder_config cfg;
-                wai_decoder_default_config(&cfg);
+                wai_decoder_config_default(&cfg);
                 cfg.capability = c.capability;
                 cfg.set = set;
                 cfg.max_memory = cost.working_bytes - (at_limit ? 0 : 1);
@@ -185,7 +185,7 @@ static void test_memory_limit_boundary(void) {
     wai_cost cost;
     if (CHECK(clip && wai_declared_cost(NULL, clip, len, &cost) == WAI_ok)) {
         wai_decoder_config cfg;
-        wai_decoder_default_config(&cfg);
+        wai_decoder_config_default(&cfg);
         cfg.max_memory = cost.working_bytes - 1;
         wai_decoder *d;
         CHECK(wai_decoder_create(ctx, &cfg, &d) == WAI_ok &&
@@ -242,7 +242,7 @@ static void test_borrowed_members(void) {
         harness_alloc h;
         memset(&h, 0, sizeof h);
         wai_settings s;
-        wai_default_settings(&s);
+        wai_settings_default(&s);
         s.allocator = harness_allocator(&h);
         s.set_cache_budget = 0;
         wai_context *ctx;
@@ -264,7 +264,7 @@ static void test_borrowed_members(void) {
             CHECK(h.bytes_now - before >= mlen);
         }
         wai_decoder_config cfg;
-        wai_decoder_default_config(&cfg);
+        wai_decoder_config_default(&cfg);
         cfg.set = set;
         wai_decoder *d;
         wai_output o;

@@ -122,7 +122,7 @@ static void test_demand_table(void) {
         for (size_t in = 0; in < N_INTENTS; in++)
             for (size_t pin = 0; pin < N_PINS; pin++) {
                 wai_dispatch_options o;
-                wai_dispatch_default_options(&o);
+                wai_dispatch_options_default(&o);
                 o.intent = intents[in];
                 o.pin_tier = pins[pin];
                 wai_tier t = (wai_tier)99;
@@ -222,12 +222,12 @@ static void test_default_offer(void) {
                                     P(CPU, WEBNN, FLOAT), P(GPU, WGSL, INTEGER),
                                     P(CPU, WAI_OPS, INTEGER)};
     wai_dispatch_offer o, parsed;
-    wai_dispatch_default_offer(&o);
+    wai_dispatch_offer_default(&o);
     CHECK(o.n == 5 && memcmp(o.paths, want, sizeof want) == 0);
     CHECK(wai_dispatch_parse_offer(WAI_DISPATCH_DEFAULT_OFFER, &parsed) == WAI_ok);
     CHECK(parsed.n == 5 && memcmp(parsed.paths, want, sizeof want) == 0);
     wai_dispatch_options opt;
-    wai_dispatch_default_options(&opt);
+    wai_dispatch_options_default(&opt);
     CHECK(opt.intent == NULL && opt.pin_tier == NULL && opt.offer.n == 5 &&
           memcmp(opt.offer.paths, want, sizeof want) == 0);
 }
@@ -323,8 +323,8 @@ static void test_report_default_offer(void) {
     CHECK(wai_dispatch(int_cap(), NULL, NULL, &r) == WAI_ok);
     report_is(&r, int_default_report);
     wai_dispatch_options o;
-    wai_dispatch_default_options(&o);
-    CHECK(wai_dispatch(int_cap(), &o, wai_dispatch_default_probe(), &r) == WAI_ok);
+    wai_dispatch_options_default(&o);
+    CHECK(wai_dispatch(int_cap(), &o, wai_dispatch_probe_default(), &r) == WAI_ok);
     report_is(&r, int_default_report);
     /* The floating-point capability finds no path here: the first path's
      * reason is the decode's status. */
@@ -517,12 +517,21 @@ static void test_probe_backend_errors(void) {
         s.shape[1] = enders[i];
         CHECK(bms_choose(&pr, &r) == enders[i]);
         CHECK(strcmp(s.log, "u0u1p1s1") == 0 && r.n_refused == 1 && !r.ran);
-        /* Ended after a plan was stated: the report holds no placement. */
+        /* Ended by the run: the path was chosen and ran, with its plan,
+         * and the decode's status is the run's (D9). */
         pr = scripted(&s);
         s.placement[0] = (wai_placement){1, 5, 0, 0, 0};
         s.run[0] = enders[i];
-        CHECK(bms_choose(&pr, &r) == enders[i] && r.n_refused == 0 && !r.ran &&
-              !r.placement.stated && r.placement.npu == 0);
+        CHECK(bms_choose(&pr, &r) == enders[i] && r.n_refused == 0 && r.ran &&
+              r.ran_path.unit == WAI_UNIT_NPU && r.placement.stated && r.placement.npu == 5);
+        CHECK(strcmp(s.log, "u0p0s0l0r0") == 0);
+        /* Ended by a question after a plan was stated on an earlier path:
+         * the report holds no placement. */
+        pr = scripted(&s);
+        s.placement[0] = (wai_placement){1, 0, 0, 5, 0};
+        s.shape[1] = enders[i];
+        CHECK(bms_choose(&pr, &r) == enders[i] && r.n_refused == 1 && !r.ran &&
+              !r.placement.stated && r.placement.cpu == 0);
     }
     /* A code the question cannot give, or no status at all, breaks the probe. */
     pr = scripted(&s);
@@ -553,8 +562,8 @@ static void test_probe_defaults_fill_in(void) {
     pr = scripted(&s);
     pr.unit = NULL;
     s.run[3] = WAI_stream_exhausted;
-    CHECK(wai_dispatch(int_cap(), NULL, &pr, &r) == WAI_stream_exhausted && !r.ran &&
-          r.n_refused == 4);
+    CHECK(wai_dispatch(int_cap(), NULL, &pr, &r) == WAI_stream_exhausted && r.ran &&
+          r.ran_path.backend == WAI_BACKEND_WAI_OPS && r.n_refused == 4);
     /* A device with a GPU and WGSL kernels runs the integer decode there. */
     pr = scripted(&s);
     CHECK(wai_dispatch(int_cap(), NULL, &pr, &r) == WAI_ok);

@@ -53,7 +53,7 @@ static uint8_t *decode_all(const char *cap, const uint8_t *const *payloads, cons
     wai_context *ctx = NULL;
     wai_decoder *dec = NULL;
     wai_decoder_config cfg;
-    wai_decoder_default_config(&cfg);
+    wai_decoder_config_default(&cfg);
     cfg.capability = cap;
     size_t frame = (size_t)h * w * 3;
     uint8_t *out = malloc(frame * n);

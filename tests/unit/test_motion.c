@@ -106,7 +106,7 @@ static wai_status decode_public(const char *cap, uint64_t max_cost, const uint8_
     wai_context *ctx;
     wai_decoder *d;
     wai_decoder_config cfg;
-    wai_decoder_default_config(&cfg);
+    wai_decoder_config_default(&cfg);
     cfg.capability = cap;
     cfg.max_cost = max_cost;
     *n_out = 0;
@@ -636,7 +636,7 @@ static void test_split_join_corpus(void) {
             wai_context *ctx;
             wai_decoder *d;
             wai_decoder_config cfg;
-            wai_decoder_default_config(&cfg);
+            wai_decoder_config_default(&cfg);
             cfg.capability = CAP_FRAME;
             if (want && CHECK(wai_wiv1_decode(NULL, &v, want) == WAI_ok) &&
                 wai_context_create(NULL, &ctx) == WAI_ok) {
@@ -799,7 +799,7 @@ static void test_decoder_api(void) {
     wai_wiv1 va, vb;
     CHECK(wai_wiv1_parse(a, la, 0, &va) == WAI_ok && wai_wiv1_parse(b, lb, 0, &vb) == WAI_ok);
     wai_decoder_config cfg;
-    wai_decoder_default_config(&cfg);
+    wai_decoder_config_default(&cfg);
     cfg.capability = CAP_MOTION;
     if (!CHECK(wai_decoder_create(ctx, &cfg, &d) == WAI_ok)) goto done;
     CHECK(strcmp(wai_decoder_capability(d), CAP_MOTION) == 0);
@@ -919,10 +919,10 @@ static void test_decoder_api(void) {
     wai_decoder *bad = (wai_decoder *)1;
     cfg.capability = "wai.video.int_motion.nope";
     CHECK(wai_decoder_create(ctx, &cfg, &bad) == WAI_unsupported_capability && bad == NULL);
-    wai_decoder_default_config(&cfg);
+    wai_decoder_config_default(&cfg);
     cfg.reserved[sizeof cfg.reserved - 1] = 1;
     CHECK(wai_decoder_create(ctx, &cfg, &bad) == WAI_invalid_argument);
-    wai_decoder_default_config(&cfg);
+    wai_decoder_config_default(&cfg);
     cfg.capability = CAP_MOTION;
     cfg.reserved[0] = 1;
     CHECK(wai_decoder_create(ctx, &cfg, &bad) == WAI_invalid_argument);
@@ -940,13 +940,13 @@ done:
 /* One whole decode (clip, then its frames as a stream) under allocator f. */
 static wai_status decode_with(harness_alloc *f, const uint8_t *clip, size_t len) {
     wai_settings s;
-    wai_default_settings(&s);
+    wai_settings_default(&s);
     s.allocator = harness_allocator(f);
     wai_context *ctx;
     wai_status st = wai_context_create(&s, &ctx);
     if (st != WAI_ok) return st;
     wai_decoder_config cfg;
-    wai_decoder_default_config(&cfg);
+    wai_decoder_config_default(&cfg);
     cfg.capability = CAP_MOTION;
     wai_decoder *d;
     if ((st = wai_decoder_create(ctx, &cfg, &d)) == WAI_ok) {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/context.h"
+#include "decode/codec.h"
 #include "corpus_util.h"
 #include "harness.h"
 #include "sets/cache.h"
@@ -30,7 +31,7 @@ static wai_status decode_one(wai_context *ctx, const char *cap, const wai_set *s
     strcpy(hex, "-");
     if (!data) return WAI_io_error;
     wai_decoder_config cfg;
-    wai_decoder_default_config(&cfg);
+    wai_decoder_config_default(&cfg);
     cfg.capability = cap;
     cfg.set = set;
     cfg.max_cost = max_cost;
@@ -54,7 +55,7 @@ static void corpus_twice(uint64_t budget, int *cases) {
     char *text = corpus_index();
     if (!CHECK(text != NULL)) return;
     wai_settings s;
-    wai_default_settings(&s);
+    wai_settings_default(&s);
     s.set_cache_budget = budget;
     wai_context *ctx;
     if (!CHECK(wai_context_create(&s, &ctx) == WAI_ok)) return;
@@ -142,6 +143,8 @@ static void test_lru(void) {
     wai_set *a = corpus_set(ctx, "wai.splat.int_codec", "neural/splat/set0");
     wai_set *b = corpus_set(ctx, "wai.splat.int_codec", "neural/splat/set1");
     wai_set *c = corpus_set(ctx, "wai.splat.int_codec", "neural/splat/set2");
+    const wai_set_kind splat =
+        wai_codec_set_kind(wai_codec_of(wai_capability_find("wai.splat.int_codec")));
     wai_set_cache *probe;
     wai_set_ref *r;
     int hit;
@@ -149,7 +152,7 @@ static void test_lru(void) {
     wai_set *sets[3] = {a, b, c};
     if (!CHECK(wai_set_cache_create(&ctx->alloc, 0, &probe) == WAI_ok)) return;
     for (int i = 0; i < 3; i++) {
-        CHECK(wai_set_cache_acquire(probe, WAI_FORMAT_WIS1, sets[i], &r, &hit) == WAI_ok && !hit);
+        CHECK(wai_set_cache_acquire(probe, &splat, sets[i], &r, &hit) == WAI_ok && !hit);
         size[i] = wai_set_ref_get(r)->bytes;
         wai_set_cache_release(probe, r);
     }
@@ -161,23 +164,23 @@ static void test_lru(void) {
     wai_set_cache *cache;
     if (!CHECK(wai_set_cache_create(&ctx->alloc, budget, &cache) == WAI_ok)) return;
     for (int i = 0; i < 2; i++) {
-        CHECK(wai_set_cache_acquire(cache, WAI_FORMAT_WIS1, sets[i], &r, &hit) == WAI_ok && !hit);
+        CHECK(wai_set_cache_acquire(cache, &splat, sets[i], &r, &hit) == WAI_ok && !hit);
         wai_set_cache_release(cache, r);
     }
     /* a is used again: b is now the least recent, and c's load evicts it. */
-    CHECK(wai_set_cache_acquire(cache, WAI_FORMAT_WIS1, a, &r, &hit) == WAI_ok && hit);
+    CHECK(wai_set_cache_acquire(cache, &splat, a, &r, &hit) == WAI_ok && hit);
     wai_set_cache_release(cache, r);
-    CHECK(wai_set_cache_acquire(cache, WAI_FORMAT_WIS1, c, &r, &hit) == WAI_ok && !hit);
+    CHECK(wai_set_cache_acquire(cache, &splat, c, &r, &hit) == WAI_ok && !hit);
     wai_set_cache_release(cache, r);
-    CHECK(wai_set_cache_acquire(cache, WAI_FORMAT_WIS1, a, &r, &hit) == WAI_ok && hit);
+    CHECK(wai_set_cache_acquire(cache, &splat, a, &r, &hit) == WAI_ok && hit);
     wai_set_cache_release(cache, r);
-    CHECK(wai_set_cache_acquire(cache, WAI_FORMAT_WIS1, b, &r, &hit) == WAI_ok && !hit);
+    CHECK(wai_set_cache_acquire(cache, &splat, b, &r, &hit) == WAI_ok && !hit);
     wai_set_cache_release(cache, r);
     wai_set_cache_destroy(cache);
     /* Smaller than any set: nothing kept, every acquire loads. */
     if (CHECK(wai_set_cache_create(&ctx->alloc, 1, &cache) == WAI_ok)) {
         for (int i = 0; i < 2; i++) {
-            CHECK(wai_set_cache_acquire(cache, WAI_FORMAT_WIS1, a, &r, &hit) == WAI_ok && !hit);
+            CHECK(wai_set_cache_acquire(cache, &splat, a, &r, &hit) == WAI_ok && !hit);
             wai_set_cache_release(cache, r);
         }
         wai_set_cache_destroy(cache);
@@ -199,7 +202,7 @@ static void test_presentation(void) {
     if (!CHECK(clip && wai_context_create(NULL, &ctx) == WAI_ok)) return;
     wai_set *set = corpus_set(ctx, "wai.audio.int_codec", "neural/audio/set1");
     wai_decoder_config cfg;
-    wai_decoder_default_config(&cfg);
+    wai_decoder_config_default(&cfg);
     cfg.set = set;
     wai_decoder *d;
     wai_output o;
@@ -261,7 +264,7 @@ static void test_threads_share_cache(void) {
     char *text = corpus_index();
     if (!CHECK(text != NULL)) return;
     wai_settings s;
-    wai_default_settings(&s);
+    wai_settings_default(&s);
     s.set_cache_budget = 40000;
     wai_context *ctx;
     if (!CHECK(wai_context_create(&s, &ctx) == WAI_ok)) return;

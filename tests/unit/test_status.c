@@ -70,7 +70,7 @@ static void test_routing_kinds(void) {
 
 static void test_context_lifecycle(void) {
     wai_settings s;
-    wai_default_settings(&s);
+    wai_settings_default(&s);
     CHECK(s.n_threads == 0);
     CHECK(s.set_cache_budget == (uint64_t)256 << 20);
     wai_context *ctx = NULL;

@@ -40,7 +40,7 @@ static wai_status decode_case(wai_context *ctx, const corpus_line *c, const wai_
     strcpy(hex, "-");
     if (!data) return WAI_io_error;
     wai_decoder_config cfg;
-    wai_decoder_default_config(&cfg);
+    wai_decoder_config_default(&cfg);
     cfg.capability = c->capability;
     cfg.set = set;
     wai_decoder *d;
@@ -61,7 +61,7 @@ static wai_status decode_case(wai_context *ctx, const corpus_line *c, const wai_
  * threads: the index's first hash each time. The count of cases run. */
 static int corpus_on(unsigned n, int *failures) {
     wai_settings s;
-    wai_default_settings(&s);
+    wai_settings_default(&s);
     s.n_threads = n;
     wai_context *ctx;
     if (!CHECK(wai_context_create(&s, &ctx) == WAI_ok)) return 0;
@@ -100,7 +100,7 @@ static void test_no_threads_per_decode(void) {
     /* Creating a context of 2 starts its one worker, and only that. */
     unsigned before = created();
     wai_settings s;
-    wai_default_settings(&s);
+    wai_settings_default(&s);
     s.n_threads = 2;
     wai_context *ctx;
     if (!CHECK(wai_context_create(&s, &ctx) == WAI_ok)) return;

@@ -253,17 +253,18 @@ int cmd_decode(int argc, char **argv) {
     const wai_capability *cap = o.capability ? wai_capability_find(o.capability)
                                              : wai_capability_detect(r.file.data, r.file.len);
     /* -o is checked before anything decodes, against the kind of output
-     * the capability gives. */
+     * the capability gives (a picture's, when no capability is known: the
+     * decode then refuses it). */
     out_choice out_fmt;
-    if ((exit_status = out_select(o.out_path, o.out_format, out_kind_of(cap), &out_fmt)) != 0)
-        goto done;
+    wai_output_kind kind = cap ? wai_capability_output(cap) : WAI_OUTPUT_FRAME;
+    if ((exit_status = out_select(o.out_path, o.out_format, kind, &out_fmt)) != 0) goto done;
     exit_status = EXIT_USAGE;
     if (o.has_fps && out_fmt.fmt != OUT_FORMAT_Y4M && out_fmt.fmt != OUT_FORMAT_Y4M420) {
         exit_status = cli_usage_error("decode", "--fps applies to Y4M output only");
         goto done;
     }
     wai_settings settings;
-    wai_default_settings(&settings);
+    wai_settings_default(&settings);
     settings.n_threads = (unsigned)o.threads;
     if (wai_context_create(&settings, &ctx) != WAI_ok) {
         fprintf(stderr, "wai decode: out of memory\n");
@@ -279,7 +280,7 @@ int cmd_decode(int argc, char **argv) {
                                                  : 0;
     r.payload_budget = budget;
     wai_decoder_config cfg;
-    wai_decoder_default_config(&cfg);
+    wai_decoder_config_default(&cfg);
     cfg.capability = o.capability;
     cfg.set = set.set;
     cfg.dispatch = &o.dispatch.options;

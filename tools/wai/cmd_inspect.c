@@ -1,73 +1,22 @@
 /* wai inspect: format detection, the parse's verdict and the header. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cli_set.h"
-#include "formats/wia1.h"
-#include "formats/wif1.h"
-#include "formats/wih1.h"
-#include "formats/wis1.h"
-#include "formats/wiv1.h"
 #include "wai/wai_decode.h"
 #include "wai/wai_format.h"
 
-static void print_wih1(const wai_wih1 *h) {
-    printf("{\"m\": %u, \"sh\": %u, \"sw\": %u, \"n_z\": %u, \"zh\": %u, \"zw\": %u, "
-           "\"z_stream_bytes\": %llu, \"y_stream_bytes\": %llu}",
-           h->m, h->sh, h->sw, h->n_z, h->zh, h->zw, (unsigned long long)h->z_stream.len,
-           (unsigned long long)h->y_stream.len);
-}
-
-/* The parsed header of formats this build parses, as a JSON member. */
+/* The parsed header (the library's JSON of it), as a member. */
 static void print_header(const wai_capability *cap, const cli_file *f) {
-    if (cap->format == WAI_FORMAT_WIV1) {
-        wai_wiv1 v;
-        if (wai_wiv1_parse(f->data, f->len, cap->keyframe, &v) != WAI_ok) return;
-        printf(", \"header\": {\"mv_precision\": %u, \"keyframe\": %u, \"n_frames\": %u, "
-               "\"h\": %u, \"w\": %u, \"block\": %u, \"q\": %u, \"offset\": %d, "
-               "\"cdf_len\": %u, \"stream_bytes\": %llu",
-               v.mv_precision, v.keyframe, v.n_frames, v.h, v.w, v.block, v.q, v.offset,
-               v.cdf_len, (unsigned long long)v.residual.len);
-        if (v.keyframe) {
-            printf(", \"keyframe_payload\": ");
-            print_wih1(&v.key_header);
-        }
-        printf("}");
-    } else if (cap->format == WAI_FORMAT_WIF1) {
-        wai_wif1 w;
-        if (wai_wif1_parse(f->data, f->len, cap->keyframe, &w) != WAI_ok) return;
-        printf(", \"header\": {\"kind\": \"%s\", \"keyframe\": %u, \"mv_precision\": %u, "
-               "\"h\": %u, \"w\": %u, \"block\": %u, \"q\": %u, \"offset\": %d, \"cdf_len\": %u",
-               w.kind ? "inter" : "intra", w.keyframe, w.mv_precision, w.h, w.w, w.block, w.q,
-               w.offset, w.cdf_len);
-        if (w.key) {
-            printf(", \"keyframe_payload\": ");
-            print_wih1(&w.key_header);
-        } else {
-            printf(", \"stream_bytes\": %llu", (unsigned long long)w.residual.len);
-        }
-        printf("}");
-    } else if (cap->format == WAI_FORMAT_WIH1) {
-        wai_wih1 h;
-        if (wai_wih1_parse(f->data, f->len, 0, &h) != WAI_ok) return;
-        printf(", \"header\": ");
-        print_wih1(&h);
-    } else if (cap->format == WAI_FORMAT_WIA1) {
-        wai_wia1 a;
-        if (wai_wia1_parse(f->data, f->len, &a) != WAI_ok) return;
-        printf(", \"header\": {\"afrac\": %u, \"sr\": %u, \"n_ch\": %u, \"lat_len\": %u, "
-               "\"t_out\": %u, \"offset\": %d, \"cdf_len\": %u, \"stream_bytes\": %llu}",
-               a.afrac, a.sr, a.n_ch, a.lat_len, a.t_out, a.offset, a.cdf_len,
-               (unsigned long long)a.stream.len);
-    } else if (cap->format == WAI_FORMAT_WIS1) {
-        wai_wis1 s;
-        if (wai_wis1_parse(f->data, f->len, &s) != WAI_ok) return;
-        printf(", \"header\": {\"afrac\": %u, \"c\": %u, \"sh\": %u, \"sw\": %u, \"s\": %u, "
-               "\"attr\": %u, \"n_gaussians\": %u, \"table_entries\": %llu, "
-               "\"stream_bytes\": %llu}",
-               s.afrac, s.c, s.sh, s.sw, s.s, s.attr, s.n_gaussians,
-               (unsigned long long)s.table_entries, (unsigned long long)s.stream.len);
-    }
+    char small[1024];
+    size_t n = 0;
+    if (wai_payload_header_json(cap, f->data, f->len, small, sizeof small, &n) != WAI_ok) return;
+    char *text = n < sizeof small ? small : malloc(n + 1);
+    if (text && (text == small ||
+                 wai_payload_header_json(cap, f->data, f->len, text, n + 1, &n) == WAI_ok))
+        printf(", \"header\": %s", text);
+    if (text != small) free(text);
 }
 
 /* What --cost asks for: the parameter set (--set DIR, --pin), if any. */

@@ -8,7 +8,7 @@
 
 void dispatch_opts_init(dispatch_opts *d) {
     memset(d, 0, sizeof *d);
-    wai_dispatch_default_options(&d->options);
+    wai_dispatch_options_default(&d->options);
 }
 
 /* The value after argv[*i], or NULL after a usage error. Tokens are passed

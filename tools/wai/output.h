@@ -35,9 +35,6 @@ typedef struct out_choice {
     out_plane_file plane_file;
 } out_choice;
 
-/* The kind of output a capability's decode gives (WAI_OUTPUT_FRAME for
- * video and for an unknown capability, cap NULL). */
-wai_output_kind out_kind_of(const wai_capability *cap);
 
 /* Picks the format of OUT for outputs of kind `kind`: `format` (y4m, rgb,
  * png; wav, s16le; png, pgm for planes) when not NULL, else OUT's

@@ -34,14 +34,6 @@ int out_parse_pattern(const char *path, png_pattern *p) {
     return 1;
 }
 
-wai_output_kind out_kind_of(const wai_capability *cap) {
-    switch (cap ? cap->format : WAI_FORMAT_NONE) {
-    case WAI_FORMAT_WIH1: return WAI_OUTPUT_IMAGE;
-    case WAI_FORMAT_WIA1: return WAI_OUTPUT_PCM;
-    case WAI_FORMAT_WIS1: return WAI_OUTPUT_PLANES;
-    default: return WAI_OUTPUT_FRAME;
-    }
-}
 
 /* --format's names for each kind, and what each picks. */
 typedef struct format_name {

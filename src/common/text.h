@@ -1,0 +1,23 @@
+/* A bounded text buffer for the library's small JSON outputs (a payload's
+ * header): appends stop at the buffer's end, the length counts on, so a
+ * caller learns the size it needs from one call with no room. */
+#ifndef WAI_COMMON_TEXT_H
+#define WAI_COMMON_TEXT_H
+
+#include <stddef.h>
+
+typedef struct wai_text {
+    char *buf;     /* may be NULL when size is 0 */
+    size_t size;   /* bytes of buf, the NUL included */
+    size_t len;    /* the text's whole length, written or not */
+} wai_text;
+
+void wai_text_init(wai_text *t, char *buf, size_t size);
+
+/* printf-style (integer conversions only in the library's code). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void wai_text_printf(wai_text *t, const char *fmt, ...);
+
+#endif

@@ -1,0 +1,102 @@
+/* A codec: everything libwai knows of one capability, written once, in the
+ * table of decode/codecs.c. Its registry row (name, format, keyframe kind,
+ * class, tier, the set's members in §9's order), its output kind, the
+ * largest payload its parse can pass, its set's loader, and its decode as
+ * the steps of §7 in order:
+ *
+ *   parse      §2: the whole parse (the capability's refusals, in order)
+ *   [set]      §7 step 1: the members and pin; a loaded set (the context's
+ *              cache), when the parse says the payload reads one
+ *   prepare    §7 steps 2 to 4 (the set against the payload, the plans),
+ *              then the declared cost and the outputs' shape
+ *   [limits]   the cost and memory limits; the dispatch (networks only)
+ *   run        §7 steps 5 and 6: the streams and the networks, the output
+ *
+ * The decoder (decode/decoder.c) walks these steps top to bottom for every
+ * capability; a capability's own code lives in its own files, and adding
+ * one is adding those files and one entry to the table. */
+#ifndef WAI_DECODE_CODEC_H
+#define WAI_DECODE_CODEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/exec.h"
+#include "common/text.h"
+#include "ops/network.h"
+#include "sets/loaded.h"
+#include "wai/wai_decode.h"
+#include "wai/wai_format.h"
+
+typedef struct wai_codec wai_codec;
+
+/* The bytes a codec may keep of one payload's decode (its parse, plans and
+ * whatever else its steps pass on); each codec asserts its state fits. */
+#define WAI_JOB_STATE_BYTES 3072
+
+/* One payload's decode, from its parse to its outputs. */
+typedef struct wai_job {
+    const wai_codec *codec;
+    void *stream;               /* a frame form's stream state (the decoder's), or NULL
+                                 * (a cost query: no stream to check against) */
+    int reads_set;              /* from parse: 1 when §7 step 1 applies to this payload */
+    const wai_loaded_set *set;  /* from step 1 on, when reads_set */
+    wai_cost cost;              /* from prepare on */
+    /* The outputs: their shape from prepare on, their bytes after run. */
+    wai_output_kind kind;
+    uint32_t width, height;     /* frame, image: pixels; pcm: samples x 1; planes: side x side */
+    uint32_t n_outputs;         /* equal parts of the output */
+    uint32_t sample_rate;       /* pcm only */
+    size_t output_bytes;        /* one output's */
+    int in_stream;              /* 1: run leaves the outputs in the stream state (no output
+                                 * buffer is allocated for it) */
+    const uint8_t *outputs;     /* after run */
+    _Alignas(16) unsigned char state[WAI_JOB_STATE_BYTES];
+} wai_job;
+
+/* The job's state as the codec's own type. */
+#define WAI_JOB_STATE(j, type) ((type *)(void *)(j)->state)
+
+typedef struct wai_codec_ops {
+    /* §2's whole parse of data (views into it) into j's state; sets
+     * j->reads_set when the payload reads the set (default: the codec
+     * has a set). */
+    wai_status (*parse)(wai_job *j, const uint8_t *data, size_t len);
+    /* §7 steps 2 to 4 (j->set when reads_set), then j->cost and the
+     * outputs' shape; a frame form also checks the stream (j->stream,
+     * when not NULL). Allocates plans through a. */
+    wai_status (*prepare)(wai_job *j, const wai_allocator *a);
+    /* §7 steps 5 and 6 into out (j->cost.output_bytes bytes; NULL when
+     * j->in_stream), then j->outputs. */
+    wai_status (*run)(wai_job *j, const wai_exec *ex, const wai_kernels *k, uint8_t *out);
+    /* Frees what parse and prepare hold (safe after any step; NULL: none). */
+    void (*release)(wai_job *j, const wai_allocator *a);
+    /* The parsed header as a JSON object (wai_payload_header_json). */
+    void (*describe)(const wai_job *j, wai_text *t);
+    /* A frame form: its stream state's size (zeroed when the decoder
+     * makes it), and how a refusal or the decoder's end closes it. */
+    size_t stream_bytes;
+    void (*stream_close)(void *stream, const wai_allocator *a);
+} wai_codec_ops;
+
+struct wai_codec {
+    wai_capability cap;          /* the registry row (include/wai/wai_format.h) */
+    wai_output_kind output;      /* what its decodes output */
+    uint64_t max_bytes;          /* wai_payload_max_bytes (docs/reading-inputs.md) */
+    /* Its parameter set's loader (the members are cap.set_members); NULL:
+     * it reads none. */
+    wai_status (*load_set)(const wai_allocator *a, const wai_set *set, wai_loaded_set *l);
+    const wai_codec_ops *ops;    /* NULL: this build does not decode it */
+};
+
+/* The codec of a capability (NULL for NULL). */
+const wai_codec *wai_codec_of(const wai_capability *cap);
+
+/* A job for codec c (its stream state, or NULL), ready for ops->parse: all
+ * zero (its state too) but for the codec, stream, reads_set and kind. */
+void wai_job_init(wai_job *j, const wai_codec *c, void *stream);
+
+/* The set kind of a codec (its members and loader), for sets/. */
+wai_set_kind wai_codec_set_kind(const wai_codec *c);
+
+#endif

@@ -1,0 +1,163 @@
+/* The codec table: every capability libwai knows (integer-payloads §1, §13,
+ * §14, and the floating-point capability neural-dispatch §6 dispatches),
+ * each written once, in the spec's order. Adding a capability is its own
+ * files and one entry here. docs/dispatch.md lists the rows. */
+#include "decode/codec.h"
+
+#include <string.h>
+
+#include "decode/int_audio.h"
+#include "decode/int_hyper.h"
+#include "decode/int_hyper_video.h"
+#include "decode/int_motion.h"
+#include "decode/int_splat.h"
+#include "formats/wia1.h"
+#include "formats/wif1.h"
+#include "formats/wih1.h"
+#include "formats/wis1.h"
+#include "formats/wiv1.h"
+
+#define INT_EXACT "NeuralIntegerExact"
+#define DECODE_EQ "decode-equivalence"
+/* The specs in the tree name no class for a capability whose networks are
+ * not integer; "Neural" is libwai's name for it, and dispatch reads it as
+ * neural-dispatch §2's "every other" class (docs/dispatch.md). */
+#define NEURAL "Neural"
+#define HYPER_SET {"g_s.whm", "h_s.whm", "entropy.json", NULL}
+
+/* Rows whose decoders are still to come carry what the spec fixes of them
+ * (their format, members and largest payload) and no ops. */
+static const wai_codec codecs[] = {
+    {{"wai.video.int_motion", WAI_FORMAT_WIV1, 0, 0, INT_EXACT, DECODE_EQ, {NULL}},
+     WAI_OUTPUT_FRAME, WAI_WIV1_K0_MAX_BYTES, NULL, &wai_int_motion_ops},
+    {{"wai.video.int_hyper", WAI_FORMAT_WIV1, 1, 0, INT_EXACT, DECODE_EQ, HYPER_SET},
+     WAI_OUTPUT_FRAME, WAI_WIV1_K1_MAX_BYTES, wai_int_hyper_load_set, &wai_int_hyper_clip_ops},
+    {{"wai.neural.int_hyper", WAI_FORMAT_WIH1, -1, 0, INT_EXACT, DECODE_EQ, HYPER_SET},
+     WAI_OUTPUT_IMAGE, WAI_WIH1_MAX_BYTES, wai_int_hyper_load_set, &wai_int_hyper_ops},
+    {{"wai.audio.int_codec", WAI_FORMAT_WIA1, -1, 0, INT_EXACT, DECODE_EQ, {"model.wam", NULL}},
+     WAI_OUTPUT_PCM, WAI_WIA1_MAX_BYTES, wai_int_audio_load_set, &wai_int_audio_ops},
+    {{"wai.splat.int_codec", WAI_FORMAT_WIS1, -1, 0, INT_EXACT, DECODE_EQ, {"g_s.whm", NULL}},
+     WAI_OUTPUT_PLANES, WAI_WIS1_MAX_BYTES, wai_int_splat_load_set, &wai_int_splat_ops},
+    {{"wai.video.int_motion.frame", WAI_FORMAT_WIF1, 0, 1, INT_EXACT, DECODE_EQ, {NULL}},
+     WAI_OUTPUT_FRAME, WAI_WIF1_MAX_BYTES(WAI_WIF1_K0_INTRA_MAX_BYTES), NULL,
+     &wai_int_motion_frame_ops},
+    {{"wai.video.int_hyper.frame", WAI_FORMAT_WIF1, 1, 1, INT_EXACT, DECODE_EQ, HYPER_SET},
+     WAI_OUTPUT_FRAME, WAI_WIF1_MAX_BYTES(WAI_WIF1_K1_INTRA_MAX_BYTES), wai_int_hyper_load_set,
+     &wai_int_hyper_frame_ops},
+    {{"wai.video.int_cond", WAI_FORMAT_WIC1, -1, 0, INT_EXACT, DECODE_EQ, {"model.wcb", NULL}},
+     WAI_OUTPUT_FRAME, UINT64_MAX, NULL, NULL},
+    {{"wai.video.int_cond.frame", WAI_FORMAT_WCF1, -1, 1, INT_EXACT, DECODE_EQ,
+      {"model.wcb", NULL}},
+     WAI_OUTPUT_FRAME, UINT64_MAX, NULL, NULL},
+    /* §13: exactly 12 header bytes and one i8 per latent element (at most
+     * 2^26). */
+    {{"wai.neural.int_synth", WAI_FORMAT_INT_SYNTH, -1, 0, INT_EXACT, DECODE_EQ,
+      {"int_synth.json", NULL}},
+     WAI_OUTPUT_IMAGE, 12 + WAI_ELEMS_MAX, NULL, NULL},
+    {{"wai.neural.int_mlicpp", WAI_FORMAT_WIM1, -1, 0, INT_EXACT, DECODE_EQ, {"model.wmb", NULL}},
+     WAI_OUTPUT_IMAGE, UINT64_MAX, NULL, NULL},
+    /* No WAI payload format libwai parses (WAI_FORMAT_NONE: never detected).
+     * Its set's one member every path reads is the entropy stage's tables
+     * (neural-dispatch §6.1, §6.3); each backend's program is more members,
+     * which docs/dispatch.md lists. */
+    {{"wai.neural.bmshj2018", WAI_FORMAT_NONE, -1, 0, NEURAL, "none", {"cdfs_q3.json", NULL}},
+     WAI_OUTPUT_IMAGE, UINT64_MAX, NULL, NULL},
+};
+
+#define N_CODECS (sizeof codecs / sizeof codecs[0])
+
+const wai_codec *wai_codec_of(const wai_capability *cap) {
+    if (!cap) return NULL;
+    for (size_t i = 0; i < N_CODECS; i++)
+        if (&codecs[i].cap == cap) return &codecs[i];
+    /* A copy of a row: the row of its name. */
+    for (size_t i = 0; i < N_CODECS; i++)
+        if (cap->name && strcmp(codecs[i].cap.name, cap->name) == 0) return &codecs[i];
+    return NULL;
+}
+
+void wai_job_init(wai_job *j, const wai_codec *c, void *stream) {
+    /* The state too: a release after a failed parse frees only what is
+     * not NULL. */
+    memset(j, 0, sizeof *j);
+    j->codec = c;
+    j->stream = stream;
+    j->reads_set = c->load_set != NULL;
+    j->kind = c->output;
+}
+
+wai_set_kind wai_codec_set_kind(const wai_codec *c) {
+    wai_set_kind k = {c->cap.set_members, c->load_set};
+    return k;
+}
+
+/* ---- the public registry (include/wai/wai_format.h) ------------------------ */
+
+size_t wai_capability_count(void) { return N_CODECS; }
+
+const wai_capability *wai_capability_at(size_t i) { return i < N_CODECS ? &codecs[i].cap : NULL; }
+
+const wai_capability *wai_capability_find(const char *name) {
+    if (!name) return NULL;
+    for (size_t i = 0; i < N_CODECS; i++)
+        if (strcmp(codecs[i].cap.name, name) == 0) return &codecs[i].cap;
+    return NULL;
+}
+
+const wai_capability *wai_capability_detect(const uint8_t *data, size_t len) {
+    wai_format f = wai_format_detect(data, len);
+    if (f == WAI_FORMAT_NONE) return NULL;
+    int keyframe = -1;
+    if (f == WAI_FORMAT_WIV1 || f == WAI_FORMAT_WIF1) keyframe = (len > 6 && data[6] == 1);
+    for (size_t i = 0; i < N_CODECS; i++)
+        if (codecs[i].cap.format == f && (keyframe < 0 || codecs[i].cap.keyframe == keyframe))
+            return &codecs[i].cap;
+    return NULL;
+}
+
+int wai_capability_has_decoder(const wai_capability *cap) {
+    const wai_codec *c = wai_codec_of(cap);
+    return c && c->ops;
+}
+
+wai_output_kind wai_capability_output(const wai_capability *cap) {
+    const wai_codec *c = wai_codec_of(cap);
+    return c ? c->output : WAI_OUTPUT_NONE;
+}
+
+uint64_t wai_payload_max_bytes(const wai_capability *cap) {
+    const wai_codec *c = wai_codec_of(cap);
+    return c ? c->max_bytes : UINT64_MAX;
+}
+
+wai_status wai_check_payload(const wai_capability *cap, const uint8_t *data, size_t len,
+                             wai_checked *checked) {
+    const wai_codec *c = wai_codec_of(cap);
+    if (!c || (!data && len)) return WAI_invalid_argument;
+    if (!c->ops) {
+        if (checked) *checked = WAI_CHECKED_FRAMING;
+        return wai_check_framing(cap, data, len);
+    }
+    if (checked) *checked = WAI_CHECKED_PARSE;
+    wai_job j;
+    wai_job_init(&j, c, NULL);
+    return c->ops->parse(&j, data, len);
+}
+
+wai_status wai_payload_header_json(const wai_capability *cap, const uint8_t *data, size_t len,
+                                   char *buf, size_t size, size_t *length) {
+    const wai_codec *c = wai_codec_of(cap);
+    if (length) *length = 0;
+    if (!c || (!data && len) || (!buf && size)) return WAI_invalid_argument;
+    if (size) buf[0] = '\0';
+    if (!c->ops) return WAI_unsupported_capability;
+    wai_job j;
+    wai_job_init(&j, c, NULL);
+    wai_status st = c->ops->parse(&j, data, len);
+    if (st != WAI_ok) return st;
+    wai_text t;
+    wai_text_init(&t, buf, size);
+    c->ops->describe(&j, &t);
+    if (length) *length = t.len;
+    return WAI_ok;
+}
