@@ -36,6 +36,7 @@
 
 #include "gen/netgen.h"
 #include "common/pool.h"
+#include "ops/cores.h"
 #include "ops/cpu.h"
 #include "formats/whm1.h"
 #include "ops/layers.h"
@@ -348,7 +349,9 @@ static int run_fast_on(fast_bench *fb, const wai_exec *exp, const char *sfx) {
 /* run_fast_on with a pool of nthr threads, started before the timings (as
  * a context's is) and joined after them. */
 static int run_fast(fast_bench *fb, unsigned nthr, const char *sfx) {
-    wai_exec ex = {NULL, NULL, wai_cpu_isa()};
+    wai_cores cores;
+    wai_cores_init(&cores, wai_cpu_isa());
+    wai_exec ex = {NULL, NULL, &cores};
     if (nthr > 1 && wai_pool_create(NULL, nthr, &ex.pool) != WAI_ok) return 1;
     int r = run_fast_on(fb, &ex, sfx);
     wai_pool_destroy(ex.pool);

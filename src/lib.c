@@ -7,11 +7,19 @@
 #include "common/alloc.h"
 #include "common/context.h"
 #include "common/pool.h"
+#include "ops/cores.h"
 #include "ops/cpu.h"
 #include "ops/network.h"
 #include "sets/cache.h"
 
 #define DEFAULT_SET_CACHE_BUDGET ((uint64_t)256 << 20)
+
+/* One allocation holds the context and the inner loops its exec points at
+ * (the context first, so the two pointers are one). */
+typedef struct context_block {
+    wai_context ctx;
+    wai_cores cores;
+} context_block;
 
 void wai_settings_default(wai_settings *s) {
     if (!s) return;
@@ -34,13 +42,17 @@ wai_status wai_context_create(const wai_settings *s, wai_context **out) {
         return WAI_invalid_argument;
     wai_allocator a;
     wai_allocator_resolve(&s->allocator, &a);
-    wai_context *c = wai_alloc_zeroed(&a, 1, sizeof *c);
-    if (!c) return WAI_out_of_memory;
+    context_block *b = wai_alloc_zeroed(&a, 1, sizeof *b);
+    if (!b) return WAI_out_of_memory;
+    wai_context *c = &b->ctx;
     c->alloc = a;
     c->set_cache_budget = s->set_cache_budget;
+    /* The CPU's level, detected once: its loops and the layer table. */
+    const int isa = wai_cpu_isa();
+    wai_cores_init(&b->cores, isa);
     c->exec.alloc = &c->alloc;
-    c->exec.isa = wai_cpu_isa();
-    c->kernels = wai_kernels_init(c->exec.isa);
+    c->exec.cores = &b->cores;
+    c->kernels = wai_kernels_init(isa);
     if (wai_set_cache_create(&c->alloc, c->set_cache_budget, &c->sets) != WAI_ok ||
         wai_pool_create(&c->alloc, wai_threads_resolve(s->n_threads), &c->exec.pool) != WAI_ok) {
         wai_context_destroy(c);
@@ -55,5 +67,5 @@ void wai_context_destroy(wai_context *ctx) {
     wai_pool_destroy(ctx->exec.pool);
     wai_set_cache_destroy(ctx->sets);
     wai_allocator a = ctx->alloc;
-    wai_free(&a, ctx);
+    wai_free(&a, (context_block *)(void *)ctx);
 }

@@ -12,8 +12,9 @@ struct wai_kernels;
 
 struct wai_context {
     wai_allocator alloc;                /* resolved: never NULL members */
-    wai_exec exec;                      /* how kernels run: &alloc, the pool, the level */
-    const struct wai_kernels *kernels;  /* chosen once for exec.isa (ops/network.h) */
+    wai_exec exec;                      /* how kernels run: &alloc, the pool, the inner
+                                         * loops (filled once for the CPU, src/lib.c) */
+    const struct wai_kernels *kernels;  /* the layer table (ops/network.h) */
     uint64_t set_cache_budget;
     struct wai_set_cache *sets;         /* the loaded-set cache (sets/cache.h) */
 };

@@ -1,7 +1,7 @@
 /* How kernels run, held once by the context (src/lib.c) and passed down:
  * what they allocate their temporaries through, the worker pool they split
- * their work over, and the instruction set level detected when the context
- * was created. Threads and the level never change a result
+ * their work over, and the inner loops of the instruction set level
+ * detected when the context was created (ops/cores.h). Threads and the level never change a result
  * (docs/integer-operators.md, Fast kernels). */
 #ifndef WAI_COMMON_EXEC_H
 #define WAI_COMMON_EXEC_H
@@ -9,10 +9,12 @@
 #include "common/pool.h"
 #include "wai/wai.h"
 
+struct wai_cores;
+
 typedef struct wai_exec {
     const wai_allocator *alloc; /* NULL: the default allocator */
     wai_pool *pool;             /* NULL: the calling thread only */
-    int isa;                    /* the highest level (ops/cpu.h) the kernels may use */
+    const struct wai_cores *cores; /* NULL: the portable loops */
 } wai_exec;
 
 /* The threads a call may use: at least 1. */

@@ -1,10 +1,8 @@
-/* The instruction set levels the fast kernels have loops for, and the
- * detection of the CPU's, which a context does once, when it is created
- * (src/lib.c), and keeps in its exec (ops/exec.h). */
+/* The instruction set levels the fast kernels have loops for (ops/cores.h),
+ * and the detection of the CPU's, which a context does once, when it is
+ * created (src/lib.c). */
 #ifndef WAI_OPS_CPU_H
 #define WAI_OPS_CPU_H
-
-#include "common/exec.h"
 
 /* Levels, in order: each level's loops need the CPU features of its own
  * and of the levels below, and not of the higher ones. */
@@ -17,12 +15,5 @@
 
 /* The best level this CPU runs (PORTABLE off x86-64). */
 int wai_cpu_isa(void);
-
-/* The level a kernel runs at: ex's, at most cap. A NULL exec (tests and
- * benchmarks calling a kernel alone) asks the CPU. */
-static inline int wai_exec_isa(const wai_exec *ex, int cap) {
-    int isa = ex ? ex->isa : wai_cpu_isa();
-    return isa < cap ? isa : cap;
-}
 
 #endif

@@ -6,7 +6,7 @@
  * few "terms": a weight per output channel times a contiguous run of TW
  * input values (copied, zero-padded, into a small row buffer), so the inner
  * loop is a broadcast multiply-add over contiguous memory, which the
- * compiler or the AVX2 / AVX-512 loops below vectorise. A transposed
+ * level's tap loop (ops/cores.h) vectorises. A transposed
  * convolution is computed by gathering: for output phase q (column = t*s+q)
  * the taps kx = q, q+s, ... read input column t - kx/s, contiguous in t, and
  * the rows ky with ky = uy mod s read input row (uy-ky)/s. Nothing goes
@@ -25,8 +25,8 @@
  * AVX-512 loop multiplies 64-bit lanes (vpmullq); where every x fits i32,
  * AVX2 and AVX-512 use the cheaper 32x32->64 vpmuldq (weights are i16).
  * Which of these runs is chosen per call from A and the sums
- * (choose_mode); the instruction set is the exec's (detected once, when the
- * context was created: ops/cpu.c). */
+ * (choose_mode); the loops are the exec's table (filled once, when the
+ * context was created, for the CPU's level: ops/cores.h). */
 #include "ops/layers_fast.h"
 
 #include <string.h>
@@ -34,20 +34,15 @@
 #include "common/alloc.h"
 #include "common/checked.h"
 #include "ops/bounds.h"
+#include "ops/cores.h"
 #include "ops/layers_fast_dot.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define WAI_FAST_X86 1
-#include <immintrin.h>
-#else
-#define WAI_FAST_X86 0
-#endif
-
-#define TW 128  /* output columns per tile, at most */
-#define G 32    /* tile widths are whole strips of G columns */
-#define OB 16   /* output channels per block */
+#define TW WAI_TAP_TW
+#define G WAI_TAP_G
+#define OB WAI_TAP_OB
 #define KMAX 8  /* largest k and stride the tiled path takes */
 #define NTMAX (KMAX * KMAX) /* terms per input channel (conv_t: rows x taps) */
+_Static_assert(NTMAX == WAI_TAP_NTMAX, "a tile's terms are the tap loops' rows");
 #define ROWLEN (TW + KMAX)  /* a row buffer: the tile plus (k-1)/s columns */
 
 /* ---- shared checks (as the reference's) ------------------------------------ */
@@ -57,7 +52,7 @@
 typedef struct acc_mode {
     int narrow;   /* 1: i32 accumulation */
     size_t chunk; /* input channels per i32 chunk (narrow only) */
-    int isa;      /* a WAI_FAST_ISA_* level */
+    const wai_cores *cores; /* the inner loops (ops/cores.h) */
     int x32;      /* A < 2^31: every x fits i32 */
 } acc_mode;
 
@@ -70,9 +65,9 @@ typedef struct acc_mode {
  * channel |W| sum (conv2d: weights [cout][cin][taps]; conv_t: [cin][cout]
  * [taps]; either way consecutive blocks of `taps`). */
 static acc_mode choose_mode(uint64_t a, const uint64_t *sums, uint32_t cout, const int16_t *wt,
-                            size_t blocks, size_t taps, size_t cin, int isa) {
+                            size_t blocks, size_t taps, size_t cin, const wai_cores *cores) {
     const uint64_t lim = (uint64_t)INT32_MAX;
-    acc_mode m = {0, 0, isa, a <= lim};
+    acc_mode m = {0, 0, cores, a <= lim};
     if (a > lim) return m;
     uint64_t smax = 0;
     for (uint32_t o = 0; o < cout; o++)
@@ -96,162 +91,6 @@ static acc_mode choose_mode(uint64_t a, const uint64_t *sums, uint32_t cout, con
         m.chunk = (size_t)(lim / per);
     }
     return m;
-}
-
-/* ---- inner kernels: acc[ob][t] += sum_j wts[ob][j] * xp[j][t], t < tw ------------
- *
- * tw is a multiple of G; the SIMD forms work in strips of G columns so their
- * accumulators stay in registers across all terms. */
-
-static void core_i64(int64_t *acc, size_t nob, const int64_t *const *xp, const int64_t *wts,
-                     size_t nt, size_t tw) {
-    for (size_t ob = 0; ob < nob; ob++) {
-        int64_t *a = acc + ob * TW;
-        const int64_t *wv = wts + ob * NTMAX;
-        for (size_t j = 0; j < nt; j++) {
-            const int64_t c = wv[j], *p = xp[j];
-            for (size_t t = 0; t < tw; t++) a[t] += c * p[t];
-        }
-    }
-}
-
-static void core_i32(int32_t *acc, size_t nob, const int32_t *const *xp, const int32_t *wts,
-                     size_t nt, size_t tw) {
-    for (size_t ob = 0; ob < nob; ob++) {
-        int32_t *a = acc + ob * TW;
-        const int32_t *wv = wts + ob * NTMAX;
-        for (size_t j = 0; j < nt; j++) {
-            const int32_t c = wv[j], *p = xp[j];
-            for (size_t t = 0; t < tw; t++) a[t] += c * p[t];
-        }
-    }
-}
-
-#if WAI_FAST_X86
-/* _mm*_mullo_epi32 keeps the low 32 bits of each product, which is the
- * product itself here (the mode proved it fits i32). */
-__attribute__((target("avx2"))) static void core_i32_avx2(int32_t *acc, size_t nob,
-                                                           const int32_t *const *xp,
-                                                           const int32_t *wts, size_t nt,
-                                                           size_t tw) {
-    for (size_t ob = 0; ob < nob; ob++) {
-        const int32_t *wv = wts + ob * NTMAX;
-        for (size_t t0 = 0; t0 < tw; t0 += G) {
-            int32_t *a = acc + ob * TW + t0;
-            __m256i r[G / 8];
-            for (int v = 0; v < G / 8; v++)
-                r[v] = _mm256_loadu_si256((const __m256i *)(a + 8 * v));
-            for (size_t j = 0; j < nt; j++) {
-                const __m256i c = _mm256_set1_epi32(wv[j]);
-                const int32_t *p = xp[j] + t0;
-                for (int v = 0; v < G / 8; v++)
-                    r[v] = _mm256_add_epi32(
-                        r[v],
-                        _mm256_mullo_epi32(c, _mm256_loadu_si256((const __m256i *)(p + 8 * v))));
-            }
-            for (int v = 0; v < G / 8; v++) _mm256_storeu_si256((__m256i *)(a + 8 * v), r[v]);
-        }
-    }
-}
-
-/* One AVX-512 broadcast multiply-add loop, for each lane type and multiply:
- * LANES values of T per register, SET1 broadcasts a weight, MUL multiplies
- * (its result is the exact product: see each use), ADD accumulates. */
-#define CORE_AVX512(NAME, TARGET, T, LANES, SET1, MUL, ADD)                               \
-    __attribute__((target(TARGET))) static void NAME(T *acc, size_t nob, const T *const *xp, \
-                                                     const T *wts, size_t nt, size_t tw) {   \
-        for (size_t ob = 0; ob < nob; ob++) {                                                \
-            const T *wv = wts + ob * NTMAX;                                                  \
-            for (size_t t0 = 0; t0 < tw; t0 += G) {                                          \
-                T *a = acc + ob * TW + t0;                                                   \
-                __m512i r[G / LANES];                                                        \
-                for (int v = 0; v < G / LANES; v++) r[v] = _mm512_loadu_si512(a + LANES * v); \
-                for (size_t j = 0; j < nt; j++) {                                            \
-                    const __m512i c = SET1(wv[j]);                                           \
-                    const T *p = xp[j] + t0;                                                 \
-                    for (int v = 0; v < G / LANES; v++)                                      \
-                        r[v] = ADD(r[v], MUL(c, _mm512_loadu_si512(p + LANES * v)));         \
-                }                                                                            \
-                for (int v = 0; v < G / LANES; v++) _mm512_storeu_si512(a + LANES * v, r[v]); \
-            }                                                                                \
-        }                                                                                    \
-    }
-
-/* i32 accumulators: vpmulld keeps the low 32 bits, the product itself (the
- * mode proved it fits i32). */
-CORE_AVX512(core_i32_avx512, "avx512f", int32_t, 16, _mm512_set1_epi32, _mm512_mullo_epi32,
-            _mm512_add_epi32)
-
-/* i64 accumulators. AVX-512DQ multiplies 64-bit lanes outright (the low 64
- * bits of the product, which is the product: the bound keeps it in i64).
- * AVX2 has only 32x32->64 (vpmuldq: the low halves, sign-extended), exact
- * when every x fits i32 (the weights are i16). */
-CORE_AVX512(core_i64_avx512, "avx512f,avx512dq", int64_t, 8, _mm512_set1_epi64,
-            _mm512_mullo_epi64, _mm512_add_epi64)
-
-/* As above when every x fits i32: vpmuldq (32x32->64) is the cheaper
- * multiply (measured: 196 vs 257 ms on bench_layers' conv_t2d). */
-CORE_AVX512(core_i64x32_avx512, "avx512f", int64_t, 8, _mm512_set1_epi64, _mm512_mul_epi32,
-            _mm512_add_epi64)
-
-__attribute__((target("avx2"))) static void core_i64x32_avx2(int64_t *acc, size_t nob,
-                                                              const int64_t *const *xp,
-                                                              const int64_t *wts, size_t nt,
-                                                              size_t tw) {
-    for (size_t ob = 0; ob < nob; ob++) {
-        const int64_t *wv = wts + ob * NTMAX;
-        for (size_t t0 = 0; t0 < tw; t0 += G) {
-            int64_t *a = acc + ob * TW + t0;
-            __m256i r[G / 4];
-            for (int v = 0; v < G / 4; v++)
-                r[v] = _mm256_loadu_si256((const __m256i *)(a + 4 * v));
-            for (size_t j = 0; j < nt; j++) {
-                const __m256i c = _mm256_set1_epi64x(wv[j]);
-                const int64_t *p = xp[j] + t0;
-                for (int v = 0; v < G / 4; v++)
-                    r[v] = _mm256_add_epi64(
-                        r[v],
-                        _mm256_mul_epi32(c, _mm256_loadu_si256((const __m256i *)(p + 4 * v))));
-            }
-            for (int v = 0; v < G / 4; v++) _mm256_storeu_si256((__m256i *)(a + 4 * v), r[v]);
-        }
-    }
-}
-#endif
-
-static void run_core_i64(const acc_mode *md, int64_t *acc, size_t nob, const int64_t *const *xp,
-                         const int64_t *wts, size_t nt, size_t tw) {
-#if WAI_FAST_X86
-    if (md->isa >= WAI_FAST_ISA_AVX512) {
-        if (md->x32)
-            core_i64x32_avx512(acc, nob, xp, wts, nt, tw);
-        else
-            core_i64_avx512(acc, nob, xp, wts, nt, tw);
-        return;
-    }
-    if (md->isa >= WAI_FAST_ISA_AVX2 && md->x32) {
-        core_i64x32_avx2(acc, nob, xp, wts, nt, tw);
-        return;
-    }
-#endif
-    (void)md;
-    core_i64(acc, nob, xp, wts, nt, tw);
-}
-
-static void run_core_i32(const acc_mode *md, int32_t *acc, size_t nob, const int32_t *const *xp,
-                         const int32_t *wts, size_t nt, size_t tw) {
-#if WAI_FAST_X86
-    if (md->isa >= WAI_FAST_ISA_AVX512) {
-        core_i32_avx512(acc, nob, xp, wts, nt, tw);
-        return;
-    }
-    if (md->isa >= WAI_FAST_ISA_AVX2) {
-        core_i32_avx2(acc, nob, xp, wts, nt, tw);
-        return;
-    }
-#endif
-    (void)md;
-    core_i32(acc, nob, xp, wts, nt, tw);
 }
 
 /* ---- the tile driver -------------------------------------------------------- */
@@ -333,10 +172,11 @@ static void fill_row(tile *tl, size_t r, int narrow, const int64_t *xr, size_t w
 
 /* Accumulates one input channel's terms (pointers and weights already set). */
 static void tile_step(tile *tl, const acc_mode *md, size_t nob, size_t nt, size_t tw) {
+    const wai_cores *c = md->cores;
     if (md->narrow)
-        run_core_i32(md, tl->acc32, nob, tl->xp32, tl->w.w32, nt, tw);
+        c->tap_i32(tl->acc32, nob, tl->xp32, tl->w.w32, nt, tw);
     else
-        run_core_i64(md, tl->acc64, nob, tl->xp64, tl->w.w64, nt, tw);
+        (md->x32 ? c->tap_i64x32 : c->tap_i64)(tl->acc64, nob, tl->xp64, tl->w.w64, nt, tw);
 }
 
 static void set_weight(tile *tl, int narrow, size_t idx, int16_t v) {
@@ -347,18 +187,6 @@ static void set_weight(tile *tl, int narrow, size_t idx, int16_t v) {
 }
 
 /* ---- convolution -------------------------------------------------------------- */
-
-wai_status wai_conv2d_fast(const wai_layer *l, const uint64_t *sums, uint32_t shift,
-                           const int64_t *x, uint32_t h, uint32_t w,
-                           int64_t *y, uint32_t oh, uint32_t ow) {
-    return wai_conv2d_fast_ex(NULL, l, sums, shift, x, h, w, y, oh, ow, WAI_FAST_ISA_BEST);
-}
-
-wai_status wai_conv2d_fast_isa(const wai_layer *l, const uint64_t *sums, uint32_t shift,
-                               const int64_t *x, uint32_t h, uint32_t w, int64_t *y, uint32_t oh,
-                               uint32_t ow, int isa_cap) {
-    return wai_conv2d_fast_ex(NULL, l, sums, shift, x, h, w, y, oh, ow, isa_cap);
-}
 
 /* One tiled convolution, shared read-only by its threads. */
 typedef struct conv_job {
@@ -435,9 +263,9 @@ static void conv_share(void *arg, unsigned t) {
     }
 }
 
-wai_status wai_conv2d_fast_ex(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
-                              uint32_t shift, const int64_t *x, uint32_t h, uint32_t w,
-                              int64_t *y, uint32_t oh, uint32_t ow, int isa_cap) {
+wai_status wai_conv2d_fast(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
+                           uint32_t shift, const int64_t *x, uint32_t h, uint32_t w, int64_t *y,
+                           uint32_t oh, uint32_t ow) {
     size_t n_in, n_out;
     if (!wai_conv2d_args_ok(l, h, w, oh, ow, &n_in, &n_out)) return WAI_invalid_argument;
     if (l->k > KMAX || l->stride > KMAX)
@@ -448,7 +276,7 @@ wai_status wai_conv2d_fast_ex(const wai_exec *ex, const wai_layer *l, const uint
     if (st != WAI_ok) return st;
     conv_job j = {l, shift, x, y, h, w, oh, ow,
                   choose_mode(a, sums, l->cout, l->weights, (size_t)l->cout * l->cin,
-                              (size_t)l->k * l->k, l->cin, wai_exec_isa(ex, isa_cap)),
+                              (size_t)l->k * l->k, l->cin, wai_exec_cores(ex)),
                   wai_exec_threads(ex)};
     if (j.nthr > oh) j.nthr = oh ? oh : 1;
     if (j.nthr > WAI_THREADS_MAX) j.nthr = WAI_THREADS_MAX;
@@ -457,13 +285,6 @@ wai_status wai_conv2d_fast_ex(const wai_exec *ex, const wai_layer *l, const uint
 }
 
 /* ---- transposed convolution ------------------------------------------------------ */
-
-wai_status wai_conv_t2d_fast(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
-                             uint32_t shift, const int64_t *x, uint32_t h, uint32_t w,
-                             int64_t *scratch, int64_t *y, uint32_t oh, uint32_t ow) {
-    return wai_conv_t2d_fast_isa(ex, l, sums, shift, x, h, w, scratch, y, oh, ow,
-                                 WAI_FAST_ISA_BEST);
-}
 
 /* One tiled transposed convolution, shared read-only by its threads. */
 typedef struct convt_job {
@@ -553,10 +374,9 @@ static void convt_share(void *arg, unsigned t) {
     }
 }
 
-wai_status wai_conv_t2d_fast_isa(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
-                                 uint32_t shift, const int64_t *x, uint32_t h, uint32_t w,
-                                 int64_t *scratch, int64_t *y, uint32_t oh, uint32_t ow,
-                                 int isa_cap) {
+wai_status wai_conv_t2d_fast(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
+                             uint32_t shift, const int64_t *x, uint32_t h, uint32_t w,
+                             int64_t *scratch, int64_t *y, uint32_t oh, uint32_t ow) {
     uint32_t uh, uw;
     size_t n_in, n_u, n_out;
     if (!wai_conv_t2d_args_ok(l, h, w, oh, ow, &uh, &uw, &n_in, &n_u, &n_out))
@@ -568,12 +388,11 @@ wai_status wai_conv_t2d_fast_isa(const wai_exec *ex, const wai_layer *l, const u
     wai_status st = wai_bound_conv(a, sums, l->mult, l->bias, l->cout, shift);
     if (st != WAI_ok) return st;
 
-    const int isa = wai_exec_isa(ex, isa_cap);
-    if (wai_conv_t2d_dot(ex, l, shift, x, h, w, y, oh, ow, a, isa)) return WAI_ok;
+    if (wai_conv_t2d_dot(ex, l, shift, x, h, w, y, oh, ow, a)) return WAI_ok;
 
     convt_job j = {l, shift, x, y, h, w, oh, ow,
                    choose_mode(a, sums, l->cout, l->weights, (size_t)l->cin * l->cout,
-                               (size_t)l->k * l->k, l->cin, wai_exec_isa(ex, isa_cap)),
+                               (size_t)l->k * l->k, l->cin, wai_exec_cores(ex)),
                    wai_exec_threads(ex)};
     if (j.nthr > oh) j.nthr = oh ? oh : 1;
     if (j.nthr > WAI_THREADS_MAX) j.nthr = WAI_THREADS_MAX;

@@ -38,158 +38,15 @@
 
 #include "common/alloc.h"
 #include "common/int128.h"
+#include "ops/cores.h"
 #include "ops/layers_fast.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define DOT_X86 1
-#include <immintrin.h>
-#else
-#define DOT_X86 0
-#endif
-
-#define NO 4         /* output channels per register tile */
+#define NO WAI_DOT_NO
 #define DKMAX 8      /* largest k and stride taken */
 #define NTMAX (DKMAX * DKMAX)
 #define BAND 16      /* output rows per band of converted input, at most */
-#define COLS_MAX 96  /* the widest kernel's columns */
+#define COLS_MAX WAI_DOT_COLS_MAX
 #define CHUNK_LIM ((uint64_t)INT32_MAX)
-
-/* acc64[o * cols + t] += sum over np pairs p and nt taps j of the pair dot
- * product of x[p][toff[j] + t] and weight pair wp[(p * nt + j) * NO + o],
- * the chunk sum taken modulo 2^32, sign-extended and shifted left by shl,
- * and added modulo 2^64. x points at pair 0, column t = 0; pairs are
- * pstride i16 apart; offsets and strides are in i16. */
-typedef void (*dot_fn)(uint64_t *acc64, const int16_t *x, size_t pstride, const ptrdiff_t *toff,
-                       size_t nt, const int16_t *wp, size_t np, unsigned shl);
-
-typedef struct dot_kernel {
-    dot_fn fn;
-    size_t cols; /* columns per call: the tile width */
-} dot_kernel;
-
-/* ---- kernels ----------------------------------------------------------------------- */
-
-/* The 32-bit lane of a sign-extended residue: the signed value of u. */
-static int64_t s32_of(uint32_t u) { return (int64_t)(u ^ 0x80000000u) - 0x80000000; }
-
-#define PCOLS 32
-
-static void dot_portable(uint64_t *acc64, const int16_t *x, size_t pstride, const ptrdiff_t *toff,
-                         size_t nt, const int16_t *wp, size_t np, unsigned shl) {
-    uint32_t acc[NO][PCOLS];
-    memset(acc, 0, sizeof acc);
-    for (size_t p = 0; p < np; p++) {
-        for (size_t j = 0; j < nt; j++) {
-            const int16_t *xj = x + p * pstride + toff[j];
-            const int16_t *wj = wp + (p * nt + j) * NO * 2;
-            for (size_t o = 0; o < NO; o++) {
-                const int32_t we = wj[2 * o], wo = wj[2 * o + 1];
-                /* Each i16 * i16 product fits i32; their sum is taken in
-                 * u32, modulo 2^32 (see the top). */
-                for (size_t t = 0; t < PCOLS; t++)
-                    acc[o][t] += (uint32_t)(we * xj[2 * t]) + (uint32_t)(wo * xj[2 * t + 1]);
-            }
-        }
-    }
-    for (size_t o = 0; o < NO; o++)
-        for (size_t t = 0; t < PCOLS; t++)
-            acc64[o * PCOLS + t] += (uint64_t)s32_of(acc[o][t]) << shl;
-}
-
-#if DOT_X86
-/* Loads the weight pair at p as one 32-bit lane (memcpy: no aliasing). */
-static inline int32_t pair_at(const int16_t *p) {
-    int32_t v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-/* The register-tiled kernel body, NO x NV vectors of LANES 32-bit lanes. */
-#define DOT_BODY(VT, NV, LANES, ZERO, LOAD, SET1, DP, FLUSH)                             \
-    VT acc[NO][NV];                                                                      \
-    for (int o = 0; o < NO; o++)                                                         \
-        for (int v = 0; v < NV; v++) acc[o][v] = ZERO;                                   \
-    for (size_t p = 0; p < np; p++) {                                                    \
-        for (size_t j = 0; j < nt; j++) {                                                \
-            const int16_t *xj = x + p * pstride + toff[j];                               \
-            const int16_t *wj = wp + (p * nt + j) * NO * 2;                              \
-            VT xv[NV];                                                                   \
-            for (int v = 0; v < NV; v++) xv[v] = LOAD(xj + 2 * LANES * v);               \
-            for (int o = 0; o < NO; o++) {                                               \
-                const VT wb = SET1(pair_at(wj + 2 * o));                                 \
-                for (int v = 0; v < NV; v++) acc[o][v] = DP(acc[o][v], xv[v], wb);       \
-            }                                                                            \
-        }                                                                                \
-    }                                                                                    \
-    for (int o = 0; o < NO; o++)                                                         \
-        for (int v = 0; v < NV; v++) FLUSH(acc64 + (size_t)(o * NV + v) * LANES, acc[o][v], shl);
-
-#define NV256 2
-#define NV512 6
-
-__attribute__((target("avx2"))) static inline void flush256(uint64_t *d, __m256i a,
-                                                             unsigned shl) {
-    const __m128i sh = _mm_cvtsi32_si128((int)shl);
-    __m256i lo = _mm256_sll_epi64(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(a)), sh);
-    __m256i hi = _mm256_sll_epi64(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(a, 1)), sh);
-    _mm256_storeu_si256((__m256i *)d, _mm256_add_epi64(_mm256_loadu_si256((__m256i *)d), lo));
-    _mm256_storeu_si256((__m256i *)(d + 4),
-                        _mm256_add_epi64(_mm256_loadu_si256((__m256i *)(d + 4)), hi));
-}
-
-__attribute__((target("avx512f"))) static inline void flush512(uint64_t *d, __m512i a,
-                                                                unsigned shl) {
-    const __m128i sh = _mm_cvtsi32_si128((int)shl);
-    __m512i lo = _mm512_sll_epi64(_mm512_cvtepi32_epi64(_mm512_castsi512_si256(a)), sh);
-    __m512i hi = _mm512_sll_epi64(_mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(a, 1)), sh);
-    _mm512_storeu_si512(d, _mm512_add_epi64(_mm512_loadu_si512(d), lo));
-    _mm512_storeu_si512(d + 8, _mm512_add_epi64(_mm512_loadu_si512(d + 8), hi));
-}
-
-#define LOAD256(p) _mm256_loadu_si256((const __m256i *)(p))
-#define MADD256(a, x, w) _mm256_add_epi32((a), _mm256_madd_epi16((x), (w)))
-#define MADD512(a, x, w) _mm512_add_epi32((a), _mm512_madd_epi16((x), (w)))
-
-__attribute__((target("avx2"))) static void dot_avx2(uint64_t *acc64, const int16_t *x,
-                                                     size_t pstride, const ptrdiff_t *toff,
-                                                     size_t nt, const int16_t *wp, size_t np,
-                                                     unsigned shl) {
-    DOT_BODY(__m256i, NV256, 8, _mm256_setzero_si256(), LOAD256, _mm256_set1_epi32, MADD256,
-             flush256)
-}
-
-__attribute__((target("avx512f,avx512bw"))) static void dot_avx512bw(
-    uint64_t *acc64, const int16_t *x, size_t pstride, const ptrdiff_t *toff, size_t nt,
-    const int16_t *wp, size_t np, unsigned shl) {
-    DOT_BODY(__m512i, NV512, 16, _mm512_setzero_si512(), _mm512_loadu_si512, _mm512_set1_epi32,
-             MADD512, flush512)
-}
-
-__attribute__((target("avx512f,avx512bw,avx512vnni"))) static void dot_vnni(
-    uint64_t *acc64, const int16_t *x, size_t pstride, const ptrdiff_t *toff, size_t nt,
-    const int16_t *wp, size_t np, unsigned shl) {
-    DOT_BODY(__m512i, NV512, 16, _mm512_setzero_si512(), _mm512_loadu_si512, _mm512_set1_epi32,
-             _mm512_dpwssd_epi32, flush512)
-}
-#endif
-
-/* The kernel of level isa (AVX-512 F/DQ alone has no 512-bit i16 multiply:
- * it takes the AVX2 one). */
-static dot_kernel pick_kernel(int isa) {
-    dot_kernel k = {dot_portable, PCOLS};
-#if DOT_X86
-    if (isa >= WAI_FAST_ISA_VNNI) {
-        k.fn = dot_vnni, k.cols = NV512 * 16;
-    } else if (isa >= WAI_FAST_ISA_AVX512BW) {
-        k.fn = dot_avx512bw, k.cols = NV512 * 16;
-    } else if (isa >= WAI_FAST_ISA_AVX2) {
-        k.fn = dot_avx2, k.cols = NV256 * 8;
-    }
-#else
-    (void)isa;
-#endif
-    return k;
-}
 
 /* ---- the plan of one call ---------------------------------------------------------- */
 
@@ -207,7 +64,8 @@ typedef struct dot_plan {
     uint64_t lmax[2];
     size_t wofs[NTMAX];         /* phase (qy*s + qx)'s packed weights */
     size_t chunk[2][NTMAX];     /* pairs per 32-bit chunk, per limb and phase */
-    dot_kernel kern;
+    wai_dot_fn dot;             /* the exec's loop (ops/cores.h) */
+    size_t cols;                /* its columns per call */
 } dot_plan;
 
 static size_t taps_of(size_t q, size_t k, size_t s) { return q < k ? (k - 1 - q) / s + 1 : 0; }
@@ -356,7 +214,7 @@ static void run_row(const wai_layer *l, const dot_plan *pl, uint32_t shift, cons
                     ptrdiff_t ib0, const int16_t *wpk, size_t oy, size_t qx, int64_t *y) {
     const size_t s = pl->s, uy = oy + pl->pad, qy = uy % s, iyb = uy / s;
     const size_t nky = taps_of(qy, pl->k, s), nkx = taps_of(qx, pl->k, s), nt = nky * nkx;
-    const size_t ph = qy * s + qx, cols = pl->kern.cols;
+    const size_t ph = qy * s + qx, cols = pl->cols;
     const size_t t_lo = pl->pad > qx ? (pl->pad - qx + s - 1) / s : 0;
     const size_t t_end = pl->pad + pl->ow - 1 >= qx ? (pl->pad + pl->ow - 1 - qx) / s + 1 : 0;
     const size_t lstride = pl->npairs * pl->pstride;
@@ -375,7 +233,7 @@ static void run_row(const wai_layer *l, const dot_plan *pl, uint32_t shift, cons
             for (int m = 0; nt && m < pl->limbs; m++) {
                 const size_t ch = pl->chunk[m][ph];
                 for (size_t p0 = 0; p0 < pl->npairs; p0 += ch)
-                    pl->kern.fn(acc, band + (size_t)m * lstride + p0 * pl->pstride + t0 * 2,
+                    pl->dot(acc, band + (size_t)m * lstride + p0 * pl->pstride + t0 * 2,
                                 pl->pstride, toff, nt, wb + p0 * nt * NO * 2,
                                 pl->npairs - p0 < ch ? pl->npairs - p0 : ch, m ? pl->b : 0);
             }
@@ -393,7 +251,7 @@ static void run_row(const wai_layer *l, const dot_plan *pl, uint32_t shift, cons
 
 /* Sets the geometry; 0 when this path does not take the shape or A. */
 static int plan_call(const wai_layer *l, dot_plan *pl, uint32_t h, uint32_t w, uint32_t oh,
-                     uint32_t ow, uint64_t a, int isa, size_t band) {
+                     uint32_t ow, uint64_t a, const wai_cores *cores, size_t band) {
     memset(pl, 0, sizeof *pl);
     /* A < 2^31 also keeps limbs_row's x + 2^31 >= 0. */
     if (l->k > DKMAX || l->stride > DKMAX || a > (uint64_t)INT32_MAX) return 0;
@@ -402,12 +260,12 @@ static int plan_call(const wai_layer *l, dot_plan *pl, uint32_t h, uint32_t w, u
     pl->h = h, pl->w = w, pl->oh = oh, pl->ow = ow;
     pl->dmax = (pl->k - 1) / pl->s;
     pl->npairs = (pl->cin + 1) / 2, pl->nblk = (pl->cout + NO - 1) / NO;
-    pl->kern = pick_kernel(isa);
+    pl->dot = cores->dot, pl->cols = cores->dot_cols;
     /* The tiles read columns t - c with t < t_end + cols - 1 and t_end <=
      * (pad + ow - 1) / s + 1. */
     pl->cl = pl->dmax;
     size_t tend = (pl->pad + pl->ow - 1) / pl->s + 1;
-    pl->rl = pl->cl + (tend > pl->w ? tend : pl->w) + pl->kern.cols;
+    pl->rl = pl->cl + (tend > pl->w ? tend : pl->w) + pl->cols;
     /* A band's outputs oy0 .. oy0 + band - 1 reach input rows
      * (oy0 + pad)/s - dmax .. (oy0 + band - 1 + pad)/s. */
     pl->band = band;
@@ -460,13 +318,12 @@ static size_t band_rows(uint32_t oh, unsigned n) {
 }
 
 int wai_conv_t2d_dot(const wai_exec *ex, const wai_layer *l, uint32_t shift, const int64_t *x,
-                     uint32_t h, uint32_t w, int64_t *y, uint32_t oh, uint32_t ow, uint64_t a,
-                     int isa) {
+                     uint32_t h, uint32_t w, int64_t *y, uint32_t oh, uint32_t ow, uint64_t a) {
     const wai_allocator *alloc = ex ? ex->alloc : NULL;
     unsigned nthr = wai_exec_threads(ex);
     if (nthr > WAI_THREADS_MAX) nthr = WAI_THREADS_MAX;
     dot_plan pl;
-    if (!plan_call(l, &pl, h, w, oh, ow, a, isa, band_rows(oh, nthr))) return 0;
+    if (!plan_call(l, &pl, h, w, oh, ow, a, wai_exec_cores(ex), band_rows(oh, nthr))) return 0;
     /* Sizes: the planner's caps keep cin, cout, k, sides far below the
      * products' overflow (cin*cout*k*k and cin*rows*rl are tensor sizes). */
     size_t nw = pl.k * pl.k * pl.npairs * pl.nblk * NO * 2;

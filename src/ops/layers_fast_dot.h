@@ -11,8 +11,8 @@
 
 /* Runs the transposed convolution l (geometry already checked, its
  * exactness bound already passed with A = a) on x into y through i16 pair
- * dot products, using the kernels of instruction-set level isa (the
- * WAI_FAST_ISA_* of layers_fast.h, already capped to what the CPU has).
+ * dot products, with the pair dot product loop of ex's table
+ * (ops/cores.h).
  * Returns 1 when it wrote y; 0, having written nothing, when this path does
  * not take the call (A above 32767 * 2^15, where the high limb leaves
  * i16; a weight sum too large for any 32-bit chunk; k or stride above 8;
@@ -27,7 +27,6 @@
 #define WAI_DOT_TEMP_MAX ((size_t)4 << 20)
 
 int wai_conv_t2d_dot(const wai_exec *ex, const wai_layer *l, uint32_t shift, const int64_t *x,
-                     uint32_t h, uint32_t w, int64_t *y, uint32_t oh, uint32_t ow, uint64_t a,
-                     int isa);
+                     uint32_t h, uint32_t w, int64_t *y, uint32_t oh, uint32_t ow, uint64_t a);
 
 #endif

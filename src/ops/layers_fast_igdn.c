@@ -1,6 +1,6 @@
 /* The fast inverse GDN (layers_fast.h): blocks of positions accumulated in
- * i64 where A² · max G fits it (else i128), an AVX-512 inner loop where the
- * CPU has one, in place when asked (each block finished in a side buffer),
+ * i64 where A² · max G fits it (else i128) by the exec's loop
+ * (ops/cores.h), in place when asked (each block finished in a side buffer),
  * and threads over blocks. Bit-identical to wai_igdn_ref. */
 #include "ops/layers_fast.h"
 
@@ -9,14 +9,8 @@
 #include "common/alloc.h"
 #include "common/checked.h"
 #include "ops/bounds.h"
+#include "ops/cores.h"
 #include "ops/layers_fast_dot.h" /* WAI_DOT_TEMP_MAX: one cap on temporaries */
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define WAI_FAST_X86 1
-#include <immintrin.h>
-#else
-#define WAI_FAST_X86 0
-#endif
 
 /* ---- inverse GDN ------------------------------------------------------------------- */
 
@@ -61,44 +55,8 @@ static int64_t igdn_value(int64_t xi, wai_i128 sum, int64_t beta, uint32_t gf, u
     return wai_i128_to_i64(wai_i128_round_shift(wai_i128_mul_i64_u64(xi, r), afrac));
 }
 
-#define PB 32 /* positions per block */
-#define IB 8  /* output channels per block */
-
-/* acc[ib][pp] += sum_j gamma[ib][j] * x[j][p0+pp]^2 in i64 (the caller
- * checked A^2 * max G_i <= 2^63 - 1, so every square, term and partial sum
- * fits); gamma points at row i0 of the [c][c] matrix. Written once as a
- * macro so that the AVX-512 copy below is the same C, vectorised by the
- * compiler with 64-bit multiplies. */
-#define IGDN_ACC64_BODY                                                               \
-    int64_t sq[PB];                                                                   \
-    for (size_t j = 0; j < c; j++) {                                                  \
-        const int64_t *xr = x + j * positions + p0;                                   \
-        for (size_t pp = 0; pp < np; pp++) sq[pp] = xr[pp] * xr[pp];                  \
-        for (size_t pp = np; pp < PB; pp++) sq[pp] = 0;                               \
-        for (size_t ib = 0; ib < nib; ib++) {                                         \
-            const int64_t g = gamma[ib * c + j];                                      \
-            int64_t *ar = acc + ib * PB;                                              \
-            for (size_t pp = 0; pp < PB; pp++) ar[pp] += g * sq[pp];                  \
-        }                                                                             \
-    }
-
-static void igdn_acc64(int64_t *acc, const int64_t *x, size_t positions, size_t p0, size_t np,
-                       const int32_t *gamma, size_t c, size_t nib) {
-    IGDN_ACC64_BODY
-}
-
-#if WAI_FAST_X86
-__attribute__((target("avx512f,avx512dq"))) static void igdn_acc64_avx512(
-    int64_t *acc, const int64_t *x, size_t positions, size_t p0, size_t np, const int32_t *gamma,
-    size_t c, size_t nib) {
-    IGDN_ACC64_BODY
-}
-#endif
-
-wai_status wai_igdn_fast(const wai_layer *l, const uint64_t *sums, uint32_t gf, uint32_t afrac,
-                         const int64_t *x, size_t positions, int64_t *y) {
-    return wai_igdn_fast_isa(l, sums, gf, afrac, x, positions, y, WAI_FAST_ISA_BEST);
-}
+#define PB WAI_IGDN_PB
+#define IB WAI_IGDN_IB
 
 /* The reference, in place: the whole input's bound first, then blocks of
  * PB positions gathered into `in` ([c][PB]), computed into `out` and
@@ -136,7 +94,7 @@ typedef struct igdn_job {
     int64_t *y;
     size_t positions;
     int wide; /* sums in i128 (else i64) */
-    int isa;
+    const wai_cores *cores;
     int64_t *blk;
     unsigned nthr;
 } igdn_job;
@@ -152,12 +110,7 @@ static void igdn_block(const igdn_job *j, size_t p0, size_t np, int64_t *blk) {
         size_t nib = c - i0 < IB ? c - i0 : IB;
         if (!j->wide) {
             memset(acc, 0, sizeof acc);
-#if WAI_FAST_X86
-            if (j->isa >= WAI_FAST_ISA_AVX512)
-                igdn_acc64_avx512(acc, x, positions, p0, np, l->gamma + i0 * c, c, nib);
-            else
-#endif
-                igdn_acc64(acc, x, positions, p0, np, l->gamma + i0 * c, c, nib);
+            j->cores->igdn_acc64(acc, x, positions, p0, np, l->gamma + i0 * c, c, nib);
             for (size_t ib = 0; ib < nib; ib++)
                 for (size_t pp = 0; pp < np; pp++)
                     acc128[ib * PB + pp] = wai_i128_from_i64(acc[ib * PB + pp]);
@@ -204,23 +157,17 @@ static void igdn_share(void *arg, unsigned t) {
  * buffers come from ex, one per thread, all within WAI_DOT_TEMP_MAX. */
 static wai_status igdn_run(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
                            uint32_t gf, uint32_t afrac, const int64_t *x, size_t positions,
-                           int64_t *y, int isa_cap, int inplace);
+                           int64_t *y, int inplace);
 
-wai_status wai_igdn_fast_isa(const wai_layer *l, const uint64_t *sums, uint32_t gf,
-                             uint32_t afrac, const int64_t *x, size_t positions, int64_t *y,
-                             int isa_cap) {
-    return igdn_run(NULL, l, sums, gf, afrac, x, positions, y, isa_cap, 0);
-}
-
-wai_status wai_igdn_fast_ex(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
-                            uint32_t gf, uint32_t afrac, const int64_t *x, size_t positions,
-                            int64_t *y) {
-    return igdn_run(ex, l, sums, gf, afrac, x, positions, y, WAI_FAST_ISA_BEST, 0);
+wai_status wai_igdn_fast(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
+                         uint32_t gf, uint32_t afrac, const int64_t *x, size_t positions,
+                         int64_t *y) {
+    return igdn_run(ex, l, sums, gf, afrac, x, positions, y, 0);
 }
 
 wai_status wai_igdn_fast_inplace(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
                                  uint32_t gf, uint32_t afrac, int64_t *x, size_t positions) {
-    return igdn_run(ex, l, sums, gf, afrac, x, positions, x, WAI_FAST_ISA_BEST, 1);
+    return igdn_run(ex, l, sums, gf, afrac, x, positions, x, 1);
 }
 
 /* The threads for an in-place run: no more than its blocks, and their side
@@ -237,7 +184,7 @@ static unsigned igdn_threads(const wai_exec *ex, size_t c, size_t positions) {
 
 static wai_status igdn_run(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
                            uint32_t gf, uint32_t afrac, const int64_t *x, size_t positions,
-                           int64_t *y, int isa_cap, int inplace) {
+                           int64_t *y, int inplace) {
     size_t n, cc, cb;
     if (l->kind != WAI_LAYER_IGDN || !wai_count3(l->c, positions, 1, &n) ||
         !wai_count3(l->c, l->c, 1, &cc) || !wai_count3(l->c, PB, 1, &cb))
@@ -260,9 +207,8 @@ static wai_status igdn_run(const wai_exec *ex, const wai_layer *l, const uint64_
     /* Every term |gamma| * x^2 and partial sum is at most A^2 * G_i; when
      * A^2 * max G fits i64 the sums are kept in i64, else in i128. */
     const uint64_t a2 = a * a; /* < 2^63 */
-    const int isa = wai_exec_isa(ex, isa_cap);
     igdn_job j = {l, gf, afrac, x, y, positions, gmax != 0 && a2 > (uint64_t)INT64_MAX / gmax,
-                  isa, NULL, 1};
+                  wai_exec_cores(ex), NULL, 1};
     if (inplace) {
         j.nthr = igdn_threads(ex, l->c, positions);
         j.blk = wai_alloc_array(alloc, cb ? cb * j.nthr : 1, sizeof(int64_t));

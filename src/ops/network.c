@@ -8,7 +8,6 @@
 #include "common/alloc.h"
 #include "common/checked.h"
 #include "ops/bounds.h"
-#include "ops/cpu.h"
 #include "ops/layers_fast.h"
 
 /* The reference transposed convolution allocates nothing. */
@@ -26,24 +25,11 @@ static wai_status conv2d_ref(const wai_exec *ex, const wai_layer *l, const uint6
     return wai_conv2d_ref(l, sums, shift, x, h, w, y, oh, ow);
 }
 
-/* The fast convolution at the CPU's best level, on ex's threads. */
-static wai_status conv2d_fast(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
-                              uint32_t shift, const int64_t *x, uint32_t h, uint32_t w,
-                              int64_t *y, uint32_t oh, uint32_t ow) {
-    return wai_conv2d_fast_ex(ex, l, sums, shift, x, h, w, y, oh, ow, WAI_FAST_ISA_BEST);
-}
-
 static wai_status igdn_ref(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
                            uint32_t gf, uint32_t afrac, const int64_t *x, size_t positions,
                            int64_t *y) {
     (void)ex;
     return wai_igdn_ref(l, sums, gf, afrac, x, positions, y);
-}
-
-static wai_status igdn_fast(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
-                            uint32_t gf, uint32_t afrac, const int64_t *x, size_t positions,
-                            int64_t *y) {
-    return wai_igdn_fast_ex(ex, l, sums, gf, afrac, x, positions, y);
 }
 
 const wai_kernels wai_kernels_ref = {
@@ -53,7 +39,8 @@ const wai_kernels wai_kernels_ref = {
 /* The fast kernels where there are any; tests/unit/test_layers_diff.c and
  * test_network.c hold them to the reference. */
 const wai_kernels wai_kernels_fast = {
-    conv2d_fast, wai_conv_t2d_fast, wai_conv_t1d_ref, igdn_fast, wai_relu_ref, wai_leaky_ref, 1,
+    wai_conv2d_fast, wai_conv_t2d_fast, wai_conv_t1d_ref, wai_igdn_fast, wai_relu_ref,
+    wai_leaky_ref,   1,
 };
 
 const wai_kernels *wai_kernels_init(int isa) {
@@ -157,7 +144,7 @@ void wai_network_ws_free(wai_network_ws *ws) {
 wai_status wai_network_run(const wai_allocator *a, const wai_kernels *k, const wai_model *m,
                            const wai_sums *s, const wai_plan *p, const int64_t *input,
                            int64_t *output) {
-    const wai_exec ex = {a, NULL, wai_cpu_isa()};
+    const wai_exec ex = {a, NULL, NULL};
     return wai_network_run_ex(&ex, k, m, s, p, input, output);
 }
 

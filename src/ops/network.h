@@ -43,10 +43,10 @@ typedef struct wai_kernels {
 /* The reference level: wai_kernels_init gives the reference kernels. */
 #define WAI_KERNELS_REFERENCE (-1)
 
-/* The kernel table for level isa, chosen once, when a context is created
- * (dav1d's dsp_init habit): the reference kernels for
- * WAI_KERNELS_REFERENCE, else the fast ones, whose inner loops run at the
- * exec's level (ops/cpu.h). */
+/* The layer table for level isa, chosen once, when a context is created:
+ * the reference kernels for WAI_KERNELS_REFERENCE, else the fast ones,
+ * whose inner loops are the exec's (ops/cores.h, filled for the same
+ * level). */
 const wai_kernels *wai_kernels_init(int isa);
 
 /* The reference kernels (ops/layers.h). Const: the library keeps no mutable
@@ -73,12 +73,13 @@ extern const wai_kernels wai_kernels_fast;
  * run, whatever a kernel set leaves in its buffers when it refuses.
  * out_of_memory when a buffer cannot be had; invalid_argument when m, s and
  * p disagree (a caller's bug). `output` must not overlap `input`.
- * Single-threaded. */
+ * Single-threaded, with the portable inner loops (wai_network_run_ex runs
+ * on an exec's threads and loops). */
 wai_status wai_network_run(const wai_allocator *a, const wai_kernels *k, const wai_model *m,
                            const wai_sums *s, const wai_plan *p, const int64_t *input,
                            int64_t *output);
 
-/* wai_network_run with ex's allocator, pool and level in the kernels
+/* wai_network_run with ex's allocator, pool and inner loops in the kernels
  * that split their work (the same bits and refusals whatever
  * the count). */
 wai_status wai_network_run_ex(const wai_exec *ex, const wai_kernels *k, const wai_model *m,

@@ -1,6 +1,8 @@
 #include "harness.h"
 
 #include "common/pool.h"
+#include "ops/cores.h"
+#include "ops/cpu.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -143,6 +145,7 @@ int main(int argc, char **argv) {
     suite_encode();
     suite_model();
     suite_layers();
+    suite_cores();
     suite_layers_diff();
     suite_network();
     suite_dispatch();
@@ -153,6 +156,20 @@ int main(int argc, char **argv) {
     printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed ? 1 : 0;
 }
+
+const struct wai_cores *harness_cores(int isa) {
+    static wai_cores tables[WAI_FAST_ISA_BEST + 1];
+    static int filled[WAI_FAST_ISA_BEST + 1];
+    if (isa < 0) isa = 0;
+    if (isa > WAI_FAST_ISA_BEST) isa = WAI_FAST_ISA_BEST;
+    if (!filled[isa]) {
+        wai_cores_init(&tables[isa], isa);
+        filled[isa] = 1;
+    }
+    return &tables[isa];
+}
+
+int harness_isa(void) { return wai_cpu_isa(); }
 
 struct wai_pool *harness_pool(unsigned n) {
     static wai_pool *pools[WAI_THREADS_MAX + 1];

@@ -60,6 +60,7 @@ void suite_motion(void);
 void suite_encode(void);
 void suite_model(void);
 void suite_layers(void);
+void suite_cores(void);
 void suite_layers_diff(void);
 void suite_network(void);
 void suite_dispatch(void);
@@ -75,5 +76,14 @@ void suite_threads(void);
  * the run, as a context keeps its own: kernels under test split their
  * work over it (common/pool.h). NULL when it cannot be had. */
 struct wai_pool *harness_pool(unsigned n);
+
+/* The inner loops of level isa (ops/cores.h), filled once for the run (a
+ * level above the CPU's gives the CPU's): what the fast kernels under test
+ * run, through an exec {NULL, pool, harness_cores(isa)}. */
+struct wai_cores;
+const struct wai_cores *harness_cores(int isa);
+
+/* The CPU's own level (ops/cpu.h). */
+int harness_isa(void);
 
 #endif

@@ -14,6 +14,8 @@
 #include "gen/netgen.h"
 #include "harness.h"
 #include "ops/bounds.h"
+#include "ops/cores.h"
+#include "ops/cpu.h"
 #include "ops/layers.h"
 #include "ops/layers_fast.h"
 #include "ops/network.h"
@@ -224,22 +226,19 @@ static int conv_case_full(int transposed, uint32_t cin, uint32_t cout, uint32_t 
     fill_input(x, n_in, amax, style_in >= 0 ? style_in : style);
     for (size_t i = 0; i < n_out; i++) y0[i] = y1[i] = (int64_t)0x5a5a5a5a5a5a5a5a;
 
-    wai_status s0, s1;
-    if (transposed) {
+    wai_status s0, s1 = WAI_ok;
+    if (transposed)
         s0 = wai_conv_t2d_ref(&c.l, c.sums, c.shift, x, h, w, scr, y0, oh, ow);
-        s1 = wai_conv_t2d_fast(NULL, &c.l, c.sums, c.shift, x, h, w, scr, y1, oh, ow);
-    } else {
+    else
         s0 = wai_conv2d_ref(&c.l, c.sums, c.shift, x, h, w, y0, oh, ow);
-        s1 = wai_conv2d_fast(&c.l, c.sums, c.shift, x, h, w, y1, oh, ow);
-    }
-    int ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n_out) == 0;
-    /* Every lower instruction set this CPU has, on the same case. */
-    int isa_bad = -1;
-    for (int isa = 0; ok && isa < wai_cpu_isa(); isa++) {
+    /* Every instruction set level this CPU has, the best first, on the
+     * same case. */
+    int ok = 1, isa_bad = -1;
+    for (int isa = harness_isa(); ok && isa >= 0; isa--) {
+        const wai_exec ex = {NULL, NULL, harness_cores(isa)};
         for (size_t i = 0; i < n_out; i++) y1[i] = (int64_t)0x5a5a5a5a5a5a5a5a;
-        s1 = transposed
-                 ? wai_conv_t2d_fast_isa(NULL, &c.l, c.sums, c.shift, x, h, w, scr, y1, oh, ow, isa)
-                 : wai_conv2d_fast_isa(&c.l, c.sums, c.shift, x, h, w, y1, oh, ow, isa);
+        s1 = transposed ? wai_conv_t2d_fast(&ex, &c.l, c.sums, c.shift, x, h, w, scr, y1, oh, ow)
+                        : wai_conv2d_fast(&ex, &c.l, c.sums, c.shift, x, h, w, y1, oh, ow);
         ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n_out) == 0;
         if (!ok) isa_bad = isa;
     }
@@ -247,12 +246,11 @@ static int conv_case_full(int transposed, uint32_t cin, uint32_t cout, uint32_t 
      * than threads included; each count at the best level and one lower. */
     int thr_bad = 0;
     for (size_t t = 0, nt = thread_counts(); ok && t < nt; t++) {
-        const wai_exec ex = {NULL, harness_pool(k_threads[t]), wai_cpu_isa()};
-        int isa = t % 2 ? WAI_FAST_ISA_BEST : (int)(t % (size_t)(wai_cpu_isa() + 1));
+        int isa = t % 2 ? WAI_FAST_ISA_BEST : (int)(t % (size_t)(harness_isa() + 1));
+        const wai_exec ex = {NULL, harness_pool(k_threads[t]), harness_cores(isa)};
         for (size_t i = 0; i < n_out; i++) y1[i] = (int64_t)0x5a5a5a5a5a5a5a5a;
-        s1 = transposed
-                 ? wai_conv_t2d_fast_isa(&ex, &c.l, c.sums, c.shift, x, h, w, scr, y1, oh, ow, isa)
-                 : wai_conv2d_fast_ex(&ex, &c.l, c.sums, c.shift, x, h, w, y1, oh, ow, isa);
+        s1 = transposed ? wai_conv_t2d_fast(&ex, &c.l, c.sums, c.shift, x, h, w, scr, y1, oh, ow)
+                        : wai_conv2d_fast(&ex, &c.l, c.sums, c.shift, x, h, w, y1, oh, ow);
         ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n_out) == 0;
         if (!ok) thr_bad = (int)k_threads[t];
     }
@@ -340,11 +338,12 @@ static int igdn_case_run(uint32_t ch, size_t positions, int realistic, uint64_t 
     fill_input(x, n, amax, style);
     for (size_t i = 0; i < n; i++) y0[i] = y1[i] = (int64_t)0x5a5a5a5a5a5a5a5a;
     wai_status s0 = wai_igdn_ref(&c.l, c.sums, c.gf, c.afrac, x, positions, y0);
-    wai_status s1 = wai_igdn_fast(&c.l, c.sums, c.gf, c.afrac, x, positions, y1);
-    int ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n) == 0;
-    for (int isa = 0; ok && isa < wai_cpu_isa(); isa++) {
+    wai_status s1 = WAI_ok;
+    int ok = 1;
+    for (int isa = harness_isa(); ok && isa >= 0; isa--) {
+        const wai_exec ex = {NULL, NULL, harness_cores(isa)};
         for (size_t i = 0; i < n; i++) y1[i] = (int64_t)0x5a5a5a5a5a5a5a5a;
-        s1 = wai_igdn_fast_isa(&c.l, c.sums, c.gf, c.afrac, x, positions, y1, isa);
+        s1 = wai_igdn_fast(&ex, &c.l, c.sums, c.gf, c.afrac, x, positions, y1);
         ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n) == 0;
     }
     /* In place: the output over the input, or the input untouched. */
@@ -354,7 +353,7 @@ static int igdn_case_run(uint32_t ch, size_t positions, int realistic, uint64_t 
     ok = ok && s0 == s1 && memcmp(xi, s0 == WAI_ok ? y0 : x, sizeof(int64_t) * n) == 0;
     /* And on the thread counts (blocks of positions split over them). */
     for (size_t t = 0, nt = thread_counts(); ok && t < nt; t++) {
-        const wai_exec ex = {NULL, harness_pool(k_threads[t]), wai_cpu_isa()};
+        const wai_exec ex = {NULL, harness_pool(k_threads[t]), harness_cores(harness_isa())};
         memcpy(xi, x, sizeof(int64_t) * n);
         s1 = wai_igdn_fast_inplace(&ex, &c.l, c.sums, c.gf, c.afrac, xi, positions);
         ok = s0 == s1 && memcmp(xi, s0 == WAI_ok ? y0 : x, sizeof(int64_t) * n) == 0;
@@ -538,6 +537,7 @@ static void test_dot_chunk_edges(void) {
 static wai_status run_net_isa(const wai_model *m, const wai_sums *s, const wai_plan *p,
                               const int64_t *x, int64_t *b0, int64_t *b1, int64_t *scr, int isa,
                               const int64_t **out) {
+    const wai_exec ex = {NULL, NULL, harness_cores(isa)};
     for (uint32_t i = 0; i < p->n_layers; i++) {
         const wai_layer *l = &m->layers[i];
         const wai_plan_layer *pl = &p->layers[i];
@@ -546,15 +546,15 @@ static wai_status run_net_isa(const wai_model *m, const wai_sums *s, const wai_p
         wai_status st;
         size_t pos = (size_t)pl->in_h * pl->in_w;
         if (l->kind == WAI_LAYER_CONV)
-            st = wai_conv2d_fast_isa(l, sm, m->shift, x, pl->in_h, pl->in_w, y, pl->out_h,
-                                     pl->out_w, isa);
+            st = wai_conv2d_fast(&ex, l, sm, m->shift, x, pl->in_h, pl->in_w, y, pl->out_h,
+                                 pl->out_w);
         else if (l->kind == WAI_LAYER_CONV_T && m->dims == 2)
-            st = wai_conv_t2d_fast_isa(NULL, l, sm, m->shift, x, pl->in_h, pl->in_w, scr, y,
-                                       pl->out_h, pl->out_w, isa);
+            st = wai_conv_t2d_fast(&ex, l, sm, m->shift, x, pl->in_h, pl->in_w, scr, y,
+                                   pl->out_h, pl->out_w);
         else if (l->kind == WAI_LAYER_CONV_T)
             st = wai_conv_t1d_ref(l, sm, m->shift, x, pl->in_w, scr, y, pl->out_w);
         else if (l->kind == WAI_LAYER_IGDN)
-            st = wai_igdn_fast_isa(l, sm, m->gf, m->afrac, x, pos, y, isa);
+            st = wai_igdn_fast(&ex, l, sm, m->gf, m->afrac, x, pos, y);
         else if (l->kind == WAI_LAYER_RELU)
             st = wai_relu_ref(x, (size_t)pl->in_elems, y);
         else
@@ -604,7 +604,7 @@ static void test_networks_every_isa(void) {
          * four networks; the others on one thread). */
         size_t nt = seed % 4 == 0 ? sizeof k_threads / sizeof *k_threads : 1;
         for (size_t t = 0; t < nt && !bad; t++) {
-            const wai_exec ex = {NULL, harness_pool(k_threads[t]), wai_cpu_isa()};
+            const wai_exec ex = {NULL, harness_pool(k_threads[t]), harness_cores(harness_isa())};
             int64_t *yt = malloc(sizeof *yt * (n_out + 1));
             memset(yt, 0x5a, sizeof *yt * (n_out + 1));
             wai_status stt = wai_network_run_ex(&ex, &wai_kernels_fast, &m, &s, &p, x, yt);
@@ -614,7 +614,7 @@ static void test_networks_every_isa(void) {
                               wai_status_name(stt));
             free(yt);
         }
-        for (int isa = 0; isa <= wai_cpu_isa() && !bad; isa++) {
+        for (int isa = 0; isa <= harness_isa() && !bad; isa++) {
             const int64_t *yb = NULL;
             wai_status sb = run_net_isa(&m, &s, &p, x, b0, b1, scr, isa, &yb);
             bad += !CHECK_MSG(sa == sb && (sa != WAI_ok || memcmp(ya, yb, sizeof *ya * n_out) == 0),
@@ -668,7 +668,7 @@ static void test_coverage(void) {
      * random suites ran: a filter may have left them out). */
     printf("layers_diff: %ld random layer cases (each at %d instruction-set levels), "
            "%ld whole networks (%ld layer runs)\n",
-           n_cases, wai_cpu_isa() + 1, n_networks, n_net_layers);
+           n_cases, harness_isa() + 1, n_networks, n_net_layers);
     if (counts[0][0] + counts[1][0] + counts[2][0] == 0) return;
     CHECK(n_cases >= 10000);
     CHECK(n_networks >= 100);

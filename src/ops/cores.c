@@ -1,0 +1,83 @@
+/* The portable inner loops (see cores.h) and the table's init: these C
+ * loops first, then every level's file up to the one asked for. */
+#include "ops/cores.h"
+
+#include <string.h>
+
+#include "ops/x86/x86.h"
+
+static void tap_i64(int64_t *acc, size_t nob, const int64_t *const *xp, const int64_t *wts,
+                    size_t nt, size_t tw) {
+    for (size_t ob = 0; ob < nob; ob++) {
+        int64_t *a = acc + ob * WAI_TAP_TW;
+        const int64_t *wv = wts + ob * WAI_TAP_NTMAX;
+        for (size_t j = 0; j < nt; j++) {
+            const int64_t c = wv[j], *p = xp[j];
+            for (size_t t = 0; t < tw; t++) a[t] += c * p[t];
+        }
+    }
+}
+
+static void tap_i32(int32_t *acc, size_t nob, const int32_t *const *xp, const int32_t *wts,
+                    size_t nt, size_t tw) {
+    for (size_t ob = 0; ob < nob; ob++) {
+        int32_t *a = acc + ob * WAI_TAP_TW;
+        const int32_t *wv = wts + ob * WAI_TAP_NTMAX;
+        for (size_t j = 0; j < nt; j++) {
+            const int32_t c = wv[j], *p = xp[j];
+            for (size_t t = 0; t < tw; t++) a[t] += c * p[t];
+        }
+    }
+}
+
+/* The signed value of a 32-bit residue. */
+static int64_t s32_of(uint32_t u) { return (int64_t)(u ^ 0x80000000u) - 0x80000000; }
+
+#define DOT_COLS 32
+
+static void dot(uint64_t *acc64, const int16_t *x, size_t pstride, const ptrdiff_t *toff,
+                size_t nt, const int16_t *wp, size_t np, unsigned shl) {
+    uint32_t acc[WAI_DOT_NO][DOT_COLS];
+    memset(acc, 0, sizeof acc);
+    for (size_t p = 0; p < np; p++) {
+        for (size_t j = 0; j < nt; j++) {
+            const int16_t *xj = x + p * pstride + toff[j];
+            const int16_t *wj = wp + (p * nt + j) * WAI_DOT_NO * 2;
+            for (size_t o = 0; o < WAI_DOT_NO; o++) {
+                const int32_t we = wj[2 * o], wo = wj[2 * o + 1];
+                /* Each i16 * i16 product fits i32; their sum is taken in
+                 * u32, modulo 2^32 (cores.h). */
+                for (size_t t = 0; t < DOT_COLS; t++)
+                    acc[o][t] += (uint32_t)(we * xj[2 * t]) + (uint32_t)(wo * xj[2 * t + 1]);
+            }
+        }
+    }
+    for (size_t o = 0; o < WAI_DOT_NO; o++)
+        for (size_t t = 0; t < DOT_COLS; t++)
+            acc64[o * DOT_COLS + t] += (uint64_t)s32_of(acc[o][t]) << shl;
+}
+
+static void igdn_acc64(int64_t *acc, const int64_t *x, size_t positions, size_t p0, size_t np,
+                       const int32_t *gamma, size_t c, size_t nib) {
+    WAI_IGDN_ACC64_BODY
+}
+
+/* tap_i64x32 is tap_i64: with x in i32 the same loop is as exact. */
+static const wai_cores portable = {WAI_FAST_ISA_PORTABLE, tap_i64, tap_i64, tap_i32,
+                                   dot,                   DOT_COLS, igdn_acc64};
+
+const wai_cores *wai_cores_portable(void) { return &portable; }
+
+void wai_cores_init(wai_cores *c, int isa) {
+    const int cpu = wai_cpu_isa();
+    if (isa > cpu) isa = cpu;
+    if (isa < WAI_FAST_ISA_PORTABLE) isa = WAI_FAST_ISA_PORTABLE;
+    *c = portable;
+    c->isa = isa;
+#if WAI_X86_SIMD
+    if (isa >= WAI_FAST_ISA_AVX2) wai_cores_init_avx2(c);
+    if (isa >= WAI_FAST_ISA_AVX512) wai_cores_init_avx512(c);
+    if (isa >= WAI_FAST_ISA_AVX512BW) wai_cores_init_avx512bw(c);
+    if (isa >= WAI_FAST_ISA_VNNI) wai_cores_init_avx512vnni(c);
+#endif
+}

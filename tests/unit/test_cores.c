@@ -1,0 +1,171 @@
+/* Every inner loop of every instruction set level this CPU has, held to
+ * its portable C twin (ops/cores.h), bit for bit (the pair dot product,
+ * whose widths differ, to its contract written out as well), on random inputs at the
+ * edges the loops' contracts allow: checkasm's habit. The whole kernels
+ * built on them are held to the reference in test_layers_diff.c. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "ops/cores.h"
+#include "ops/cpu.h"
+
+static uint64_t g_seed = 0x636f726573ull;
+
+static int64_t rnd_in(int64_t lo, int64_t hi) {
+    uint64_t span = (uint64_t)(hi - lo) + 1;
+    uint64_t r = harness_rand(&g_seed);
+    return span ? lo + (int64_t)(r % span) : (int64_t)r;
+}
+
+/* The tap loops: nt terms of tw columns for nob channels, values within
+ * +-xmax and weights within +-wmax (the caller's exactness proof, in
+ * miniature: every product and sum stays in the accumulator's type). */
+static int tap_case(const wai_cores *c, const wai_cores *ref, int lanes32, int x32) {
+    enum { ROW = WAI_TAP_TW + 64 };
+    static int64_t x64[WAI_TAP_NTMAX * ROW], w64[WAI_TAP_OB * WAI_TAP_NTMAX];
+    static int64_t a64[2][WAI_TAP_OB * WAI_TAP_TW];
+    static int32_t x32v[WAI_TAP_NTMAX * ROW], w32[WAI_TAP_OB * WAI_TAP_NTMAX];
+    static int32_t a32[2][WAI_TAP_OB * WAI_TAP_TW];
+    const int64_t *xp64[WAI_TAP_NTMAX];
+    const int32_t *xp32[WAI_TAP_NTMAX];
+    size_t nob = 1 + (size_t)rnd_in(0, WAI_TAP_OB - 1), nt = 1 + (size_t)rnd_in(0, WAI_TAP_NTMAX - 1);
+    size_t tw = WAI_TAP_G * (size_t)rnd_in(1, WAI_TAP_TW / WAI_TAP_G);
+    /* |sum| <= nt * xmax * wmax must fit the lanes. */
+    int64_t wmax = 32767, xmax;
+    if (lanes32) xmax = (INT32_MAX - 1000) / ((int64_t)nt * wmax);
+    else if (x32) xmax = INT32_MAX;
+    else xmax = INT64_MAX / ((int64_t)nt * wmax) / 2;
+    if (rnd_in(0, 3) == 0) xmax = rnd_in(0, xmax); /* small values too */
+    for (size_t j = 0; j < nt; j++) {
+        size_t off = (size_t)rnd_in(0, 63);
+        for (size_t t = 0; t < tw; t++) {
+            int64_t v = rnd_in(-xmax, xmax);
+            if (rnd_in(0, 15) == 0) v = rnd_in(0, 1) ? xmax : -xmax;
+            x64[j * ROW + off + t] = v;
+            x32v[j * ROW + off + t] = (int32_t)v;
+        }
+        xp64[j] = x64 + j * ROW + off;
+        xp32[j] = x32v + j * ROW + off;
+    }
+    for (size_t i = 0; i < WAI_TAP_OB * WAI_TAP_NTMAX; i++) {
+        w64[i] = rnd_in(-wmax, wmax);
+        w32[i] = (int32_t)w64[i];
+    }
+    for (size_t i = 0; i < WAI_TAP_OB * WAI_TAP_TW; i++) {
+        /* Accumulators start anywhere the sum still fits. */
+        a64[0][i] = a64[1][i] = lanes32 ? 0 : rnd_in(-(1 << 30), 1 << 30);
+        a32[0][i] = a32[1][i] = (int32_t)rnd_in(-1000, 1000);
+    }
+    if (lanes32) {
+        ref->tap_i32(a32[0], nob, xp32, w32, nt, tw);
+        c->tap_i32(a32[1], nob, xp32, w32, nt, tw);
+        return memcmp(a32[0], a32[1], sizeof a32[0]) == 0;
+    }
+    (x32 ? ref->tap_i64x32 : ref->tap_i64)(a64[0], nob, xp64, w64, nt, tw);
+    (x32 ? c->tap_i64x32 : c->tap_i64)(a64[1], nob, xp64, w64, nt, tw);
+    return memcmp(a64[0], a64[1], sizeof a64[0]) == 0;
+}
+
+/* The pair dot product's contract written out for any column count (the
+ * levels' widths differ from the portable loop's). */
+static void dot_model(uint64_t *acc64, size_t cols, const int16_t *x, size_t pstride,
+                      const ptrdiff_t *toff, size_t nt, const int16_t *wp, size_t np,
+                      unsigned shl) {
+    for (size_t o = 0; o < WAI_DOT_NO; o++)
+        for (size_t t = 0; t < cols; t++) {
+            uint32_t sum = 0;
+            for (size_t p = 0; p < np; p++)
+                for (size_t j = 0; j < nt; j++) {
+                    const int16_t *xj = x + p * pstride + toff[j] + 2 * t;
+                    const int16_t *wj = wp + ((p * nt + j) * WAI_DOT_NO + o) * 2;
+                    sum += (uint32_t)((int32_t)wj[0] * xj[0]) + (uint32_t)((int32_t)wj[1] * xj[1]);
+                }
+            int64_t v = (int64_t)(sum ^ 0x80000000u) - 0x80000000;
+            acc64[o * cols + t] += (uint64_t)v << shl;
+        }
+}
+
+/* The pair dot product: np pairs of nt taps over the entry's columns, the
+ * 32-bit sums free to wrap (the loop's contract is modulo 2^32), against
+ * the model and, where the widths allow, the portable loop itself. */
+static int dot_case(const wai_cores *c, const wai_cores *ref) {
+    enum { NT = 16, COLS = WAI_DOT_COLS_MAX, PSTRIDE = 2 * (COLS + 40) };
+    static int16_t x[8 * PSTRIDE], wp[8 * NT * WAI_DOT_NO * 2];
+    static uint64_t got[WAI_DOT_NO * COLS], want[WAI_DOT_NO * COLS];
+    ptrdiff_t toff[NT];
+    size_t np = 1 + (size_t)rnd_in(0, 7), nt = 1 + (size_t)rnd_in(0, NT - 1);
+    unsigned shl = (unsigned)rnd_in(0, 15);
+    for (size_t i = 0; i < sizeof x / sizeof *x; i++)
+        x[i] = (int16_t)(rnd_in(0, 7) ? rnd_in(-32768, 32767) : (rnd_in(0, 1) ? 32767 : -32768));
+    for (size_t i = 0; i < sizeof wp / sizeof *wp; i++)
+        wp[i] = (int16_t)(rnd_in(0, 7) ? rnd_in(-32768, 32767) : -32768);
+    for (size_t j = 0; j < nt; j++) toff[j] = 2 * rnd_in(0, 39);
+    for (size_t i = 0; i < WAI_DOT_NO * COLS; i++) got[i] = want[i] = harness_rand(&g_seed);
+    c->dot(got, x, PSTRIDE, toff, nt, wp, np, shl);
+    dot_model(want, c->dot_cols, x, PSTRIDE, toff, nt, wp, np, shl);
+    int ok = memcmp(got, want, sizeof got) == 0;
+    if (c != ref && c->dot_cols == ref->dot_cols) {
+        memcpy(got, want, sizeof got);
+        ref->dot(got, x, PSTRIDE, toff, nt, wp, np, 0);
+        c->dot(want, x, PSTRIDE, toff, nt, wp, np, 0);
+        ok &= memcmp(got, want, sizeof got) == 0;
+    }
+    return ok;
+}
+
+/* The inverse GDN's sums of squares, |x|^2 * sum |gamma| within i64. */
+static int igdn_case(const wai_cores *c, const wai_cores *ref) {
+    enum { C = 40, POS = 96 };
+    static int64_t x[C * POS], acc[2][WAI_IGDN_IB * WAI_IGDN_PB];
+    static int32_t gamma[C * C];
+    size_t ch = 1 + (size_t)rnd_in(0, C - 1), nib = 1 + (size_t)rnd_in(0, WAI_IGDN_IB - 1);
+    if (nib > ch) nib = ch;
+    size_t p0 = (size_t)rnd_in(0, POS - WAI_IGDN_PB), np = 1 + (size_t)rnd_in(0, WAI_IGDN_PB - 1);
+    int64_t gmax = rnd_in(1, INT32_MAX);
+    int64_t xmax = 1;
+    while ((xmax * 2) * (xmax * 2) <= INT64_MAX / (gmax * (int64_t)ch) / 2) xmax *= 2;
+    for (size_t i = 0; i < ch * POS; i++) x[i] = rnd_in(-xmax, xmax);
+    for (size_t i = 0; i < ch * ch; i++) gamma[i] = (int32_t)rnd_in(-gmax, gmax);
+    memset(acc, 0, sizeof acc);
+    ref->igdn_acc64(acc[0], x, POS, p0, np, gamma, ch, nib);
+    c->igdn_acc64(acc[1], x, POS, p0, np, gamma, ch, nib);
+    return memcmp(acc[0], acc[1], sizeof acc[0]) == 0;
+}
+
+static void test_every_level_matches_c(void) {
+    const wai_cores *ref = wai_cores_portable();
+    for (int isa = 0; isa <= wai_cpu_isa(); isa++) {
+        wai_cores c;
+        wai_cores_init(&c, isa);
+        CHECK(c.isa == isa && c.dot_cols % 16 == 0 && c.dot_cols <= WAI_DOT_COLS_MAX);
+        int bad = 0;
+        for (int n = 0; n < 300 && bad < 3; n++) {
+            bad += !CHECK_MSG(tap_case(&c, ref, 1, 0), "level %d tap_i32 case %d", isa, n);
+            bad += !CHECK_MSG(tap_case(&c, ref, 0, 1), "level %d tap_i64x32 case %d", isa, n);
+            bad += !CHECK_MSG(tap_case(&c, ref, 0, 0), "level %d tap_i64 case %d", isa, n);
+            bad += !CHECK_MSG(dot_case(&c, ref), "level %d dot case %d", isa, n);
+            bad += !CHECK_MSG(igdn_case(&c, ref), "level %d igdn_acc64 case %d", isa, n);
+        }
+    }
+}
+
+/* The init holds a level to the CPU's, so no caller can reach an
+ * instruction the CPU lacks. */
+static void test_init_levels(void) {
+    wai_cores c;
+    wai_cores_init(&c, WAI_FAST_ISA_BEST + 7);
+    CHECK(c.isa == wai_cpu_isa());
+    wai_cores_init(&c, -3);
+    const wai_cores *p = wai_cores_portable();
+    CHECK(c.isa == WAI_FAST_ISA_PORTABLE && c.tap_i64 == p->tap_i64 &&
+          c.tap_i64x32 == p->tap_i64x32 && c.tap_i32 == p->tap_i32 && c.dot == p->dot &&
+          c.dot_cols == p->dot_cols && c.igdn_acc64 == p->igdn_acc64);
+    const wai_exec none = {NULL, NULL, NULL};
+    CHECK(wai_exec_cores(NULL) == wai_cores_portable() && wai_exec_cores(&none) == wai_cores_portable());
+}
+
+void suite_cores(void) {
+    harness_run("cores_every_level_matches_c", test_every_level_matches_c);
+    harness_run("cores_init_levels", test_init_levels);
+}
