@@ -26,8 +26,9 @@
 
 #include "common/alloc.h"
 #include "common/context.h"
-#include "decode/codec.h"
 #include "common/pool.h"
+#include "decode/codec.h"
+#include "decode/latent.h"
 #include "entropy/rans.h"
 #include "formats/whm1.h"
 #include "formats/wih1.h"
@@ -36,9 +37,10 @@
 #include "ops/network.h"
 #include "sets/entropy_json.h"
 #include "sets/loaded.h"
-#include "decode/latent.h"
 #include "wai/wai_decode.h"
 #include "wai/wai_set.h"
+#include "write/payloads.h"
+#include "write/rans_encode.h"
 
 #define AFRAC 10u
 #define NZ 128u

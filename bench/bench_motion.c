@@ -30,11 +30,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "entropy/cdf.h"
 #include "decode/motion.h"
+#include "entropy/cdf.h"
 #include "entropy/rans.h"
 #include "formats/wiv1.h"
 #include "wai/wai_decode.h"
+#include "write/payloads.h"
+#include "write/rans_encode.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <x86intrin.h>

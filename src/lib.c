@@ -1,7 +1,7 @@
 /* The context, assembled from every part in one place (dav1d's lib.c
  * habit): the allocator, the worker pool, the instruction set level and its
- * kernel table, the loaded-set cache. Created once; nothing below reaches
- * back up here. */
+ * kernel table, the loaded-set cache; and the library's version. Created
+ * once; nothing below reaches back up here. */
 #include <string.h>
 
 #include "common/alloc.h"
@@ -20,6 +20,11 @@ typedef struct context_block {
     wai_context ctx;
     wai_cores cores;
 } context_block;
+
+/* The version, from the one the build writes into wai_version.h. */
+const char *wai_version(void) { return WAI_VERSION_STRING; }
+
+unsigned wai_version_number(void) { return WAI_VERSION_NUMBER; }
 
 void wai_settings_default(wai_settings *s) {
     if (!s) return;

@@ -13,18 +13,34 @@
 extern "C" {
 #endif
 
-#if defined(WAI_BUILDING_LIBRARY) && defined(__GNUC__)
+/* WAI_API marks what libwai exports, and nothing else is (the build hides
+ * every other symbol; tests/ci/check-exports.sh holds the two equal). On
+ * Windows a program using libwai as a DLL defines WAI_DLL (the CMake
+ * package does so for the shared library) to import it. */
+#if defined(_WIN32) || defined(__CYGWIN__)
+#if defined(WAI_BUILDING_LIBRARY)
+#define WAI_API __declspec(dllexport)
+#elif defined(WAI_DLL)
+#define WAI_API __declspec(dllimport)
+#else
+#define WAI_API
+#endif
+#elif defined(WAI_BUILDING_LIBRARY) && defined(__GNUC__)
 #define WAI_API __attribute__((visibility("default")))
 #else
 #define WAI_API
 #endif
 
-#define WAI_VERSION_MAJOR 0
-#define WAI_VERSION_MINOR 1
-#define WAI_VERSION_PATCH 0
+/* WAI_VERSION_MAJOR, _MINOR, _PATCH and WAI_VERSION_NUMBER of these
+ * headers, written by the build from the project's one version. */
+#include "wai/wai_version.h"
 
 /* "MAJOR.MINOR.PATCH" of the library actually linked. */
 WAI_API const char *wai_version(void);
+
+/* The linked library's version as one number, MAJOR * 10000 + MINOR * 100 +
+ * PATCH: compare it with WAI_VERSION_NUMBER, the headers' own. */
+WAI_API unsigned wai_version_number(void);
 
 /* Every outcome of every call. The enumerators after WAI_ are the specs'
  * codes verbatim, so a status names itself in logs exactly as the spec does

@@ -23,6 +23,7 @@ typedef struct wai_cost {
     uint64_t macs;            /* network multiply-accumulates */
     uint64_t working_bytes;   /* every buffer the decode holds while it runs, the
                                * output included: its declared memory */
+    uint64_t reserved[4];     /* written zero: room to grow */
 } wai_cost;
 
 /* The work the cost limit compares: multiply-accumulates plus entropy steps
@@ -58,6 +59,7 @@ typedef struct wai_output {
     uint64_t index;        /* the output's number in the stream, from 0 */
     uint32_t sample_rate;  /* pcm: the samples a second its payload declares (WIA1's
                             * sr, integer-payloads §5); 0 for the other kinds */
+    uint8_t reserved[32];  /* written zero: room to grow */
 } wai_output;
 
 typedef struct wai_decoder_config {

@@ -118,13 +118,15 @@ typedef struct wai_dispatch_options {
     const char *pin_tier;
     /* The paths offered, in order; n == 0 is the default offer. */
     wai_dispatch_offer offer;
+    uint8_t reserved[32]; /* zero (invalid_argument otherwise): room to grow */
 } wai_dispatch_options;
 
 /* intent and pin_tier NULL, the default offer written out. */
 WAI_API void wai_dispatch_options_default(wai_dispatch_options *o);
 
 /* §2: the tier a decode of cap needs. opt may be NULL (no intent, no pin).
- * WAI_invalid_argument for a NULL cap or needed. */
+ * WAI_invalid_argument for a NULL cap or needed, or opt's reserved bytes
+ * not zero. */
 WAI_API wai_status wai_dispatch_demand(const wai_capability *cap,
                                        const wai_dispatch_options *opt, wai_tier *needed);
 
@@ -175,6 +177,7 @@ typedef struct wai_dispatch_probe {
     wai_status (*plan)(void *opaque, const wai_capability *cap, const wai_path *path,
                        wai_placement *out);
     wai_status (*run)(void *opaque, const wai_capability *cap, const wai_path *path);
+    void *reserved[4]; /* NULL (invalid_argument otherwise): room for more questions */
 } wai_dispatch_probe;
 
 /* This sink's device: only the CPU with libwai's integer interpreter
@@ -202,6 +205,7 @@ typedef struct wai_dispatch_report {
     wai_placement placement;           /* the plan of the path that ran */
     size_t n_refused;
     wai_dispatch_refusal refused[WAI_DISPATCH_MAX_PATHS];  /* in the order offered */
+    uint8_t reserved[32];              /* written zero: room to grow */
 } wai_dispatch_report;
 
 /* Room enough for the JSON text of any report of a registry capability,

@@ -107,6 +107,7 @@ typedef struct wai_splat_info {
     uint32_t planes;        /* attr, the number of planes */
     uint32_t n_gaussians;   /* the first n_gaussians cells of the planes, in raster
                              * order, hold one Gaussian each (1..s·s) */
+    uint32_t reserved[5];   /* written zero: room to grow */
 } wai_splat_info;
 
 /* Parses data as a whole WIS1 payload (§2's order, the codes

@@ -71,7 +71,3 @@ wai_status_kind wai_status_kind_of(wai_status s) {
     const status_entry *e = find(s);
     return e ? e->kind : WAI_KIND_UNKNOWN;
 }
-
-const char *wai_version(void) {
-    return "0.1.0";
-}

@@ -202,7 +202,7 @@ static wai_status run(wai_decoder *d, wai_job *j, uint8_t **out) {
     wai_status st;
     if (j->reads_set) {
         const wai_dispatch_probe probe = {&rp, ask_unit, ask_program, ask_shape, ask_plan,
-                                          run_path};
+                                          run_path, {NULL}};
         st = wai_dispatch(&j->codec->cap, d->dispatch, &probe, &d->report);
         d->has_report = 1;
     } else {

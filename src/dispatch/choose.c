@@ -82,6 +82,8 @@ wai_status wai_dispatch_choose(const wai_capability *cap, wai_tier needed,
     report->needed = needed;
     if (!cap || !offer || !wai_tier_name(needed) || !offer_valid(offer))
         return WAI_invalid_argument;
+    for (size_t i = 0; probe && i < sizeof probe->reserved / sizeof *probe->reserved; i++)
+        if (probe->reserved[i]) return WAI_invalid_argument;
     wai_dispatch_offer def_offer;
     if (offer->n == 0) {
         wai_dispatch_offer_default(&def_offer);

@@ -14,6 +14,8 @@ wai_tier wai_dispatch_registered_tier(const wai_capability *cap) {
 wai_status wai_dispatch_demand(const wai_capability *cap, const wai_dispatch_options *opt,
                                wai_tier *needed) {
     if (!cap || !needed) return WAI_invalid_argument;
+    for (size_t i = 0; opt && i < sizeof opt->reserved; i++)
+        if (opt->reserved[i]) return WAI_invalid_argument;
     wai_tier t = wai_dispatch_registered_tier(cap);
     /* Conditions 2 and 3 can only raise the need to decode-equivalence;
      * every other intent or pin token, registered or not, adds nothing. */

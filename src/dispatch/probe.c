@@ -39,6 +39,6 @@ static wai_status plan(void *opaque, const wai_capability *cap, const wai_path *
     return WAI_ok;
 }
 
-static const wai_dispatch_probe default_probe = {NULL, unit, program, shape, plan, NULL};
+static const wai_dispatch_probe default_probe = {NULL, unit, program, shape, plan, NULL, {NULL}};
 
 const wai_dispatch_probe *wai_dispatch_probe_default(void) { return &default_probe; }

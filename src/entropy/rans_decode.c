@@ -35,31 +35,6 @@ int32_t wai_rans_decode_escape(wai_rans_dec *d, uint32_t n) {
     return wai_sat_i32((int64_t)(raw >> 1) + (int64_t)(n - 2));
 }
 
-wai_status wai_rans_decode_steps(wai_rans_dec *d, const wai_cdf_table *t, wai_rans_step *steps,
-                                 size_t *n_steps) {
-    uint32_t cum = (uint32_t)(d->x & (WAI_CDF_TOTAL - 1));
-    uint32_t s = wai_cdf_find(t, cum);
-    uint32_t lo = t->cdf[s], freq = t->cdf[s + 1] - lo;
-    d->x = (uint64_t)freq * (d->x >> WAI_CDF_PRECISION) + cum - lo;
-    wai_rans_renorm(d);
-    size_t n = 0;
-    steps[n++] = s;
-    if (s == t->n - 2) {
-        /* The escape's groups exactly as read: the same loop as the value's. */
-        uint32_t v = wai_rans_bits4(d), count = v;
-        steps[n++] = WAI_RANS_GROUP | v;
-        for (int i = 0; i < WAI_RANS_ESCAPE_MAX_GROUPS && v == 15 && !d->ran_out; i++) {
-            v = wai_rans_bits4(d);
-            count += v;
-            steps[n++] = WAI_RANS_GROUP | v;
-        }
-        if (count > WAI_RANS_ESCAPE_MAX_GROUPS) count = WAI_RANS_ESCAPE_MAX_GROUPS;
-        for (uint32_t j = 0; j < count; j++) steps[n++] = WAI_RANS_GROUP | wai_rans_bits4(d);
-    }
-    *n_steps = n;
-    return d->ran_out ? WAI_stream_exhausted : WAI_ok;
-}
-
 wai_status wai_rans_end_canonical(const wai_rans_dec *d) {
     if (d->ran_out) return WAI_stream_exhausted;
     if (d->next != d->n_words || d->x != WAI_RANS_L) return WAI_stream_noncanonical;

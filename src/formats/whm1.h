@@ -26,13 +26,19 @@ wai_status wai_model_parse(const wai_allocator *a, const uint8_t *bytes, size_t 
 
 void wai_model_free(const wai_allocator *a, wai_model *m);
 
-/* Serialises a model (parsed or built by hand) back to its bytes, in the
- * form its dims names; parse(write(m)) gives m and write(parse(b)) gives b
- * byte for byte. A model the parser would refuse for its structure (a tag
- * its form does not allow, n_weights disagreeing with the layer's fields, a
- * missing array) is invalid_argument; ranges are not checked, as the parse
- * does not check them. *out is allocated with `a` (free with wai_free). */
-wai_status wai_model_write(const wai_allocator *a, const wai_model *m, uint8_t **out,
-                           size_t *out_len);
+/* What the form fixes of a layer, for the parse and the writer
+ * (write/whm1_write.c): the magic of dims; whether a tag may appear in it
+ * (tags 0 and 2 only in WAM1: §9 "layers of tag 0 ... and tag 2"); the
+ * element counts of a layer's arrays (each < 2^62 or saturated) and the
+ * parameter bytes they call for (saturated past 64 bits, which no file
+ * holds). */
+typedef struct wai_layer_counts {
+    uint64_t weights, per_out, gamma, beta;
+} wai_layer_counts;
+
+const char *wai_whm1_magic(int dims);
+int wai_whm1_tag_allowed(uint32_t tag, int dims);
+wai_layer_counts wai_whm1_counts(const wai_layer *l, int dims);
+uint64_t wai_whm1_param_bytes(const wai_layer_counts *c);
 
 #endif

@@ -34,22 +34,6 @@ static inline const uint8_t *wai_wia1_table(const wai_wia1 *a, uint32_t k) {
     return a->tables + 4 * (size_t)k * a->cdf_len;
 }
 
-typedef struct wai_wia1_parts {
-    uint8_t afrac;
-    uint32_t sr, n_ch, lat_len, t_out;
-    int32_t offset;
-    uint32_t cdf_len;
-    const int64_t *medians;    /* n_ch */
-    const uint32_t *cdfs;      /* n_ch * cdf_len entries, channel after channel */
-    const uint8_t *stream;     /* the latent stream, without its length */
-    size_t stream_len;
-} wai_wia1_parts;
-
-/* Writes a payload; refuses, with the parser's code, what a parser would.
- * Nothing is sized or allocated before the header passes §2 steps 1-6. */
-wai_status wai_wia1_write(const wai_allocator *a, const wai_wia1_parts *p, uint8_t **out,
-                          size_t *out_len);
-
 /* The parsed header as a JSON object (wai_payload_header_json). */
 void wai_wia1_describe(const wai_wia1 *a, wai_text *t);
 

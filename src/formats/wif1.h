@@ -32,22 +32,6 @@ typedef struct wai_wif1 {
 wai_status wai_wif1_parse(const uint8_t *data, size_t len, int capability_keyframe,
                           wai_wif1 *out);
 
-typedef struct wai_wif1_parts {
-    uint8_t kind, keyframe, mv_precision;
-    uint32_t h, w, block, q;
-    int32_t offset;
-    const uint32_t *cdf;       /* intra */
-    uint32_t cdf_len;
-    const int16_t *vectors;    /* inter: nb * 2 values */
-    const uint8_t *stream;     /* keyframe 0 intra, and every inter frame */
-    size_t stream_len;
-    const uint8_t *key;        /* intra with keyframe 1 */
-    size_t key_len;
-} wai_wif1_parts;
-
-wai_status wai_wif1_write(const wai_allocator *a, const wai_wif1_parts *p, uint8_t **out,
-                          size_t *out_len);
-
 /* The parsed header as a JSON object (wai_payload_header_json): an intra
  * frame of keyframe 1 with its WIH1's header, else its stream's bytes. */
 void wai_wif1_describe(const wai_wif1 *f, wai_text *t);

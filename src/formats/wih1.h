@@ -25,18 +25,6 @@ wai_status wai_wih1_parse(const uint8_t *data, size_t len, int nested, wai_wih1 
 wai_status wai_read_nested_keyframe(wai_reader *r, const uint8_t **key, size_t *key_len,
                                     wai_wih1 *header);
 
-typedef struct wai_wih1_parts {
-    uint32_t m, sh, sw, n_z, zh, zw;
-    const uint8_t *z_stream;
-    size_t z_len;
-    const uint8_t *y_stream;
-    size_t y_len;
-} wai_wih1_parts;
-
-/* Writes a payload, refusing (with the parser's code) what a parser would. */
-wai_status wai_wih1_write(const wai_allocator *a, const wai_wih1_parts *p, uint8_t **out,
-                          size_t *out_len);
-
 /* The parsed header as a JSON object (wai_payload_header_json):
  * m, sh, sw, n_z, zh, zw and the two streams' byte counts. */
 void wai_wih1_describe(const wai_wih1 *h, wai_text *t);

@@ -65,24 +65,6 @@ static inline int wai_f32_range_valid(uint32_t lo, uint32_t hi) {
            wai_f32_bits_order(lo) <= wai_f32_bits_order(hi);
 }
 
-typedef struct wai_wis1_parts {
-    uint8_t afrac;
-    uint32_t c, sh, sw, s, attr, n_gaussians;
-    const uint32_t *ranges;    /* attr * 2 binary32 bit patterns: lo, hi of each plane */
-    const uint16_t *lengths;   /* c */
-    const int32_t *offsets;    /* c */
-    const int64_t *medians;    /* c */
-    const uint32_t *cdfs;      /* the lengths' sum of entries, channel after channel */
-    const uint8_t *stream;     /* the latent stream, without its length */
-    size_t stream_len;
-} wai_wis1_parts;
-
-/* Writes a payload; refuses, with the parser's code, what a parser would.
- * Nothing is sized or allocated before the header passes §2 steps 1-6 and
- * the ranges and lengths keep their rules. */
-wai_status wai_wis1_write(const wai_allocator *a, const wai_wis1_parts *p, uint8_t **out,
-                          size_t *out_len);
-
 /* The parsed header as a JSON object (wai_payload_header_json). */
 void wai_wis1_describe(const wai_wis1 *s, wai_text *t);
 

@@ -36,23 +36,6 @@ static inline void wai_wiv1_vector(const wai_wiv1 *v, uint64_t i, int16_t *dy, i
     *dx = wai_i16_from_u16(wai_load_u16le(p + 2));
 }
 
-typedef struct wai_wiv1_parts {
-    uint8_t mv_precision, keyframe;
-    uint32_t n_frames, h, w, block, q;
-    int32_t offset;
-    const uint32_t *cdf;
-    uint32_t cdf_len;
-    const int16_t *vectors;    /* (n_frames - 1) * nb * 2 values: dy, dx */
-    const uint8_t *stream;     /* the residual stream, without its length */
-    size_t stream_len;
-    const uint8_t *key;        /* keyframe 1: a WIH1 payload */
-    size_t key_len;
-} wai_wiv1_parts;
-
-/* Writes a payload; refuses, with the parser's code, what a parser would. */
-wai_status wai_wiv1_write(const wai_allocator *a, const wai_wiv1_parts *p, uint8_t **out,
-                          size_t *out_len);
-
 /* The header's blocks per frame (1 <= block), saturating. */
 uint64_t wai_blocks_per_frame(uint32_t h, uint32_t w, uint32_t block);
 

@@ -7,8 +7,6 @@
 #include "common/json.h"
 #include "entropy/cdf.h"
 
-/* ---- reading ------------------------------------------------------------ */
-
 /* The members of §9, each an array (any other type, or absence, refuses). */
 typedef struct members {
     const wai_json_value *edges, *cdfs, *lengths, *offsets;
@@ -149,7 +147,7 @@ static wai_status build(const wai_allocator *a, const members *m, wai_entropy_se
     return WAI_ok;
 }
 
-/* Reads and checks the text; when out is NULL only checks it. */
+/* Reads and checks the text. */
 static wai_status parse(const wai_allocator *a, const uint8_t *text, size_t len,
                         wai_entropy_set **out) {
     wai_json_doc *doc;
@@ -158,7 +156,7 @@ static wai_status parse(const wai_allocator *a, const uint8_t *text, size_t len,
     if (e != WAI_JSON_OK) return WAI_model_mismatch; /* not a JSON text (§9, N3) */
     members m;
     wai_status st = WAI_model_mismatch;
-    if (set_valid(wai_json_root(doc), &m)) st = out ? build(a, &m, out) : WAI_ok;
+    if (set_valid(wai_json_root(doc), &m)) st = build(a, &m, out);
     wai_json_free(doc);
     return st;
 }
@@ -171,124 +169,3 @@ wai_status wai_entropy_json_parse(const wai_allocator *a, const uint8_t *text, s
 }
 
 void wai_entropy_set_free(const wai_allocator *a, wai_entropy_set *s) { wai_free(a, s); }
-
-/* ---- writing ------------------------------------------------------------ */
-
-/* Text goes to b when it is not NULL; at counts the bytes either way, so a
- * first pass sizes the buffer and a second fills it. */
-typedef struct sink {
-    uint8_t *b;
-    uint64_t at;
-} sink;
-
-static void put(sink *k, const char *s) {
-    size_t n = strlen(s);
-    if (k->b) memcpy(k->b + k->at, s, n);
-    k->at += n;
-}
-
-static void put_i64(sink *k, int64_t v) {
-    char digits[24];
-    int n = 0;
-    /* The magnitude as u64, so INT64_MIN needs no special case. */
-    uint64_t m = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    do {
-        digits[n++] = (char)('0' + m % 10);
-        m /= 10;
-    } while (m);
-    if (v < 0) digits[n++] = '-';
-    if (k->b)
-        for (int i = 0; i < n; i++) k->b[k->at + (uint64_t)i] = (uint8_t)digits[n - 1 - i];
-    k->at += (uint64_t)n;
-}
-
-typedef enum table_part { PART_CDF, PART_LENGTH, PART_OFFSET } table_part;
-
-static void put_tables(sink *k, const char *name, const wai_entropy_table *t, uint32_t count,
-                       table_part part) {
-    put(k, "\"");
-    put(k, name);
-    put(k, "\": [");
-    for (uint32_t i = 0; i < count; i++) {
-        if (i) put(k, part == PART_CDF ? ",\n  " : ", ");
-        if (part == PART_LENGTH) {
-            put_i64(k, t[i].n);
-        } else if (part == PART_OFFSET) {
-            put_i64(k, t[i].offset);
-        } else {
-            put(k, "[");
-            for (uint32_t j = 0; j < t[i].n; j++) {
-                if (j) put(k, ", ");
-                put_i64(k, t[i].cdf[j]);
-            }
-            put(k, "]");
-        }
-    }
-    put(k, "]");
-}
-
-static void put_i64s(sink *k, const char *name, const int64_t *v, uint32_t count) {
-    put(k, "\"");
-    put(k, name);
-    put(k, "\": [");
-    for (uint32_t i = 0; i < count; i++) {
-        if (i) put(k, ", ");
-        put_i64(k, v[i]);
-    }
-    put(k, "]");
-}
-
-static void put_set(sink *k, const wai_entropy_set *s) {
-    put(k, "{");
-    put_i64s(k, "scale_edges", s->scale_edges, s->n_edges);
-    put(k, ",\n");
-    put_tables(k, "cdfs", s->latent, s->n_edges, PART_CDF);
-    put(k, ",\n");
-    put_tables(k, "cdf_lengths", s->latent, s->n_edges, PART_LENGTH);
-    put(k, ",\n");
-    put_tables(k, "offsets", s->latent, s->n_edges, PART_OFFSET);
-    put(k, ",\n");
-    put_tables(k, "z_cdfs", s->hyper, s->n_z, PART_CDF);
-    put(k, ",\n");
-    put_tables(k, "z_cdf_lengths", s->hyper, s->n_z, PART_LENGTH);
-    put(k, ",\n");
-    put_tables(k, "z_offsets", s->hyper, s->n_z, PART_OFFSET);
-    put(k, ",\n");
-    put_i64s(k, "z_median_q", s->z_median_q, s->n_z);
-    put(k, "}\n");
-}
-
-/* The rules the text's reader would apply to what the writer can see, so a
- * table of a bad length is never read past its end. */
-static int tables_valid(const wai_entropy_table *t, uint32_t count) {
-    for (uint32_t i = 0; i < count; i++)
-        if (!t[i].cdf || !wai_cdf_valid(t[i].cdf, t[i].n, WAI_CDF_T4097)) return 0;
-    return 1;
-}
-
-wai_status wai_entropy_json_write(const wai_allocator *a, const wai_entropy_set *s,
-                                  uint8_t **out, size_t *out_len) {
-    if (!out || !out_len || !s) return WAI_invalid_argument;
-    *out = NULL;
-    *out_len = 0;
-    if (s->n_edges < 1 || s->n_z < 1 || !tables_valid(s->latent, s->n_edges) ||
-        !tables_valid(s->hyper, s->n_z))
-        return WAI_model_mismatch;
-    sink k = {NULL, 0};
-    put_set(&k, s);
-    if (!wai_fits_size(k.at)) return WAI_out_of_memory;
-    uint8_t *b = wai_alloc(a, (size_t)k.at);
-    if (!b) return WAI_out_of_memory;
-    size_t len = (size_t)k.at;
-    k.b = b;
-    k.at = 0;
-    put_set(&k, s);
-    wai_status st = parse(a, b, len, NULL);
-    if (st != WAI_ok) {
-        wai_free(a, b);
-        return st;
-    }
-    *out = b;
-    *out_len = len;
-    return WAI_ok;
-}

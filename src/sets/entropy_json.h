@@ -16,7 +16,8 @@ typedef struct wai_entropy_table {
 } wai_entropy_table;
 
 /* The tables. A parsed set is one block (free it with wai_entropy_set_free);
- * a caller may also fill one by hand for wai_entropy_json_write. */
+ * a caller may also fill one by hand for wai_entropy_json_write
+ * (write/payloads.h). */
 typedef struct wai_entropy_set {
     uint32_t n_edges;                 /* N >= 1 */
     const int64_t *scale_edges;       /* N: e_0 .. e_{N-1} of the ceil bucket (E3) */
@@ -34,11 +35,5 @@ wai_status wai_entropy_json_parse(const wai_allocator *a, const uint8_t *text, s
                                   wai_entropy_set **out);
 
 void wai_entropy_set_free(const wai_allocator *a, wai_entropy_set *s);
-
-/* Writes s as entropy.json text (each table's first n entries; no other
- * member), then reads the text back and refuses (model_mismatch) what the
- * parser would. *out is from a (wai_free); it is not NUL-terminated. */
-wai_status wai_entropy_json_write(const wai_allocator *a, const wai_entropy_set *s,
-                                  uint8_t **out, size_t *out_len);
 
 #endif

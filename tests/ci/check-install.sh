@@ -2,9 +2,11 @@
 # Installs libwai (shared) into a temporary prefix and builds a small
 # consumer against it twice: with CMake's find_package(wai) and with
 # `pkg-config --cflags --libs wai`. Each consumer must print
-# wai_status_name(WAI_stream_exhausted) == "stream_exhausted".
+# wai_status_name(WAI_stream_exhausted) == "stream_exhausted", and encode a
+# stream with libwai_write that libwai decodes. Before them, the shared
+# libraries' exports and the headers (check-exports.sh).
 #   tests/ci/check-install.sh [WORKDIR]     (default: a fresh temp dir)
-# Closes with "N passed, N failed" (two tests).
+# Closes with "N passed, N failed" (three tests).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -49,13 +51,15 @@ consumer_cmake() {
 consumer_pkgconfig() {
     local pcdir flags
     pcdir="$(dirname "$(find "$prefix" -name wai.pc | head -n 1)")"
-    flags="$(PKG_CONFIG_PATH="$pcdir" pkg-config --cflags --libs wai)" || return 1
-    echo "pkg-config --cflags --libs wai: $flags"
+    flags="$(PKG_CONFIG_PATH="$pcdir" pkg-config --cflags --libs wai_write wai)" || return 1
+    echo "pkg-config --cflags --libs wai_write wai: $flags"
     # shellcheck disable=SC2086  # the flags are meant to split
     cc -std=c11 -Wall -Werror -o "$work/consumer-pc" "$WAI_REPO/tests/ci/consumer/main.c" $flags &&
         LD_LIBRARY_PATH="$libdir" "$work/consumer-pc"
 }
 
+rc=0; bash "$WAI_REPO/tests/ci/check-exports.sh" "$work/build" || rc=$?
+result "exports, dependencies and headers alone (check-exports.sh)" "$rc"
 rc=0; consumer_cmake || rc=$?; result "find_package(wai) consumer" "$rc"
 rc=0; consumer_pkgconfig || rc=$?; result "pkg-config wai consumer" "$rc"
 echo "$passed passed, $failed failed"

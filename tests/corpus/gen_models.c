@@ -34,6 +34,7 @@
 #include "ops/network.h"
 #include "ops/plan.h"
 #include "wai/wai_hash.h"
+#include "write/payloads.h"
 
 static const char *g_dir;
 static FILE *g_idx;

@@ -19,14 +19,14 @@
 
 #include "common/alloc.h"
 #include "common/reader.h"
+#include "decode/int_motion.h"
 #include "entropy/rans.h"
 #include "formats/whm1.h"
 #include "formats/wia1.h"
+#include "formats/wif1.h"
 #include "formats/wih1.h"
 #include "formats/wis1.h"
-#include "formats/wif1.h"
 #include "formats/wiv1.h"
-#include "decode/int_motion.h"
 #include "gen/netgen.h"
 #include "ops/layers.h"
 #include "ops/network.h"
@@ -34,6 +34,8 @@
 #include "wai/wai_decode.h"
 #include "wai/wai_hash.h"
 #include "wai/wai_set.h"
+#include "write/payloads.h"
+#include "write/rans_encode.h"
 
 static const char *g_root;
 static FILE *g_idx;

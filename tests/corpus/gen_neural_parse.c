@@ -25,6 +25,7 @@
 #include "formats/wia1.h"
 #include "formats/wih1.h"
 #include "formats/wis1.h"
+#include "write/payloads.h"
 
 #define CAP_IMAGE "wai.neural.int_hyper"
 #define CAP_AUDIO "wai.audio.int_codec"

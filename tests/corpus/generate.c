@@ -25,7 +25,6 @@
 #include <sys/stat.h>
 
 #include "common/reader.h"
-#include "decode/frame_stream.h"
 #include "entropy/rans.h"
 #include "formats/wif1.h"
 #include "formats/wih1.h"
@@ -35,6 +34,9 @@
 #include "gen_neural.h"
 #include "gen_neural_parse.h"
 #include "wai/wai_hash.h"
+#include "wai/wai_write.h"
+#include "write/payloads.h"
+#include "write/rans_encode.h"
 
 static uint64_t g_rng = 20261129;
 static const char *g_out;

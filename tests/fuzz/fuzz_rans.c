@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "entropy/rans.h"
+#include "write/rans_encode.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

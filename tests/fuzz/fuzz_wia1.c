@@ -15,6 +15,7 @@
 #include "common/checked.h"
 #include "formats/wia1.h"
 #include "wai/wai_format.h"
+#include "write/payloads.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

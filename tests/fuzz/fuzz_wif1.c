@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
-#include "decode/frame_stream.h"
+#include "wai/wai_write.h"
 #include "formats/wif1.h"
 #include "wai/wai_decode.h"
 

@@ -18,6 +18,7 @@
 #include "common/alloc.h"
 #include "formats/wis1.h"
 #include "wai/wai_format.h"
+#include "write/payloads.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
-#include "decode/frame_stream.h"
+#include "wai/wai_write.h"
 #include "entropy/rans.h"
 #include "formats/wiv1.h"
 #include "wai/wai_decode.h"

@@ -7,6 +7,7 @@
 #include "common/checked.h"
 #include "formats/whm1.h"
 #include "ops/bounds.h"
+#include "write/payloads.h"
 
 /* ---- random numbers ------------------------------------------------------- */
 

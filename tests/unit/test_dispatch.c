@@ -421,7 +421,7 @@ static wai_status s_run(void *o, const wai_capability *c, const wai_path *p) {
 
 static wai_dispatch_probe scripted(script *s) {
     memset(s, 0, sizeof *s);
-    wai_dispatch_probe pr = {s, s_unit, s_program, s_shape, s_plan, s_run};
+    wai_dispatch_probe pr = {s, s_unit, s_program, s_shape, s_plan, s_run, {NULL}};
     return pr;
 }
 
@@ -641,7 +641,27 @@ static void test_report_bound(void) {
     CHECK(strstr(buf, "\"placement\": {\"npu\": 18446744073709551615, ") != NULL);
 }
 
+/* The reserved room of the structs a caller fills must be left zero, so a
+ * later member can give it meaning without an ABI break. */
+static void test_reserved_room(void) {
+    wai_dispatch_options o;
+    wai_dispatch_options_default(&o);
+    wai_dispatch_report r;
+    wai_tier t;
+    CHECK(wai_dispatch(int_cap(), &o, NULL, &r) == WAI_ok);
+    o.reserved[sizeof o.reserved - 1] = 1;
+    CHECK(wai_dispatch_demand(int_cap(), &o, &t) == WAI_invalid_argument);
+    CHECK(wai_dispatch(int_cap(), &o, NULL, &r) == WAI_invalid_argument && !r.ran);
+    script s;
+    wai_dispatch_probe pr = scripted(&s);
+    CHECK(bms_choose(&pr, &r) == WAI_ok);
+    pr = scripted(&s);
+    pr.reserved[3] = &s;
+    CHECK(bms_choose(&pr, &r) == WAI_invalid_argument && s.n_log == 0);
+}
+
 void suite_dispatch(void) {
+    harness_run("dispatch_reserved_room", test_reserved_room);
     harness_run("dispatch_tokens", test_tokens);
     harness_run("dispatch_registry_classes_and_tiers", test_registry_classes_and_tiers);
     harness_run("dispatch_demand_table", test_demand_table);

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode/frame_stream.h"
-#include "encode/motion_encode.h"
+#include "wai/wai_write.h"
+#include "wai/wai_write.h"
 #include "harness.h"
 #include "wai/wai_decode.h"
 
@@ -157,7 +157,7 @@ static void test_round_trips(void) {
     for (size_t d = 0; d < sizeof dims / sizeof dims[0]; d++) {
         for (size_t qi = 0; qi < sizeof qs / sizeof qs[0]; qi++) {
             wai_motion_encode_params p;
-            wai_motion_encode_default_params(&p);
+            wai_motion_encode_params_default(&p);
             p.q = qs[qi];
             p.block = 1 + rnd(12);
             p.search = rnd(4);
@@ -170,7 +170,7 @@ static void test_round_trips(void) {
 /* Vectors far past the frame's edge, blocks larger than the frame. */
 static void test_edges(void) {
     wai_motion_encode_params p;
-    wai_motion_encode_default_params(&p);
+    wai_motion_encode_params_default(&p);
     p.search = 40;
     p.half_pel = 1;
     p.block = 64;
@@ -197,7 +197,7 @@ static void test_motion_helps(void) {
     const uint8_t *frames[3];
     for (uint32_t f = 0; f < n; f++) frames[f] = clip + (size_t)f * h * w * 3;
     wai_motion_encode_params p;
-    wai_motion_encode_default_params(&p);
+    wai_motion_encode_params_default(&p);
     p.block = 8;
     p.search = 0;
     wai_motion_encode_result still, moving, again;
@@ -223,7 +223,7 @@ static void test_arguments(void) {
     uint8_t px[3] = {1, 2, 3};
     const uint8_t *frames[1] = {px};
     wai_motion_encode_params p;
-    wai_motion_encode_default_params(&p);
+    wai_motion_encode_params_default(&p);
     wai_motion_encode_result r;
     p.q = 0;
     CHECK(wai_motion_encode(NULL, frames, 1, 1, 1, &p, &r) == WAI_invalid_argument);
@@ -251,7 +251,7 @@ static void test_allocation_failures(void) {
     const uint8_t *frames[3];
     for (uint32_t f = 0; f < n; f++) frames[f] = clip + (size_t)f * h * w * 3;
     wai_motion_encode_params p;
-    wai_motion_encode_default_params(&p);
+    wai_motion_encode_params_default(&p);
     p.q = 4;
     p.block = 4;
     p.half_pel = 1;

@@ -10,6 +10,7 @@
 #include "gen/netgen.h"
 #include "harness.h"
 #include "ops/plan.h"
+#include "write/payloads.h"
 
 static uint64_t g_seed = 0x5eed0a11;
 

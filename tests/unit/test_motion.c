@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode/frame_stream.h"
 #include "decode/int_motion.h"
 #include "entropy/rans.h"
 #include "formats/wif1.h"
@@ -14,6 +13,9 @@
 #include "harness.h"
 #include "wai/wai_decode.h"
 #include "wai/wai_format.h"
+#include "wai/wai_write.h"
+#include "write/payloads.h"
+#include "write/rans_encode.h"
 
 #define CAP_MOTION "wai.video.int_motion"
 #define CAP_FRAME "wai.video.int_motion.frame"

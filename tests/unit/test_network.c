@@ -10,13 +10,14 @@
 #include "formats/whm1.h"
 #include "gen/netgen.h"
 #include "harness.h"
-#include "ops/layers_fast_dot.h"
 #include "ops/bounds.h"
-#include "ops/layers.h"
 #include "ops/cpu.h"
+#include "ops/layers.h"
+#include "ops/layers_fast_dot.h"
 #include "ops/network.h"
 #include "ops/plan.h"
 #include "wai/wai_hash.h"
+#include "write/payloads.h"
 
 #define P63 ((uint64_t)1 << 63)
 #define SENTINEL ((int64_t)0x5a5a5a5a5a5a5a5aLL)

@@ -5,6 +5,8 @@
 
 #include "entropy/rans.h"
 #include "harness.h"
+#include "wai/wai_write.h"
+#include "write/rans_encode.h"
 
 static uint64_t g_seed = 0x5eed0001;
 
@@ -450,7 +452,38 @@ static void test_steps_copy_streams_exactly(void) {
     wai_cdf_table_free(&t, NULL);
 }
 
+/* The public encoder (wai_write.h): the symbols back through the decoder,
+ * escapes included, and its refusals. */
+static void test_public_encoder(void) {
+    static const uint32_t cdf[] = {0, 20000, 45000, 60000, 65536};
+    const int32_t syms[] = {-3, -2, -1, 0, 7, -100000, 123456789, INT32_MIN + 5, -3};
+    const size_t n = sizeof syms / sizeof *syms;
+    uint8_t *out = NULL;
+    size_t len = 0;
+    if (!CHECK(wai_rans_encode_symbols(NULL, cdf, 5, -3, syms, n, &out, &len) == WAI_ok)) return;
+    wai_cdf_table t;
+    CHECK(wai_cdf_table_init(&t, NULL, cdf, 5, 16) == WAI_ok);
+    wai_rans_dec d;
+    wai_rans_dec_init(&d, out, len);
+    int same = 1;
+    for (size_t i = 0; i < n; i++) {
+        int32_t v;
+        same &= wai_rans_decode(&d, &t, -3, &v) == WAI_ok && v == syms[i];
+    }
+    CHECK(same && wai_rans_end_canonical(&d) == WAI_ok);
+    wai_cdf_table_free(&t, NULL);
+    wai_write_free(NULL, out);
+    static const uint32_t bad_cdf[] = {0, 20000, 20000, 65536};
+    CHECK(wai_rans_encode_symbols(NULL, bad_cdf, 4, 0, syms, n, &out, &len) == WAI_cdf_malformed &&
+          !out && !len);
+    CHECK(wai_rans_encode_symbols(NULL, cdf, 5, INT32_MAX, syms, 1, &out, &len) == WAI_field_range);
+    CHECK(wai_rans_encode_symbols(NULL, cdf, 5, 0, NULL, 0, &out, &len) == WAI_ok && len == 8);
+    wai_write_free(NULL, out);
+    CHECK(wai_rans_encode_symbols(NULL, NULL, 5, 0, syms, 1, &out, &len) == WAI_invalid_argument);
+}
+
 void suite_rans(void) {
+    harness_run("rans/public_encoder", test_public_encoder);
     harness_run("rans/steps_copy_streams_exactly", test_steps_copy_streams_exactly);
     harness_run("rans/table_rules", test_table_rules);
     harness_run("rans/lookup_matches_scan", test_lookup_matches_scan);

@@ -1,4 +1,5 @@
 /* The status enum: every spec code, verbatim, and its routing. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,7 +125,19 @@ static void test_checked_sizes(void) {
     CHECK(wai_sat_mul(1 << 13, 1 << 13) == WAI_CAP_ELEMENTS);
 }
 
+/* One version, from the build: the headers' and the library's agree. */
+static void test_version(void) {
+    char want[32];
+    snprintf(want, sizeof want, "%d.%d.%d", WAI_VERSION_MAJOR, WAI_VERSION_MINOR,
+             WAI_VERSION_PATCH);
+    CHECK(strcmp(wai_version(), want) == 0 && strcmp(wai_version(), WAI_VERSION_STRING) == 0);
+    CHECK(wai_version_number() == WAI_VERSION_NUMBER &&
+          WAI_VERSION_NUMBER == WAI_VERSION_MAJOR * 10000 + WAI_VERSION_MINOR * 100 +
+                                    WAI_VERSION_PATCH);
+}
+
 void suite_status(void) {
+    harness_run("status/version", test_version);
     harness_run("status/every_spec_code", test_every_spec_code_has_a_status);
     harness_run("status/names_verbatim", test_names_are_verbatim);
     harness_run("status/values_stable", test_values_are_stable);

@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "decode/frame_stream.h"
-#include "encode/motion_encode.h"
+#include "wai/wai_write.h"
+#include "wai/wai_write.h"
 #include "input.h"
 
 /* Progress lines only for inputs that take a while: about 2^22 pixels. */
@@ -354,7 +354,7 @@ int cmd_encode(int argc, char **argv) {
     for (uint32_t f = 0; f < clip.n_frames; f++) frames[f] = clip.rgb + frame * f;
 
     wai_motion_encode_params p;
-    wai_motion_encode_default_params(&p);
+    wai_motion_encode_params_default(&p);
     p.q = (uint32_t)o.q;
     p.block = (uint32_t)o.block;
     p.search = (uint32_t)o.search;

@@ -1,13 +1,15 @@
-#include "encode/motion_encode.h"
+/* The WIV1 motion encoder (include/wai/wai_write.h). */
+#include "wai/wai_write.h"
 
 #include <string.h>
 
 #include "common/alloc.h"
 #include "common/pool.h"
-#include "entropy/cdf.h"
-#include "entropy/rans.h"
 #include "decode/motion.h"
+#include "entropy/cdf.h"
 #include "formats/wiv1.h"
+#include "write/payloads.h"
+#include "write/rans_encode.h"
 
 /* The caps of integer-payloads §7 (reading R4: equality allowed). Checked
  * here, before any buffer is sized from them; the writer checks them again. */
@@ -20,7 +22,7 @@
 #define R_MAX 257
 #define HIST_LEN (2 * R_MAX + 1)
 
-void wai_motion_encode_default_params(wai_motion_encode_params *p) {
+void wai_motion_encode_params_default(wai_motion_encode_params *p) {
     memset(p, 0, sizeof *p);
     p->q = 1;
     p->block = 16;
@@ -449,6 +451,8 @@ wai_status wai_motion_encode(const wai_allocator *a, const uint8_t *const *frame
     if (!frames || !p || n_frames == 0 || h == 0 || w == 0) return WAI_invalid_argument;
     if (p->q < 1 || p->q > 65535 || p->block < 1 || p->search > WAI_MOTION_ENCODE_MAX_SEARCH)
         return WAI_invalid_argument;
+    for (size_t i = 0; i < sizeof p->reserved; i++)
+        if (p->reserved[i]) return WAI_invalid_argument;
     for (uint32_t f = 0; f < n_frames; f++)
         if (!frames[f]) return WAI_invalid_argument;
     wai_status st = check_caps(n_frames, h, w, p->block);

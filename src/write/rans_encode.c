@@ -4,7 +4,9 @@
 #include <string.h>
 
 #include "common/alloc.h"
-#include "entropy/rans.h"
+#include "entropy/cdf.h"
+#include "wai/wai_write.h"
+#include "write/rans_encode.h"
 
 typedef struct word_stack {
     const wai_allocator *a;
@@ -121,3 +123,50 @@ wai_status wai_rans_encode_steps(const wai_allocator *a, const wai_cdf_table *t,
     }
     return finish(a, &s, x, out, out_len);
 }
+
+/* The decode of one symbol as its steps (the decoder's own loop, each
+ * group kept as read). */
+wai_status wai_rans_decode_steps(wai_rans_dec *d, const wai_cdf_table *t, wai_rans_step *steps,
+                                 size_t *n_steps) {
+    uint32_t cum = (uint32_t)(d->x & (WAI_CDF_TOTAL - 1));
+    uint32_t s = wai_cdf_find(t, cum);
+    uint32_t lo = t->cdf[s], freq = t->cdf[s + 1] - lo;
+    d->x = (uint64_t)freq * (d->x >> WAI_CDF_PRECISION) + cum - lo;
+    wai_rans_renorm(d);
+    size_t n = 0;
+    steps[n++] = s;
+    if (s == t->n - 2) {
+        /* The escape's groups exactly as read: the same loop as the value's. */
+        uint32_t v = wai_rans_bits4(d), count = v;
+        steps[n++] = WAI_RANS_GROUP | v;
+        for (int i = 0; i < WAI_RANS_ESCAPE_MAX_GROUPS && v == 15 && !d->ran_out; i++) {
+            v = wai_rans_bits4(d);
+            count += v;
+            steps[n++] = WAI_RANS_GROUP | v;
+        }
+        if (count > WAI_RANS_ESCAPE_MAX_GROUPS) count = WAI_RANS_ESCAPE_MAX_GROUPS;
+        for (uint32_t j = 0; j < count; j++) steps[n++] = WAI_RANS_GROUP | wai_rans_bits4(d);
+    }
+    *n_steps = n;
+    return d->ran_out ? WAI_stream_exhausted : WAI_ok;
+}
+
+/* ---- the public face (include/wai/wai_write.h) ----------------------------- */
+
+wai_status wai_rans_encode_symbols(const wai_allocator *a, const uint32_t *cdf, size_t cdf_len,
+                                   int32_t offset, const int32_t *symbols, size_t n,
+                                   uint8_t **out, size_t *out_len) {
+    if (!out || !out_len || !cdf || (!symbols && n)) return WAI_invalid_argument;
+    *out = NULL;
+    *out_len = 0;
+    if (cdf_len > WAI_CDF_MAX_LEN_T4097 || !wai_cdf_valid(cdf, cdf_len, WAI_CDF_T4097))
+        return WAI_cdf_malformed;
+    wai_cdf_table t;
+    wai_status st = wai_cdf_table_init(&t, a, cdf, (uint32_t)cdf_len, 8);
+    if (st != WAI_ok) return st;
+    st = wai_rans_encode(a, &t, NULL, NULL, offset, symbols, n, out, out_len);
+    wai_cdf_table_free(&t, a);
+    return st;
+}
+
+void wai_write_free(const wai_allocator *a, void *p) { wai_free(a, p); }

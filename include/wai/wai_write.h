@@ -1,0 +1,142 @@
+/* libwai_write — the encoders and writers beside the decoder: a library of
+ * its own (link -lwai_write -lwai), which a player that only decodes never
+ * links. It holds the rANS encoder of E1, the WIV1 motion encoder, and the
+ * split of a WIV1 clip into WIF1 frames and their join back (integer-payloads
+ * §16). Everything it allocates comes from the allocator given (NULL:
+ * libc's malloc and free), and is released with the matching free call. */
+#ifndef WAI_WAI_WRITE_H
+#define WAI_WAI_WRITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wai.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* As WAI_API, for libwai_write (a program using it as a DLL on Windows
+ * defines WAI_WRITE_DLL). */
+#if defined(_WIN32) || defined(__CYGWIN__)
+#if defined(WAI_BUILDING_WRITE_LIBRARY)
+#define WAI_WRITE_API __declspec(dllexport)
+#elif defined(WAI_WRITE_DLL)
+#define WAI_WRITE_API __declspec(dllimport)
+#else
+#define WAI_WRITE_API
+#endif
+#elif defined(WAI_BUILDING_WRITE_LIBRARY) && defined(__GNUC__)
+#define WAI_WRITE_API __attribute__((visibility("default")))
+#else
+#define WAI_WRITE_API
+#endif
+
+/* ---- the rANS encoder (E1) ----------------------------------------------
+ * Encodes n symbols against one table of §2 (cdf_len entries: 0, strictly
+ * increasing, 65536; 3 <= cdf_len <= 4097) at symbol offset `offset`: each
+ * is coded as symbol - offset, an index 0 .. cdf_len - 3 directly and any
+ * other value through the escape (the shortest, reading R10), so a decoder
+ * gives the symbols back as they were. The stream is canonical (§2):
+ * the state starts at 2^31 and ends there with every word read. *out (from
+ * a) holds the stream's bytes without the u32 length a payload puts before
+ * it. cdf_malformed for a table that breaks §2's rule; field_range for a
+ * symbol no stream can carry at this offset. */
+WAI_WRITE_API wai_status wai_rans_encode_symbols(const wai_allocator *a, const uint32_t *cdf,
+                                                 size_t cdf_len, int32_t offset,
+                                                 const int32_t *symbols, size_t n,
+                                                 uint8_t **out, size_t *out_len);
+
+/* Frees what a libwai_write call returned through *out with the same
+ * allocator. */
+WAI_WRITE_API void wai_write_free(const wai_allocator *a, void *p);
+
+/* ---- WIV1 clips and WIF1 frames (§16) -----------------------------------*/
+
+/* One payload a call allocated. */
+typedef struct wai_payload {
+    uint8_t *data;
+    size_t len;
+} wai_payload;
+
+/* A WIV1 clip and a WIF1 group are the same video: split cuts a clip (of
+ * either keyframe kind) into n_frames WIF1 frames (*frames from a; free
+ * with wai_payloads_free), join writes a group back into a clip. Both copy
+ * each symbol's rANS steps exactly, so split then join gives the clip back
+ * byte for byte, escape layouts included, for every clip whose stream keeps
+ * the encoder's states -- every clip an encoder writes. A clip that does not
+ * decode is refused with its code. */
+WAI_WRITE_API wai_status wai_wiv1_split(const wai_allocator *a, const uint8_t *clip, size_t len,
+                                        wai_payload **frames, uint32_t *n_frames);
+
+/* Joins a group: frame 0 intra, every later frame inter (field_range
+ * otherwise, as for WIC1), all of frame 0's size (geometry_mismatch), the
+ * inter frames sharing one block size and vector precision (a clip has one:
+ * field_range), every frame's stream decoding to its end. *clip from a
+ * (wai_write_free). */
+WAI_WRITE_API wai_status wai_wif1_join(const wai_allocator *a, const wai_payload *frames,
+                                       uint32_t n_frames, uint8_t **clip, size_t *len);
+
+WAI_WRITE_API void wai_payloads_free(const wai_allocator *a, wai_payload *p, uint32_t n);
+
+/* ---- the WIV1 motion encoder (wai.video.int_motion, §3, keyframe 0) -------
+ * Closed loop: frame 0 is predicted from 128 and every later frame from the
+ * encoder's own reconstruction of the frame before, built with the decoder's
+ * rules (E10 mc_predict, E9 residual_step), so the decoder's output is the
+ * reconstruction the statistics describe. Integer only: the caller turns SSE
+ * and sample counts into PSNR. */
+
+/* The search radius is capped so a half-pel vector (2R + 1 half pels) fits
+ * i16. */
+#define WAI_MOTION_ENCODE_MAX_SEARCH 16383
+
+/* Called after each frame is coded: frame is 0-based, of n_frames. */
+typedef void (*wai_motion_encode_progress)(void *opaque, uint32_t frame, uint32_t n_frames);
+
+typedef struct wai_motion_encode_params {
+    uint32_t q;          /* 1..65535; 1 is lossless */
+    uint32_t block;      /* >= 1 (a one-frame clip is written with block 1) */
+    uint32_t search;     /* whole pels, 0..WAI_MOTION_ENCODE_MAX_SEARCH */
+    int half_pel;        /* refine each vector over its 8 half-pel neighbours */
+    wai_motion_encode_progress progress;  /* NULL: no reports */
+    void *progress_opaque;
+    unsigned n_threads;  /* motion search threads (0: one per core); the payload
+                          * is the same at every count */
+    uint8_t reserved[32]; /* zero (invalid_argument otherwise): room to grow */
+} wai_motion_encode_params;
+
+/* q 1, block 16, search 8, whole-pel, no progress, one thread. */
+WAI_WRITE_API void wai_motion_encode_params_default(wai_motion_encode_params *p);
+
+typedef struct wai_motion_encode_result {
+    uint8_t *payload;     /* the WIV1 payload (allocated with the allocator) */
+    size_t payload_len;
+    uint32_t n_frames, h, w;
+    uint64_t pixels;      /* n_frames * h * w */
+    uint64_t samples;     /* pixels * 3 */
+    uint64_t sse;         /* sum over the clip of (decoded - source)^2 */
+    uint64_t *frame_sse;  /* n_frames entries, the same per frame */
+    /* What the encoder chose, for reports. */
+    int32_t offset;
+    uint32_t cdf_len;
+    uint64_t escapes;     /* residuals coded through the escape */
+    uint8_t reserved[32]; /* zeroed by the encoder: room to grow */
+} wai_motion_encode_result;
+
+/* Encodes n_frames RGB8 frames of h x w (frames[f] holds h*w*3 bytes: rows
+ * top to bottom, R, G, B). WAI_invalid_argument for parameters out of range
+ * or no frames; the writer's code (too_large, ...) for a clip a parser would
+ * refuse; WAI_out_of_memory. On failure *res holds nothing to free. */
+WAI_WRITE_API wai_status wai_motion_encode(const wai_allocator *a, const uint8_t *const *frames,
+                                           uint32_t n_frames, uint32_t h, uint32_t w,
+                                           const wai_motion_encode_params *p,
+                                           wai_motion_encode_result *res);
+
+WAI_WRITE_API void wai_motion_encode_result_free(const wai_allocator *a,
+                                                 wai_motion_encode_result *res);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WAI_WAI_WRITE_H */

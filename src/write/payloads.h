@@ -1,0 +1,116 @@
+/* The payload writers (the inverse of each format's parse, formats/):
+ * each takes the payload's parts, writes the bytes in the format's order and
+ * parses them back, so it refuses what a parser would, with the parser's
+ * code. Nothing is sized or allocated before the header passes §2 steps
+ * 1-6. The output is from `a` (wai_free). Part of libwai_write: the decoder
+ * core holds no writer. */
+#ifndef WAI_WRITE_PAYLOADS_H
+#define WAI_WRITE_PAYLOADS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "formats/wia1.h"
+#include "formats/wif1.h"
+#include "formats/wih1.h"
+#include "formats/wis1.h"
+#include "formats/wiv1.h"
+#include "ops/model.h"
+#include "sets/entropy_json.h"
+#include "wai/wai.h"
+
+typedef struct wai_wih1_parts {
+    uint32_t m, sh, sw, n_z, zh, zw;
+    const uint8_t *z_stream;
+    size_t z_len;
+    const uint8_t *y_stream;
+    size_t y_len;
+} wai_wih1_parts;
+
+/* Writes a payload, refusing (with the parser's code) what a parser would. */
+wai_status wai_wih1_write(const wai_allocator *a, const wai_wih1_parts *p, uint8_t **out,
+                          size_t *out_len);
+
+typedef struct wai_wiv1_parts {
+    uint8_t mv_precision, keyframe;
+    uint32_t n_frames, h, w, block, q;
+    int32_t offset;
+    const uint32_t *cdf;
+    uint32_t cdf_len;
+    const int16_t *vectors;    /* (n_frames - 1) * nb * 2 values: dy, dx */
+    const uint8_t *stream;     /* the residual stream, without its length */
+    size_t stream_len;
+    const uint8_t *key;        /* keyframe 1: a WIH1 payload */
+    size_t key_len;
+} wai_wiv1_parts;
+
+/* Writes a payload; refuses, with the parser's code, what a parser would. */
+wai_status wai_wiv1_write(const wai_allocator *a, const wai_wiv1_parts *p, uint8_t **out,
+                          size_t *out_len);
+
+typedef struct wai_wif1_parts {
+    uint8_t kind, keyframe, mv_precision;
+    uint32_t h, w, block, q;
+    int32_t offset;
+    const uint32_t *cdf;       /* intra */
+    uint32_t cdf_len;
+    const int16_t *vectors;    /* inter: nb * 2 values */
+    const uint8_t *stream;     /* keyframe 0 intra, and every inter frame */
+    size_t stream_len;
+    const uint8_t *key;        /* intra with keyframe 1 */
+    size_t key_len;
+} wai_wif1_parts;
+
+wai_status wai_wif1_write(const wai_allocator *a, const wai_wif1_parts *p, uint8_t **out,
+                          size_t *out_len);
+
+typedef struct wai_wia1_parts {
+    uint8_t afrac;
+    uint32_t sr, n_ch, lat_len, t_out;
+    int32_t offset;
+    uint32_t cdf_len;
+    const int64_t *medians;    /* n_ch */
+    const uint32_t *cdfs;      /* n_ch * cdf_len entries, channel after channel */
+    const uint8_t *stream;     /* the latent stream, without its length */
+    size_t stream_len;
+} wai_wia1_parts;
+
+/* Writes a payload; refuses, with the parser's code, what a parser would.
+ * Nothing is sized or allocated before the header passes §2 steps 1-6. */
+wai_status wai_wia1_write(const wai_allocator *a, const wai_wia1_parts *p, uint8_t **out,
+                          size_t *out_len);
+
+typedef struct wai_wis1_parts {
+    uint8_t afrac;
+    uint32_t c, sh, sw, s, attr, n_gaussians;
+    const uint32_t *ranges;    /* attr * 2 binary32 bit patterns: lo, hi of each plane */
+    const uint16_t *lengths;   /* c */
+    const int32_t *offsets;    /* c */
+    const int64_t *medians;    /* c */
+    const uint32_t *cdfs;      /* the lengths' sum of entries, channel after channel */
+    const uint8_t *stream;     /* the latent stream, without its length */
+    size_t stream_len;
+} wai_wis1_parts;
+
+/* Writes a payload; refuses, with the parser's code, what a parser would.
+ * Nothing is sized or allocated before the header passes §2 steps 1-6 and
+ * the ranges and lengths keep their rules. */
+wai_status wai_wis1_write(const wai_allocator *a, const wai_wis1_parts *p, uint8_t **out,
+                          size_t *out_len);
+
+/* Serialises a model (parsed or built by hand) back to its bytes, in the
+ * form its dims names; parse(write(m)) gives m and write(parse(b)) gives b
+ * byte for byte. A model the parser would refuse for its structure (a tag
+ * its form does not allow, n_weights disagreeing with the layer's fields, a
+ * missing array) is invalid_argument; ranges are not checked, as the parse
+ * does not check them. *out is allocated with `a` (free with wai_free). */
+wai_status wai_model_write(const wai_allocator *a, const wai_model *m, uint8_t **out,
+                           size_t *out_len);
+
+/* Writes s as entropy.json text (each table's first n entries; no other
+ * member), then reads the text back and refuses (model_mismatch) what the
+ * parser would. *out is from a (wai_free); it is not NUL-terminated. */
+wai_status wai_entropy_json_write(const wai_allocator *a, const wai_entropy_set *s,
+                                  uint8_t **out, size_t *out_len);
+
+#endif
