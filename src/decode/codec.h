@@ -77,12 +77,19 @@ typedef struct wai_codec_ops {
      * makes it), and how a refusal or the decoder's end closes it. */
     size_t stream_bytes;
     void (*stream_close)(void *stream, const wai_allocator *a);
+    /* The capability's description for steps shared by several codecs
+     * (decode/one_network.h), or NULL. */
+    const void *impl;
 } wai_codec_ops;
 
 struct wai_codec {
     wai_capability cap;          /* the registry row (include/wai/wai_format.h) */
     wai_output_kind output;      /* what its decodes output */
     uint64_t max_bytes;          /* wai_payload_max_bytes (docs/reading-inputs.md) */
+    /* Every code its parse (wai_check_payload) can give, in the order §2
+     * checks them, WAI_ok-terminated: a corpus fixture stands for each
+     * (tests/unit/test_codecs.c). */
+    const wai_status *parse_codes;
     /* Its parameter set's loader (the members are cap.set_members); NULL:
      * it reads none. */
     wai_status (*load_set)(const wai_allocator *a, const wai_set *set, wai_loaded_set *l);

@@ -8,6 +8,7 @@
 #include "common/reader.h"
 #include "decode/latent.h"
 #include "decode/one_network.h"
+#include "formats/wia1.h"
 #include "ops/layers.h"
 
 /* The synthesis's output length on lat_len - 1 samples, 0 when that is no
@@ -24,8 +25,13 @@ static wai_status shorter_length(const wai_allocator *a, const wai_loaded_set *l
     return st == WAI_out_of_memory ? st : WAI_ok;
 }
 
-wai_status wai_wia1_prepare(const wai_allocator *a, const wai_loaded_set *l, const wai_wia1 *v,
-                            wai_plan *p) {
+/* In order: the payload's afrac is the model's (model_mismatch); the
+ * synthesis planned on [n_ch, lat_len] (model_mismatch, too_large); one
+ * output channel (model_mismatch); at least t_out samples, then the
+ * synthesis of lat_len - 1 giving fewer than t_out (reading N9: none when
+ * lat_len is 1 or a layer leaves no output) (both geometry_mismatch). */
+static wai_status check_and_plan(const wai_allocator *a, const wai_loaded_set *l,
+                                 const wai_wia1 *v, wai_plan *p) {
     memset(p, 0, sizeof *p);
     if (v->afrac != l->afrac) return WAI_model_mismatch;
     wai_status st = wai_plan_model(a, &l->g_s.model, v->n_ch, 1, v->lat_len, p);
@@ -74,18 +80,7 @@ static wai_status to_pcm(const void *arg, const int64_t *y, uint8_t *pcm) {
     return WAI_ok;
 }
 
-static wai_status latent_of(const void *arg, const wai_allocator *a, int64_t *lat) {
-    return decode_latent(a, arg, lat);
-}
-
-/* ---- the codec (decode/codec.h) --------------------------------------------- */
-
-typedef struct audio_job {
-    wai_wia1 v;
-    wai_plan p;
-} audio_job;
-
-_Static_assert(sizeof(audio_job) <= WAI_JOB_STATE_BYTES, "audio_job fits a job");
+/* ---- the codec (decode/codec.h, decode/one_network.h) ------------------------- */
 
 wai_status wai_int_audio_load_set(const wai_allocator *a, const wai_set *set, wai_loaded_set *l) {
     wai_status st = wai_loaded_net(a, set, "model.wam", 1, &l->g_s);
@@ -93,40 +88,33 @@ wai_status wai_int_audio_load_set(const wai_allocator *a, const wai_set *set, wa
     return st == WAI_ok ? wai_loaded_one_scale(l, nets, 1) : st;
 }
 
-static wai_status audio_parse(wai_job *j, const uint8_t *data, size_t len) {
-    return wai_wia1_parse(data, len, &WAI_JOB_STATE(j, audio_job)->v);
+static wai_status parse(const uint8_t *data, size_t len, void *h) {
+    return wai_wia1_parse(data, len, h);
 }
 
-static wai_status audio_prepare(wai_job *j, const wai_allocator *a) {
-    audio_job *s = WAI_JOB_STATE(j, audio_job);
-    wai_status st = wai_wia1_prepare(a, j->set, &s->v, &s->p);
-    if (st != WAI_ok) return st;
-    wai_one_network_cost(wai_sat_mul(s->v.n_ch, s->v.lat_len), &s->p,
-                         wai_sat_mul(2, s->v.t_out), &j->cost);
-    j->width = s->v.t_out;
+static wai_status prepare(const wai_allocator *a, const wai_loaded_set *l, const void *h,
+                          wai_plan *p) {
+    return check_and_plan(a, l, h, p);
+}
+
+/* [n_ch, lat_len] in; t_out samples of one channel out, at sr. */
+static uint64_t shape(const void *h, uint64_t *output_bytes, wai_job *j) {
+    const wai_wia1 *v = h;
+    *output_bytes = wai_sat_mul(2, v->t_out);
+    j->width = v->t_out;
     j->height = 1;
-    j->n_outputs = 1;
-    j->sample_rate = s->v.sr;
-    j->output_bytes = (size_t)j->cost.output_bytes;
-    return WAI_ok;
+    j->sample_rate = v->sr;
+    return wai_sat_mul(v->n_ch, v->lat_len);
 }
 
-static wai_status audio_run(wai_job *j, const wai_exec *ex, const wai_kernels *k, uint8_t *out) {
-    const audio_job *s = WAI_JOB_STATE(j, audio_job);
-    const wai_one_network f = {&s->v, latent_of, to_pcm};
-    wai_status st = wai_one_network_run(ex, k, &j->set->g_s, &s->p,
-                                        (size_t)s->v.n_ch * s->v.lat_len, &f, out);
-    j->outputs = out;
-    return st;
+static wai_status latent(const void *h, const wai_allocator *a, int64_t *lat) {
+    return decode_latent(a, h, lat);
 }
 
-static void audio_release(wai_job *j, const wai_allocator *a) {
-    wai_plan_free(a, &WAI_JOB_STATE(j, audio_job)->p);
-}
+static void describe(const void *h, wai_text *t) { wai_wia1_describe(h, t); }
 
-static void audio_describe(const wai_job *j, wai_text *t) {
-    wai_wia1_describe(&WAI_JOB_STATE(j, const audio_job)->v, t);
-}
+static const wai_one_network_format audio = {sizeof(wai_wia1), parse,  prepare, shape,
+                                             latent,           to_pcm, describe};
+_Static_assert(sizeof(wai_wia1) <= WAI_ONE_NETWORK_HEADER_MAX, "a WIA1 header fits a job");
 
-const wai_codec_ops wai_int_audio_ops = {audio_parse, audio_prepare, audio_run, audio_release,
-                                         audio_describe, 0, NULL};
+const wai_codec_ops wai_int_audio_ops = WAI_ONE_NETWORK_OPS(audio);

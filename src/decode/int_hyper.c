@@ -154,5 +154,8 @@ static void image_describe(const wai_job *j, wai_text *t) {
     wai_wih1_describe(&WAI_JOB_STATE(j, const image_job)->h, t);
 }
 
-const wai_codec_ops wai_int_hyper_ops = {image_parse,    image_prepare, image_run, image_release,
-                                         image_describe, 0,             NULL};
+const wai_codec_ops wai_int_hyper_ops = {.parse = image_parse,
+                                         .prepare = image_prepare,
+                                         .run = image_run,
+                                         .release = image_release,
+                                         .describe = image_describe};

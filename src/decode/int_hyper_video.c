@@ -69,8 +69,11 @@ static void clip_describe(const wai_job *j, wai_text *t) {
     wai_wiv1_describe(&WAI_JOB_STATE(j, const hyper_clip_job)->v, t);
 }
 
-const wai_codec_ops wai_int_hyper_clip_ops = {clip_parse, clip_prepare, clip_run, clip_release,
-                                              clip_describe, 0, NULL};
+const wai_codec_ops wai_int_hyper_clip_ops = {.parse = clip_parse,
+                                              .prepare = clip_prepare,
+                                              .run = clip_run,
+                                              .release = clip_release,
+                                              .describe = clip_describe};
 
 /* ---- wai.video.int_hyper.frame: one WIF1 frame ------------------------------------ */
 
@@ -138,6 +141,10 @@ static void frame_stream_close(void *stream, const wai_allocator *a) {
     wai_motion_group_close(stream, a);
 }
 
-const wai_codec_ops wai_int_hyper_frame_ops = {
-    frame_parse,    frame_prepare,           frame_run,         frame_release,
-    frame_describe, sizeof(wai_motion_group), frame_stream_close};
+const wai_codec_ops wai_int_hyper_frame_ops = {.parse = frame_parse,
+                                               .prepare = frame_prepare,
+                                               .run = frame_run,
+                                               .release = frame_release,
+                                               .describe = frame_describe,
+                                               .stream_bytes = sizeof(wai_motion_group),
+                                               .stream_close = frame_stream_close};

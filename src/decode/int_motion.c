@@ -160,8 +160,8 @@ static void clip_describe(const wai_job *j, wai_text *t) {
     wai_wiv1_describe(&WAI_JOB_STATE(j, const clip_job)->v, t);
 }
 
-const wai_codec_ops wai_int_motion_ops = {clip_parse, clip_prepare, clip_run, NULL,
-                                          clip_describe, 0, NULL};
+const wai_codec_ops wai_int_motion_ops = {
+    .parse = clip_parse, .prepare = clip_prepare, .run = clip_run, .describe = clip_describe};
 
 /* wai.video.int_motion.frame: one WIF1 frame of a group (§16). */
 wai_status wai_motion_frame_prepare(wai_job *j, const wai_wif1 *f) {
@@ -209,7 +209,9 @@ static void frame_describe(const wai_job *j, wai_text *t) {
     wai_wif1_describe(&WAI_JOB_STATE(j, const frame_job)->f, t);
 }
 
-const wai_codec_ops wai_int_motion_frame_ops = {frame_parse,    frame_prepare,
-                                                frame_run,      NULL,
-                                                frame_describe, sizeof(wai_motion_group),
-                                                motion_stream_close};
+const wai_codec_ops wai_int_motion_frame_ops = {.parse = frame_parse,
+                                                .prepare = frame_prepare,
+                                                .run = frame_run,
+                                                .describe = frame_describe,
+                                                .stream_bytes = sizeof(wai_motion_group),
+                                                .stream_close = motion_stream_close};

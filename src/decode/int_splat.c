@@ -7,10 +7,14 @@
 #include "common/checked.h"
 #include "decode/latent.h"
 #include "decode/one_network.h"
+#include "formats/wis1.h"
 #include "ops/layers.h"
 
-wai_status wai_wis1_prepare(const wai_allocator *a, const wai_loaded_set *l, const wai_wis1 *v,
-                            wai_plan *p) {
+/* In order: the payload's afrac is the model's (model_mismatch); g_s
+ * planned on [c, sh, sw] (model_mismatch, too_large); its output [attr, s,
+ * s] (geometry_mismatch). */
+static wai_status check_and_plan(const wai_allocator *a, const wai_loaded_set *l,
+                                 const wai_wis1 *v, wai_plan *p) {
     memset(p, 0, sizeof *p);
     if (v->afrac != l->afrac) return WAI_model_mismatch;
     wai_status st = wai_plan_model(a, &l->g_s.model, v->c, v->sh, v->sw, p);
@@ -53,18 +57,7 @@ static wai_status to_planes(const void *arg, const int64_t *y, uint8_t *planes) 
     return WAI_ok;
 }
 
-static wai_status latent_of(const void *arg, const wai_allocator *a, int64_t *lat) {
-    return decode_latent(a, arg, lat);
-}
-
-/* ---- the codec (decode/codec.h) --------------------------------------------- */
-
-typedef struct splat_job {
-    wai_wis1 v;
-    wai_plan p;
-} splat_job;
-
-_Static_assert(sizeof(splat_job) <= WAI_JOB_STATE_BYTES, "splat_job fits a job");
+/* ---- the codec (decode/codec.h, decode/one_network.h) ------------------------- */
 
 wai_status wai_int_splat_load_set(const wai_allocator *a, const wai_set *set, wai_loaded_set *l) {
     wai_status st = wai_loaded_net(a, set, "g_s.whm", 2, &l->g_s);
@@ -72,38 +65,31 @@ wai_status wai_int_splat_load_set(const wai_allocator *a, const wai_set *set, wa
     return st == WAI_ok ? wai_loaded_one_scale(l, nets, 1) : st;
 }
 
-static wai_status splat_parse(wai_job *j, const uint8_t *data, size_t len) {
-    return wai_wis1_parse(data, len, &WAI_JOB_STATE(j, splat_job)->v);
+static wai_status parse(const uint8_t *data, size_t len, void *h) {
+    return wai_wis1_parse(data, len, h);
 }
 
-static wai_status splat_prepare(wai_job *j, const wai_allocator *a) {
-    splat_job *s = WAI_JOB_STATE(j, splat_job);
-    wai_status st = wai_wis1_prepare(a, j->set, &s->v, &s->p);
-    if (st != WAI_ok) return st;
-    wai_one_network_cost(wai_sat_mul3(s->v.c, s->v.sh, s->v.sw), &s->p,
-                         wai_sat_mul3(s->v.attr, s->v.s, s->v.s), &j->cost);
-    j->width = j->height = s->v.s;
-    j->n_outputs = 1;
-    j->output_bytes = (size_t)j->cost.output_bytes;
-    return WAI_ok;
+static wai_status prepare(const wai_allocator *a, const wai_loaded_set *l, const void *h,
+                          wai_plan *p) {
+    return check_and_plan(a, l, h, p);
 }
 
-static wai_status splat_run(wai_job *j, const wai_exec *ex, const wai_kernels *k, uint8_t *out) {
-    const splat_job *s = WAI_JOB_STATE(j, splat_job);
-    const wai_one_network f = {&s->v, latent_of, to_planes};
-    wai_status st = wai_one_network_run(ex, k, &j->set->g_s, &s->p,
-                                        (size_t)s->v.c * s->v.sh * s->v.sw, &f, out);
-    j->outputs = out;
-    return st;
+/* [c, sh, sw] in; attr planes of s x s bytes out. */
+static uint64_t shape(const void *h, uint64_t *output_bytes, wai_job *j) {
+    const wai_wis1 *v = h;
+    *output_bytes = wai_sat_mul3(v->attr, v->s, v->s);
+    j->width = j->height = v->s;
+    return wai_sat_mul3(v->c, v->sh, v->sw);
 }
 
-static void splat_release(wai_job *j, const wai_allocator *a) {
-    wai_plan_free(a, &WAI_JOB_STATE(j, splat_job)->p);
+static wai_status latent(const void *h, const wai_allocator *a, int64_t *lat) {
+    return decode_latent(a, h, lat);
 }
 
-static void splat_describe(const wai_job *j, wai_text *t) {
-    wai_wis1_describe(&WAI_JOB_STATE(j, const splat_job)->v, t);
-}
+static void describe(const void *h, wai_text *t) { wai_wis1_describe(h, t); }
 
-const wai_codec_ops wai_int_splat_ops = {splat_parse, splat_prepare, splat_run, splat_release,
-                                         splat_describe, 0, NULL};
+static const wai_one_network_format splat = {sizeof(wai_wis1), parse,     prepare, shape,
+                                             latent,           to_planes, describe};
+_Static_assert(sizeof(wai_wis1) <= WAI_ONE_NETWORK_HEADER_MAX, "a WIS1 header fits a job");
+
+const wai_codec_ops wai_int_splat_ops = WAI_ONE_NETWORK_OPS(splat);

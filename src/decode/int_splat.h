@@ -5,16 +5,6 @@
 #define WAI_DECODE_INT_SPLAT_H
 
 #include "decode/codec.h"
-#include "formats/wis1.h"
-#include "ops/network.h"
-#include "sets/loaded.h"
-#include "wai/wai_decode.h"
-
-/* In order: the payload's afrac is the model's (model_mismatch); g_s
- * planned on [c, sh, sw] (model_mismatch, too_large); its output [attr, s,
- * s] (geometry_mismatch). */
-wai_status wai_wis1_prepare(const wai_allocator *a, const wai_loaded_set *l, const wai_wis1 *v,
-                            wai_plan *p);
 
 /* The capability wai.splat.int_codec (decode/codecs.c): its decode's steps,
  * and its set's loader: g_s.whm parsed as WHM1 (model_mismatch), its one

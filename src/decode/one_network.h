@@ -1,33 +1,55 @@
 /* The decode both WIA1 (§5) and WIS1 (§6) are: one latent stream, one
- * synthesis network, one step from its output to the output's bytes. What
- * differs (how the latent's channels are coded, the last step) is each
- * format's, passed in; the order, the buffers and the declared working
- * bytes are written here once. */
+ * synthesis network, one step from its output to the output's bytes. Their
+ * codec steps (decode/codec.h) are written here once; what differs (the
+ * header, the §7 checks of it against the set, how the latent's channels
+ * are coded, the last step) is each format's, given as a
+ * wai_one_network_format that its codec's ops point at (ops->impl). */
 #ifndef WAI_DECODE_ONE_NETWORK_H
 #define WAI_DECODE_ONE_NETWORK_H
 
-#include "common/exec.h"
+#include "common/text.h"
+#include "decode/codec.h"
 #include "ops/network.h"
 #include "sets/loaded.h"
-#include "wai/wai_decode.h"
 
-/* The cost of such a decode: entropy steps the latent's n_lat symbols,
- * macs the synthesis's, and working bytes 8 per element of the latent and
- * of the synthesis's output, plus the synthesis's working bytes, plus the
- * output_bytes of the output. */
-void wai_one_network_cost(uint64_t n_lat, const wai_plan *p, uint64_t output_bytes, wai_cost *c);
+/* The most bytes a format's parsed header may take in a job. */
+#define WAI_ONE_NETWORK_HEADER_MAX 256
 
-/* What a format supplies: its latent's decode into lat (n_lat i64) and its
- * last step from the network's output y (p->out_elems) into out. */
-typedef struct wai_one_network {
-    const void *arg;
-    wai_status (*latent)(const void *arg, const wai_allocator *a, int64_t *lat);
-    wai_status (*finish)(const void *arg, const int64_t *y, uint8_t *out);
-} wai_one_network;
+typedef struct wai_one_network_format {
+    size_t header_bytes; /* its parsed header's size */
+    wai_status (*parse)(const uint8_t *data, size_t len, void *header);
+    /* §7 steps 2 to 4: the header against l, the network planned into p
+     * (empty on failure). */
+    wai_status (*prepare)(const wai_allocator *a, const wai_loaded_set *l, const void *header,
+                          wai_plan *p);
+    /* The latent's element count; the output's bytes, and its width,
+     * height and sample rate into j. */
+    uint64_t (*shape)(const void *header, uint64_t *output_bytes, wai_job *j);
+    /* The latent's decode into lat (its element count of i64). */
+    wai_status (*latent)(const void *header, const wai_allocator *a, int64_t *lat);
+    /* The last step from the network's output y (p->out_elems) into out. */
+    wai_status (*finish)(const void *header, const int64_t *y, uint8_t *out);
+    void (*describe)(const void *header, wai_text *t);
+} wai_one_network_format;
 
-/* The latent, the network net planned as p, the last step into out. */
-wai_status wai_one_network_run(const wai_exec *ex, const wai_kernels *k, const wai_net *net,
-                               const wai_plan *p, size_t n_lat, const wai_one_network *f,
+/* The codec steps of such a format. The declared cost: entropy steps the
+ * latent's symbols, macs the network's, and working bytes 8 per element of
+ * the latent and of the network's output, plus the network's working
+ * bytes, plus the output. */
+wai_status wai_one_network_parse(wai_job *j, const uint8_t *data, size_t len);
+wai_status wai_one_network_prepare(wai_job *j, const wai_allocator *a);
+wai_status wai_one_network_run(wai_job *j, const wai_exec *ex, const wai_kernels *k,
                                uint8_t *out);
+void wai_one_network_release(wai_job *j, const wai_allocator *a);
+void wai_one_network_describe(const wai_job *j, wai_text *t);
+
+/* A codec's ops for format f (an object of static storage). */
+#define WAI_ONE_NETWORK_OPS(f)                                                       \
+    {.parse = wai_one_network_parse,                                                 \
+     .prepare = wai_one_network_prepare,                                             \
+     .run = wai_one_network_run,                                                     \
+     .release = wai_one_network_release,                                             \
+     .describe = wai_one_network_describe,                                           \
+     .impl = &(f)}
 
 #endif

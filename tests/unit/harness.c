@@ -139,6 +139,7 @@ int main(int argc, char **argv) {
     suite_formats();
     suite_formats_neural();
     suite_rans();
+    suite_codecs();
     suite_corpus();
     suite_motion_diff();
     suite_motion();

@@ -55,6 +55,7 @@ void suite_formats(void);
 void suite_formats_neural(void);
 void suite_rans(void);
 void suite_corpus(void);
+void suite_codecs(void);
 void suite_motion_diff(void);
 void suite_motion(void);
 void suite_encode(void);

@@ -1,0 +1,93 @@
+/* The codec table (src/decode/codecs.c) against the corpus and itself:
+ * every code a capability's parse can give has a fixture that expects it,
+ * every parse fixture's code is one its capability's list names, and each
+ * row's parts agree (a decoder's set has a loader and members, the public
+ * registry reads the row). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "corpus_util.h"
+#include "decode/codec.h"
+#include "harness.h"
+#include "wai/wai_decode.h"
+
+/* 1 when index holds a case of cap expecting status (any mode). */
+static int has_fixture(const char *index, const char *cap, const char *status) {
+    char key[160];
+    snprintf(key, sizeof key, " %s %s ", cap, status);
+    for (const char *p = index; (p = strstr(p, key)) != NULL; p++) {
+        const char *line = p;
+        while (line > index && line[-1] != '\n') line--;
+        if (strncmp(line, "decode ", 7) == 0 || strncmp(line, "parse ", 6) == 0) return 1;
+    }
+    return 0;
+}
+
+static int listed(const wai_status *codes, wai_status s) {
+    for (; *codes != WAI_ok; codes++)
+        if (*codes == s) return 1;
+    return 0;
+}
+
+static void test_every_parse_code_has_a_fixture(void) {
+    char *index = corpus_index();
+    if (!CHECK(index)) return;
+    for (size_t i = 0; i < wai_capability_count(); i++) {
+        const wai_capability *cap = wai_capability_at(i);
+        const wai_codec *c = wai_codec_of(cap);
+        if (!CHECK(c && c->parse_codes)) continue;
+        for (const wai_status *s = c->parse_codes; *s != WAI_ok; s++) {
+            CHECK_MSG(wai_status_kind_of(*s) == WAI_KIND_PAYLOAD, "%s lists %s, not a payload code",
+                      cap->name, wai_status_name(*s));
+            CHECK_MSG(!listed(s + 1, *s), "%s lists %s twice", cap->name, wai_status_name(*s));
+            CHECK_MSG(has_fixture(index, cap->name, wai_status_name(*s)),
+                      "no corpus fixture of %s expects %s", cap->name, wai_status_name(*s));
+        }
+    }
+    free(index);
+}
+
+/* A parse case's code is ok or one its capability's list names, so the
+ * lists miss nothing the corpus shows a parse giving. */
+static void test_parse_fixtures_are_listed(void) {
+    char *index = corpus_index();
+    if (!CHECK(index)) return;
+    size_t n = 0;
+    for (char *line = strtok(index, "\n"); line; line = strtok(NULL, "\n")) {
+        char mode[16], cap[64], status[64];
+        if (sscanf(line, "%15s %63s %63s", mode, cap, status) != 3 || strcmp(mode, "parse")) continue;
+        wai_status s;
+        const wai_codec *c = wai_codec_of(wai_capability_find(cap));
+        if (!CHECK_MSG(c && wai_status_from_name(status, &s), "parse case: %s", line)) continue;
+        CHECK_MSG(s == WAI_ok || listed(c->parse_codes, s), "%s's parse gives %s, which its row "
+                  "does not list", cap, status);
+        n++;
+    }
+    CHECK(n > 100);
+    free(index);
+}
+
+static void test_rows_agree(void) {
+    for (size_t i = 0; i < wai_capability_count(); i++) {
+        const wai_capability *cap = wai_capability_at(i);
+        const wai_codec *c = wai_codec_of(cap);
+        if (!CHECK(c && &c->cap == cap)) continue;
+        CHECK(wai_codec_of(wai_capability_find(cap->name)) == c);
+        CHECK(wai_capability_has_decoder(cap) == (c->ops != NULL));
+        CHECK(wai_capability_output(cap) == c->output && c->output != WAI_OUTPUT_NONE);
+        CHECK(wai_payload_max_bytes(cap) == c->max_bytes);
+        /* A decoder reads a set exactly when its row names members, and
+         * then through its loader. */
+        if (c->ops) CHECK_MSG((c->load_set != NULL) == (cap->set_members[0] != NULL), "%s", cap->name);
+        if (c->ops) CHECK(c->ops->parse && c->ops->prepare && c->ops->run && c->ops->describe);
+        if (c->ops && c->ops->stream_bytes) CHECK(c->ops->stream_close != NULL);
+    }
+    CHECK(wai_codec_of(NULL) == NULL);
+}
+
+void suite_codecs(void) {
+    harness_run("codecs_every_parse_code_has_a_fixture", test_every_parse_code_has_a_fixture);
+    harness_run("codecs_parse_fixtures_are_listed", test_parse_fixtures_are_listed);
+    harness_run("codecs_rows_agree", test_rows_agree);
+}
