@@ -84,7 +84,8 @@ typedef struct wai_decoder_config {
                                * the chosen path's backend runs the networks (after
                                * the probe's own run, if it has one); a path whose
                                * backend fails (dispatch_backend_failed) hands over
-                               * to the next. */
+                               * to the next. Its reserved room must be NULL
+                               * (wai_decoder_create: invalid_argument). */
     uint8_t reserved[48];     /* zero */
 } wai_decoder_config;
 

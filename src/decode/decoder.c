@@ -66,6 +66,8 @@ wai_status wai_decoder_create(wai_context *ctx, const wai_decoder_config *c, wai
     }
     for (size_t i = 0; i < sizeof c->reserved; i++)
         if (c->reserved[i]) return WAI_invalid_argument;
+    for (size_t i = 0; c->probe && i < sizeof c->probe->reserved / sizeof *c->probe->reserved; i++)
+        if (c->probe->reserved[i]) return WAI_invalid_argument;
     const wai_codec *codec = NULL;
     if (c->capability && !(codec = wai_codec_of(wai_capability_find(c->capability))))
         return WAI_unsupported_capability;

@@ -152,6 +152,7 @@ int main(int argc, char **argv) {
     suite_dispatch();
     suite_model_corpus();
     suite_sets();
+    suite_decoder_dispatch();
     suite_decode_memory();
     suite_threads();
     printf("%d passed, %d failed\n", g_passed, g_failed);

@@ -68,6 +68,7 @@ void suite_dispatch(void);
 void suite_model_corpus(void);
 void suite_sets(void);
 void suite_decode_memory(void);
+void suite_decoder_dispatch(void);
 void suite_threads(void);
 
 #define CHECK(c) harness_check(!!(c), #c, __FILE__, __LINE__)
