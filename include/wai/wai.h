@@ -80,6 +80,15 @@ typedef enum wai_status {
     WAI_dispatch_not_placed = 37,
     WAI_dispatch_backend_failed = 38,
 
+    /* webnn.md: the exceptions the WebNN API throws, by their names
+     * (include/wai/wai_webnn.h) */
+    WAI_TypeError = 48,
+    WAI_InvalidStateError = 49,
+    WAI_OperationError = 50,
+    WAI_NotSupportedError = 51,
+    WAI_DataError = 52,
+    WAI_UnknownError = 53,
+
     /* the library's own: not a judgement of the payload */
     WAI_out_of_memory = 64,
     WAI_io_error = 65,
@@ -103,7 +112,8 @@ typedef enum wai_status_kind {
                            unsupported_capability, cost_over_limit */
     WAI_KIND_DISPATCH,  /* a dispatch path was refused (neural-dispatch §7) */
     WAI_KIND_LIBRARY,   /* out of memory, I/O, invalid argument */
-    WAI_KIND_UNKNOWN
+    WAI_KIND_UNKNOWN,
+    WAI_KIND_WEBNN      /* a WebNN call was refused or failed (webnn.md) */
 } wai_status_kind;
 
 WAI_API wai_status_kind wai_status_kind_of(wai_status s);

@@ -8,7 +8,8 @@ typedef struct status_entry {
     wai_status_kind kind;
 } status_entry;
 
-/* The spec tables' order (integer-payloads §8, neural-dispatch §7). */
+/* The spec tables' order (integer-payloads §8, neural-dispatch §7), then
+ * the WebNN exceptions (webnn.md). */
 static const status_entry status_table[] = {
     {WAI_ok, "ok", WAI_KIND_OK},
     {WAI_bad_magic, "bad_magic", WAI_KIND_PAYLOAD},
@@ -38,6 +39,12 @@ static const status_entry status_table[] = {
     {WAI_dispatch_shape_mismatch, "dispatch_shape_mismatch", WAI_KIND_DISPATCH},
     {WAI_dispatch_not_placed, "dispatch_not_placed", WAI_KIND_DISPATCH},
     {WAI_dispatch_backend_failed, "dispatch_backend_failed", WAI_KIND_DISPATCH},
+    {WAI_TypeError, "TypeError", WAI_KIND_WEBNN},
+    {WAI_InvalidStateError, "InvalidStateError", WAI_KIND_WEBNN},
+    {WAI_OperationError, "OperationError", WAI_KIND_WEBNN},
+    {WAI_NotSupportedError, "NotSupportedError", WAI_KIND_WEBNN},
+    {WAI_DataError, "DataError", WAI_KIND_WEBNN},
+    {WAI_UnknownError, "UnknownError", WAI_KIND_WEBNN},
     {WAI_out_of_memory, "out_of_memory", WAI_KIND_LIBRARY},
     {WAI_io_error, "io_error", WAI_KIND_LIBRARY},
     {WAI_invalid_argument, "invalid_argument", WAI_KIND_LIBRARY},

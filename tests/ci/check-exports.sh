@@ -58,13 +58,15 @@ done
 diff -u "$tmp/write.want" "$tmp/write.map" >/dev/null
 result "cmake/wai_write.map lists wai_write.h's functions" $?
 
-# The decoder core links libc alone (libpthread is libc since glibc 2.34;
-# older ones may list it).
+# The decoder core links the C library alone: libc and libm, its math (the
+# float backend's); libpthread is libc since glibc 2.34, older ones may list
+# it. oneDNN only where the build was asked to use it (not in this check's
+# build: check-install.sh configures -DWAI_WITH_DNNL=OFF).
 needed="$(readelf -d "$core" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort)"
 echo "check-exports: libwai.so needs: $(echo $needed)"
-bad="$(echo "$needed" | grep -vE '^(libc\.so\.6|libpthread\.so\.0|ld-linux.*)$' || true)"
+bad="$(echo "$needed" | grep -vE '^(libc\.so\.6|libm\.so\.6|libpthread\.so\.0|ld-linux.*)$' || true)"
 [[ -z "$bad" ]]
-result "libwai.so needs only libc" $?
+result "libwai.so needs only the C library (libc, libm)" $?
 
 # Each public header alone: C11 with -Wall -Wextra -Werror -pedantic, and C++.
 hdr_ok=0

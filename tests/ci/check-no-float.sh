@@ -1,12 +1,25 @@
 #!/usr/bin/env bash
-# The library under src/ is integer-only: no file there may contain the word
-# `float` or `double`, not even in a comment (simple and strict, so nobody
-# has to argue about whether a mention is harmless). Prints offending lines.
+# The library under src/ is integer-only but for one folder: no file there
+# may contain the word `float` or `double`, not even in a comment (simple and
+# strict, so nobody has to argue about whether a mention is harmless). The
+# exception is src/webnn/, the native WebNN, the float backend: no integer
+# decode runs there, and no file outside it may include its headers. Prints
+# offending lines.
 # Closes with "1 passed, 0 failed" or "0 passed, 1 failed".
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
-hits="$(grep -rnwE --include='*.c' --include='*.h' 'float|double' src || true)"
+hits="$(grep -rnwE --include='*.c' --include='*.h' --exclude-dir=webnn 'float|double' src || true)"
+# Only the decoder's backend list and the float capability's own files may
+# reach the float folder.
+leaks="$(grep -rlE '#include "webnn/' src --include='*.c' --include='*.h' | grep -v '^src/webnn/' |
+         grep -vE '^src/decode/(backends|float_[a-z0-9_]+)\.[ch]$' || true)"
+if [[ -n "$leaks" ]]; then
+    echo "float check: files outside src/webnn/ include its internals:"
+    printf '%s\n' "$leaks"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
 if [[ -n "$hits" ]]; then
     echo "float check: floating-point words in the integer library (src/):"
     printf '%s\n' "$hits"

@@ -17,6 +17,9 @@ static const char *const spec_codes[] = {
     "dispatch_tier_refused", "dispatch_arithmetic_mismatch", "dispatch_unit_absent",
     "dispatch_program_absent", "dispatch_shape_mismatch", "dispatch_not_placed",
     "dispatch_backend_failed",
+    /* webnn.md's exceptions, by name */
+    "TypeError", "InvalidStateError", "OperationError", "NotSupportedError", "DataError",
+    "UnknownError",
 };
 
 static void test_every_spec_code_has_a_status(void) {
@@ -50,6 +53,7 @@ static void test_values_are_stable(void) {
     CHECK(WAI_cost_over_limit == 20);
     CHECK(WAI_dispatch_tier_refused == 32);
     CHECK(WAI_dispatch_backend_failed == 38);
+    CHECK(WAI_TypeError == 48 && WAI_UnknownError == 53);
     CHECK(WAI_out_of_memory == 64);
     CHECK(WAI_invalid_argument == 66);
 }
@@ -66,6 +70,8 @@ static void test_routing_kinds(void) {
     CHECK(wai_status_kind_of(WAI_cost_over_limit) == WAI_KIND_ROUTE);
     CHECK(wai_status_kind_of(WAI_dispatch_not_placed) == WAI_KIND_DISPATCH);
     CHECK(wai_status_kind_of(WAI_io_error) == WAI_KIND_LIBRARY);
+    CHECK(wai_status_kind_of(WAI_TypeError) == WAI_KIND_WEBNN &&
+          wai_status_kind_of(WAI_UnknownError) == WAI_KIND_WEBNN);
     CHECK(wai_status_kind_of((wai_status)999) == WAI_KIND_UNKNOWN);
 }
 

@@ -1,0 +1,236 @@
+/* The native WebNN's internals (include/wai/wai_webnn.h is the API): what a
+ * builder records, what a graph keeps, and the kernels a graph runs.
+ *
+ * A builder records operands and operators in creation order, which is a
+ * topological order (an operator can only take operands that exist). Build
+ * keeps the operators the outputs reach, in that order, with the constants
+ * they read converted to float32. A run computes every operator into a
+ * float32 buffer of its output (float16 outputs rounded to float16 after
+ * each operator), freeing each buffer after its last reader. This is the
+ * one folder of the library that computes in floating point. */
+#ifndef WAI_WEBNN_ML_H
+#define WAI_WEBNN_ML_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/exec.h"
+#include "wai/wai_webnn.h"
+
+/* ---- errors ---------------------------------------------------------------- */
+
+/* Records the failure's message on c and returns st. */
+wai_status wai_ml_fail(wai_ml_context *c, wai_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* ---- shapes ---------------------------------------------------------------- */
+
+/* The element count of d (a scalar has one); 0 when it leaves 2^53. */
+uint64_t wai_ml_elements(const wai_ml_operand_descriptor *d);
+
+/* The spec's "checking dimensions": a known type, rank at most
+ * WAI_ML_MAX_RANK, every dimension and the element count valid dimensions
+ * (in 1 .. 2^31 - 1 here), the byte length addressable. */
+int wai_ml_dimensions_ok(const wai_ml_operand_descriptor *d);
+
+/* Bidirectional broadcasting (numpy): 1 and *out, or 0 (failure). */
+int wai_ml_broadcast(const wai_ml_operand_descriptor *a, const wai_ml_operand_descriptor *b,
+                     wai_ml_operand_descriptor *out);
+
+int wai_ml_descriptor_equal(const wai_ml_operand_descriptor *a,
+                            const wai_ml_operand_descriptor *b);
+
+/* ---- operators --------------------------------------------------------------- */
+
+typedef enum wai_ml_op_kind {
+    WAI_ML_OP_CONV2D,
+    WAI_ML_OP_CONV_TRANSPOSE2D,
+    WAI_ML_OP_BINARY,
+    WAI_ML_OP_UNARY,
+    WAI_ML_OP_LEAKY_RELU,
+    WAI_ML_OP_CLAMP,
+    WAI_ML_OP_CONCAT,
+    WAI_ML_OP_RESHAPE,
+    WAI_ML_OP_SLICE,
+    WAI_ML_OP_TRANSPOSE,
+    WAI_ML_OP_PAD,
+    WAI_ML_OP_REDUCE
+} wai_ml_op_kind;
+
+/* A convolution's attributes, defaults applied and checked. */
+typedef struct wai_ml_conv_attrs {
+    uint32_t padding[4], strides[2], dilations[2], groups;
+    int input_layout;  /* wai_ml_input_operand_layout */
+    int filter_layout; /* conv2d's or convTranspose2d's enum */
+    int has_bias;
+} wai_ml_conv_attrs;
+
+typedef struct wai_ml_op {
+    wai_ml_op_kind kind;
+    int sub;              /* the binary, unary or reduce operation */
+    uint32_t *inputs;     /* operand ids */
+    uint32_t n_inputs;
+    uint32_t output;      /* operand id */
+    union {
+        wai_ml_conv_attrs conv;
+        float alpha;                      /* leakyRelu */
+        struct { float lo, hi; } clamp;
+        uint32_t axis;                    /* concat */
+        struct { uint32_t starts[WAI_ML_MAX_RANK], strides[WAI_ML_MAX_RANK]; } slice;
+        uint32_t permutation[WAI_ML_MAX_RANK];
+        struct {
+            uint32_t begin[WAI_ML_MAX_RANK], end[WAI_ML_MAX_RANK];
+            int mode;
+            float value;
+        } pad;
+        struct { uint32_t axes; int keep; } reduce; /* axes: a bit per axis */
+    } a;
+} wai_ml_op;
+
+/* ---- the builder's records ------------------------------------------------- */
+
+typedef enum wai_ml_operand_kind {
+    WAI_ML_INPUT,
+    WAI_ML_CONSTANT,
+    WAI_ML_COMPUTED
+} wai_ml_operand_kind;
+
+struct wai_ml_operand {
+    wai_ml_graph_builder *builder;
+    uint32_t id;
+    wai_ml_operand_descriptor desc;
+    wai_ml_operand_kind kind;
+    char *name;            /* an input's */
+    float *values;         /* a constant's, as float32 (owned by the builder) */
+    uint32_t producer;     /* the operator computing it (COMPUTED) */
+};
+
+/* What every builder method does first (the spec's "can not build" and
+ * "validating operand" steps): InvalidStateError once built, TypeError for
+ * an operand of another builder (NULL entries are skipped). what names the
+ * call in messages. */
+wai_status wai_ml_builder_check(wai_ml_graph_builder *b, const char *what,
+                                const wai_ml_operand *const *operands, size_t n);
+
+/* The context a builder was made for. */
+wai_ml_context *wai_ml_builder_context(const wai_ml_graph_builder *b);
+
+/* Records op (its kind, sub and attributes; inputs and output are set
+ * here) over inputs, with a new operand of desc as its output. */
+wai_status wai_ml_builder_add(wai_ml_graph_builder *b, const wai_ml_op *op,
+                              const wai_ml_operand *const *inputs, uint32_t n_inputs,
+                              const wai_ml_operand_descriptor *desc, wai_ml_operand **out);
+
+/* "conv2d" or "conv2d 'label'", for messages, in buf. */
+const char *wai_ml_what(char *buf, size_t size, const char *op, const char *label);
+
+/* ---- contexts and tensors ----------------------------------------------------- */
+
+struct wai_ml_context {
+    wai_context *ctx;
+    const wai_allocator *alloc;
+    const wai_exec *exec;
+    wai_ml_kernels kernels;
+    char message[256];
+    wai_ml_tensor *tensors; /* every live tensor, freed with the context */
+    wai_ml_graph *graphs;   /* likewise */
+};
+
+struct wai_ml_tensor {
+    wai_ml_context *context;
+    wai_ml_tensor_descriptor desc;
+    int constant, destroyed;
+    uint8_t *data;
+    size_t bytes;
+    wai_ml_tensor *next;    /* the context's list */
+};
+
+/* ---- graphs ------------------------------------------------------------------- */
+
+typedef struct wai_ml_io {
+    char *name;
+    uint32_t operand;
+} wai_ml_io;
+
+struct wai_ml_graph {
+    wai_ml_context *context;
+    int destroyed;
+    uint32_t n_operands;
+    wai_ml_operand_descriptor *descs; /* [n_operands] */
+    float **constants;                /* [n_operands]: a constant's values, or NULL */
+    wai_ml_op *ops;                   /* the operators to run, in order */
+    uint32_t n_ops;
+    uint32_t *last_use;               /* [n_operands]: the last op reading it, or UINT32_MAX */
+    wai_ml_io *inputs, *outputs;      /* sorted by name */
+    uint32_t n_inputs, n_outputs;
+    wai_ml_graph *next;     /* the context's list */
+};
+
+/* Computes g: inputs[i] holds input i's float32 values (in g->inputs'
+ * order), outputs[i] receives output i's. */
+wai_status wai_ml_graph_run(wai_ml_graph *g, const float *const *inputs, float *const *outputs);
+
+/* ---- kernels ------------------------------------------------------------------ */
+
+/* One operator on float32 buffers: in[i] with descs in_d[i], out with
+ * out_d. Canonical layouts are the run's business (run.c). */
+typedef struct wai_ml_kernel_args {
+    const wai_ml_op *op;
+    const float *const *in;
+    const wai_ml_operand_descriptor *const *in_d;
+    float *out;
+    const wai_ml_operand_descriptor *out_d;
+    const wai_exec *exec;
+} wai_ml_kernel_args;
+
+/* The reference kernels (ref_*.c): plain loops, every sum in double. */
+wai_status wai_ml_ref_conv2d(const wai_ml_kernel_args *k);
+wai_status wai_ml_ref_conv_transpose2d(const wai_ml_kernel_args *k);
+void wai_ml_ref_binary(const wai_ml_kernel_args *k);
+void wai_ml_ref_unary(const wai_ml_kernel_args *k);
+void wai_ml_ref_concat(const wai_ml_kernel_args *k);
+void wai_ml_ref_slice(const wai_ml_kernel_args *k);
+void wai_ml_ref_transpose(const wai_ml_kernel_args *k);
+/* out = in with its axes permuted: out axis i is in's axis perm[i]. */
+void wai_ml_permute(const float *in, const wai_ml_operand_descriptor *d, const uint32_t *perm,
+                    float *out);
+void wai_ml_ref_pad(const wai_ml_kernel_args *k);
+void wai_ml_ref_reduce(const wai_ml_kernel_args *k);
+
+/* The oneDNN convolutions (dnnl_conv.c, where the build found oneDNN):
+ * WAI_NotSupportedError when this build has none, so the run takes the
+ * reference. */
+int wai_ml_dnnl_available(void);
+wai_status wai_ml_dnnl_conv2d(const wai_ml_kernel_args *k);
+wai_status wai_ml_dnnl_conv_transpose2d(const wai_ml_kernel_args *k);
+
+/* ---- graph descriptions (graph_json.c) ------------------------------------------ */
+
+struct wai_json_value;
+
+/* The graph of a parsed description. strict: every member known (the
+ * public reader); otherwise members it does not read are ignored (the
+ * conformance cases carry their expectations beside the graph). The
+ * outputs: the description's "outputs" member, or else output_names (each
+ * an operator's output, named by itself). */
+wai_status wai_ml_graph_from_description(wai_ml_context *c, const struct wai_json_value *root,
+                                         const uint8_t *weights, size_t weights_len,
+                                         const wai_ml_named_descriptor *inputs, size_t n_inputs,
+                                         int strict, const char *const *output_names,
+                                         size_t n_output_names, wai_ml_graph **out);
+
+/* ---- numbers ------------------------------------------------------------------ */
+
+/* float16 (binary16) bits from a float (round to nearest, ties to even,
+ * overflow to infinity, NaN kept NaN), and back. */
+uint16_t wai_ml_f16_from_f32(float f);
+float wai_ml_f32_from_f16(uint16_t h);
+
+/* Decimal JSON number text to double, correctly rounded by the C library
+ * whatever the locale's decimal point. 0 when the text is not a number. */
+int wai_ml_number_from_text(const char *text, size_t len, double *out);
+
+#endif
