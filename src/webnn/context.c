@@ -57,6 +57,7 @@ void wai_ml_graph_free(wai_ml_graph *g);
 void wai_ml_context_destroy(wai_ml_context *c) {
     if (!c) return;
     while (c->graphs) wai_ml_graph_free(c->graphs);
+    wai_ml_dnnl_context_free(c);
     while (c->tensors) {
         wai_ml_tensor *t = c->tensors;
         c->tensors = t->next;

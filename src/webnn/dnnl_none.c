@@ -12,3 +12,15 @@ wai_status wai_ml_dnnl_conv_transpose2d(const wai_ml_kernel_args *k) {
     (void)k;
     return WAI_NotSupportedError;
 }
+
+void wai_ml_dnnl_op_free(const wai_allocator *alloc, void *backend) {
+    (void)alloc;
+    (void)backend;
+}
+
+void wai_ml_dnnl_context_free(wai_ml_context *c) { (void)c; }
+
+int wai_ml_dnnl_op_runs(const void *backend) {
+    (void)backend;
+    return 0;
+}

@@ -54,6 +54,7 @@ static wai_status make_graph(wai_ml_graph_builder *b, const wai_ml_named_operand
         if (!need[op->output]) continue;
         wai_ml_op *d = &g->ops[g->n_ops];
         *d = *op;
+        d->backend = NULL;
         d->inputs = wai_alloc_array(a, op->n_inputs ? op->n_inputs : 1, sizeof *d->inputs);
         if (!d->inputs) break;
         memcpy(d->inputs, op->inputs, (size_t)op->n_inputs * sizeof *d->inputs);
@@ -136,7 +137,10 @@ wai_status wai_ml_build(wai_ml_graph_builder *b, const wai_ml_named_operand *out
 static void release(wai_ml_graph *g) {
     const wai_allocator *a = g->context->alloc;
     for (uint32_t i = 0; g->constants && i < g->n_operands; i++) wai_free(a, g->constants[i]);
-    for (uint32_t k = 0; g->ops && k < g->n_ops; k++) wai_free(a, g->ops[k].inputs);
+    for (uint32_t k = 0; g->ops && k < g->n_ops; k++) {
+        wai_free(a, g->ops[k].inputs);
+        wai_ml_dnnl_op_free(a, g->ops[k].backend);
+    }
     for (uint32_t i = 0; g->inputs && i < g->n_inputs; i++) wai_free(a, g->inputs[i].name);
     for (uint32_t i = 0; g->outputs && i < g->n_outputs; i++) wai_free(a, g->outputs[i].name);
     wai_free(a, g->constants), wai_free(a, g->ops), wai_free(a, g->inputs);

@@ -74,6 +74,7 @@ typedef struct wai_ml_op {
     uint32_t *inputs;     /* operand ids */
     uint32_t n_inputs;
     uint32_t output;      /* operand id */
+    void *backend;        /* a graph's: the fast kernel's state kept between runs */
     union {
         wai_ml_conv_attrs conv;
         float alpha;                      /* leakyRelu */
@@ -137,6 +138,7 @@ struct wai_ml_context {
     char message[256];
     wai_ml_tensor *tensors; /* every live tensor, freed with the context */
     wai_ml_graph *graphs;   /* likewise */
+    void *dnnl;             /* oneDNN's engine and stream, made at first use */
 };
 
 struct wai_ml_tensor {
@@ -178,7 +180,9 @@ wai_status wai_ml_graph_run(wai_ml_graph *g, const float *const *inputs, float *
 /* One operator on float32 buffers: in[i] with descs in_d[i], out with
  * out_d. Canonical layouts are the run's business (run.c). */
 typedef struct wai_ml_kernel_args {
-    const wai_ml_op *op;
+    wai_ml_context *context;
+    wai_ml_op *op;        /* op->backend: the fast kernel's own */
+    int filter_constant;  /* a convolution's filter is a constant (the same every run) */
     const float *const *in;
     const wai_ml_operand_descriptor *const *in_d;
     float *out;
@@ -206,6 +210,11 @@ void wai_ml_ref_reduce(const wai_ml_kernel_args *k);
 int wai_ml_dnnl_available(void);
 wai_status wai_ml_dnnl_conv2d(const wai_ml_kernel_args *k);
 wai_status wai_ml_dnnl_conv_transpose2d(const wai_ml_kernel_args *k);
+/* Frees an op's backend state, and a context's engine (both safe on NULL). */
+void wai_ml_dnnl_op_free(const wai_allocator *alloc, void *backend);
+void wai_ml_dnnl_context_free(wai_ml_context *c);
+/* 1 when an op's state says oneDNN computes it (for tests). */
+int wai_ml_dnnl_op_runs(const void *backend);
 
 /* ---- graph descriptions (graph_json.c) ------------------------------------------ */
 

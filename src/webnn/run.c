@@ -37,7 +37,7 @@ static const uint32_t *filter_perm(const wai_ml_op *op) {
 
 /* A convolution in the kernels' layouts: the input and filter permuted
  * where they are not, the output permuted back. */
-static wai_status run_conv(wai_ml_context *c, const wai_ml_graph *g, const wai_ml_op *op,
+static wai_status run_conv(wai_ml_context *c, const wai_ml_graph *g, wai_ml_op *op,
                            const float *const *in, float *out) {
     const wai_allocator *a = c->alloc;
     const wai_ml_operand_descriptor *xd = &g->descs[op->inputs[0]], *wd = &g->descs[op->inputs[1]];
@@ -59,7 +59,8 @@ static wai_status run_conv(wai_ml_context *c, const wai_ml_graph *g, const wai_m
                            op->n_inputs > 2 ? in[2] : NULL};
     const wai_ml_operand_descriptor *ds[3] = {&x2, &w2,
                                               op->n_inputs > 2 ? &g->descs[op->inputs[2]] : NULL};
-    wai_ml_kernel_args k = {op, ins, ds, nhwc ? yb : out, &y2, c->exec};
+    wai_ml_kernel_args k = {c, op, g->constants[op->inputs[1]] != NULL, ins, ds,
+                            nhwc ? yb : out, &y2, c->exec};
     int conv2d = op->kind == WAI_ML_OP_CONV2D;
     st = WAI_NotSupportedError;
     if (c->kernels == WAI_ML_KERNELS_BEST)
@@ -72,7 +73,7 @@ done:
     return st;
 }
 
-static wai_status run_op(wai_ml_context *c, const wai_ml_graph *g, const wai_ml_op *op,
+static wai_status run_op(wai_ml_context *c, const wai_ml_graph *g, wai_ml_op *op,
                          const float *const *in, float *out) {
     const wai_ml_operand_descriptor *ds[WAI_ML_MAX_RANK + 2];
     const wai_ml_operand_descriptor *const *dp = ds;
@@ -84,7 +85,7 @@ static wai_status run_op(wai_ml_context *c, const wai_ml_graph *g, const wai_ml_
     }
     const wai_ml_operand_descriptor **fill = many ? many : ds;
     for (uint32_t i = 0; i < op->n_inputs; i++) fill[i] = &g->descs[op->inputs[i]];
-    wai_ml_kernel_args k = {op, in, dp, out, &g->descs[op->output], c->exec};
+    wai_ml_kernel_args k = {c, op, 0, in, dp, out, &g->descs[op->output], c->exec};
     wai_status st = WAI_ok;
     switch (op->kind) {
     case WAI_ML_OP_CONV2D:
@@ -123,7 +124,7 @@ wai_status wai_ml_graph_run(wai_ml_graph *g, const float *const *inputs, float *
     for (uint32_t i = 0; st == WAI_ok && i < g->n_inputs; i++) val[g->inputs[i].operand] = inputs[i];
     for (uint32_t i = 0; st == WAI_ok && i < g->n_outputs; i++) keep[g->outputs[i].operand] = 1;
     for (uint32_t k = 0; st == WAI_ok && k < g->n_ops; k++) {
-        const wai_ml_op *op = &g->ops[k];
+        wai_ml_op *op = &g->ops[k];
         const wai_ml_operand_descriptor *od = &g->descs[op->output];
         size_t e = (size_t)wai_ml_elements(od);
         float *o = wai_alloc_array(a, e, sizeof *o);

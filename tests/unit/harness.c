@@ -154,6 +154,8 @@ int main(int argc, char **argv) {
     suite_sets();
     suite_decoder_dispatch();
     suite_decode_memory();
+    suite_webnn_validation();
+    suite_webnn_kernels();
     suite_webnn_conformance();
     suite_threads();
     printf("%d passed, %d failed\n", g_passed, g_failed);

@@ -71,6 +71,8 @@ void suite_decode_memory(void);
 void suite_decoder_dispatch(void);
 void suite_threads(void);
 void suite_webnn_conformance(void);
+void suite_webnn_kernels(void);
+void suite_webnn_validation(void);
 
 #define CHECK(c) harness_check(!!(c), #c, __FILE__, __LINE__)
 #define CHECK_MSG(c, ...) harness_check_msg(!!(c), __FILE__, __LINE__, __VA_ARGS__)
