@@ -121,6 +121,20 @@ WAI_API wai_status wai_decoder_receive(wai_decoder *d, wai_output *out);
  * (wai_dispatch_report_json writes its text). */
 WAI_API const wai_dispatch_report *wai_decoder_dispatch_report(const wai_decoder *d);
 
+/* neural-dispatch §6.3's symbols_digest of the last payload sent: the
+ * BLAKE3 of its entropy stage's symbols, each as four bytes little-endian,
+ * the same on every machine whatever path ran the networks. 1 and *out
+ * when the last decode has one (a capability with such a stage, decoded);
+ * 0 otherwise. */
+WAI_API int wai_decoder_symbols_digest(const wai_decoder *d, uint8_t out[32]);
+
+/* The same digest from the entropy stage alone: the parse, §7 steps 1 to
+ * 4 and the symbols, no network and no dispatch (`wai inspect`).
+ * unsupported_capability for a capability with no such stage. */
+WAI_API wai_status wai_symbols_digest(wai_context *ctx, const char *capability,
+                                      const wai_set *set, const uint8_t *data, size_t len,
+                                      uint8_t out[32]);
+
 /* A payload's declared cost without decoding it (parses the header).
  * capability NULL: by its magic. A capability that decodes against a
  * parameter set needs it: set_incomplete here (wai_declared_cost_set). */

@@ -180,13 +180,14 @@ typedef struct wai_dispatch_probe {
     void *reserved[4]; /* NULL (invalid_argument otherwise): room for more questions */
 } wai_dispatch_probe;
 
-/* This sink's device: only the CPU with libwai's integer interpreter
- * (wai-ops) is present; the neural processor, any GPU, and the
- * model-runtime, webnn, onnx-runtime and wgsl backends are absent. For
+/* This sink's device: the CPU with libwai's integer interpreter (wai-ops)
+ * and its native WebNN (webnn) is present; the neural processor, any GPU,
+ * and the model-runtime, onnx-runtime and wgsl backends are absent. For
  * wai-ops the program is the set's integer networks, which a decode has
  * resolved and checked against the payload (set_incomplete, model_mismatch,
  * geometry_mismatch) before it dispatches, so program and shape answer yes;
- * wai-ops states no plan. */
+ * a decode's own backend answers them for webnn first (the set's graph
+ * description). Neither states a plan. */
 WAI_API const wai_dispatch_probe *wai_dispatch_probe_default(void);
 
 /* ---- §5 the report ------------------------------------------------------- */

@@ -21,10 +21,13 @@ typedef enum wai_format {
     WAI_FORMAT_WIC1 = 7,
     /* Formats with their own framing rules. */
     WAI_FORMAT_WIM1 = 8,       /* §14: no version byte; refusals are payload_malformed */
-    WAI_FORMAT_INT_SYNTH = 9   /* §13: no magic at all */
+    WAI_FORMAT_INT_SYNTH = 9,  /* §13: no magic at all */
+    /* libwai's payload of wai.neural.bmshj2018 (docs/bmshj2018.md, reading
+     * B1: neural-dispatch §6.3 names only its parts). */
+    WAI_FORMAT_B18F = 10
 } wai_format;
 
-/* "WIV1" ... "WIM1", "int_synth", or "none". */
+/* "WIV1" ... "WIM1", "int_synth", "B18F", or "none". */
 WAI_API const char *wai_format_name(wai_format f);
 
 /* The format whose magic the bytes start with (WIM1 included), or

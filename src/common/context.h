@@ -17,6 +17,7 @@ struct wai_context {
     const struct wai_kernels *kernels;  /* the layer table (ops/network.h) */
     uint64_t set_cache_budget;
     struct wai_set_cache *sets;         /* the loaded-set cache (sets/cache.h) */
+    uint64_t ml_contexts;               /* native WebNN contexts made so far (tests read it) */
 };
 
 #endif

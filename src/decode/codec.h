@@ -41,6 +41,12 @@ typedef struct wai_job {
                                  * (a cost query: no stream to check against) */
     int reads_set;              /* from parse: 1 when §7 step 1 applies to this payload */
     const wai_loaded_set *set;  /* from step 1 on, when reads_set */
+    const wai_set *members;     /* the set's members as given (a program a backend reads) */
+    wai_context *ctx;           /* the decoder's context (a floating-point backend makes its own
+                                 * from it), NULL in a cost query */
+    wai_path path;              /* the path that runs (set before run) */
+    int has_digest;             /* run or symbols left symbols_digest */
+    uint8_t symbols_digest[32];
     wai_cost cost;              /* from prepare on */
     /* The outputs: their shape from prepare on, their bytes after run. */
     wai_output_kind kind;
@@ -73,6 +79,16 @@ typedef struct wai_codec_ops {
     void (*release)(wai_job *j, const wai_allocator *a);
     /* The parsed header as a JSON object (wai_payload_header_json). */
     void (*describe)(const wai_job *j, wai_text *t);
+    /* The dispatch's questions a backend of this build answers for the
+     * codec's set and payload (neural-dispatch §4 step 2): does the set
+     * hold a program for path (dispatch_program_absent), does it take
+     * this payload's shape (dispatch_shape_mismatch). NULL: yes (the
+     * integer networks the set holds are the program). */
+    wai_status (*program)(const wai_job *j, const wai_path *path);
+    wai_status (*shape)(const wai_job *j, const wai_path *path);
+    /* The entropy stage alone (after prepare), leaving symbols_digest:
+     * neural-dispatch §6.3's digest. NULL: the capability has none. */
+    wai_status (*symbols)(wai_job *j, const wai_allocator *a);
     /* A frame form: its stream state's size (zeroed when the decoder
      * makes it), and how a refusal or the decoder's end closes it. */
     size_t stream_bytes;
@@ -82,8 +98,15 @@ typedef struct wai_codec_ops {
     const void *impl;
 } wai_codec_ops;
 
+/* The most paths a codec's networks run on in one build. */
+#define WAI_CODEC_PATHS 2
+
 struct wai_codec {
     wai_capability cap;          /* the registry row (include/wai/wai_format.h) */
+    /* The paths this build computes its networks on (decode/backends.c);
+     * a codec with no networks runs on the first, with no dispatch. */
+    wai_path paths[WAI_CODEC_PATHS];
+    uint32_t n_paths;
     wai_output_kind output;      /* what its decodes output */
     uint64_t max_bytes;          /* wai_payload_max_bytes (docs/reading-inputs.md) */
     /* Every code its parse (wai_check_payload) can give, in the order §2

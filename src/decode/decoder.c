@@ -29,6 +29,8 @@ struct wai_decoder {
     wai_output_kind kind;
     wai_dispatch_report report; /* the last payload's, when has_report */
     int has_report;
+    int has_digest;             /* the last payload's symbols digest (§6.3) */
+    uint8_t digest[32];
 };
 
 uint64_t wai_cost_work(const wai_cost *c) {
@@ -131,6 +133,7 @@ static wai_status resolve_set(wai_context *ctx, const wai_set *set, wai_job *j,
     wai_status st = wai_set_check_members(&k, set);
     if (st == WAI_ok) st = wai_set_cache_acquire(ctx->sets, &k, set, held, &hit);
     if (st == WAI_ok) j->set = wai_set_ref_get(*held);
+    j->members = set;
     return st;
 }
 
@@ -170,12 +173,18 @@ static wai_status ask_unit(void *o, const wai_capability *cap, const wai_path *p
     return CALLER_ASK(rp, unit, cap, path);
 }
 
+/* The set's program and the payload's shape: this build's backend answers
+ * for what it reads of the set, then the caller's probe. */
 static wai_status ask_program(void *o, const wai_capability *cap, const wai_path *path) {
-    return CALLER_ASK((run_probe *)o, program, cap, path);
+    run_probe *rp = o;
+    wai_status st = wai_backend_program(rp->j, path);
+    return st == WAI_ok ? CALLER_ASK(rp, program, cap, path) : st;
 }
 
 static wai_status ask_shape(void *o, const wai_capability *cap, const wai_path *path) {
-    return CALLER_ASK((run_probe *)o, shape, cap, path);
+    run_probe *rp = o;
+    wai_status st = wai_backend_shape(rp->j, path);
+    return st == WAI_ok ? CALLER_ASK(rp, shape, cap, path) : st;
 }
 
 static wai_status ask_plan(void *o, const wai_capability *cap, const wai_path *path,
@@ -208,9 +217,7 @@ static wai_status run(wai_decoder *d, wai_job *j, uint8_t **out) {
         st = wai_dispatch(&j->codec->cap, d->dispatch, &probe, &d->report);
         d->has_report = 1;
     } else {
-        static const wai_path integer = {WAI_UNIT_CPU, WAI_BACKEND_WAI_OPS,
-                                         WAI_ARITHMETIC_INTEGER};
-        st = run_path(&rp, &j->codec->cap, &integer);
+        st = run_path(&rp, &j->codec->cap, &j->codec->paths[0]);
     }
     *out = rp.out;
     return st;
@@ -243,6 +250,8 @@ static wai_status decode(wai_decoder *d, wai_job *j, const uint8_t *data, size_t
     d->height = j->height;
     d->kind = j->kind;
     d->sample_rate = j->kind == WAI_OUTPUT_PCM ? j->sample_rate : 0;
+    d->has_digest = j->has_digest;
+    if (j->has_digest) memcpy(d->digest, j->symbols_digest, 32);
     return WAI_ok;
 }
 
@@ -250,6 +259,7 @@ wai_status wai_decoder_send(wai_decoder *d, const uint8_t *data, size_t len, wai
     if (!d || (!data && len)) return WAI_invalid_argument;
     drop_outputs(d);
     d->has_report = 0;
+    d->has_digest = 0;
     if (!d->codec) {
         /* No capability given: the one the first payload's magic names. */
         const wai_codec *c;
@@ -264,12 +274,19 @@ wai_status wai_decoder_send(wai_decoder *d, const uint8_t *data, size_t len, wai
         return WAI_out_of_memory;
     wai_job j;
     wai_job_init(&j, c, d->stream);
+    j.ctx = d->ctx;
     wai_status st = decode(d, &j, data, len, cost);
     if (c->ops->release) c->ops->release(&j, &d->ctx->alloc);
     /* In a frame stream the frames before a refusal stand, and the next
      * inter frame has no group. */
     if (st != WAI_ok) close_stream(d);
     return st;
+}
+
+int wai_decoder_symbols_digest(const wai_decoder *d, uint8_t out[32]) {
+    if (!d || !out || !d->has_digest) return 0;
+    memcpy(out, d->digest, 32);
+    return 1;
 }
 
 const wai_dispatch_report *wai_decoder_dispatch_report(const wai_decoder *d) {
@@ -316,6 +333,25 @@ wai_status wai_declared_cost(const char *capability, const uint8_t *data, size_t
                              wai_cost *cost) {
     if (!cost || (!data && len)) return WAI_invalid_argument;
     return cost_of(NULL, capability, NULL, data, len, cost);
+}
+
+wai_status wai_symbols_digest(wai_context *ctx, const char *capability, const wai_set *set,
+                              const uint8_t *data, size_t len, uint8_t out[32]) {
+    if (!ctx || !out || (!data && len)) return WAI_invalid_argument;
+    const wai_codec *c;
+    wai_status st = codec_for(capability, data, len, &c);
+    if (st != WAI_ok) return st;
+    if (!c->ops->symbols) return WAI_unsupported_capability;
+    wai_job j;
+    wai_job_init(&j, c, NULL);
+    j.ctx = ctx;
+    wai_set_ref *held = NULL;
+    st = prepare(ctx, set, &j, data, len, &held);
+    if (st == WAI_ok) st = c->ops->symbols(&j, &ctx->alloc);
+    if (st == WAI_ok) memcpy(out, j.symbols_digest, 32);
+    if (c->ops->release) c->ops->release(&j, &ctx->alloc);
+    wai_set_cache_release(ctx->sets, held);
+    return st;
 }
 
 wai_status wai_declared_cost_set(wai_context *ctx, const char *capability, const wai_set *set,

@@ -1,20 +1,23 @@
 /* The device of this sink as neural-dispatch §4 step 2 asks about it:
- * libwai runs networks only with its integer interpreter on the CPU. Its
- * floating-point runtimes (WebNN-style, a later issue) and WGSL kernels do
- * not exist yet, and it links no model runtime or ONNX Runtime, so every
+ * libwai computes on the CPU, with its integer interpreter (wai-ops) and
+ * its native WebNN (src/webnn/, whose contexts are the CPU's only). It has
+ * no WGSL kernels and links no model runtime or ONNX Runtime, so every
  * other path is absent, whatever the machine has. */
 #include "wai/wai_dispatch.h"
 
 static wai_status unit(void *opaque, const wai_capability *cap, const wai_path *path) {
     (void)opaque;
     (void)cap;
-    return path->unit == WAI_UNIT_CPU && path->backend == WAI_BACKEND_WAI_OPS
+    return path->unit == WAI_UNIT_CPU &&
+                   (path->backend == WAI_BACKEND_WAI_OPS || path->backend == WAI_BACKEND_WEBNN)
                ? WAI_ok
                : WAI_dispatch_unit_absent;
 }
 
-/* wai-ops's program is the set's integer networks; the decode has found
- * them and checked them against the payload before it dispatches. */
+/* wai-ops's program is the set's integer networks, which the decode has
+ * found and checked against the payload before it dispatches; webnn's is
+ * the set's graph description, which the decoder's own backend checks
+ * (decode/backends.c) before this probe is asked. */
 static wai_status program(void *opaque, const wai_capability *cap, const wai_path *path) {
     (void)opaque;
     (void)cap;
@@ -29,7 +32,8 @@ static wai_status shape(void *opaque, const wai_capability *cap, const wai_path 
     return WAI_ok;
 }
 
-/* The interpreter states no plan: it runs every operation where it is. */
+/* Neither states a plan: each runs every operation on the CPU (WebNN
+ * states no placement, neural-dispatch §5). */
 static wai_status plan(void *opaque, const wai_capability *cap, const wai_path *path,
                        wai_placement *out) {
     (void)opaque;

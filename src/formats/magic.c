@@ -9,7 +9,7 @@ static const struct {
 } magics[] = {
     {WAI_FORMAT_WIV1, "WIV1"}, {WAI_FORMAT_WIH1, "WIH1"}, {WAI_FORMAT_WIA1, "WIA1"},
     {WAI_FORMAT_WIS1, "WIS1"}, {WAI_FORMAT_WIF1, "WIF1"}, {WAI_FORMAT_WCF1, "WCF1"},
-    {WAI_FORMAT_WIC1, "WIC1"}, {WAI_FORMAT_WIM1, "WIM1"},
+    {WAI_FORMAT_WIC1, "WIC1"}, {WAI_FORMAT_WIM1, "WIM1"}, {WAI_FORMAT_B18F, "B18F"},
 };
 
 #define N_MAGICS (sizeof magics / sizeof magics[0])

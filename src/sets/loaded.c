@@ -121,6 +121,7 @@ wai_status wai_loaded_one_scale(wai_loaded_set *l, const wai_net *const *nets, s
 }
 
 static void free_parts(const wai_allocator *a, wai_loaded_set *l) {
+    if (l->own && l->own_free) l->own_free(a, l->own);
     if (l->tables) {
         for (uint32_t i = 0; l->latent && i < l->tables->n_edges; i++)
             wai_cdf_table_free(&l->latent[i], a);

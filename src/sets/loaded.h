@@ -42,6 +42,10 @@ struct wai_loaded_set {
     wai_entropy_set *tables;    /* WIH1 only: entropy.json */
     wai_cdf_table *latent;      /* [tables->n_edges] lookups of the latent tables */
     wai_cdf_table *hyper;       /* [tables->n_z] lookups of the hyper-latent tables */
+    /* A capability's own parts, kept by its loader (wai.neural.bmshj2018's
+     * tables), and how they are freed; NULL for the others. */
+    void *own;
+    void (*own_free)(const wai_allocator *a, void *own);
     uint64_t bytes;             /* the memory it holds (allocations while loading) */
 };
 

@@ -48,6 +48,7 @@ wai_status wai_ml_create_context(wai_context *ctx, const wai_ml_context_options 
     c->alloc = &ctx->alloc;
     c->exec = &ctx->exec;
     c->kernels = options->kernels;
+    ctx->ml_contexts++;
     *out = c;
     return WAI_ok;
 }

@@ -11,6 +11,7 @@
  *   wai.video.int_cond(.frame) WIC1 / WCF1: §2 steps 1 and 2, all this
  *                              build checks of them
  *   wai.neural.int_mlicpp      WIM1: its header's length and magic (§14)
+ *   wai.neural.bmshj2018       B18F (docs/bmshj2018.md): its header's rules
  *
  * Each is a `parse` case (the payload alone, no set). The bases come from
  * the library's writers; each fault is a byte edit of one, so each file
@@ -174,6 +175,38 @@ static void framing_only(void) {
     FIX(cap, wim1, "wim1_magic.wim1", "payload_malformed", x.b[3] = '2');
 }
 
+/* B18F: header 0..28 (picture 16 x 16, latent 1 x 1 x 1), stream 28.. */
+static void bmshj2018(void) {
+    const char *cap = "wai.neural.bmshj2018";
+    buf base;
+    memset(base.b, 0, 28);
+    memcpy(base.b, "B18F\x01", 5);
+    put32(base.b + 8, 16), put32(base.b + 12, 16);
+    put32(base.b + 16, 1), put32(base.b + 20, 1), put32(base.b + 24, 1);
+    put32(base.b + 28, 8);
+    memcpy(base.b + 32, empty_stream, 8);
+    base.len = 40;
+    FIX(cap, base, "b18f_ok.b18f", "ok", (void)0);
+    FIX(cap, base, "b18f_short.b18f", "bad_magic", x.len = 3);
+    FIX(cap, base, "b18f_magic.b18f", "bad_magic", x.b[3] = 'G');
+    FIX(cap, base, "b18f_magic_wih1.b18f", "format_capability_mismatch", memcpy(x.b, "WIH1", 4));
+    FIX(cap, base, "b18f_magic_only.b18f", "stream_length", x.len = 4);
+    FIX(cap, base, "b18f_version.b18f", "version", x.b[4] = 2);
+    FIX(cap, base, "b18f_header_cut.b18f", "stream_length", x.len = 27);
+    FIX(cap, base, "b18f_reserved.b18f", "reserved_nonzero", x.b[6] = 1);
+    FIX(cap, base, "b18f_height0.b18f", "field_range", put32(x.b + 8, 0));
+    FIX(cap, base, "b18f_m0.b18f", "field_range", put32(x.b + 16, 0));
+    /* The latent's sides are the picture's over 16, rounded up. */
+    FIX(cap, base, "b18f_lh.b18f", "field_range", put32(x.b + 20, 2));
+    FIX(cap, base, "b18f_lw_17.b18f", "field_range", put32(x.b + 12, 17));
+    FIX(cap, base, "b18f_cap.b18f", "too_large",
+        (put32(x.b + 8, 1u << 17), put32(x.b + 12, 1u << 17), put32(x.b + 16, 2),
+         put32(x.b + 20, 1u << 13), put32(x.b + 24, 1u << 13)));
+    FIX(cap, base, "b18f_stream_cut.b18f", "stream_length", x.len = 39);
+    FIX(cap, base, "b18f_stream_len7.b18f", "stream_length", put32(x.b + 28, 7));
+    FIX(cap, base, "b18f_trailing.b18f", "trailing", x.b[x.len++] = 0);
+}
+
 void gen_parse_codes(const char *outdir, FILE *index) {
     g_root = outdir;
     g_idx = index;
@@ -181,4 +214,5 @@ void gen_parse_codes(const char *outdir, FILE *index) {
     hyper_clip();
     hyper_frame();
     framing_only();
+    bmshj2018();
 }

@@ -38,7 +38,7 @@ row wai.video.int_cond WIC1 NeuralIntegerExact decode-equivalence ? model.wcb
 row wai.video.int_cond.frame WCF1 NeuralIntegerExact decode-equivalence ? model.wcb
 row wai.neural.int_synth int_synth NeuralIntegerExact decode-equivalence ? int_synth.json
 row wai.neural.int_mlicpp WIM1 NeuralIntegerExact decode-equivalence ? model.wmb
-row wai.neural.bmshj2018 none Neural none no cdfs_q3.json
+row wai.neural.bmshj2018 B18F Neural none yes cdfs_q3.json
 
 # --- --json ---------------------------------------------------------------------
 expect_exit 0 "capabilities --json" -- "$WAI" capabilities --json
@@ -67,9 +67,9 @@ for c, r in zip(caps, rows):
     assert want == r, (want, r)
     assert c["tier"] in ("none", "entropy-consistency", "decode-equivalence"), c
 b = [c for c in caps if c["capability"] == "wai.neural.bmshj2018"]
-assert b == [{"capability": "wai.neural.bmshj2018", "format": "none", "frame_form": False,
+assert b == [{"capability": "wai.neural.bmshj2018", "format": "B18F", "frame_form": False,
               "class": "Neural", "tier": "none", "set": ["cdfs_q3.json"],
-              "decodes": False}], b
+              "decodes": True}], b
 hyper = [c for c in caps if c["capability"] == "wai.video.int_hyper"][0]
 assert hyper["keyframe"] == 1 and hyper["frame_form"] is False, hyper
 assert text.endswith("]\n"), "one trailing newline"

@@ -44,6 +44,7 @@ static const wai_path all_paths[] = {
 #define N_PATHS (sizeof all_paths / sizeof all_paths[0])
 #define IS_INT_PATH(i) ((i) >= 9)
 #define IS_CPU_WAI_OPS(i) ((i) == 9)
+#define IS_CPU_WEBNN(i) ((i) == 5)
 
 /* ---- tokens -------------------------------------------------------------- */
 
@@ -90,10 +91,11 @@ static void test_registry_classes_and_tiers(void) {
     CHECK(n_int == 11);
     const wai_capability *b = bms_cap();
     CHECK(b && strcmp(b->registry_class, "Neural") == 0 && strcmp(b->tier, "none") == 0);
-    CHECK(b && b->format == WAI_FORMAT_NONE && !wai_capability_has_decoder(b));
-    /* No payload of it is read: framing refuses it as undecodable here. */
-    CHECK(wai_check_framing(b, (const uint8_t *)"WIV1\x01", 5) == WAI_unsupported_capability);
-    CHECK(wai_check_framing(b, (const uint8_t *)"\0\0\0\0\x01", 5) == WAI_unsupported_capability);
+    /* Its payload is libwai's B18F (docs/bmshj2018.md), framed as §2's. */
+    CHECK(b && b->format == WAI_FORMAT_B18F && wai_capability_has_decoder(b));
+    CHECK(wai_check_framing(b, (const uint8_t *)"WIV1\x01", 5) == WAI_format_capability_mismatch);
+    CHECK(wai_check_framing(b, (const uint8_t *)"\0\0\0\0\x01", 5) == WAI_bad_magic);
+    CHECK(wai_check_framing(b, (const uint8_t *)"B18F\x01", 5) == WAI_ok);
     CHECK(wai_dispatch_registered_tier(&entropy_cap) == WAI_TIER_ENTROPY_CONSISTENCY);
     CHECK(wai_dispatch_registered_tier(&odd_cap) == WAI_TIER_NONE);
     CHECK(wai_dispatch_registered_tier(NULL) == WAI_TIER_NONE);
@@ -145,7 +147,8 @@ static wai_status expected_alone(int c, int de, size_t p) {
     int int_class = c == C_INT;
     if (!IS_INT_PATH(p)) {
         if (de) return WAI_dispatch_tier_refused;
-        return WAI_dispatch_unit_absent; /* no floating-point runtime here */
+        /* The native WebNN, on the CPU only; no model runtime, no ONNX Runtime. */
+        return IS_CPU_WEBNN(p) ? WAI_ok : WAI_dispatch_unit_absent;
     }
     if (!int_class) return WAI_dispatch_arithmetic_mismatch;
     return IS_CPU_WAI_OPS(p) ? WAI_ok : WAI_dispatch_unit_absent; /* no GPU, no WGSL */
@@ -179,8 +182,10 @@ static void test_every_class_intent_pin_path(void) {
                     CHECK(r.capability == class_cap(c));
                     CHECK(r.needed == expected_need(c, in, pin));
                     if (want == WAI_ok) {
-                        CHECK(r.ran && r.n_refused == 0 && r.held == WAI_TIER_DECODE_EQUIVALENCE);
-                        CHECK(r.ran_path.backend == WAI_BACKEND_WAI_OPS && !r.placement.stated);
+                        CHECK(r.ran && r.n_refused == 0 &&
+                              r.held == wai_dispatch_registered_tier(class_cap(c)));
+                        CHECK(memcmp(&r.ran_path, &all_paths[p], sizeof(wai_path)) == 0 &&
+                              !r.placement.stated);
                     } else {
                         CHECK(!r.ran && r.n_refused == 1 && r.refused[0].reason == want);
                         CHECK(memcmp(&r.refused[0].path, &all_paths[p], sizeof(wai_path)) == 0);
@@ -284,14 +289,11 @@ static const char int_default_report[] =
 
 static const char bms_default_report[] =
     "{\"kind\": \"wai-neural-dispatch/1\", \"capability\": \"wai.neural.bmshj2018\", "
-    "\"needed\": \"none\", \"ran\": null, \"refused\": [{\"unit\": \"npu\", \"backend\": "
-    "\"model-runtime\", \"arithmetic\": \"float\", \"reason\": \"dispatch_unit_absent\"}, "
-    "{\"unit\": \"gpu\", \"backend\": \"webnn\", \"arithmetic\": \"float\", \"reason\": "
-    "\"dispatch_unit_absent\"}, {\"unit\": \"cpu\", \"backend\": \"webnn\", \"arithmetic\": "
-    "\"float\", \"reason\": \"dispatch_unit_absent\"}, {\"unit\": \"gpu\", \"backend\": "
-    "\"wgsl\", \"arithmetic\": \"integer\", \"reason\": \"dispatch_arithmetic_mismatch\"}, "
-    "{\"unit\": \"cpu\", \"backend\": \"wai-ops\", \"arithmetic\": \"integer\", \"reason\": "
-    "\"dispatch_arithmetic_mismatch\"}]}";
+    "\"needed\": \"none\", \"ran\": {\"unit\": \"cpu\", \"backend\": \"webnn\", "
+    "\"arithmetic\": \"float\", \"tier\": \"none\", \"placement\": null}, \"refused\": "
+    "[{\"unit\": \"npu\", \"backend\": \"model-runtime\", \"arithmetic\": \"float\", "
+    "\"reason\": \"dispatch_unit_absent\"}, {\"unit\": \"gpu\", \"backend\": \"webnn\", "
+    "\"arithmetic\": \"float\", \"reason\": \"dispatch_unit_absent\"}]}";
 
 static const char bms_replicate_report[] =
     "{\"kind\": \"wai-neural-dispatch/1\", \"capability\": \"wai.neural.bmshj2018\", "
@@ -326,9 +328,9 @@ static void test_report_default_offer(void) {
     wai_dispatch_options_default(&o);
     CHECK(wai_dispatch(int_cap(), &o, wai_dispatch_probe_default(), &r) == WAI_ok);
     report_is(&r, int_default_report);
-    /* The floating-point capability finds no path here: the first path's
-     * reason is the decode's status. */
-    CHECK(wai_dispatch(bms_cap(), NULL, NULL, &r) == WAI_dispatch_unit_absent);
+    /* The floating-point capability runs on the native WebNN on the CPU,
+     * after the neural processor and the GPU are found absent. */
+    CHECK(wai_dispatch(bms_cap(), NULL, NULL, &r) == WAI_ok);
     report_is(&r, bms_default_report);
     o.intent = "replicate";
     CHECK(wai_dispatch(bms_cap(), &o, NULL, &r) == WAI_dispatch_tier_refused);
@@ -352,7 +354,7 @@ static void test_report_order_of_refusals(void) {
               "\"wai-ops\", \"arithmetic\": \"integer\", \"tier\": \"decode-equivalence\", "
               "\"placement\": null}, \"refused\": []}");
     /* Refusals keep the offer's order, whatever their codes. */
-    CHECK(wai_dispatch_parse_offer("wgsl,cpu,cpu/onnx-runtime/float,npu", &o.offer) == WAI_ok);
+    CHECK(wai_dispatch_parse_offer("wgsl,gpu,cpu/onnx-runtime/float,npu", &o.offer) == WAI_ok);
     CHECK(wai_dispatch(bms_cap(), &o, NULL, &r) == WAI_dispatch_arithmetic_mismatch);
     CHECK(r.n_refused == 4 && r.refused[0].reason == WAI_dispatch_arithmetic_mismatch &&
           r.refused[1].reason == WAI_dispatch_unit_absent &&

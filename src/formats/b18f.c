@@ -1,0 +1,40 @@
+/* B18F parse (see b18f.h). Layout, little-endian:
+ *    0  "B18F"   4  version 1   5..7 reserved 0
+ *    8  u32 height   12 u32 width   16 u32 m   20 u32 lh   24 u32 lw
+ *   28  u32 L, then L bytes of E1 stream */
+#include "formats/b18f.h"
+
+#include <string.h>
+
+#include "common/checked.h"
+
+wai_status wai_b18f_parse(const uint8_t *data, size_t len, wai_b18f *out) {
+    wai_reader r;
+    wai_reader_init(&r, data, len);
+    memset(out, 0, sizeof *out);
+    wai_status st = wai_parse_framing(&r, WAI_FORMAT_B18F, WAI_B18F_HEADER_BYTES);
+    if (st != WAI_ok) return st;
+    if (data[5] || data[6] || data[7]) return WAI_reserved_nonzero;
+    out->height = wai_load_u32le(data + 8);
+    out->width = wai_load_u32le(data + 12);
+    out->m = wai_load_u32le(data + 16);
+    out->lh = wai_load_u32le(data + 20);
+    out->lw = wai_load_u32le(data + 24);
+    if (out->height < 1 || out->width < 1 || out->m < 1) return WAI_field_range;
+    if (out->lh != wai_ceil_div(out->height, WAI_B18F_STRIDE) ||
+        out->lw != wai_ceil_div(out->width, WAI_B18F_STRIDE))
+        return WAI_field_range;
+    if (wai_sat_mul3(out->m, out->lh, out->lw) > WAI_CAP_ELEMENTS ||
+        wai_sat_mul3(3, out->height, out->width) > WAI_CAP_ELEMENTS)
+        return WAI_too_large;
+    r.pos = WAI_B18F_HEADER_BYTES;
+    if ((st = wai_read_stream_section(&r, &out->stream)) != WAI_ok) return st;
+    return wai_reader_left(&r) ? WAI_trailing : WAI_ok;
+}
+
+void wai_b18f_describe(const wai_b18f *b, wai_text *t) {
+    wai_text_printf(t,
+                    "{\"height\": %u, \"width\": %u, \"m\": %u, \"lh\": %u, \"lw\": %u, "
+                    "\"stream_bytes\": %llu}",
+                    b->height, b->width, b->m, b->lh, b->lw, (unsigned long long)b->stream.len);
+}
