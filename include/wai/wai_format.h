@@ -50,6 +50,13 @@ typedef struct wai_capability {
     const char *set_members[4];  /* §9's members in order, NULL-terminated */
 } wai_capability;
 
+/* The members the backends of this build read beside cap's set_members
+ * (a float path's program: wai.neural.bmshj2018's decoder.webnn.json and
+ * decoder.f32), NULL-terminated; none (an empty list) for the others. A
+ * set without them decodes on the paths that need none, and the dispatch
+ * refuses the others with dispatch_program_absent. */
+WAI_API const char *const *wai_capability_program_members(const wai_capability *cap);
+
 WAI_API size_t wai_capability_count(void);
 WAI_API const wai_capability *wai_capability_at(size_t i);
 /* Exact name match, or NULL. */

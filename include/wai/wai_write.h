@@ -47,6 +47,18 @@ WAI_WRITE_API wai_status wai_rans_encode_symbols(const wai_allocator *a, const u
                                                  const int32_t *symbols, size_t n,
                                                  uint8_t **out, size_t *out_len);
 
+/* The same against several tables: symbol i against table table_of[i] of
+ * the n_tables (cdfs[t], cdf_lens[t] entries, offset offsets[t]), all in
+ * one stream. cdf_malformed for a table out of §2's rule, invalid_argument
+ * for an index past n_tables. */
+WAI_WRITE_API wai_status wai_rans_encode_symbols_tables(const wai_allocator *a, size_t n_tables,
+                                                        const uint32_t *const *cdfs,
+                                                        const size_t *cdf_lens,
+                                                        const int32_t *offsets,
+                                                        const uint32_t *table_of,
+                                                        const int32_t *symbols, size_t n,
+                                                        uint8_t **out, size_t *out_len);
+
 /* Frees what a libwai_write call returned through *out with the same
  * allocator. */
 WAI_WRITE_API void wai_write_free(const wai_allocator *a, void *p);

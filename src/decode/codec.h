@@ -113,6 +113,9 @@ struct wai_codec {
      * checks them, WAI_ok-terminated: a corpus fixture stands for each
      * (tests/unit/test_codecs.c). */
     const wai_status *parse_codes;
+    /* The members its backends read beside the set's (their programs),
+     * NULL-terminated. */
+    const char *program_members[4];
     /* Its parameter set's loader (the members are cap.set_members); NULL:
      * it reads none. */
     wai_status (*load_set)(const wai_allocator *a, const wai_set *set, wai_loaded_set *l);

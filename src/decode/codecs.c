@@ -28,7 +28,7 @@
 #define HYPER_SET {"g_s.whm", "h_s.whm", "entropy.json", NULL}
 /* The integer interpreter on the CPU: the one path of every integer
  * capability in this build. */
-#define INTEGER_PATHS {{WAI_UNIT_CPU, WAI_BACKEND_WAI_OPS, WAI_ARITHMETIC_INTEGER}}, 1
+#define INTEGER_PATH {{WAI_UNIT_CPU, WAI_BACKEND_WAI_OPS, WAI_ARITHMETIC_INTEGER}}
 
 /* What each parse can refuse with, in §2's order: the framing (steps 1
  * and 2), the header (3 to 6), then the sections (7 and 8). A keyframe-1
@@ -55,45 +55,62 @@ static const wai_status wim1_codes[] = {WAI_payload_malformed, WAI_ok};
 static const wai_status no_codes[] = {WAI_ok};
 static const wai_status b18f_codes[] = {FRAMING, HEADER, WAI_too_large, WAI_trailing, WAI_ok};
 
-/* Rows whose decoders are still to come carry what the spec fixes of them
- * (their format, members and largest payload) and no ops. */
+/* One row per capability, designated so each says what it is. Rows whose
+ * decoders are still to come carry what the spec fixes of them (their
+ * format, members and largest payload) and no ops. */
+#define INTEGER .paths = INTEGER_PATH, .n_paths = 1
 static const wai_codec codecs[] = {
-    {{"wai.video.int_motion", WAI_FORMAT_WIV1, 0, 0, INT_EXACT, DECODE_EQ, {NULL}}, INTEGER_PATHS,
-     WAI_OUTPUT_FRAME, WAI_WIV1_K0_MAX_BYTES, video_k0_codes, NULL, &wai_int_motion_ops},
-    {{"wai.video.int_hyper", WAI_FORMAT_WIV1, 1, 0, INT_EXACT, DECODE_EQ, HYPER_SET}, INTEGER_PATHS,
-     WAI_OUTPUT_FRAME, WAI_WIV1_K1_MAX_BYTES, video_k1_codes, wai_int_hyper_load_set,
-     &wai_int_hyper_clip_ops},
-    {{"wai.neural.int_hyper", WAI_FORMAT_WIH1, -1, 0, INT_EXACT, DECODE_EQ, HYPER_SET}, INTEGER_PATHS,
-     WAI_OUTPUT_IMAGE, WAI_WIH1_MAX_BYTES, wih1_codes, wai_int_hyper_load_set, &wai_int_hyper_ops},
-    {{"wai.audio.int_codec", WAI_FORMAT_WIA1, -1, 0, INT_EXACT, DECODE_EQ, {"model.wam", NULL}}, INTEGER_PATHS,
-     WAI_OUTPUT_PCM, WAI_WIA1_MAX_BYTES, tables_codes, wai_int_audio_load_set, &wai_int_audio_ops},
-    {{"wai.splat.int_codec", WAI_FORMAT_WIS1, -1, 0, INT_EXACT, DECODE_EQ, {"g_s.whm", NULL}}, INTEGER_PATHS,
-     WAI_OUTPUT_PLANES, WAI_WIS1_MAX_BYTES, tables_codes, wai_int_splat_load_set, &wai_int_splat_ops},
-    {{"wai.video.int_motion.frame", WAI_FORMAT_WIF1, 0, 1, INT_EXACT, DECODE_EQ, {NULL}}, INTEGER_PATHS,
-     WAI_OUTPUT_FRAME, WAI_WIF1_MAX_BYTES(WAI_WIF1_K0_INTRA_MAX_BYTES), video_k0_codes, NULL,
-     &wai_int_motion_frame_ops},
-    {{"wai.video.int_hyper.frame", WAI_FORMAT_WIF1, 1, 1, INT_EXACT, DECODE_EQ, HYPER_SET}, INTEGER_PATHS,
-     WAI_OUTPUT_FRAME, WAI_WIF1_MAX_BYTES(WAI_WIF1_K1_INTRA_MAX_BYTES), frame_k1_codes,
-     wai_int_hyper_load_set, &wai_int_hyper_frame_ops},
-    {{"wai.video.int_cond", WAI_FORMAT_WIC1, -1, 0, INT_EXACT, DECODE_EQ, {"model.wcb", NULL}}, INTEGER_PATHS,
-     WAI_OUTPUT_FRAME, UINT64_MAX, framing_codes, NULL, NULL},
-    {{"wai.video.int_cond.frame", WAI_FORMAT_WCF1, -1, 1, INT_EXACT, DECODE_EQ,
-      {"model.wcb", NULL}}, INTEGER_PATHS,
-     WAI_OUTPUT_FRAME, UINT64_MAX, framing_codes, NULL, NULL},
+    {.cap = {"wai.video.int_motion", WAI_FORMAT_WIV1, 0, 0, INT_EXACT, DECODE_EQ, {NULL}},
+     INTEGER, .output = WAI_OUTPUT_FRAME, .max_bytes = WAI_WIV1_K0_MAX_BYTES,
+     .parse_codes = video_k0_codes, .ops = &wai_int_motion_ops},
+    {.cap = {"wai.video.int_hyper", WAI_FORMAT_WIV1, 1, 0, INT_EXACT, DECODE_EQ, HYPER_SET},
+     INTEGER, .output = WAI_OUTPUT_FRAME, .max_bytes = WAI_WIV1_K1_MAX_BYTES,
+     .parse_codes = video_k1_codes, .load_set = wai_int_hyper_load_set,
+     .ops = &wai_int_hyper_clip_ops},
+    {.cap = {"wai.neural.int_hyper", WAI_FORMAT_WIH1, -1, 0, INT_EXACT, DECODE_EQ, HYPER_SET},
+     INTEGER, .output = WAI_OUTPUT_IMAGE, .max_bytes = WAI_WIH1_MAX_BYTES,
+     .parse_codes = wih1_codes, .load_set = wai_int_hyper_load_set, .ops = &wai_int_hyper_ops},
+    {.cap = {"wai.audio.int_codec", WAI_FORMAT_WIA1, -1, 0, INT_EXACT, DECODE_EQ,
+             {"model.wam", NULL}},
+     INTEGER, .output = WAI_OUTPUT_PCM, .max_bytes = WAI_WIA1_MAX_BYTES,
+     .parse_codes = tables_codes, .load_set = wai_int_audio_load_set, .ops = &wai_int_audio_ops},
+    {.cap = {"wai.splat.int_codec", WAI_FORMAT_WIS1, -1, 0, INT_EXACT, DECODE_EQ,
+             {"g_s.whm", NULL}},
+     INTEGER, .output = WAI_OUTPUT_PLANES, .max_bytes = WAI_WIS1_MAX_BYTES,
+     .parse_codes = tables_codes, .load_set = wai_int_splat_load_set, .ops = &wai_int_splat_ops},
+    {.cap = {"wai.video.int_motion.frame", WAI_FORMAT_WIF1, 0, 1, INT_EXACT, DECODE_EQ, {NULL}},
+     INTEGER, .output = WAI_OUTPUT_FRAME,
+     .max_bytes = WAI_WIF1_MAX_BYTES(WAI_WIF1_K0_INTRA_MAX_BYTES), .parse_codes = video_k0_codes,
+     .ops = &wai_int_motion_frame_ops},
+    {.cap = {"wai.video.int_hyper.frame", WAI_FORMAT_WIF1, 1, 1, INT_EXACT, DECODE_EQ, HYPER_SET},
+     INTEGER, .output = WAI_OUTPUT_FRAME,
+     .max_bytes = WAI_WIF1_MAX_BYTES(WAI_WIF1_K1_INTRA_MAX_BYTES), .parse_codes = frame_k1_codes,
+     .load_set = wai_int_hyper_load_set, .ops = &wai_int_hyper_frame_ops},
+    {.cap = {"wai.video.int_cond", WAI_FORMAT_WIC1, -1, 0, INT_EXACT, DECODE_EQ,
+             {"model.wcb", NULL}},
+     INTEGER, .output = WAI_OUTPUT_FRAME, .max_bytes = UINT64_MAX, .parse_codes = framing_codes},
+    {.cap = {"wai.video.int_cond.frame", WAI_FORMAT_WCF1, -1, 1, INT_EXACT, DECODE_EQ,
+             {"model.wcb", NULL}},
+     INTEGER, .output = WAI_OUTPUT_FRAME, .max_bytes = UINT64_MAX, .parse_codes = framing_codes},
     /* §13: exactly 12 header bytes and one i8 per latent element (at most
      * 2^26). */
-    {{"wai.neural.int_synth", WAI_FORMAT_INT_SYNTH, -1, 0, INT_EXACT, DECODE_EQ,
-      {"int_synth.json", NULL}}, INTEGER_PATHS,
-     WAI_OUTPUT_IMAGE, 12 + WAI_ELEMS_MAX, no_codes, NULL, NULL},
-    {{"wai.neural.int_mlicpp", WAI_FORMAT_WIM1, -1, 0, INT_EXACT, DECODE_EQ, {"model.wmb", NULL}}, INTEGER_PATHS,
-     WAI_OUTPUT_IMAGE, UINT64_MAX, wim1_codes, NULL, NULL},
-    /* No WAI payload format libwai parses (WAI_FORMAT_NONE: never detected).
-     * Its set's one member every path reads is the entropy stage's tables
-     * (neural-dispatch §6.1, §6.3); each backend's program is more members,
-     * which docs/dispatch.md lists. */
-    {{"wai.neural.bmshj2018", WAI_FORMAT_B18F, -1, 0, NEURAL, "none", {"cdfs_q3.json", NULL}},
-     {{WAI_UNIT_CPU, WAI_BACKEND_WEBNN, WAI_ARITHMETIC_FLOAT}}, 1,
-     WAI_OUTPUT_IMAGE, WAI_B18F_MAX_BYTES, b18f_codes, wai_bmshj2018_load_set, &wai_bmshj2018_ops},
+    {.cap = {"wai.neural.int_synth", WAI_FORMAT_INT_SYNTH, -1, 0, INT_EXACT, DECODE_EQ,
+             {"int_synth.json", NULL}},
+     INTEGER, .output = WAI_OUTPUT_IMAGE, .max_bytes = 12 + WAI_ELEMS_MAX, .parse_codes = no_codes},
+    {.cap = {"wai.neural.int_mlicpp", WAI_FORMAT_WIM1, -1, 0, INT_EXACT, DECODE_EQ,
+             {"model.wmb", NULL}},
+     INTEGER, .output = WAI_OUTPUT_IMAGE, .max_bytes = UINT64_MAX, .parse_codes = wim1_codes},
+    /* The floating-point capability (neural-dispatch §6): its payload is
+     * libwai's B18F (docs/bmshj2018.md). The set's one member every path
+     * reads is the entropy stage's tables (§6.3); each backend's program is
+     * more members: the native WebNN's here (docs/dispatch.md lists the
+     * others'). */
+    {.cap = {"wai.neural.bmshj2018", WAI_FORMAT_B18F, -1, 0, NEURAL, "none",
+             {"cdfs_q3.json", NULL}},
+     .paths = {{WAI_UNIT_CPU, WAI_BACKEND_WEBNN, WAI_ARITHMETIC_FLOAT}}, .n_paths = 1,
+     .output = WAI_OUTPUT_IMAGE, .max_bytes = WAI_B18F_MAX_BYTES, .parse_codes = b18f_codes,
+     .program_members = {"decoder.webnn.json", "decoder.f32", NULL},
+     .load_set = wai_bmshj2018_load_set, .ops = &wai_bmshj2018_ops},
 };
 
 #define N_CODECS (sizeof codecs / sizeof codecs[0])
@@ -150,6 +167,12 @@ const wai_capability *wai_capability_detect(const uint8_t *data, size_t len) {
 int wai_capability_has_decoder(const wai_capability *cap) {
     const wai_codec *c = wai_codec_of(cap);
     return c && c->ops;
+}
+
+const char *const *wai_capability_program_members(const wai_capability *cap) {
+    static const char *const none[] = {NULL};
+    const wai_codec *c = wai_codec_of(cap);
+    return c ? c->program_members : none;
 }
 
 wai_output_kind wai_capability_output(const wai_capability *cap) {

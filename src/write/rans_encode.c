@@ -169,4 +169,39 @@ wai_status wai_rans_encode_symbols(const wai_allocator *a, const uint32_t *cdf, 
     return st;
 }
 
+wai_status wai_rans_encode_symbols_tables(const wai_allocator *a, size_t n_tables,
+                                          const uint32_t *const *cdfs, const size_t *cdf_lens,
+                                          const int32_t *offsets, const uint32_t *table_of,
+                                          const int32_t *symbols, size_t n, uint8_t **out,
+                                          size_t *out_len) {
+    if (!out || !out_len || !n_tables || !cdfs || !cdf_lens || !offsets ||
+        ((!table_of || !symbols) && n))
+        return WAI_invalid_argument;
+    *out = NULL;
+    *out_len = 0;
+    for (size_t i = 0; i < n; i++)
+        if (table_of[i] >= n_tables) return WAI_invalid_argument;
+    wai_cdf_table *t = wai_alloc_zeroed(a, n_tables, sizeof *t);
+    const wai_cdf_table **per = wai_alloc_array(a, n ? n : 1, sizeof *per);
+    int32_t *offs = wai_alloc_array(a, n ? n : 1, sizeof *offs);
+    wai_status st = t && per && offs ? WAI_ok : WAI_out_of_memory;
+    size_t made = 0;
+    for (; st == WAI_ok && made < n_tables; made++) {
+        if (!cdfs[made] || cdf_lens[made] > WAI_CDF_MAX_LEN_T4097 ||
+            !wai_cdf_valid(cdfs[made], cdf_lens[made], WAI_CDF_T4097)) {
+            st = WAI_cdf_malformed;
+            break;
+        }
+        st = wai_cdf_table_init(&t[made], a, cdfs[made], (uint32_t)cdf_lens[made], 8);
+    }
+    for (size_t i = 0; st == WAI_ok && i < n; i++) {
+        per[i] = &t[table_of[i]];
+        offs[i] = offsets[table_of[i]];
+    }
+    if (st == WAI_ok) st = wai_rans_encode(a, NULL, per, offs, 0, symbols, n, out, out_len);
+    for (size_t k = 0; t && k < made; k++) wai_cdf_table_free(&t[k], a);
+    wai_free(a, t), wai_free(a, per), wai_free(a, offs);
+    return st;
+}
+
 void wai_write_free(const wai_allocator *a, void *p) { wai_free(a, p); }

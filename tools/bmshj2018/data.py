@@ -5,16 +5,16 @@
                              (Middlebury stereo, free use), hubble_deep_field
                              (NASA, public domain), retina (CC0), horse is a
                              silhouette and left out
-  python-matplotlib-data     sample_data/grace_hopper.jpg (public domain), if
-                             installed
-  gnome-backgrounds          /usr/share/backgrounds/gnome/*.webp (CC BY-SA 3.0),
-                             if installed: training only, never committed
+  python-matplotlib-data     sample_data/grace_hopper.jpg (public domain; it
+                             comes with python3-matplotlib), if installed
+
+Only pictures in the public domain or under CC0, so the weights trained on
+them carry no licence of the pictures'.
 
 chelsea and coffee (skimage, CC0) are held out: the shipped payloads are
 coded from them, so their rate-distortion points are of pictures the model
 never saw.
 """
-import glob
 import os
 
 import numpy as np
@@ -26,7 +26,6 @@ TRAIN_SKIMAGE = ["astronaut.png", "rocket.jpg", "motorcycle_left.png", "motorcyc
 HELD_OUT = ["chelsea.png", "coffee.png"]
 OPTIONAL = ["/usr/share/matplotlib/mpl-data/sample_data/grace_hopper.jpg",
             "/usr/lib/python3/dist-packages/matplotlib/mpl-data/sample_data/grace_hopper.jpg"]
-GNOME = "/usr/share/backgrounds/gnome/*.webp"
 
 
 def load_rgb(path):
@@ -40,7 +39,6 @@ def training_paths():
     if missing:
         raise SystemExit("training data missing (install python3-skimage): " + ", ".join(missing))
     paths += [p for p in OPTIONAL if os.path.exists(p)][:1]
-    paths += sorted(glob.glob(GNOME))
     return paths
 
 

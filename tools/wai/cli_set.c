@@ -68,8 +68,16 @@ int cli_load_set(const char *command, wai_context *ctx, const wai_capability *ca
         fprintf(stderr, "wai %s: out of memory\n", command);
         return EXIT_USAGE;
     }
-    for (size_t i = 0; dir && cap && cap->set_members[i] && i < 4; i++)
-        if (add_member(command, out, dir, cap->set_members[i], max_bytes, inputs) != 0) {
+    /* The set's members, then the programs its backends read (each only
+     * where the directory holds it). */
+    const char *names[8];
+    size_t n = 0;
+    for (size_t i = 0; cap && i < 4 && cap->set_members[i]; i++) names[n++] = cap->set_members[i];
+    for (const char *const *p = cap ? wai_capability_program_members(cap) : NULL; p && *p && n < 8;
+         p++)
+        names[n++] = *p;
+    for (size_t i = 0; dir && i < n; i++)
+        if (add_member(command, out, dir, names[i], max_bytes, inputs) != 0) {
             cli_set_free(out);
             return EXIT_USAGE;
         }

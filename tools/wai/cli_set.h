@@ -10,7 +10,7 @@
 /* A set read from a directory: the wai_set, and the files it borrows. */
 typedef struct cli_set {
     wai_set *set;           /* NULL: no --set and no --pin */
-    cli_file files[4];
+    cli_file files[8];   /* the set's members, then its backends' programs */
     size_t n_files;
     uint64_t bytes;         /* the members' bytes, held while the set lives */
 } cli_set;
