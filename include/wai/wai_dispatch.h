@@ -86,8 +86,8 @@ typedef struct wai_dispatch_offer {
     wai_path paths[WAI_DISPATCH_MAX_PATHS];
 } wai_dispatch_offer;
 
-/* The offer of this sink, "npu,gpu,cpu,wgsl,int" (docs/dispatch.md). */
-#define WAI_DISPATCH_DEFAULT_OFFER "npu,gpu,cpu,wgsl,int"
+/* The offer of this sink, "npu,gpu,cpu,ort,wgsl,int" (docs/dispatch.md). */
+#define WAI_DISPATCH_DEFAULT_OFFER "npu,gpu,cpu,ort,wgsl,int"
 WAI_API void wai_dispatch_offer_default(wai_dispatch_offer *out);
 
 /* Parses a comma-separated offer, in order. A token is a short name:

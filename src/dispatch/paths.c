@@ -30,6 +30,7 @@ static const struct {
     {"npu", {WAI_UNIT_NPU, WAI_BACKEND_MODEL_RUNTIME, WAI_ARITHMETIC_FLOAT}},
     {"gpu", {WAI_UNIT_GPU, WAI_BACKEND_WEBNN, WAI_ARITHMETIC_FLOAT}},
     {"cpu", {WAI_UNIT_CPU, WAI_BACKEND_WEBNN, WAI_ARITHMETIC_FLOAT}},
+    {"ort", {WAI_UNIT_CPU, WAI_BACKEND_ONNX_RUNTIME, WAI_ARITHMETIC_FLOAT}},
     {"wgsl", {WAI_UNIT_GPU, WAI_BACKEND_WGSL, WAI_ARITHMETIC_INTEGER}},
     {"int", {WAI_UNIT_CPU, WAI_BACKEND_WAI_OPS, WAI_ARITHMETIC_INTEGER}},
 };
@@ -94,7 +95,8 @@ void wai_dispatch_offer_default(wai_dispatch_offer *out) {
     if (!out) return;
     memset(out, 0, sizeof *out);
     /* The order of WAI_DISPATCH_DEFAULT_OFFER: the neural processor, then
-     * WebNN's GPU and CPU contexts as a page tries them (§6.2), then the
+     * WebNN's GPU and CPU contexts as a page tries them (§6.2), then ONNX
+     * Runtime on the CPU (the reference sink's float path, §6), then the
      * integer paths, the GPU's before the CPU's. */
     for (size_t i = 0; i < N_SHORTS; i++) out->paths[out->n++] = shorts[i].path;
 }

@@ -224,16 +224,16 @@ static void test_path_validity(void) {
 
 static void test_default_offer(void) {
     static const wai_path want[] = {P(NPU, MODEL_RUNTIME, FLOAT), P(GPU, WEBNN, FLOAT),
-                                    P(CPU, WEBNN, FLOAT), P(GPU, WGSL, INTEGER),
-                                    P(CPU, WAI_OPS, INTEGER)};
+                                    P(CPU, WEBNN, FLOAT), P(CPU, ONNX_RUNTIME, FLOAT),
+                                    P(GPU, WGSL, INTEGER), P(CPU, WAI_OPS, INTEGER)};
     wai_dispatch_offer o, parsed;
     wai_dispatch_offer_default(&o);
-    CHECK(o.n == 5 && memcmp(o.paths, want, sizeof want) == 0);
+    CHECK(o.n == 6 && memcmp(o.paths, want, sizeof want) == 0);
     CHECK(wai_dispatch_parse_offer(WAI_DISPATCH_DEFAULT_OFFER, &parsed) == WAI_ok);
-    CHECK(parsed.n == 5 && memcmp(parsed.paths, want, sizeof want) == 0);
+    CHECK(parsed.n == 6 && memcmp(parsed.paths, want, sizeof want) == 0);
     wai_dispatch_options opt;
     wai_dispatch_options_default(&opt);
-    CHECK(opt.intent == NULL && opt.pin_tier == NULL && opt.offer.n == 5 &&
+    CHECK(opt.intent == NULL && opt.pin_tier == NULL && opt.offer.n == 6 &&
           memcmp(opt.offer.paths, want, sizeof want) == 0);
 }
 
@@ -284,8 +284,9 @@ static const char int_default_report[] =
     "\"float\", \"reason\": \"dispatch_tier_refused\"}, {\"unit\": \"gpu\", \"backend\": "
     "\"webnn\", \"arithmetic\": \"float\", \"reason\": \"dispatch_tier_refused\"}, {\"unit\": "
     "\"cpu\", \"backend\": \"webnn\", \"arithmetic\": \"float\", \"reason\": "
-    "\"dispatch_tier_refused\"}, {\"unit\": \"gpu\", \"backend\": \"wgsl\", \"arithmetic\": "
-    "\"integer\", \"reason\": \"dispatch_unit_absent\"}]}";
+    "\"dispatch_tier_refused\"}, {\"unit\": \"cpu\", \"backend\": \"onnx-runtime\", \"arithmetic\": \"float\", "
+    "\"reason\": \"dispatch_tier_refused\"}, {\"unit\": \"gpu\", \"backend\": "
+    "\"wgsl\", \"arithmetic\": \"integer\", \"reason\": \"dispatch_unit_absent\"}]}";
 
 static const char bms_default_report[] =
     "{\"kind\": \"wai-neural-dispatch/1\", \"capability\": \"wai.neural.bmshj2018\", "
@@ -301,7 +302,9 @@ static const char bms_replicate_report[] =
     "\"backend\": \"model-runtime\", \"arithmetic\": \"float\", \"reason\": "
     "\"dispatch_tier_refused\"}, {\"unit\": \"gpu\", \"backend\": \"webnn\", \"arithmetic\": "
     "\"float\", \"reason\": \"dispatch_tier_refused\"}, {\"unit\": \"cpu\", \"backend\": "
-    "\"webnn\", \"arithmetic\": \"float\", \"reason\": \"dispatch_tier_refused\"}, {\"unit\": "
+    "\"webnn\", \"arithmetic\": \"float\", \"reason\": \"dispatch_tier_refused\"}, "
+    "{\"unit\": \"cpu\", \"backend\": \"onnx-runtime\", \"arithmetic\": \"float\", "
+    "\"reason\": \"dispatch_tier_refused\"}, {\"unit\": "
     "\"gpu\", \"backend\": \"wgsl\", \"arithmetic\": \"integer\", \"reason\": "
     "\"dispatch_arithmetic_mismatch\"}, {\"unit\": \"cpu\", \"backend\": \"wai-ops\", "
     "\"arithmetic\": \"integer\", \"reason\": \"dispatch_arithmetic_mismatch\"}]}";
@@ -565,12 +568,12 @@ static void test_probe_defaults_fill_in(void) {
     pr.unit = NULL;
     s.run[3] = WAI_stream_exhausted;
     CHECK(wai_dispatch(int_cap(), NULL, &pr, &r) == WAI_stream_exhausted && r.ran &&
-          r.ran_path.backend == WAI_BACKEND_WAI_OPS && r.n_refused == 4);
+          r.ran_path.backend == WAI_BACKEND_WAI_OPS && r.n_refused == 5);
     /* A device with a GPU and WGSL kernels runs the integer decode there. */
     pr = scripted(&s);
     CHECK(wai_dispatch(int_cap(), NULL, &pr, &r) == WAI_ok);
     CHECK(r.ran_path.backend == WAI_BACKEND_WGSL && r.held == WAI_TIER_DECODE_EQUIVALENCE &&
-          r.n_refused == 3);
+          r.n_refused == 4);
 }
 
 /* ---- the report's writer ------------------------------------------------- */

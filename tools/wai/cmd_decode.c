@@ -129,7 +129,7 @@ static const char *report_text(const wai_decoder *dec, char *buf, size_t size) {
 }
 
 static void print_result_json(const char *capability, wai_status st, const decode_result *r,
-                              const char *report) {
+                              const uint8_t *digest, const char *report) {
     printf("{\"capability\": ");
     if (capability) json_put_string(stdout, capability);
     else printf("null");
@@ -142,6 +142,10 @@ static void print_result_json(const char *capability, wai_status st, const decod
         printf(", \"bytes\": %llu}", (unsigned long long)r->outputs[i].bytes);
     }
     printf("]");
+    if (digest) {
+        printf(", \"symbols_digest\": ");
+        json_put_hex(stdout, digest, 32);
+    }
     if (report) printf(", \"report\": %s", report);
     printf("}\n");
 }
@@ -305,7 +309,9 @@ int cmd_decode(int argc, char **argv) {
                                                               : o.capability;
     char report[WAI_DISPATCH_REPORT_JSON_MAX];
     const char *rep = report_text(dec, report, sizeof report);
-    if (o.json) print_result_json(cap_name, st, &r.result, rep);
+    uint8_t digest[32];
+    int has_digest = dec && wai_decoder_symbols_digest(dec, digest);
+    if (o.json) print_result_json(cap_name, st, &r.result, has_digest ? digest : NULL, rep);
     else if (o.dispatch.report && rep) printf("%s\n", rep);
     else if (st != WAI_ok)
         fprintf(stderr, "wai decode: %s: refused: %s\n", r.refused_file, wai_status_name(st));

@@ -33,6 +33,8 @@ typedef struct cost_options {
 static int print_cost(const wai_capability *cap, const cli_file *f, const cost_options *co) {
     wai_cost c;
     wai_status st;
+    uint8_t symbols[32];
+    int has_digest = 0;
     if (co->set_dir || co->pin) {
         wai_context *ctx = NULL;
         cli_set set;
@@ -46,6 +48,10 @@ static int print_cost(const wai_capability *cap, const cli_file *f, const cost_o
             return EXIT_USAGE;
         }
         st = wai_declared_cost_set(ctx, cap->name, set.set, f->data, f->len, &c);
+        /* A capability with an entropy stage of its own (§6.3) also gives
+         * the digest of its symbols: the network-free half of the decode. */
+        has_digest = st == WAI_ok && wai_symbols_digest(ctx, cap->name, set.set, f->data, f->len,
+                                                        symbols) == WAI_ok;
         cli_set_free(&set);
         wai_context_destroy(ctx);
     } else {
@@ -64,6 +70,10 @@ static int print_cost(const wai_capability *cap, const cli_file *f, const cost_o
            (unsigned long long)c.output_bytes, (unsigned long long)c.entropy_steps,
            (unsigned long long)c.macs, (unsigned long long)c.working_bytes,
            (unsigned long long)wai_cost_work(&c));
+    if (has_digest) {
+        printf(", \"symbols_digest\": ");
+        json_put_hex(stdout, symbols, sizeof symbols);
+    }
     return 0;
 }
 
