@@ -136,5 +136,6 @@ int cmd_inspect(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_capabilities(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
+int cmd_graph(int argc, char **argv);
 
 #endif

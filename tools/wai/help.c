@@ -16,6 +16,7 @@ static const char overview[] =
     "  digest        SHA-256 or BLAKE3 of files, as sha256sum/b3sum print them\n"
     "  capabilities  the capabilities libwai knows, their formats and tiers\n"
     "  encode        encode Y4M or PNG frames as a wai.video.int_motion clip\n"
+    "  graph         build and run a WebNN graph description (a set's program)\n"
     "  help COMMAND  the manual page of COMMAND\n"
     "\n"
     "options:\n"
@@ -256,6 +257,48 @@ static const char help_encode[] =
     "printed: too_large for a frame of more than 2^26 samples or a clip of\n"
     "more than 2^30 bytes), 2 usage or I/O error.\n";
 
+static const char help_graph[] =
+    "usage: wai graph [--weights FILE] [--shape NAME=[TYPE:]D,D,...]...\n"
+    "                 [--input NAME=FILE]... [-o DIR | --output NAME=FILE]...\n"
+    "                 [--device cpu|gpu|npu] [--reference] [--threads N]\n"
+    "                 [--time] [--max-memory BYTES] [-y] DESC.json\n"
+    "\n"
+    "Builds the WebNN graph that DESC.json describes (a set's decoder.webnn.json:\n"
+    "docs/webnn.md, \"Graph descriptions\") on libwai's native WebNN and, with\n"
+    "its inputs, computes it. Prints one JSON line: the graph, its weights\n"
+    "file, the kernels, its operator count, its inputs' descriptors and, run,\n"
+    "each output's descriptor, SHA-256, min, max, mean and NaN count (float\n"
+    "outputs) and file; not run, the outputs' descriptors.\n"
+    "\n"
+    "Files hold a tensor's elements in row-major order, little-endian, each\n"
+    "of the operand's data type (float32: 4 bytes), and nothing else: numpy's\n"
+    "tofile(), torch's .numpy().tofile().\n"
+    "\n"
+    "options:\n"
+    "  --weights FILE    the constants' file (default: DESC's name with\n"
+    "                    .webnn.json or .json replaced by .f32, if it exists)\n"
+    "  --shape NAME=[TYPE:]D,D,...  give input NAME this descriptor instead of\n"
+    "                    the description's (TYPE default float32; 'NAME=' is a\n"
+    "                    scalar): one description serves every picture size\n"
+    "  --input NAME=FILE the elements of input NAME; every input needs one\n"
+    "                    for the graph to run\n"
+    "  -o DIR            write every output to DIR/NAME.f32 (.f16, .bin for\n"
+    "                    other types); DIR must exist\n"
+    "  --output NAME=FILE  write output NAME to FILE ('-': standard output)\n"
+    "  --device D        the context's unit: cpu (default); gpu and npu are\n"
+    "                    NotSupportedError in this build\n"
+    "  --reference       compute with the plain C reference kernels instead\n"
+    "                    of the fastest (oneDNN's convolutions where found)\n"
+    "  --threads N       the context's threads (0: one per core, the default)\n"
+    "  --time            add build_ms and compute_ms to the line\n"
+    "  --max-memory BYTES  the most any file read may hold (default 2G)\n"
+    "  -y, --force       replace an existing output file\n"
+    "\n"
+    "A WebNN error prints its name (DataError, TypeError, ...) and message.\n"
+    "\n"
+    "Exit status: 0 done, 1 WebNN refused the description or the run, 2 usage\n"
+    "or I/O error.\n";
+
 static const struct {
     const char *command;
     const char *text;
@@ -265,6 +308,7 @@ static const struct {
     {"digest", help_digest},
     {"capabilities", help_capabilities},
     {"encode", help_encode},
+    {"graph", help_graph},
 };
 
 void cli_print_overview(FILE *out) {

@@ -15,6 +15,7 @@ static const struct {
     {"digest", cmd_digest},
     {"capabilities", cmd_capabilities},
     {"encode", cmd_encode},
+    {"graph", cmd_graph},
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
