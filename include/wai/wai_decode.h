@@ -135,6 +135,15 @@ WAI_API wai_status wai_symbols_digest(wai_context *ctx, const char *capability,
                                       const wai_set *set, const uint8_t *data, size_t len,
                                       uint8_t out[32]);
 
+/* The symbols themselves, as wai_symbols_digest decodes them (channel after
+ * channel, the order the digest hashes): *n_symbols is their count; out
+ * NULL asks for the count alone, else out holds cap of them
+ * (invalid_argument, *n_symbols set, when cap is short). The digest is the
+ * BLAKE3 of them as i32 little-endian. */
+WAI_API wai_status wai_entropy_symbols(wai_context *ctx, const char *capability,
+                                       const wai_set *set, const uint8_t *data, size_t len,
+                                       int32_t *out, size_t cap, size_t *n_symbols);
+
 /* A payload's declared cost without decoding it (parses the header).
  * capability NULL: by its magic. A capability that decodes against a
  * parameter set needs it: set_incomplete here (wai_declared_cost_set). */

@@ -194,12 +194,12 @@ static wai_status entropy(wai_job *j, int32_t *symbols) {
     return WAI_ok;
 }
 
-static wai_status b_symbols(wai_job *j, const wai_allocator *a) {
+static wai_status b_symbols(wai_job *j, const wai_allocator *a, int32_t *out) {
     const wai_b18f *b = &WAI_JOB_STATE(j, bmshj_job)->b;
-    int32_t *s = wai_alloc_array(a, (size_t)b->m * b->lh * b->lw, sizeof *s);
+    int32_t *s = out ? out : wai_alloc_array(a, (size_t)b->m * b->lh * b->lw, sizeof *s);
     if (!s) return WAI_out_of_memory;
     wai_status st = entropy(j, s);
-    wai_free(a, s);
+    if (!out) wai_free(a, s);
     return st;
 }
 

@@ -87,8 +87,10 @@ typedef struct wai_codec_ops {
     wai_status (*program)(const wai_job *j, const wai_path *path);
     wai_status (*shape)(const wai_job *j, const wai_path *path);
     /* The entropy stage alone (after prepare), leaving symbols_digest:
-     * neural-dispatch §6.3's digest. NULL: the capability has none. */
-    wai_status (*symbols)(wai_job *j, const wai_allocator *a);
+     * neural-dispatch §6.3's digest, and the symbols themselves in out
+     * (cost.entropy_steps of them) unless out is NULL. NULL: the
+     * capability has none. */
+    wai_status (*symbols)(wai_job *j, const wai_allocator *a, int32_t *out);
     /* A frame form: its stream state's size (zeroed when the decoder
      * makes it), and how a refusal or the decoder's end closes it. */
     size_t stream_bytes;

@@ -335,9 +335,11 @@ wai_status wai_declared_cost(const char *capability, const uint8_t *data, size_t
     return cost_of(NULL, capability, NULL, data, len, cost);
 }
 
-wai_status wai_symbols_digest(wai_context *ctx, const char *capability, const wai_set *set,
-                              const uint8_t *data, size_t len, uint8_t out[32]) {
-    if (!ctx || !out || (!data && len)) return WAI_invalid_argument;
+/* The entropy stage alone: the parse, §7 steps 1 to 4, the symbols (into
+ * out when it holds *n of them: NULL asks for the count) and their digest. */
+static wai_status entropy_only(wai_context *ctx, const char *capability, const wai_set *set,
+                               const uint8_t *data, size_t len, uint8_t digest[32], int32_t *out,
+                               size_t cap, size_t *n) {
     const wai_codec *c;
     wai_status st = codec_for(capability, data, len, &c);
     if (st != WAI_ok) return st;
@@ -347,11 +349,28 @@ wai_status wai_symbols_digest(wai_context *ctx, const char *capability, const wa
     j.ctx = ctx;
     wai_set_ref *held = NULL;
     st = prepare(ctx, set, &j, data, len, &held);
-    if (st == WAI_ok) st = c->ops->symbols(&j, &ctx->alloc);
-    if (st == WAI_ok) memcpy(out, j.symbols_digest, 32);
+    if (st == WAI_ok && n) {
+        *n = (size_t)j.cost.entropy_steps;
+        if (out && cap < *n) st = WAI_invalid_argument;
+    }
+    if (st == WAI_ok && (!n || out)) st = c->ops->symbols(&j, &ctx->alloc, out);
+    if (st == WAI_ok && digest) memcpy(digest, j.symbols_digest, 32);
     if (c->ops->release) c->ops->release(&j, &ctx->alloc);
     wai_set_cache_release(ctx->sets, held);
     return st;
+}
+
+wai_status wai_symbols_digest(wai_context *ctx, const char *capability, const wai_set *set,
+                              const uint8_t *data, size_t len, uint8_t out[32]) {
+    if (!ctx || !out || (!data && len)) return WAI_invalid_argument;
+    return entropy_only(ctx, capability, set, data, len, out, NULL, 0, NULL);
+}
+
+wai_status wai_entropy_symbols(wai_context *ctx, const char *capability, const wai_set *set,
+                               const uint8_t *data, size_t len, int32_t *out, size_t cap,
+                               size_t *n_symbols) {
+    if (!ctx || !n_symbols || (!data && len)) return WAI_invalid_argument;
+    return entropy_only(ctx, capability, set, data, len, NULL, out, cap, n_symbols);
 }
 
 wai_status wai_declared_cost_set(wai_context *ctx, const char *capability, const wai_set *set,

@@ -23,8 +23,43 @@ static void print_header(const wai_capability *cap, const cli_file *f) {
 typedef struct cost_options {
     int with_cost;
     const char *set_dir, *pin;
+    const char *symbols_out;  /* --symbols: the entropy stage's symbols, i32 LE */
+    int force;
     uint64_t max_memory;     /* bounds each file read, and the set's members */
 } cost_options;
+
+/* --symbols OUT: the symbols wai_symbols_digest hashes, as it hashes them
+ * (i32 little-endian, channel after channel), so b3sum OUT prints the
+ * symbols_digest. 0, or EXIT_USAGE. */
+static int write_symbols(wai_context *ctx, const wai_capability *cap, const wai_set *set,
+                         const cli_file *f, const cost_options *co) {
+    size_t n = 0;
+    if (wai_entropy_symbols(ctx, cap->name, set, f->data, f->len, NULL, 0, &n) != WAI_ok)
+        return 0; /* the refusal is the line's */
+    int32_t *s = malloc(n ? n * sizeof *s : 1);
+    uint8_t *le = malloc(n ? 4 * n : 1);
+    int rc = EXIT_USAGE;
+    cli_inputs in;
+    cli_inputs_init(&in, co->force);
+    cli_out_file o;
+    if (!s || !le) fprintf(stderr, "wai inspect: out of memory\n");
+    else if (wai_entropy_symbols(ctx, cap->name, set, f->data, f->len, s, n, &n) == WAI_ok &&
+             cli_check_input("inspect", f->name, &in) == 0 &&
+             cli_out_open("inspect", co->symbols_out, &in, &o) == 0) {
+        for (size_t i = 0; i < n; i++)
+            for (int b = 0; b < 4; b++) le[4 * i + b] = (uint8_t)((uint32_t)s[i] >> (8 * b));
+        if (fwrite(le, 1, 4 * n, o.f) != 4 * n) {
+            cli_out_discard(&o);
+            fprintf(stderr, "wai inspect: %s: write failed\n", co->symbols_out);
+        } else {
+            rc = cli_out_commit("inspect", &o);
+        }
+    }
+    cli_inputs_free(&in);
+    free(s);
+    free(le);
+    return rc;
+}
 
 /* The declared cost: from the header alone, or with the set when one is
  * given (the set's members and its checks against the payload first, §7
@@ -52,6 +87,12 @@ static int print_cost(const wai_capability *cap, const cli_file *f, const cost_o
          * the digest of its symbols: the network-free half of the decode. */
         has_digest = st == WAI_ok && wai_symbols_digest(ctx, cap->name, set.set, f->data, f->len,
                                                         symbols) == WAI_ok;
+        int rc = has_digest && co->symbols_out ? write_symbols(ctx, cap, set.set, f, co) : 0;
+        if (rc != 0) {
+            cli_set_free(&set);
+            wai_context_destroy(ctx);
+            return rc;
+        }
         cli_set_free(&set);
         wai_context_destroy(ctx);
     } else {
@@ -109,10 +150,10 @@ static wai_status inspect_one(const cli_file *f, const char *cap_name, const cos
 
 int cmd_inspect(int argc, char **argv) {
     static const char *const takes_value[] = {"--capability", "--set", "--pin", "--max-memory",
-                                              NULL};
+                                              "--symbols", NULL};
     cli_permute(argc, argv, takes_value);
     const char *cap_name = NULL;
-    cost_options co = {0, NULL, NULL, CLI_DEFAULT_MAX_MEMORY};
+    cost_options co = {0, NULL, NULL, NULL, 0, CLI_DEFAULT_MAX_MEMORY};
     int i = 1;
     for (; i < argc; i++) {
         const char *a = argv[i];
@@ -133,6 +174,11 @@ int cmd_inspect(int argc, char **argv) {
                                        "or none");
         } else if (strcmp(a, "--cost") == 0) {
             co.with_cost = 1;
+        } else if (strcmp(a, "--symbols") == 0) {
+            if (++i >= argc) return cli_usage_error("inspect", "--symbols needs a file");
+            co.symbols_out = argv[i];
+        } else if (strcmp(a, "-y") == 0 || strcmp(a, "--force") == 0) {
+            co.force = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
             return cli_usage_error("inspect", "unknown option '%s'", a);
         } else {
@@ -140,8 +186,11 @@ int cmd_inspect(int argc, char **argv) {
         }
     }
     if (i >= argc) return cli_usage_error("inspect", "no FILE given");
+    if (co.symbols_out) co.with_cost = 1;
     if ((co.set_dir || co.pin) && !co.with_cost)
         return cli_usage_error("inspect", "--set and --pin apply to --cost");
+    if (co.symbols_out && (!(co.set_dir || co.pin) || argc - i != 1))
+        return cli_usage_error("inspect", "--symbols takes one FILE and its --set");
     /* As sha256sum: a file that can't be read is reported and skipped, and
      * the exit status says so at the end (2 over 1 over 0). */
     int refused = 0, io_error = 0;

@@ -1,0 +1,420 @@
+/* wai.neural.bmshj2018 decoded end to end (docs/bmshj2018.md) on a set made
+ * here: two channels, a synthesis of one transposed convolution (16 x 16,
+ * stride 16) and a sigmoid, so the float64 reference is a few lines. The
+ * decode gives the reference's RGB8 within one level, its symbols are the
+ * encoder's (digest, wai_entropy_symbols), its cost is B3's, and every
+ * refusal of the set, the program and the stream is the spec's; a decode
+ * that needs decode-equivalence creates no WebNN context. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/context.h"
+#include "harness.h"
+#include "wai/wai_decode.h"
+#include "wai/wai_hash.h"
+#include "wai/wai_set.h"
+#include "wai/wai_write.h"
+
+#define CAP "wai.neural.bmshj2018"
+#define M 2
+#define H 20
+#define W 24
+#define LH 2
+#define LW 2
+#define K 16
+#define MACS_PP 123
+#define WORK_PP 4567
+
+static const int32_t symbols[M * LH * LW] = {0, 1, -2, 2, 9, -1, 0, -7}; /* 9, -7: escapes */
+static const float medians[M] = {0.25f, -0.5f};
+/* Values -2 .. 2 direct, the escape last: 7 entries (§2). */
+static const uint32_t cdf[7] = {0, 4096, 12288, 45056, 53248, 61440, 65536};
+
+typedef struct bset {
+    wai_context *ctx;
+    wai_set *set;
+    uint8_t payload[256];
+    size_t len;
+    float weights[M * 3 * K * K + 3];
+    char tables[1024], program[2048];
+} bset;
+
+static uint32_t bits_of(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static void write_tables(char *out, size_t n, const char *kind, int channels, uint32_t med1) {
+    char row[128];
+    snprintf(row, sizeof row, "[%u, %u, %u, %u, %u, %u, %u]", cdf[0], cdf[1], cdf[2], cdf[3],
+             cdf[4], cdf[5], cdf[6]);
+    snprintf(out, n,
+             "{\"kind\": \"%s\", \"channels\": %d, \"cdfs\": [%s, %s], \"offsets\": [-2, -2], "
+             "\"medians\": [%u, %u], \"macs_per_position\": %d, "
+             "\"working_bytes_per_position\": %d}",
+             kind, channels, row, row, bits_of(medians[0]), med1, MACS_PP, WORK_PP);
+}
+
+/* The synthesis: x = sigmoid(convTranspose2d(y, w, stride 16) + b). */
+static void write_program(char *out, size_t n, int in_channels, const char *activation) {
+    snprintf(out, n,
+             "{\"kind\": \"wai-webnn-graph/1\", "
+             "\"inputs\": {\"y\": {\"dataType\": \"float32\", \"shape\": [1, %d, 1, 1]}}, "
+             "\"constants\": {\"w\": {\"dataType\": \"float32\", \"shape\": [%d, 3, 16, 16], "
+             "\"offset\": 0}, \"b\": {\"dataType\": \"float32\", \"shape\": [3], \"offset\": %d}}, "
+             "\"operators\": [{\"name\": \"convTranspose2d\", \"arguments\": [{\"input\": \"y\"}, "
+             "{\"filter\": \"w\"}, {\"options\": {\"strides\": [16, 16], \"bias\": \"b\"}}], "
+             "\"outputs\": \"t\"}, {\"name\": \"%s\", \"arguments\": [{\"input\": \"t\"}], "
+             "\"outputs\": \"x\"}], \"outputs\": {\"x\": \"x\"}}",
+             in_channels, in_channels, M * 3 * K * K * 4, activation);
+}
+
+static size_t write_payload(uint8_t *p, uint32_t m, const uint8_t *stream, size_t slen) {
+    memcpy(p, "B18F\x01\0\0\0", 8);
+    const uint32_t f[6] = {H, W, m, LH, LW, (uint32_t)slen};
+    for (int i = 0; i < 6; i++)
+        for (int b = 0; b < 4; b++) p[8 + 4 * i + b] = (uint8_t)(f[i] >> (8 * b));
+    memcpy(p + 32, stream, slen);
+    return 32 + slen;
+}
+
+/* Members: which of the four the set gets (1 tables, 2 program, 4 weights). */
+static int make_set(bset *b, int members) {
+    wai_set_destroy(b->set);
+    b->set = NULL;
+    if (!CHECK(wai_set_create(b->ctx, &b->set) == WAI_ok)) return 0;
+    int ok = 1;
+    if (members & 1)
+        ok &= wai_set_add(b->set, "cdfs_q3.json", (const uint8_t *)b->tables, strlen(b->tables)) ==
+              WAI_ok;
+    if (members & 2)
+        ok &= wai_set_add(b->set, "decoder.webnn.json", (const uint8_t *)b->program,
+                          strlen(b->program)) == WAI_ok;
+    if (members & 4)
+        ok &= wai_set_add(b->set, "decoder.f32", (const uint8_t *)b->weights, sizeof b->weights) ==
+              WAI_ok;
+    return CHECK(ok);
+}
+
+static int open_bset(bset *b) {
+    memset(b, 0, sizeof *b);
+    if (!CHECK(wai_context_create(NULL, &b->ctx) == WAI_ok)) return 0;
+    uint64_t rng = 0xb18f;
+    for (size_t i = 0; i < sizeof b->weights / sizeof b->weights[0]; i++)
+        b->weights[i] = (float)((double)(harness_rand(&rng) >> 11) / 9007199254740992.0 - 0.5);
+    write_tables(b->tables, sizeof b->tables, "wai-bmshj2018-tables/1", M, bits_of(medians[1]));
+    write_program(b->program, sizeof b->program, M, "sigmoid");
+    const uint32_t *cdfs[2] = {cdf, cdf};
+    const size_t lens[2] = {7, 7};
+    const int32_t offs[2] = {-2, -2};
+    uint32_t table_of[M * LH * LW];
+    for (int i = 0; i < M * LH * LW; i++) table_of[i] = (uint32_t)(i / (LH * LW));
+    uint8_t *stream;
+    size_t slen;
+    if (!CHECK(wai_rans_encode_symbols_tables(NULL, 2, cdfs, lens, offs, table_of, symbols,
+                                              M * LH * LW, &stream, &slen) == WAI_ok))
+        return 0;
+    int ok = CHECK(32 + slen <= sizeof b->payload);
+    if (ok) b->len = write_payload(b->payload, M, stream, slen);
+    wai_write_free(NULL, stream);
+    return ok && make_set(b, 7);
+}
+
+static void close_bset(bset *b) {
+    wai_set_destroy(b->set);
+    wai_context_destroy(b->ctx);
+}
+
+/* One decode: its status, the output (copied to rgb when given), the
+ * report's JSON and the decoder's digest. */
+typedef struct result {
+    wai_status st;
+    int has_output, has_digest;
+    uint8_t rgb[H * W * 3], digest[32];
+    uint32_t width, height;
+    char report[WAI_DISPATCH_REPORT_JSON_MAX];
+} result;
+
+static void decode(bset *b, const uint8_t *payload, size_t len, const wai_dispatch_options *opt,
+                   result *r) {
+    memset(r, 0, sizeof *r);
+    wai_decoder_config cfg;
+    wai_decoder_config_default(&cfg);
+    cfg.capability = CAP;
+    cfg.set = b->set;
+    cfg.dispatch = opt;
+    wai_decoder *d;
+    if (!CHECK(wai_decoder_create(b->ctx, &cfg, &d) == WAI_ok)) {
+        r->st = WAI_invalid_argument;
+        return;
+    }
+    r->st = wai_decoder_send(d, payload, len, NULL);
+    wai_output o;
+    if (wai_decoder_receive(d, &o) == WAI_ok && o.kind == WAI_OUTPUT_IMAGE &&
+        o.size == sizeof r->rgb) {
+        r->has_output = 1;
+        memcpy(r->rgb, o.data, o.size);
+        r->width = o.width, r->height = o.height;
+    }
+    const wai_dispatch_report *rep = wai_decoder_dispatch_report(d);
+    if (rep) wai_dispatch_report_json(rep, r->report, sizeof r->report, NULL);
+    r->has_digest = wai_decoder_symbols_digest(d, r->digest);
+    wai_decoder_destroy(d);
+}
+
+static void symbols_blake3(uint8_t out[32]) {
+    uint8_t le[sizeof symbols];
+    for (size_t i = 0; i < M * LH * LW; i++)
+        for (int b = 0; b < 4; b++) le[4 * i + b] = (uint8_t)((uint32_t)symbols[i] >> (8 * b));
+    wai_blake3_oneshot(le, sizeof le, out);
+}
+
+/* B4 in float64: the reference's own rounding. */
+static int rgb8_ref(double v) {
+    if (!(v > 0)) return 0;
+    if (v >= 1) return 255;
+    return (int)floor(v * 255 + 0.5);
+}
+
+static void test_decode(void) {
+    bset b;
+    if (!open_bset(&b)) return close_bset(&b);
+    result r;
+    uint64_t contexts = b.ctx->ml_contexts;
+    decode(&b, b.payload, b.len, NULL, &r);
+    CHECK_MSG(r.st == WAI_ok && r.has_output && r.width == W && r.height == H, "status %s",
+              wai_status_name(r.st));
+    CHECK(b.ctx->ml_contexts == contexts + 1);
+    CHECK_MSG(strstr(r.report, "\"ran\": {\"unit\": \"cpu\", \"backend\": \"webnn\", "
+                               "\"arithmetic\": \"float\", \"tier\": \"none\", \"placement\": null}") &&
+                  strstr(r.report, "\"needed\": \"none\""),
+              "report %s", r.report);
+    /* The float64 reference, within one level (and mostly exact). */
+    const float *w = b.weights, *bias = b.weights + M * 3 * K * K;
+    int worst = 0, exact = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            for (int o = 0; o < 3; o++) {
+                double s = bias[o];
+                for (int c = 0; c < M; c++) {
+                    double lat = (double)symbols[(c * LH + y / K) * LW + x / K] + medians[c];
+                    s += (double)w[((c * 3 + o) * K + y % K) * K + x % K] * lat;
+                }
+                int want = rgb8_ref(1 / (1 + exp(-s))), got = r.rgb[(y * W + x) * 3 + o];
+                int d = abs(want - got);
+                if (d > worst) worst = d;
+                exact += d == 0;
+            }
+    CHECK_MSG(worst <= 1 && exact >= H * W * 3 * 99 / 100, "worst %d, exact %d of %d", worst,
+              exact, H * W * 3);
+    /* The symbols: the digest of the encoder's, three ways. */
+    uint8_t want[32], got[32];
+    symbols_blake3(want);
+    CHECK(r.has_digest && memcmp(r.digest, want, 32) == 0);
+    CHECK(wai_symbols_digest(b.ctx, CAP, b.set, b.payload, b.len, got) == WAI_ok &&
+          memcmp(got, want, 32) == 0);
+    int32_t s[M * LH * LW + 1];
+    size_t n = 0;
+    CHECK(wai_entropy_symbols(b.ctx, CAP, b.set, b.payload, b.len, NULL, 0, &n) == WAI_ok &&
+          n == M * LH * LW);
+    CHECK(wai_entropy_symbols(b.ctx, CAP, b.set, b.payload, b.len, s, M * LH * LW, &n) == WAI_ok &&
+          memcmp(s, symbols, sizeof symbols) == 0);
+    n = 0;
+    CHECK(wai_entropy_symbols(b.ctx, CAP, b.set, b.payload, b.len, s, 3, &n) ==
+              WAI_invalid_argument && n == M * LH * LW);
+    CHECK(wai_entropy_symbols(b.ctx, CAP, b.set, b.payload, b.len, s, 0, NULL) ==
+          WAI_invalid_argument);
+    /* No network ran for them. */
+    CHECK(b.ctx->ml_contexts == contexts + 1);
+    /* A capability with no entropy stage of its own. */
+    CHECK(wai_symbols_digest(b.ctx, "wai.neural.int_hyper", b.set, b.payload, b.len, got) ==
+          WAI_unsupported_capability);
+    close_bset(&b);
+}
+
+/* B3: the cost from the tables' per-position figures. */
+static void test_cost(void) {
+    bset b;
+    if (!open_bset(&b)) return close_bset(&b);
+    wai_cost c;
+    CHECK(wai_declared_cost_set(b.ctx, CAP, b.set, b.payload, b.len, &c) == WAI_ok);
+    const uint64_t pos = LH * LW, out = 3 * H * W;
+    CHECK(c.output_bytes == out && c.entropy_steps == M * pos && c.macs == MACS_PP * pos &&
+          c.working_bytes == out + 4 * M * pos + WORK_PP * pos);
+    CHECK(wai_declared_cost(CAP, b.payload, b.len, &c) == WAI_set_incomplete);
+    /* A limit under the declared memory refuses before any symbol. */
+    wai_decoder_config cfg;
+    wai_decoder_config_default(&cfg);
+    cfg.capability = CAP;
+    cfg.set = b.set;
+    cfg.max_memory = out + 4 * M * pos + WORK_PP * pos - 1;
+    wai_decoder *d;
+    uint64_t contexts = b.ctx->ml_contexts;
+    if (CHECK(wai_decoder_create(b.ctx, &cfg, &d) == WAI_ok)) {
+        CHECK(wai_decoder_send(d, b.payload, b.len, NULL) == WAI_cost_over_limit);
+        uint8_t dg[32];
+        CHECK(!wai_decoder_symbols_digest(d, dg));
+        wai_decoder_destroy(d);
+    }
+    CHECK(b.ctx->ml_contexts == contexts);
+    close_bset(&b);
+}
+
+static void tables_refused(bset *b, const char *tables, const char *why) {
+    char keep[sizeof b->tables];
+    memcpy(keep, b->tables, sizeof keep);
+    snprintf(b->tables, sizeof b->tables, "%s", tables);
+    result r;
+    if (make_set(b, 7)) {
+        decode(b, b->payload, b->len, NULL, &r);
+        CHECK_MSG(r.st == WAI_model_mismatch && !r.has_output, "%s: %s", why,
+                  wai_status_name(r.st));
+    }
+    memcpy(b->tables, keep, sizeof keep);
+    make_set(b, 7);
+}
+
+/* B2: every rule of the tables is model_mismatch. */
+static void test_tables_refused(void) {
+    bset b;
+    if (!open_bset(&b)) return close_bset(&b);
+    char t[1024];
+    write_tables(t, sizeof t, "wai-bmshj2018-tables/2", M, bits_of(medians[1]));
+    tables_refused(&b, t, "kind");
+    write_tables(t, sizeof t, "wai-bmshj2018-tables/1", 3, bits_of(medians[1]));
+    tables_refused(&b, t, "channels not the lists'");
+    write_tables(t, sizeof t, "wai-bmshj2018-tables/1", M, 0x7fc00000u);
+    tables_refused(&b, t, "a NaN median");
+    write_tables(t, sizeof t, "wai-bmshj2018-tables/1", M, 0x7f800000u);
+    tables_refused(&b, t, "an infinite median");
+    char *at = strstr(b.tables, "65536");
+    snprintf(t, sizeof t, "%.*s65535%s", (int)(at - b.tables), b.tables, at + 5);
+    tables_refused(&b, t, "a table not ending at 2^16");
+    at = strstr(b.tables, "4096");
+    snprintf(t, sizeof t, "%.*s0%s", (int)(at - b.tables), b.tables, at + 4);
+    tables_refused(&b, t, "a symbol of no count");
+    at = strstr(b.tables, "\"offsets\": [-2");
+    snprintf(t, sizeof t, "%.*s\"offsets\": [-2.5%s", (int)(at - b.tables), b.tables, at + 14);
+    tables_refused(&b, t, "an offset not an integer");
+    snprintf(t, sizeof t, "%.*s, \"extra\": 1}", (int)strlen(b.tables) - 1, b.tables);
+    tables_refused(&b, t, "a member the reader does not know");
+    tables_refused(&b, "{\"kind\": \"wai-bmshj2018-tables/1\"", "not JSON");
+    tables_refused(&b, "[]", "not an object");
+    /* The payload's channels are the set's. */
+    uint8_t p[sizeof b.payload];
+    memcpy(p, b.payload, b.len);
+    p[16] = 3;
+    result r;
+    decode(&b, p, b.len, NULL, &r);
+    CHECK(r.st == WAI_model_mismatch && !r.has_output);
+    /* No tables: the set is incomplete. */
+    if (make_set(&b, 6)) {
+        decode(&b, b.payload, b.len, NULL, &r);
+        CHECK(r.st == WAI_set_incomplete && !r.has_output);
+    }
+    close_bset(&b);
+}
+
+/* §4 step 2 and 3 on the set's program: absent, of another shape, failing
+ * to build; each refuses cpu/webnn and nothing else runs it. */
+static void test_program_refused(void) {
+    bset b;
+    if (!open_bset(&b)) return close_bset(&b);
+    result r;
+    static const char webnn_reason[] =
+        "{\"unit\": \"cpu\", \"backend\": \"webnn\", \"arithmetic\": \"float\", \"reason\": ";
+    char want[256];
+    for (int members = 1; members <= 5; members += 4) { /* no program; no weights */
+        if (!make_set(&b, members == 1 ? 5 : 3)) continue;
+        decode(&b, b.payload, b.len, NULL, &r);
+        snprintf(want, sizeof want, "%s\"dispatch_program_absent\"}", webnn_reason);
+        CHECK_MSG(r.st != WAI_ok && !r.has_output && strstr(r.report, want) &&
+                      strstr(r.report, "\"ran\": null"),
+                  "%s: report %s", wai_status_name(r.st), r.report);
+    }
+    write_program(b.program, sizeof b.program, 3, "sigmoid");
+    if (make_set(&b, 7)) {
+        decode(&b, b.payload, b.len, NULL, &r);
+        snprintf(want, sizeof want, "%s\"dispatch_shape_mismatch\"}", webnn_reason);
+        CHECK_MSG(r.st != WAI_ok && !r.has_output && strstr(r.report, want), "report %s",
+                  r.report);
+    }
+    /* A program WebNN refuses to build: the backend failed, the next path
+     * is asked (ONNX Runtime: absent here) and no output comes. */
+    write_program(b.program, sizeof b.program, M, "relu6");
+    uint64_t contexts = b.ctx->ml_contexts;
+    if (make_set(&b, 7)) {
+        decode(&b, b.payload, b.len, NULL, &r);
+        snprintf(want, sizeof want, "%s\"dispatch_backend_failed\"}", webnn_reason);
+        CHECK_MSG(r.st != WAI_ok && !r.has_output && strstr(r.report, want) &&
+                      strstr(r.report, "\"backend\": \"onnx-runtime\", \"arithmetic\": \"float\", "
+                                       "\"reason\": \"dispatch_unit_absent\""),
+                  "report %s", r.report);
+        CHECK(b.ctx->ml_contexts == contexts + 1); /* it was tried */
+    }
+    close_bset(&b);
+}
+
+/* The stream: cut short, or with bytes past the symbols' end. */
+static void test_stream_refused(void) {
+    bset b;
+    if (!open_bset(&b)) return close_bset(&b);
+    const size_t slen = b.len - 32;
+    uint8_t p[sizeof b.payload + 4], stream[sizeof b.payload];
+    memcpy(stream, b.payload + 32, slen);
+    result r;
+    uint64_t contexts = b.ctx->ml_contexts;
+    size_t n = write_payload(p, M, stream, slen - 4);
+    decode(&b, p, n, NULL, &r);
+    CHECK_MSG(r.st != WAI_ok && wai_status_kind_of(r.st) == WAI_KIND_PAYLOAD && !r.has_output,
+              "cut: %s", wai_status_name(r.st));
+    memset(stream + slen, 0, 4);
+    n = write_payload(p, M, stream, slen + 4);
+    decode(&b, p, n, NULL, &r);
+    CHECK_MSG(r.st != WAI_ok && wai_status_kind_of(r.st) == WAI_KIND_PAYLOAD && !r.has_output,
+              "longer: %s", wai_status_name(r.st));
+    /* A refused stream never reaches the synthesis. */
+    CHECK(b.ctx->ml_contexts == contexts);
+    close_bset(&b);
+}
+
+/* §3: a decode that needs decode-equivalence refuses every float path
+ * before any context is created, whether by intent or by pin. */
+static void test_replicate_refused(void) {
+    bset b;
+    if (!open_bset(&b)) return close_bset(&b);
+    result r;
+    wai_dispatch_options opt;
+    for (int by_pin = 0; by_pin < 2; by_pin++) {
+        wai_dispatch_options_default(&opt);
+        if (by_pin) opt.pin_tier = "decode-equivalence";
+        else opt.intent = "replicate";
+        uint64_t contexts = b.ctx->ml_contexts;
+        decode(&b, b.payload, b.len, &opt, &r);
+        CHECK_MSG(r.st == WAI_dispatch_tier_refused && !r.has_output, "%s",
+                  wai_status_name(r.st));
+        CHECK_MSG(b.ctx->ml_contexts == contexts, "a context was created (%llu)",
+                  (unsigned long long)(b.ctx->ml_contexts - contexts));
+        CHECK_MSG(strstr(r.report, "\"needed\": \"decode-equivalence\", \"ran\": null") &&
+                      strstr(r.report, "{\"unit\": \"cpu\", \"backend\": \"webnn\", \"arithmetic\": "
+                                       "\"float\", \"reason\": \"dispatch_tier_refused\"}"),
+                  "report %s", r.report);
+    }
+    /* The same decode without the need runs (the counter does count). */
+    uint64_t contexts = b.ctx->ml_contexts;
+    decode(&b, b.payload, b.len, NULL, &r);
+    CHECK(r.st == WAI_ok && b.ctx->ml_contexts == contexts + 1);
+    close_bset(&b);
+}
+
+void suite_bmshj2018(void) {
+    harness_run("bmshj2018_decode", test_decode);
+    harness_run("bmshj2018_cost", test_cost);
+    harness_run("bmshj2018_tables_refused", test_tables_refused);
+    harness_run("bmshj2018_program_refused", test_program_refused);
+    harness_run("bmshj2018_stream_refused", test_stream_refused);
+    harness_run("bmshj2018_replicate_refused", test_replicate_refused);
+}
