@@ -1,6 +1,6 @@
 /* wai.neural.bmshj2018 decoded end to end (docs/bmshj2018.md) on a set made
- * here: two channels, a synthesis of one transposed convolution (16 x 16,
- * stride 16) and a sigmoid, so the float64 reference is a few lines. The
+ * here (tests/gen/bmshj_tiny.h: two channels, a synthesis of one transposed
+ * convolution and a sigmoid), so the float64 reference is a few lines. The
  * decode gives the reference's RGB8 within one level, its symbols are the
  * encoder's (digest, wai_entropy_symbols), its cost is B3's, and every
  * refusal of the set, the program and the stream is the spec's; a decode
@@ -11,75 +11,22 @@
 #include <string.h>
 
 #include "common/context.h"
+#include "gen/bmshj_tiny.h"
 #include "harness.h"
 #include "wai/wai_decode.h"
 #include "wai/wai_hash.h"
 #include "wai/wai_set.h"
-#include "wai/wai_write.h"
 
 #define CAP "wai.neural.bmshj2018"
-#define M 2
-#define H 20
-#define W 24
-#define LH 2
-#define LW 2
-#define K 16
-#define MACS_PP 123
-#define WORK_PP 4567
-
-static const int32_t symbols[M * LH * LW] = {0, 1, -2, 2, 9, -1, 0, -7}; /* 9, -7: escapes */
-static const float medians[M] = {0.25f, -0.5f};
-/* Values -2 .. 2 direct, the escape last: 7 entries (§2). */
-static const uint32_t cdf[7] = {0, 4096, 12288, 45056, 53248, 61440, 65536};
 
 typedef struct bset {
     wai_context *ctx;
     wai_set *set;
     uint8_t payload[256];
     size_t len;
-    float weights[M * 3 * K * K + 3];
+    float weights[TINY_WEIGHTS];
     char tables[1024], program[2048];
 } bset;
-
-static uint32_t bits_of(float f) {
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static void write_tables(char *out, size_t n, const char *kind, int channels, uint32_t med1) {
-    char row[128];
-    snprintf(row, sizeof row, "[%u, %u, %u, %u, %u, %u, %u]", cdf[0], cdf[1], cdf[2], cdf[3],
-             cdf[4], cdf[5], cdf[6]);
-    snprintf(out, n,
-             "{\"kind\": \"%s\", \"channels\": %d, \"cdfs\": [%s, %s], \"offsets\": [-2, -2], "
-             "\"medians\": [%u, %u], \"macs_per_position\": %d, "
-             "\"working_bytes_per_position\": %d}",
-             kind, channels, row, row, bits_of(medians[0]), med1, MACS_PP, WORK_PP);
-}
-
-/* The synthesis: x = sigmoid(convTranspose2d(y, w, stride 16) + b). */
-static void write_program(char *out, size_t n, int in_channels, const char *activation) {
-    snprintf(out, n,
-             "{\"kind\": \"wai-webnn-graph/1\", "
-             "\"inputs\": {\"y\": {\"dataType\": \"float32\", \"shape\": [1, %d, 1, 1]}}, "
-             "\"constants\": {\"w\": {\"dataType\": \"float32\", \"shape\": [%d, 3, 16, 16], "
-             "\"offset\": 0}, \"b\": {\"dataType\": \"float32\", \"shape\": [3], \"offset\": %d}}, "
-             "\"operators\": [{\"name\": \"convTranspose2d\", \"arguments\": [{\"input\": \"y\"}, "
-             "{\"filter\": \"w\"}, {\"options\": {\"strides\": [16, 16], \"bias\": \"b\"}}], "
-             "\"outputs\": \"t\"}, {\"name\": \"%s\", \"arguments\": [{\"input\": \"t\"}], "
-             "\"outputs\": \"x\"}], \"outputs\": {\"x\": \"x\"}}",
-             in_channels, in_channels, M * 3 * K * K * 4, activation);
-}
-
-static size_t write_payload(uint8_t *p, uint32_t m, const uint8_t *stream, size_t slen) {
-    memcpy(p, "B18F\x01\0\0\0", 8);
-    const uint32_t f[6] = {H, W, m, LH, LW, (uint32_t)slen};
-    for (int i = 0; i < 6; i++)
-        for (int b = 0; b < 4; b++) p[8 + 4 * i + b] = (uint8_t)(f[i] >> (8 * b));
-    memcpy(p + 32, stream, slen);
-    return 32 + slen;
-}
 
 /* Members: which of the four the set gets (1 tables, 2 program, 4 weights). */
 static int make_set(bset *b, int members) {
@@ -102,24 +49,12 @@ static int make_set(bset *b, int members) {
 static int open_bset(bset *b) {
     memset(b, 0, sizeof *b);
     if (!CHECK(wai_context_create(NULL, &b->ctx) == WAI_ok)) return 0;
-    uint64_t rng = 0xb18f;
-    for (size_t i = 0; i < sizeof b->weights / sizeof b->weights[0]; i++)
-        b->weights[i] = (float)((double)(harness_rand(&rng) >> 11) / 9007199254740992.0 - 0.5);
-    write_tables(b->tables, sizeof b->tables, "wai-bmshj2018-tables/1", M, bits_of(medians[1]));
-    write_program(b->program, sizeof b->program, M, "sigmoid");
-    const uint32_t *cdfs[2] = {cdf, cdf};
-    const size_t lens[2] = {7, 7};
-    const int32_t offs[2] = {-2, -2};
-    uint32_t table_of[M * LH * LW];
-    for (int i = 0; i < M * LH * LW; i++) table_of[i] = (uint32_t)(i / (LH * LW));
-    uint8_t *stream;
-    size_t slen;
-    if (!CHECK(wai_rans_encode_symbols_tables(NULL, 2, cdfs, lens, offs, table_of, symbols,
-                                              M * LH * LW, &stream, &slen) == WAI_ok))
-        return 0;
-    int ok = CHECK(32 + slen <= sizeof b->payload);
-    if (ok) b->len = write_payload(b->payload, M, stream, slen);
-    wai_write_free(NULL, stream);
+    tiny_weights(b->weights);
+    tiny_tables(b->tables, sizeof b->tables, "wai-bmshj2018-tables/1", TINY_M,
+                tiny_bits_of(tiny_medians[1]));
+    tiny_program(b->program, sizeof b->program, TINY_M, "sigmoid");
+    b->len = tiny_encoded_payload(b->payload, sizeof b->payload);
+    int ok = CHECK(b->len > 0);
     return ok && make_set(b, 7);
 }
 
@@ -133,7 +68,7 @@ static void close_bset(bset *b) {
 typedef struct result {
     wai_status st;
     int has_output, has_digest;
-    uint8_t rgb[H * W * 3], digest[32];
+    uint8_t rgb[TINY_H * TINY_W * 3], digest[32];
     uint32_t width, height;
     char report[WAI_DISPATCH_REPORT_JSON_MAX];
 } result;
@@ -166,9 +101,9 @@ static void decode(bset *b, const uint8_t *payload, size_t len, const wai_dispat
 }
 
 static void symbols_blake3(uint8_t out[32]) {
-    uint8_t le[sizeof symbols];
-    for (size_t i = 0; i < M * LH * LW; i++)
-        for (int b = 0; b < 4; b++) le[4 * i + b] = (uint8_t)((uint32_t)symbols[i] >> (8 * b));
+    uint8_t le[sizeof tiny_symbols];
+    for (size_t i = 0; i < TINY_SYMBOLS; i++)
+        for (int b = 0; b < 4; b++) le[4 * i + b] = (uint8_t)((uint32_t)tiny_symbols[i] >> (8 * b));
     wai_blake3_oneshot(le, sizeof le, out);
 }
 
@@ -185,46 +120,50 @@ static void test_decode(void) {
     result r;
     uint64_t contexts = b.ctx->ml_contexts;
     decode(&b, b.payload, b.len, NULL, &r);
-    CHECK_MSG(r.st == WAI_ok && r.has_output && r.width == W && r.height == H, "status %s",
-              wai_status_name(r.st));
+    CHECK_MSG(r.st == WAI_ok && r.has_output && r.width == TINY_W && r.height == TINY_H,
+              "status %s", wai_status_name(r.st));
     CHECK(b.ctx->ml_contexts == contexts + 1);
     CHECK_MSG(strstr(r.report, "\"ran\": {\"unit\": \"cpu\", \"backend\": \"webnn\", "
-                               "\"arithmetic\": \"float\", \"tier\": \"none\", \"placement\": null}") &&
+                               "\"arithmetic\": \"float\", \"tier\": \"none\", "
+                               "\"placement\": null}") &&
                   strstr(r.report, "\"needed\": \"none\""),
               "report %s", r.report);
     /* The float64 reference, within one level (and mostly exact). */
-    const float *w = b.weights, *bias = b.weights + M * 3 * K * K;
+    const float *w = b.weights, *bias = b.weights + TINY_M * 3 * TINY_K * TINY_K;
     int worst = 0, exact = 0;
-    for (int y = 0; y < H; y++)
-        for (int x = 0; x < W; x++)
+    for (int y = 0; y < TINY_H; y++)
+        for (int x = 0; x < TINY_W; x++)
             for (int o = 0; o < 3; o++) {
                 double s = bias[o];
-                for (int c = 0; c < M; c++) {
-                    double lat = (double)symbols[(c * LH + y / K) * LW + x / K] + medians[c];
-                    s += (double)w[((c * 3 + o) * K + y % K) * K + x % K] * lat;
+                for (int c = 0; c < TINY_M; c++) {
+                    double lat =
+                        (double)tiny_symbols[(c * TINY_LH + y / TINY_K) * TINY_LW + x / TINY_K] +
+                        tiny_medians[c];
+                    s += (double)w[((c * 3 + o) * TINY_K + y % TINY_K) * TINY_K + x % TINY_K] * lat;
                 }
-                int want = rgb8_ref(1 / (1 + exp(-s))), got = r.rgb[(y * W + x) * 3 + o];
+                int want = rgb8_ref(1 / (1 + exp(-s))), got = r.rgb[(y * TINY_W + x) * 3 + o];
                 int d = abs(want - got);
                 if (d > worst) worst = d;
                 exact += d == 0;
             }
-    CHECK_MSG(worst <= 1 && exact >= H * W * 3 * 99 / 100, "worst %d, exact %d of %d", worst,
-              exact, H * W * 3);
+    CHECK_MSG(worst <= 1 && exact >= TINY_H * TINY_W * 3 * 99 / 100, "worst %d, exact %d of %d",
+              worst, exact, TINY_H * TINY_W * 3);
     /* The symbols: the digest of the encoder's, three ways. */
     uint8_t want[32], got[32];
     symbols_blake3(want);
     CHECK(r.has_digest && memcmp(r.digest, want, 32) == 0);
     CHECK(wai_symbols_digest(b.ctx, CAP, b.set, b.payload, b.len, got) == WAI_ok &&
           memcmp(got, want, 32) == 0);
-    int32_t s[M * LH * LW + 1];
+    int32_t s[TINY_SYMBOLS + 1];
     size_t n = 0;
     CHECK(wai_entropy_symbols(b.ctx, CAP, b.set, b.payload, b.len, NULL, 0, &n) == WAI_ok &&
-          n == M * LH * LW);
-    CHECK(wai_entropy_symbols(b.ctx, CAP, b.set, b.payload, b.len, s, M * LH * LW, &n) == WAI_ok &&
-          memcmp(s, symbols, sizeof symbols) == 0);
+          n == TINY_SYMBOLS);
+    CHECK(wai_entropy_symbols(b.ctx, CAP, b.set, b.payload, b.len, s, TINY_SYMBOLS, &n) == WAI_ok &&
+          memcmp(s, tiny_symbols, sizeof tiny_symbols) == 0);
     n = 0;
     CHECK(wai_entropy_symbols(b.ctx, CAP, b.set, b.payload, b.len, s, 3, &n) ==
-              WAI_invalid_argument && n == M * LH * LW);
+              WAI_invalid_argument &&
+          n == TINY_SYMBOLS);
     CHECK(wai_entropy_symbols(b.ctx, CAP, b.set, b.payload, b.len, s, 0, NULL) ==
           WAI_invalid_argument);
     /* No network ran for them. */
@@ -241,16 +180,17 @@ static void test_cost(void) {
     if (!open_bset(&b)) return close_bset(&b);
     wai_cost c;
     CHECK(wai_declared_cost_set(b.ctx, CAP, b.set, b.payload, b.len, &c) == WAI_ok);
-    const uint64_t pos = LH * LW, out = 3 * H * W;
-    CHECK(c.output_bytes == out && c.entropy_steps == M * pos && c.macs == MACS_PP * pos &&
-          c.working_bytes == out + 4 * M * pos + WORK_PP * pos);
+    const uint64_t pos = TINY_LH * TINY_LW, out = 3 * TINY_H * TINY_W;
+    CHECK(c.output_bytes == out && c.entropy_steps == TINY_M * pos &&
+          c.macs == TINY_MACS_PP * pos &&
+          c.working_bytes == out + 4 * TINY_M * pos + TINY_WORK_PP * pos);
     CHECK(wai_declared_cost(CAP, b.payload, b.len, &c) == WAI_set_incomplete);
     /* A limit under the declared memory refuses before any symbol. */
     wai_decoder_config cfg;
     wai_decoder_config_default(&cfg);
     cfg.capability = CAP;
     cfg.set = b.set;
-    cfg.max_memory = out + 4 * M * pos + WORK_PP * pos - 1;
+    cfg.max_memory = out + 4 * TINY_M * pos + TINY_WORK_PP * pos - 1;
     wai_decoder *d;
     uint64_t contexts = b.ctx->ml_contexts;
     if (CHECK(wai_decoder_create(b.ctx, &cfg, &d) == WAI_ok)) {
@@ -282,13 +222,13 @@ static void test_tables_refused(void) {
     bset b;
     if (!open_bset(&b)) return close_bset(&b);
     char t[1024];
-    write_tables(t, sizeof t, "wai-bmshj2018-tables/2", M, bits_of(medians[1]));
+    tiny_tables(t, sizeof t, "wai-bmshj2018-tables/2", TINY_M, tiny_bits_of(tiny_medians[1]));
     tables_refused(&b, t, "kind");
-    write_tables(t, sizeof t, "wai-bmshj2018-tables/1", 3, bits_of(medians[1]));
+    tiny_tables(t, sizeof t, "wai-bmshj2018-tables/1", 3, tiny_bits_of(tiny_medians[1]));
     tables_refused(&b, t, "channels not the lists'");
-    write_tables(t, sizeof t, "wai-bmshj2018-tables/1", M, 0x7fc00000u);
+    tiny_tables(t, sizeof t, "wai-bmshj2018-tables/1", TINY_M, 0x7fc00000u);
     tables_refused(&b, t, "a NaN median");
-    write_tables(t, sizeof t, "wai-bmshj2018-tables/1", M, 0x7f800000u);
+    tiny_tables(t, sizeof t, "wai-bmshj2018-tables/1", TINY_M, 0x7f800000u);
     tables_refused(&b, t, "an infinite median");
     char *at = strstr(b.tables, "65536");
     snprintf(t, sizeof t, "%.*s65535%s", (int)(at - b.tables), b.tables, at + 5);
@@ -325,7 +265,8 @@ static void test_program_refused(void) {
     if (!open_bset(&b)) return close_bset(&b);
     result r;
     static const char webnn_reason[] =
-        "{\"unit\": \"cpu\", \"backend\": \"webnn\", \"arithmetic\": \"float\", \"reason\": ";
+        "{\"unit\": \"cpu\", \"backend\": \"webnn\", \"arithmetic\": \"float\", "
+        "\"reason\": ";
     char want[256];
     for (int members = 1; members <= 5; members += 4) { /* no program; no weights */
         if (!make_set(&b, members == 1 ? 5 : 3)) continue;
@@ -335,16 +276,15 @@ static void test_program_refused(void) {
                       strstr(r.report, "\"ran\": null"),
                   "%s: report %s", wai_status_name(r.st), r.report);
     }
-    write_program(b.program, sizeof b.program, 3, "sigmoid");
+    tiny_program(b.program, sizeof b.program, 3, "sigmoid");
     if (make_set(&b, 7)) {
         decode(&b, b.payload, b.len, NULL, &r);
         snprintf(want, sizeof want, "%s\"dispatch_shape_mismatch\"}", webnn_reason);
-        CHECK_MSG(r.st != WAI_ok && !r.has_output && strstr(r.report, want), "report %s",
-                  r.report);
+        CHECK_MSG(r.st != WAI_ok && !r.has_output && strstr(r.report, want), "report %s", r.report);
     }
     /* A program WebNN refuses to build: the backend failed, the next path
      * is asked (ONNX Runtime: absent here) and no output comes. */
-    write_program(b.program, sizeof b.program, M, "relu6");
+    tiny_program(b.program, sizeof b.program, TINY_M, "relu6");
     uint64_t contexts = b.ctx->ml_contexts;
     if (make_set(&b, 7)) {
         decode(&b, b.payload, b.len, NULL, &r);
@@ -367,12 +307,12 @@ static void test_stream_refused(void) {
     memcpy(stream, b.payload + 32, slen);
     result r;
     uint64_t contexts = b.ctx->ml_contexts;
-    size_t n = write_payload(p, M, stream, slen - 4);
+    size_t n = tiny_payload(p, TINY_M, stream, slen - 4);
     decode(&b, p, n, NULL, &r);
     CHECK_MSG(r.st != WAI_ok && wai_status_kind_of(r.st) == WAI_KIND_PAYLOAD && !r.has_output,
               "cut: %s", wai_status_name(r.st));
     memset(stream + slen, 0, 4);
-    n = write_payload(p, M, stream, slen + 4);
+    n = tiny_payload(p, TINY_M, stream, slen + 4);
     decode(&b, p, n, NULL, &r);
     CHECK_MSG(r.st != WAI_ok && wai_status_kind_of(r.st) == WAI_KIND_PAYLOAD && !r.has_output,
               "longer: %s", wai_status_name(r.st));
@@ -390,17 +330,19 @@ static void test_replicate_refused(void) {
     wai_dispatch_options opt;
     for (int by_pin = 0; by_pin < 2; by_pin++) {
         wai_dispatch_options_default(&opt);
-        if (by_pin) opt.pin_tier = "decode-equivalence";
-        else opt.intent = "replicate";
+        if (by_pin)
+            opt.pin_tier = "decode-equivalence";
+        else
+            opt.intent = "replicate";
         uint64_t contexts = b.ctx->ml_contexts;
         decode(&b, b.payload, b.len, &opt, &r);
-        CHECK_MSG(r.st == WAI_dispatch_tier_refused && !r.has_output, "%s",
-                  wai_status_name(r.st));
+        CHECK_MSG(r.st == WAI_dispatch_tier_refused && !r.has_output, "%s", wai_status_name(r.st));
         CHECK_MSG(b.ctx->ml_contexts == contexts, "a context was created (%llu)",
                   (unsigned long long)(b.ctx->ml_contexts - contexts));
         CHECK_MSG(strstr(r.report, "\"needed\": \"decode-equivalence\", \"ran\": null") &&
-                      strstr(r.report, "{\"unit\": \"cpu\", \"backend\": \"webnn\", \"arithmetic\": "
-                                       "\"float\", \"reason\": \"dispatch_tier_refused\"}"),
+                      strstr(r.report,
+                             "{\"unit\": \"cpu\", \"backend\": \"webnn\", \"arithmetic\": "
+                             "\"float\", \"reason\": \"dispatch_tier_refused\"}"),
                   "report %s", r.report);
     }
     /* The same decode without the need runs (the counter does count). */

@@ -1,0 +1,66 @@
+/* libFuzzer: graph descriptions (docs/webnn.md, "Graph descriptions").
+ *
+ * Input: two bytes giving the weights file's length in floats (its values
+ * a fixed pattern), then the description's text.
+ *
+ * Invariants: the reader and the builder refuse with a WebNN status (or
+ * out_of_memory past the heap's ceiling), never a crash; a graph built
+ * has valid descriptors for its inputs and outputs, builds the same on the
+ * reference kernels, and, when small, computes on both kernel sets. */
+#include <string.h>
+
+#include "webnn_fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define MAX_WEIGHTS 16384
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    static float weights[MAX_WEIGHTS];
+    if (size < 2) return 0;
+    if (weights[1] == 0)
+        for (int i = 0; i < MAX_WEIGHTS; i++) weights[i] = (float)((i * 37) % 101 - 50) / 64.0f;
+    size_t n_weights = ((size_t)data[0] | (size_t)data[1] << 8) % (MAX_WEIGHTS + 1);
+    fuzz_heap heap = {0, (size_t)256 << 20};
+    wai_settings s;
+    wai_settings_default(&s);
+    s.allocator = fuzz_heap_allocator(&heap);
+    s.n_threads = 1;
+    wai_context *ctx;
+    if (wai_context_create(&s, &ctx) != WAI_ok) return 0;
+    wai_ml_context *c[2] = {NULL, NULL};
+    wai_ml_context_options o;
+    for (int k = 0; k < 2; k++) {
+        wai_ml_context_options_default(&o);
+        o.kernels = k ? WAI_ML_KERNELS_REFERENCE : WAI_ML_KERNELS_BEST;
+        if (wai_ml_create_context(ctx, &o, &c[k]) != WAI_ok) __builtin_trap();
+    }
+    wai_ml_graph *g[2] = {NULL, NULL};
+    wai_status st[2];
+    for (int k = 0; k < 2; k++) {
+        st[k] = wai_ml_graph_from_json(c[k], data + 2, size - 2, (const uint8_t *)weights,
+                                       4 * n_weights, NULL, 0, &g[k]);
+        fuzz_expect_webnn(st[k]);
+        if ((st[k] == WAI_ok) != (g[k] != NULL)) __builtin_trap();
+    }
+    /* The kernels do not change what builds (out of memory aside). */
+    if (st[0] != st[1] && st[0] != WAI_out_of_memory && st[1] != WAI_out_of_memory)
+        __builtin_trap();
+    if (g[0] && g[1]) {
+        for (size_t i = 0; i < wai_ml_graph_input_count(g[0]); i++) {
+            const wai_ml_operand_descriptor *d;
+            wai_ml_graph_input_at(g[0], i, &d);
+            fuzz_expect_descriptor(d);
+        }
+        for (size_t i = 0; i < wai_ml_graph_output_count(g[0]); i++) {
+            const wai_ml_operand_descriptor *d;
+            wai_ml_graph_output_at(g[0], i, &d);
+            fuzz_expect_descriptor(d);
+        }
+        for (int k = 0; k < 2; k++) fuzz_run_small(c[k], g[k], (uint32_t)size);
+    }
+    for (int k = 0; k < 2; k++) wai_ml_context_destroy(c[k]);
+    wai_context_destroy(ctx);
+    if (heap.live != 0) __builtin_trap(); /* everything given back */
+    return 0;
+}

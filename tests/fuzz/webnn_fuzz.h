@@ -1,0 +1,33 @@
+/* What the WebNN fuzz targets share: an allocator with a ceiling (a
+ * description may ask for any size; past the ceiling the library sees
+ * out_of_memory, as it would on a small device), the statuses a WebNN call
+ * may give, and a run of a built graph when it is small enough to compute
+ * within libFuzzer's time limit. */
+#ifndef WAI_FUZZ_WEBNN_FUZZ_H
+#define WAI_FUZZ_WEBNN_FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wai/wai.h"
+#include "wai/wai_webnn.h"
+
+/* A context whose allocator refuses past limit live bytes. */
+typedef struct fuzz_heap {
+    size_t live, limit;
+} fuzz_heap;
+
+wai_allocator fuzz_heap_allocator(fuzz_heap *h);
+
+/* Traps unless st is ok, out_of_memory or one of WebNN's statuses. */
+void fuzz_expect_webnn(wai_status st);
+
+/* Traps unless d is a valid descriptor (rank <= 8, every dimension >= 1). */
+void fuzz_expect_descriptor(const wai_ml_operand_descriptor *d);
+
+/* Computes g on c with its inputs filled from seed when its work (output
+ * elements, times the filter or input each reads) is at most about 2^22;
+ * the outputs must come back with the graph's descriptors. */
+void fuzz_run_small(wai_ml_context *c, wai_ml_graph *g, uint32_t seed);
+
+#endif
