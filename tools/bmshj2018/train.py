@@ -26,6 +26,19 @@ import data  # noqa: E402
 import model  # noqa: E402
 
 
+def save(net, a, step, start, log):
+    """The checkpoint (CompressAI's layout) and its log, each replaced whole."""
+    os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
+    torch.save({k: v for k, v in net.state_dict().items()}, a.out + ".tmp")
+    os.replace(a.out + ".tmp", a.out)
+    with open(a.out + ".log.tmp", "w") as f:
+        f.write(f"seed {a.seed} lmbda {a.lmbda} N {a.N} M {a.M} crop {a.crop} batch {a.batch} "
+                f"threads {a.threads} steps {step} seconds {time.time() - start:.0f}\n")
+        f.write("data: " + " ".join(os.path.basename(p) for p in data.training_paths()) + "\n")
+        f.write("\n".join(log) + "\n")
+    os.replace(a.out + ".log.tmp", a.out + ".log")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -82,19 +95,14 @@ def main():
         aux.backward()
         aux_opt.step()
         step += 1
+        if step % 500 == 0 and not a.smoke:
+            save(net, a, step, start, log)  # a run cut short still leaves its weights
         if step % 100 == 0 or a.smoke:
             psnr = 10 * math.log10(1 / max(mse.item(), 1e-12))
             line = f"step {step} {time.time() - start:.0f}s loss {loss.item():.4f} bpp {bpp.item():.3f} psnr {psnr:.2f} aux {aux.item():.1f}"
             print(line, flush=True)
             log.append(line)
-    os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
-    state = {k: v for k, v in net.state_dict().items()}
-    torch.save(state, a.out)
-    with open(a.out + ".log", "w") as f:
-        f.write(f"seed {a.seed} lmbda {a.lmbda} N {a.N} M {a.M} crop {a.crop} batch {a.batch} "
-                f"threads {a.threads} steps {step} seconds {time.time() - start:.0f}\n")
-        f.write("data: " + " ".join(os.path.basename(p) for p in data.training_paths()) + "\n")
-        f.write("\n".join(log) + "\n")
+    save(net, a, step, start, log)
     print(f"wrote {a.out} after {step} steps")
 
 
