@@ -96,7 +96,7 @@ void wai_dispatch_offer_default(wai_dispatch_offer *out) {
     memset(out, 0, sizeof *out);
     /* The order of WAI_DISPATCH_DEFAULT_OFFER: the neural processor, then
      * WebNN's GPU and CPU contexts as a page tries them (§6.2), then ONNX
-     * Runtime on the CPU (the reference sink's float path, §6), then the
+     * Runtime on the CPU (the reference sink's path, §6), then the
      * integer paths, the GPU's before the CPU's. */
     for (size_t i = 0; i < N_SHORTS; i++) out->paths[out->n++] = shorts[i].path;
 }
