@@ -149,7 +149,7 @@ static int run_case(wai_ml_context *ctxs[2], const conv_case *k, char *why, size
     for (int kk = 0; kk < 2 && ok; kk++) {
         wai_ml_context *c = ctxs[kk];
         wai_ml_graph_builder *b;
-        wai_ml_operand *xi, *wc, *bc = NULL, *y;
+        wai_ml_operand *xi, *wc, *bc = NULL, *y = NULL;
         wai_status st = wai_ml_graph_builder_create(c, &b);
         if (st == WAI_ok) st = wai_ml_input(b, "x", &xdesc, &xi);
         if (st == WAI_ok) st = wai_ml_constant(b, &wdesc, wt, 4 * nw, &wc);
@@ -191,7 +191,7 @@ static int run_case(wai_ml_context *ctxs[2], const conv_case *k, char *why, size
         size_t ny = (size_t)yd[0] * yd[1] * yd[2] * yd[3];
         float *got = malloc(4 * ny);
         double *want = malloc(8 * ny), *mag = malloc(8 * ny);
-        wai_ml_tensor *tx, *ty;
+        wai_ml_tensor *tx = NULL, *ty = NULL;
         wai_ml_tensor_descriptor txd = {xdesc, 0, 1}, tyd = {*yd_stored, 1, 0};
         st = wai_ml_create_tensor(c, &txd, &tx);
         if (st == WAI_ok) st = wai_ml_create_tensor(c, &tyd, &ty);

@@ -276,7 +276,7 @@ static void test_elementwise_and_movement(void) {
 /* A graph y = x * 2 + 1 and dispatch's checks. */
 static void test_dispatch(void) {
     uint32_t s[1] = {3};
-    wai_ml_operand *x, *two, *one, *t, *y;
+    wai_ml_operand *x, *two, *one, *t, *y = NULL;
     wai_ml_graph_builder *b = builder_with(1, s, &x);
     if (!CHECK(b)) return;
     CHECK(wai_ml_constant_scalar(b, WAI_ML_FLOAT32, 2, &two) == WAI_ok &&
@@ -290,7 +290,7 @@ static void test_dispatch(void) {
           wai_ml_graph_operator_count(g) == 2 && strcmp(wai_ml_graph_input_at(g, 0, NULL), "x") == 0);
     wai_ml_operand_descriptor d = desc(1, s);
     wai_ml_tensor_descriptor wd = {d, 0, 1}, rd = {d, 1, 0};
-    wai_ml_tensor *tx, *ty, *tz;
+    wai_ml_tensor *tx = NULL, *ty = NULL, *tz = NULL;
     CHECK(wai_ml_create_tensor(g_ml, &wd, &tx) == WAI_ok && wai_ml_create_tensor(g_ml, &rd, &ty) == WAI_ok &&
           wai_ml_create_tensor(g_ml, &rd, &tz) == WAI_ok);
     const float in[3] = {1, -2, 0.5f};
@@ -335,7 +335,7 @@ static void test_float16(void) {
     CHECK(wai_ml_graph_builder_create(g_ml, &b) == WAI_ok);
     wai_ml_operand_descriptor d = desc(1, s);
     d.data_type = WAI_ML_FLOAT16;
-    wai_ml_operand *x, *c, *y;
+    wai_ml_operand *x, *c, *y = NULL;
     const uint16_t k[2] = {0x3C00, 0x1400}; /* 1, 2^-10 */
     CHECK(wai_ml_input(b, "x", &d, &x) == WAI_ok && wai_ml_constant(b, &d, k, 4, &c) == WAI_ok &&
           wai_ml_add(b, x, c, &y) == WAI_ok);
@@ -343,7 +343,7 @@ static void test_float16(void) {
     wai_ml_named_operand outs[1] = {{"y", y}};
     CHECK(wai_ml_build(b, outs, 1, &g) == WAI_ok);
     wai_ml_graph_builder_destroy(b);
-    wai_ml_tensor *tx, *ty;
+    wai_ml_tensor *tx = NULL, *ty = NULL;
     wai_ml_tensor_descriptor wd = {d, 0, 1}, rd = {d, 1, 0};
     CHECK(wai_ml_create_tensor(g_ml, &wd, &tx) == WAI_ok && wai_ml_create_tensor(g_ml, &rd, &ty) == WAI_ok);
     const uint16_t in[2] = {0x3C00, 0x3C00}; /* 1 + 1 = 2; 1 + 2^-10 stays 1 + 2^-10 */
