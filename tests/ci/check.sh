@@ -4,6 +4,7 @@
 # about and runs every test:
 #
 #   gcc, clang (-Werror)      unit tests, tool tests
+#   gcc                       the float path's agreement (tests/bmshj2018/run.sh)
 #   ASan+UBSan (clang)        unit tests, tool tests
 #   i386 (gcc -m32)           unit tests
 #   aarch64 (clang, qemu)     unit tests
@@ -192,6 +193,9 @@ main() {
         unit_tests unit-gcc x86-64 "$CI/gcc"
         tool_tests tool-gcc "$CI/gcc"
         run_queue
+        # The float path end to end: a smoke-trained set, its payloads and
+        # the shipped ones against torch and ONNX Runtime.
+        run_test bmshj2018-agreement bash "$WAI_REPO/tests/bmshj2018/run.sh" "$CI/gcc"
     fi
 
     if build clang -DCMAKE_C_COMPILER=clang; then

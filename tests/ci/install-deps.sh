@@ -11,7 +11,35 @@ PACKAGES=(
     libc6-dev-arm64-cross libgcc-12-dev-arm64-cross binutils-aarch64-linux-gnu
     nodejs pkg-config python3
     libpng-dev   # optional PNG support of the wai tool, so CI builds and tests it
+    libdnnl-dev  # oneDNN: the native WebNN's convolutions (optional in the build)
+    # the bmshj2018 tools and the float path's agreement test (tests/bmshj2018)
+    python3-torch python3-onnx python3-numpy python3-pil python3-skimage
+    python-matplotlib-data
 )
+
+# onnxruntime-node, the reference ONNX Runtime of tests/bmshj2018, under
+# build/npm (its CPU library ships inside the package; its install script
+# would fetch optional GPU files from elsewhere, so it is not run).
+ORT_VERSION=1.30.0
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+NPM_DIR="$REPO/build/npm"
+
+install_npm() {
+    local have
+    have="$(node -p "require('$NPM_DIR/node_modules/onnxruntime-node/package.json').version" 2>/dev/null || true)"
+    if [[ "$have" == "$ORT_VERSION" ]]; then
+        echo "install-deps: onnxruntime-node $ORT_VERSION present"
+        return 0
+    fi
+    if ! command -v npm >/dev/null; then
+        "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends npm
+    fi
+    echo "install-deps: installing onnxruntime-node $ORT_VERSION under $NPM_DIR"
+    mkdir -p "$NPM_DIR"
+    [[ -f "$NPM_DIR/package.json" ]] || echo '{"private": true}' >"$NPM_DIR/package.json"
+    ONNXRUNTIME_NODE_INSTALL=skip npm install --prefix "$NPM_DIR" --no-audit --no-fund \
+        --ignore-scripts "onnxruntime-node@$ORT_VERSION"
+}
 
 is_installed() {
     dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
@@ -21,22 +49,20 @@ missing=()
 for p in "${PACKAGES[@]}"; do
     is_installed "$p" || missing+=("$p")
 done
+SUDO=()
+if [[ "$(id -u)" != 0 ]] && command -v sudo >/dev/null; then SUDO=(sudo); fi
 if ((${#missing[@]} == 0)); then
     echo "install-deps: all ${#PACKAGES[@]} packages present"
-    exit 0
+    install_npm
+    exit $?
 fi
-
-SUDO=()
-if [[ "$(id -u)" != 0 ]]; then
-    if command -v sudo >/dev/null; then
-        SUDO=(sudo)
-    else
-        echo "install-deps: missing ${missing[*]} and not root (no sudo)" >&2
-        exit 1
-    fi
+if [[ "$(id -u)" != 0 && ${#SUDO[@]} == 0 ]]; then
+    echo "install-deps: missing ${missing[*]} and not root (no sudo)" >&2
+    exit 1
 fi
 
 echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
 "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+install_npm
