@@ -72,10 +72,12 @@ expect_contains "stdout: the line on stderr" '"file": "-"' "$TMP/err"
 
 # --shape: the same description on a 1x1x1x3 input; --time adds the figures.
 f32 3 0 1 >"$TMP/x3.f32"
-expect_exit 0 "shape" -- "$WAI" graph "$TMP/g.webnn.json" --shape x=1,1,1,3 --input x="$TMP/x3.f32" --time
+expect_exit 0 "shape" -- "$WAI" graph "$TMP/g.webnn.json" --shape x=1,1,1,3 --input x="$TMP/x3.f32" --time --reps 3
 expect_contains "shape: output" '"name": "y", "data_type": "float32", "shape": [1, 1, 1, 3]' "$TMP/out"
 expect_contains "shape: s" '"min": 6, "max": 6' "$TMP/out"
 expect_contains "shape: time" '"compute_ms": ' "$TMP/out"
+expect_contains "shape: reps" '"reps": 3}' "$TMP/out"
+expect_exit 2 "reps 0" -- "$WAI" graph "$TMP/g.webnn.json" --reps 0
 
 # --weights explicit: another file of the same layout (w = 1: y = max(x-1,0)).
 f32 1 >"$TMP/w1.bin"
@@ -122,7 +124,7 @@ expect_exit 2 "output is input" -- "$WAI" graph "$TMP/g.webnn.json" --input x="$
 if cmp -s "$TMP/x.f32" <(f32 1 2 0 -1); then ok; else fail "the input was overwritten"; fi
 
 expect_exit 0 "help" -- "$WAI" help graph
-for opt in --weights --shape --input -o --output --device --reference --threads --time --max-memory -y; do
+for opt in --weights --shape --input -o --output --device --reference --threads --time --reps --max-memory -y; do
     expect_contains "help names $opt" "$opt" "$TMP/out"
 done
 
