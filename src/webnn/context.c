@@ -1,21 +1,9 @@
 /* MLContext and MLTensor (webnn.md §8.3; include/wai/wai_webnn.h). */
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "common/alloc.h"
 #include "common/context.h"
 #include "webnn/ml.h"
-
-wai_status wai_ml_fail(wai_ml_context *c, wai_status st, const char *fmt, ...) {
-    if (c) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(c->message, sizeof c->message, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
 
 void wai_ml_context_options_default(wai_ml_context_options *o) {
     if (!o) return;
@@ -73,7 +61,6 @@ int wai_ml_context_accelerated(const wai_ml_context *c) {
     return 0;
 }
 
-const char *wai_ml_error_message(const wai_ml_context *c) { return c ? c->message : ""; }
 
 /* ---- tensors -------------------------------------------------------------- */
 
