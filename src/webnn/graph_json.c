@@ -176,9 +176,12 @@ static wai_status constant_bytes(loader *L, const wai_json_value *v, const char 
         wai_json_array_len(data) != (filled ? 1 : n))
         return BAD(L, "graph: constant '%.60s' has %zu values for %zu elements", name,
                    wai_json_type_of(data) == WAI_JSON_ARRAY ? wai_json_array_len(data) : 0, n);
+    double fill_value = 0;
+    if (filled && !number_of(wai_json_array_at(data, 0), &fill_value))
+        return BAD(L, "graph: constant '%.60s' holds something not a number", name);
     for (size_t i = 0; i < n; i++) {
-        double x;
-        if (!number_of(wai_json_array_at(data, filled ? 0 : i), &x))
+        double x = fill_value;
+        if (!filled && !number_of(wai_json_array_at(data, i), &x))
             return BAD(L, "graph: constant '%.60s' holds something not a number", name);
         /* Rounded to float32 first, as a Float32Array would. */
         float f = (float)x;

@@ -48,23 +48,37 @@ static int read_tensor(const wai_json_value *v, wai_ml_operand_descriptor *d, fl
     const wai_json_value *fill = wai_json_object_get(v, "fill");
     int filled = fill && wai_json_bool(fill);
     *values = malloc(sizeof(float) * (n ? n : 1));
+    double x = 0;
+    if (filled && !number_of(wai_json_array_at(data, 0), &x)) return 0;
     for (size_t i = 0; i < n; i++) {
-        double x;
-        if (!number_of(wai_json_array_at(data, filled ? 0 : i), &x)) return 0;
+        if (!filled && !number_of(wai_json_array_at(data, i), &x)) return 0;
         (*values)[i] = (float)x;
     }
     return 1;
 }
 
-/* Within the case's tolerance (or its alternative, WPT's older rule). */
-static int close_enough(const wai_json_value *tol, float got, float want) {
+/* A case's tolerance, read once: ULP or absolute, and its limit. */
+typedef struct tolerance {
+    int present, absolute;
+    double limit;
+} tolerance;
+
+static tolerance tolerance_of(const wai_json_value *tol) {
+    tolerance t = {0, 0, 0};
+    if (!tol || !number_of(wai_json_object_get(tol, "value"), &t.limit)) return t;
+    const char *kind = wai_json_string(wai_json_object_get(tol, "kind"), NULL);
+    t.present = 1;
+    t.absolute = kind && strcmp(kind, "ATOL") == 0;
+    return t;
+}
+
+/* Within the tolerance. */
+static int close_enough(const tolerance *t, float got, float want) {
+    if (!t->present) return 0;
     if (isnan(want)) return isnan(got);
     if (isnan(got)) return 0;
-    const char *kind = wai_json_string(wai_json_object_get(tol, "kind"), NULL);
-    double limit;
-    if (!number_of(wai_json_object_get(tol, "value"), &limit)) return 0;
-    if (kind && strcmp(kind, "ATOL") == 0) return fabs((double)got - want) <= limit;
-    return (double)ulp_distance(got, want) <= limit;
+    if (t->absolute) return fabs((double)got - want) <= t->limit;
+    return (double)ulp_distance(got, want) <= t->limit;
 }
 
 typedef struct tally {
@@ -133,8 +147,10 @@ static int run_case(wai_ml_context *c, const wai_json_value *cs, char *why, size
         } else {
             ok = wai_ml_read_tensor(c, out[i].tensor, got, 4 * n) == WAI_ok;
         }
+        /* The case's tolerance, or its alternative (WPT's older rule). */
+        const tolerance t = tolerance_of(tol), ta = tolerance_of(alt);
         for (size_t k = 0; ok && k < n; k++)
-            if (!close_enough(tol, got[k], want[i][k]) && !(alt && close_enough(alt, got[k], want[i][k]))) {
+            if (!close_enough(&t, got[k], want[i][k]) && !close_enough(&ta, got[k], want[i][k])) {
                 snprintf(why, why_size, "output %s[%zu]: %.9g, want %.9g (%llu ulp)", names[i], k,
                          (double)got[k], (double)want[i][k],
                          (unsigned long long)ulp_distance(got[k], want[i][k]));
