@@ -8,9 +8,9 @@
  * tiny payload's entropy stage either gives symbols (as many as the
  * header names, their digest the decoder's) or refuses with a payload
  * code, whatever the tables say. */
-#include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_heap.h"
 #include "gen/bmshj_tiny.h"
 #include "wai/wai_decode.h"
 #include "wai/wai_hash.h"
@@ -20,37 +20,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define CAP "wai.neural.bmshj2018"
 
-/* A ceiling on what the text may make the loader allocate. */
-typedef struct heap {
-    size_t live, limit;
-} heap;
-
-static void *h_alloc(void *o, size_t n) {
-    heap *h = o;
-    if (n > h->limit - h->live || n > SIZE_MAX - 16) return NULL;
-    size_t *p = malloc(n + 16);
-    if (!p) return NULL;
-    p[0] = n;
-    h->live += n;
-    return (uint8_t *)p + 16;
-}
-
-static void h_free(void *o, void *q) {
-    heap *h = o;
-    if (!q) return;
-    size_t *p = (size_t *)((uint8_t *)q - 16);
-    h->live -= p[0];
-    free(p);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static uint8_t payload[256];
     static size_t len;
     if (!len && !(len = tiny_encoded_payload(payload, sizeof payload))) __builtin_trap();
-    heap h = {0, (size_t)64 << 20};
+    fuzz_heap h = {0, (size_t)64 << 20}; /* what the text may make the loader allocate */
     wai_settings st;
     wai_settings_default(&st);
-    st.allocator = (wai_allocator){h_alloc, h_free, &h};
+    st.allocator = fuzz_heap_allocator(&h);
     st.n_threads = 1;
     wai_context *ctx;
     if (wai_context_create(&st, &ctx) != WAI_ok) return 0;

@@ -1,23 +1,15 @@
-/* What the WebNN fuzz targets share: an allocator with a ceiling (a
- * description may ask for any size; past the ceiling the library sees
- * out_of_memory, as it would on a small device), the statuses a WebNN call
- * may give, and a run of a built graph when it is small enough to compute
- * within libFuzzer's time limit. */
+/* What the WebNN fuzz targets share: the capped heap (fuzz_heap.h), the
+ * statuses a WebNN call may give, and a run of a built graph when it is
+ * small enough to compute within libFuzzer's time limit. */
 #ifndef WAI_FUZZ_WEBNN_FUZZ_H
 #define WAI_FUZZ_WEBNN_FUZZ_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fuzz_heap.h"
 #include "wai/wai.h"
 #include "wai/wai_webnn.h"
-
-/* A context whose allocator refuses past limit live bytes. */
-typedef struct fuzz_heap {
-    size_t live, limit;
-} fuzz_heap;
-
-wai_allocator fuzz_heap_allocator(fuzz_heap *h);
 
 /* Traps unless st is ok, out_of_memory or one of WebNN's statuses. */
 void fuzz_expect_webnn(wai_status st);

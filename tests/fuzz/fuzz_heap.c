@@ -1,0 +1,28 @@
+/* See fuzz_heap.h. */
+#include "fuzz_heap.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+static void *h_alloc(void *o, size_t n) {
+    fuzz_heap *h = o;
+    if (n > h->limit - h->live || n > SIZE_MAX - 16) return NULL;
+    size_t *p = malloc(n + 16);
+    if (!p) return NULL;
+    p[0] = n;
+    h->live += n;
+    return (uint8_t *)p + 16;
+}
+
+static void h_free(void *o, void *q) {
+    fuzz_heap *h = o;
+    if (!q) return;
+    size_t *p = (size_t *)((uint8_t *)q - 16);
+    h->live -= p[0];
+    free(p);
+}
+
+wai_allocator fuzz_heap_allocator(fuzz_heap *h) {
+    wai_allocator a = {h_alloc, h_free, h};
+    return a;
+}
