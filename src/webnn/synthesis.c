@@ -61,23 +61,24 @@ wai_status wai_ml_synthesis_rgb8(wai_context *ctx, const wai_ml_synthesis_args *
     if ((st = wai_ml_create_context(ctx, NULL, &c)) != WAI_ok) goto done;
     const wai_ml_named_descriptor in = {NULL, {WAI_ML_FLOAT32, 4, {1, g->m, g->lh, g->lw}}};
     wai_ml_named_descriptor over = in;
-    uint32_t have;
-    if (wai_ml_synthesis_channels(a, g->program, g->program_len, &have) != WAI_ok) {
-        st = WAI_dispatch_backend_failed;
-        goto done;
-    }
-    /* The description's one input, whatever its name: read it back from a
-     * graph built as written would need the weights twice, so the name
-     * comes from the text. */
+    /* The description's one input, whatever its name, gets the latent's
+     * shape: its name comes from the text (a graph built as written to ask
+     * it would read the weights twice). */
     {
         wai_json_doc *doc;
-        if (wai_json_parse(a, g->program, g->program_len, &doc, NULL) != WAI_JSON_OK) {
+        wai_json_error e = wai_json_parse(a, g->program, g->program_len, &doc, NULL);
+        if (e != WAI_JSON_OK) {
+            st = e == WAI_JSON_E_NOMEM ? WAI_out_of_memory : WAI_dispatch_backend_failed;
+            goto done;
+        }
+        const wai_json_value *inputs = wai_json_object_get(wai_json_root(doc), "inputs");
+        if (!inputs || wai_json_type_of(inputs) != WAI_JSON_OBJECT ||
+            wai_json_object_len(inputs) != 1) {
+            wai_json_free(doc);
             st = WAI_dispatch_backend_failed;
             goto done;
         }
-        const char *name;
-        wai_json_object_value_at(wai_json_object_get(wai_json_root(doc), "inputs"), 0, &name, NULL);
-        over.name = name;
+        wai_json_object_value_at(inputs, 0, &over.name, NULL);
         st = wai_ml_graph_from_json(c, g->program, g->program_len, g->weights, g->weights_len,
                                     &over, 1, &graph);
         wai_json_free(doc);
