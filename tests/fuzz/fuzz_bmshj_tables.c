@@ -10,7 +10,7 @@
  * code, whatever the tables say. */
 #include <string.h>
 
-#include "fuzz_heap.h"
+#include "capped_heap.h"
 #include "gen/bmshj_tiny.h"
 #include "wai/wai_decode.h"
 #include "wai/wai_hash.h"

@@ -1,4 +1,4 @@
-/* What the WebNN fuzz targets share: the capped heap (fuzz_heap.h), the
+/* What the WebNN fuzz targets share: the capped heap (capped_heap.h), the
  * statuses a WebNN call may give, and a run of a built graph when it is
  * small enough to compute within libFuzzer's time limit. */
 #ifndef WAI_FUZZ_WEBNN_FUZZ_H
@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "fuzz_heap.h"
+#include "capped_heap.h"
 #include "wai/wai.h"
 #include "wai/wai_webnn.h"
 

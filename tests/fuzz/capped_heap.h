@@ -1,9 +1,10 @@
-/* An allocator with a ceiling for the fuzz targets: an input may ask the
+/* An allocator with a ceiling for the fuzz targets (not itself a target:
+ * check.sh takes every fuzz_*.c for one): an input may ask the
  * library for any size; past the ceiling it sees out_of_memory, as it
  * would on a small device. live says what is still held (0 at the end: no
  * leak). */
-#ifndef WAI_FUZZ_FUZZ_HEAP_H
-#define WAI_FUZZ_FUZZ_HEAP_H
+#ifndef WAI_FUZZ_CAPPED_HEAP_H
+#define WAI_FUZZ_CAPPED_HEAP_H
 
 #include <stddef.h>
 

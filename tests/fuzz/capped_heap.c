@@ -1,5 +1,5 @@
-/* See fuzz_heap.h. */
-#include "fuzz_heap.h"
+/* See capped_heap.h. */
+#include "capped_heap.h"
 
 #include <stdint.h>
 #include <stdlib.h>
