@@ -23,6 +23,8 @@
 typedef struct engine {
     dnnl_engine_t engine;
     dnnl_stream_t stream;
+    uint32_t block; /* nChw{block}c, once asked (block_of) */
+    int block_asked;
 } engine;
 
 typedef struct conv_state {
@@ -33,6 +35,9 @@ typedef struct conv_state {
     dnnl_memory_t src_user, src_prim, wei_user, wei_prim, dst_user, dst_prim, bias;
     dnnl_primitive_t src_reorder, wei_reorder, dst_reorder;
     int weights_ready;          /* a constant filter already reordered */
+    int fused;                  /* the epilogue runs as post-ops */
+    dnnl_memory_t others[WAI_ML_MAX_EPILOGUE]; /* binary post-ops' second operands */
+    int other_arg[WAI_ML_MAX_EPILOGUE];
 } conv_state;
 
 int wai_ml_dnnl_available(void) { return 1; }
@@ -40,6 +45,11 @@ int wai_ml_dnnl_available(void) { return 1; }
 int wai_ml_dnnl_op_runs(const void *backend) {
     const conv_state *s = backend;
     return s && !s->failed;
+}
+
+int wai_ml_dnnl_op_fused(const void *backend) {
+    const conv_state *s = backend;
+    return s && !s->failed && s->fused;
 }
 
 static engine *engine_of(wai_ml_context *c) {
@@ -75,6 +85,8 @@ void wai_ml_dnnl_op_free(const wai_allocator *alloc, void *backend) {
         if (prims[i]) dnnl_primitive_destroy(prims[i]);
     for (size_t i = 0; i < sizeof mems / sizeof *mems; i++)
         if (mems[i]) dnnl_memory_destroy(mems[i]);
+    for (int i = 0; i < WAI_ML_MAX_EPILOGUE; i++)
+        if (s->others[i]) dnnl_memory_destroy(s->others[i]);
     wai_free(alloc, s);
 }
 
@@ -106,6 +118,67 @@ static int memories(engine *e, const dnnl_memory_desc_t *user_md, const dnnl_mem
     dnnl_status_t st = dnnl_primitive_create(reorder, rpd);
     dnnl_primitive_desc_destroy(rpd);
     return st == dnnl_success;
+}
+
+/* An activation's memory descriptor: NCHW, or nChw{B}c. */
+static void activation_md(dnnl_memory_desc_t *md, const dnnl_dims_t dims, uint32_t B) {
+    dnnl_format_tag_t tag = B == 16 ? dnnl_nChw16c : B == 8 ? dnnl_nChw8c : dnnl_nchw;
+    dnnl_memory_desc_init_by_tag(md, 4, dims, dnnl_f32, tag);
+}
+
+/* The channel block of oneDNN's direct convolutions on the instruction
+ * set it runs (one 512-bit register of floats with AVX-512, a 256-bit one
+ * before). Asking a probe primitive does not tell: small convolutions
+ * choose other layouts (NHWC, or NCHW for a 1 x 1 as a matrix product). */
+static uint32_t block_of(engine *e) {
+    if (e->block_asked) return e->block;
+    e->block_asked = 1;
+    const dnnl_cpu_isa_t isa = dnnl_get_effective_cpu_isa();
+    if ((isa & dnnl_cpu_isa_avx512_core) == dnnl_cpu_isa_avx512_core) e->block = 16;
+    else if ((isa & dnnl_cpu_isa_sse41) == dnnl_cpu_isa_sse41) e->block = 8;
+    return e->block;
+}
+
+uint32_t wai_ml_dnnl_block(wai_ml_context *c) {
+    engine *e = engine_of(c);
+    return e ? block_of(e) : 0;
+}
+
+/* The epilogue as post-ops on attr (src1 of a binary entry in the
+ * layout of the convolution's result, value_md); 0 where one has none. */
+static int post_ops(const wai_ml_kernel_args *k, const dnnl_memory_desc_t *value_md,
+                    dnnl_primitive_attr_t attr) {
+    dnnl_post_ops_t po;
+    if (dnnl_post_ops_create(&po) != dnnl_success) return 0;
+    int ok = 1;
+    for (uint32_t i = 0; ok && i < k->n_epilogue; i++) {
+        const wai_ml_op *x = k->epilogue[i];
+        dnnl_status_t st = dnnl_unimplemented;
+        switch (x->kind) {
+        case WAI_ML_OP_CLAMP:
+            st = dnnl_post_ops_append_eltwise(po, 1.0f, dnnl_eltwise_clip_v2, x->a.clamp.lo,
+                                              x->a.clamp.hi);
+            break;
+        case WAI_ML_OP_UNARY: {
+            dnnl_alg_kind_t alg = x->sub == WAI_ML_RELU   ? dnnl_eltwise_relu
+                                  : x->sub == WAI_ML_SQRT ? dnnl_eltwise_sqrt
+                                                          : dnnl_eltwise_abs;
+            st = dnnl_post_ops_append_eltwise(po, 1.0f, alg, 0.0f, 0.0f);
+            break;
+        }
+        default: {
+            dnnl_alg_kind_t alg = x->sub == WAI_ML_ADD   ? dnnl_binary_add
+                                  : x->sub == WAI_ML_MUL ? dnnl_binary_mul
+                                  : x->sub == WAI_ML_SUB ? dnnl_binary_sub
+                                                         : dnnl_binary_div;
+            st = dnnl_post_ops_append_binary(po, alg, value_md);
+        }
+        }
+        ok = st == dnnl_success;
+    }
+    ok = ok && dnnl_primitive_attr_set_post_ops(attr, po) == dnnl_success;
+    dnnl_post_ops_destroy(po);
+    return ok;
 }
 
 /* The primitive of k's convolution (transposed or not), its memories and
@@ -153,33 +226,59 @@ static int make(engine *e, const wai_ml_kernel_args *k, int transposed, conv_sta
         if (pad_r[i] < 0) return 0;
     }
     dnnl_memory_desc_t src_u, dst_u, wei_u, bias_md, src_any, dst_any, wei_any;
-    dnnl_memory_desc_init_by_tag(&src_u, 4, src, dnnl_f32, dnnl_nchw);
-    dnnl_memory_desc_init_by_tag(&dst_u, 4, dst, dnnl_f32, dnnl_nchw);
+    activation_md(&src_u, src, k->src_block);
+    activation_md(&dst_u, dst, k->dst_block);
     dnnl_memory_desc_init_by_tag(&wei_u, wei_n, wei, dnnl_f32, wei_tag);
-    dnnl_memory_desc_init_by_tag(&src_any, 4, src, dnnl_f32, dnnl_format_tag_any);
-    dnnl_memory_desc_init_by_tag(&dst_any, 4, dst, dnnl_f32, dnnl_format_tag_any);
     dnnl_memory_desc_init_by_tag(&wei_any, wei_n, wei, dnnl_f32, dnnl_format_tag_any);
     dnnl_dims_t bias_dims = {ys[1]};
     dnnl_memory_desc_init_by_tag(&bias_md, 1, bias_dims, dnnl_f32, dnnl_a);
     const dnnl_memory_desc_t *bias = a->has_bias ? &bias_md : NULL;
     dnnl_primitive_desc_t pd = NULL;
-    dnnl_status_t st;
-    if (transposed) {
-        dnnl_deconvolution_desc_t d;
-        st = dnnl_dilated_deconvolution_forward_desc_init(&d, dnnl_forward_inference,
-                                                          dnnl_deconvolution_direct, &src_any,
-                                                          &wei_any, bias, &dst_any, strides, dil,
-                                                          pad_l, pad_r);
-        if (st == dnnl_success) st = dnnl_primitive_desc_create(&pd, &d, NULL, e->engine, NULL);
-    } else {
-        dnnl_convolution_desc_t d;
-        st = dnnl_dilated_convolution_forward_desc_init(&d, dnnl_forward_inference,
-                                                        dnnl_convolution_direct, &src_any,
-                                                        &wei_any, bias, &dst_any, strides, dil,
-                                                        pad_l, pad_r);
-        if (st == dnnl_success) st = dnnl_primitive_desc_create(&pd, &d, NULL, e->engine, NULL);
+    /* First a blocked activation as the primitive's own format (oneDNN
+     * then picks an implementation that reads or writes it directly), then
+     * the formats of oneDNN's choosing; each with the epilogue as post-ops,
+     * then without (the run applies it after). */
+    const int fixed = k->src_block || k->dst_block;
+    for (int pass = fixed ? 0 : 1; !pd && pass < 2; pass++) {
+        dnnl_memory_desc_init_by_tag(&src_any, 4, src, dnnl_f32, dnnl_format_tag_any);
+        dnnl_memory_desc_init_by_tag(&dst_any, 4, dst, dnnl_f32, dnnl_format_tag_any);
+        if (pass == 0 && k->src_block) src_any = src_u;
+        if (pass == 0 && k->dst_block) dst_any = dst_u;
+        dnnl_status_t st;
+        dnnl_deconvolution_desc_t dd;
+        dnnl_convolution_desc_t cd;
+        const void *desc = transposed ? (const void *)&dd : (const void *)&cd;
+        if (transposed)
+            st = dnnl_dilated_deconvolution_forward_desc_init(&dd, dnnl_forward_inference,
+                                                              dnnl_deconvolution_direct, &src_any,
+                                                              &wei_any, bias, &dst_any, strides,
+                                                              dil, pad_l, pad_r);
+        else
+            st = dnnl_dilated_convolution_forward_desc_init(&cd, dnnl_forward_inference,
+                                                            dnnl_convolution_direct, &src_any,
+                                                            &wei_any, bias, &dst_any, strides, dil,
+                                                            pad_l, pad_r);
+        if (st != dnnl_success) continue;
+        dnnl_primitive_attr_t attr;
+        if (k->n_epilogue && dnnl_primitive_attr_create(&attr) == dnnl_success) {
+            if (post_ops(k, &dst_u, attr) &&
+                dnnl_primitive_desc_create(&pd, desc, attr, e->engine, NULL) == dnnl_success)
+                s->fused = 1;
+            dnnl_primitive_attr_destroy(attr);
+        }
+        if (!pd && dnnl_primitive_desc_create(&pd, desc, NULL, e->engine, NULL) != dnnl_success)
+            pd = NULL;
     }
-    if (st != dnnl_success) return 0;
+    if (!pd) return 0;
+    for (uint32_t i = 0; s->fused && i < k->n_epilogue; i++) {
+        if (k->epilogue[i]->kind != WAI_ML_OP_BINARY) continue;
+        s->other_arg[i] = DNNL_ARG_ATTR_MULTIPLE_POST_OP((int)i) | DNNL_ARG_SRC_1;
+        if (dnnl_memory_create(&s->others[i], &dst_u, e->engine, DNNL_MEMORY_NONE) !=
+            dnnl_success) {
+            dnnl_primitive_desc_destroy(pd);
+            return 0;
+        }
+    }
     const dnnl_memory_desc_t *src_p = dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0);
     const dnnl_memory_desc_t *wei_p = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
     const dnnl_memory_desc_t *dst_p = dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0);
@@ -220,14 +319,24 @@ static wai_status run(const wai_ml_kernel_args *k, int transposed) {
         s->weights_ready = ok && s->wei_reorder != NULL;
     }
     if (ok) {
-        dnnl_exec_arg_t args[4] = {{DNNL_ARG_SRC, s->src_prim ? s->src_prim : s->src_user},
-                                   {DNNL_ARG_WEIGHTS, s->wei_prim ? s->wei_prim : s->wei_user},
-                                   {DNNL_ARG_DST, s->dst_prim ? s->dst_prim : s->dst_user},
-                                   {DNNL_ARG_BIAS, s->bias}};
-        ok = dnnl_primitive_execute(s->prim, e->stream, s->bias ? 4 : 3, args) == dnnl_success;
+        dnnl_exec_arg_t args[4 + WAI_ML_MAX_EPILOGUE] = {
+            {DNNL_ARG_SRC, s->src_prim ? s->src_prim : s->src_user},
+            {DNNL_ARG_WEIGHTS, s->wei_prim ? s->wei_prim : s->wei_user},
+            {DNNL_ARG_DST, s->dst_prim ? s->dst_prim : s->dst_user}};
+        int n = 3;
+        if (s->bias) args[n++] = (dnnl_exec_arg_t){DNNL_ARG_BIAS, s->bias};
+        for (uint32_t i = 0; ok && s->fused && i < k->n_epilogue; i++) {
+            if (!s->others[i]) continue;
+            ok = dnnl_memory_set_data_handle(s->others[i],
+                                             (void *)(uintptr_t)k->epilogue_other[i]) ==
+                 dnnl_success;
+            args[n++] = (dnnl_exec_arg_t){s->other_arg[i], s->others[i]};
+        }
+        ok = ok && dnnl_primitive_execute(s->prim, e->stream, n, args) == dnnl_success;
     }
     if (ok && s->dst_reorder) ok = reorder(e, s->dst_reorder, s->dst_prim, s->dst_user);
     if (ok) ok = dnnl_stream_wait(e->stream) == dnnl_success;
+    if (ok && k->epilogue_done) *k->epilogue_done = s->fused;
     return ok ? WAI_ok : WAI_OperationError;
 }
 

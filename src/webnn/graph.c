@@ -125,7 +125,8 @@ wai_status wai_ml_build(wai_ml_graph_builder *b, const wai_ml_named_operand *out
     g->context = c;
     g->next = c->graphs;
     c->graphs = g;
-    if ((st = make_graph(b, outputs, n_outputs, g)) != WAI_ok) {
+    if ((st = make_graph(b, outputs, n_outputs, g)) != WAI_ok ||
+        (st = wai_ml_plan(g) ? WAI_ok : WAI_out_of_memory) != WAI_ok) {
         wai_ml_graph_free(g);
         return wai_ml_fail(c, st, "build: out of memory");
     }
@@ -145,6 +146,7 @@ static void release(wai_ml_graph *g) {
     for (uint32_t i = 0; g->outputs && i < g->n_outputs; i++) wai_free(a, g->outputs[i].name);
     wai_free(a, g->constants), wai_free(a, g->ops), wai_free(a, g->inputs);
     wai_free(a, g->outputs), wai_free(a, g->descs), wai_free(a, g->last_use);
+    wai_free(a, g->blocked), wai_free(a, g->offset), wai_free(a, g->arena);
     wai_ml_context *c = g->context;
     wai_ml_graph *next = g->next;
     memset(g, 0, sizeof *g);

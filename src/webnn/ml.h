@@ -75,6 +75,13 @@ typedef struct wai_ml_op {
     uint32_t n_inputs;
     uint32_t output;      /* operand id */
     void *backend;        /* a graph's: the fast kernel's state kept between runs */
+    /* The run plan's (plan.c): a convolution may absorb the element-wise
+     * operators that alone read its value (its epilogue, op indices in
+     * order); an absorbed operator is not run on its own. result is the
+     * operand the op's run writes: its output, or its epilogue's last. */
+    uint8_t fused_away, n_epilogue;
+    uint32_t epilogue[4];
+    uint32_t result;
     union {
         wai_ml_conv_attrs conv;
         float alpha;                      /* leakyRelu */
@@ -169,7 +176,23 @@ struct wai_ml_graph {
     wai_ml_io *inputs, *outputs;      /* sorted by name */
     uint32_t n_inputs, n_outputs;
     wai_ml_graph *next;     /* the context's list */
+    /* The run plan (plan.c): which computed operands live in oneDNN's
+     * channel-blocked layout nChw{block}c, and where each computed operand
+     * lives in the graph's arena of activations. */
+    uint32_t block;                   /* the blocked layout's channels; 0: all plain */
+    uint8_t *blocked;                 /* [n_operands] */
+    size_t *offset;                   /* [n_operands]: in floats, or WAI_ML_NOWHERE */
+    size_t arena_floats;
+    float *arena;                     /* made at the first run, kept for the next */
 };
+
+#define WAI_ML_NOWHERE SIZE_MAX
+#define WAI_ML_MAX_EPILOGUE 4
+
+/* The graph's run plan, made once its operators are known (build): the
+ * epilogues (where the context computes on oneDNN), the layouts, the arena.
+ * 0 on out of memory. */
+int wai_ml_plan(wai_ml_graph *g);
 
 /* Computes g: inputs[i] holds input i's float32 values (in g->inputs'
  * order), outputs[i] receives output i's. */
@@ -188,6 +211,15 @@ typedef struct wai_ml_kernel_args {
     float *out;
     const wai_ml_operand_descriptor *out_d;
     const wai_exec *exec;
+    /* A convolution's, from the plan: the channel block of its input and
+     * output where they are blocked (0: plain NCHW), and the epilogue the
+     * fast kernel may apply as it writes out (epilogue_other[i]: the other
+     * operand of a binary entry); it sets *epilogue_done when it did. */
+    uint32_t src_block, dst_block;
+    const wai_ml_op *const *epilogue;
+    const float *const *epilogue_other;
+    uint32_t n_epilogue;
+    int *epilogue_done;
 } wai_ml_kernel_args;
 
 /* The reference kernels (ref_*.c): plain loops, every sum in double. */
@@ -204,17 +236,41 @@ void wai_ml_permute(const float *in, const wai_ml_operand_descriptor *d, const u
 void wai_ml_ref_pad(const wai_ml_kernel_args *k);
 void wai_ml_ref_reduce(const wai_ml_kernel_args *k);
 
+/* The fast element-wise kernels (fast_elementwise.c): contiguous loops over
+ * the context's threads for the operations float arithmetic gives
+ * correctly rounded (add, sub, mul, div, max, min; abs, neg, sqrt, relu,
+ * identity, leakyRelu, clamp), equal bit for bit to the reference's double
+ * then float. A binary operation's operands must be of the output's shape,
+ * or one a single value. 0 when they do not apply (the reference runs);
+ * out may be an input. */
+int wai_ml_fast_binary(const wai_ml_kernel_args *k);
+int wai_ml_fast_unary(const wai_ml_kernel_args *k);
+/* An element-wise operator as a convolution's epilogue, in place on v
+ * (n values): other is the binary's other operand. */
+void wai_ml_epilogue_apply(const wai_exec *ex, const wai_ml_op *op, const float *other,
+                           float *v, size_t n, int value_first);
+
+/* nChw{B}c from NCHW and back, for a shape d whose channels B divides. */
+void wai_ml_to_blocked(const float *in, const wai_ml_operand_descriptor *d, uint32_t B, float *out);
+void wai_ml_from_blocked(const float *in, const wai_ml_operand_descriptor *d, uint32_t B,
+                         float *out);
+
 /* The oneDNN convolutions (dnnl_conv.c, where the build found oneDNN):
  * WAI_NotSupportedError when this build has none, so the run takes the
  * reference. */
 int wai_ml_dnnl_available(void);
+/* The channel block of the layout oneDNN's convolutions take on this CPU
+ * (16 with AVX-512, 8 before), 0 where a build has no oneDNN. */
+uint32_t wai_ml_dnnl_block(wai_ml_context *c);
 wai_status wai_ml_dnnl_conv2d(const wai_ml_kernel_args *k);
 wai_status wai_ml_dnnl_conv_transpose2d(const wai_ml_kernel_args *k);
 /* Frees an op's backend state, and a context's engine (both safe on NULL). */
 void wai_ml_dnnl_op_free(const wai_allocator *alloc, void *backend);
 void wai_ml_dnnl_context_free(wai_ml_context *c);
-/* 1 when an op's state says oneDNN computes it (for tests). */
+/* 1 when an op's state says oneDNN computes it, and its epilogue as
+ * post-ops (for tests). */
 int wai_ml_dnnl_op_runs(const void *backend);
+int wai_ml_dnnl_op_fused(const void *backend);
 
 /* ---- graph descriptions (graph_json.c) ------------------------------------------ */
 

@@ -95,3 +95,22 @@ void wai_ml_ref_pad(const wai_ml_kernel_args *k) {
         k->out[i] = outside ? k->op->a.pad.value : k->in[0][src];
     }
 }
+
+/* nChw{B}c: channel c of position p = h * W + w of image n at
+ * ((n * C/B + c/B) * H * W + p) * B + c % B; both layouts hold the same
+ * C * H * W values of an image, so block cb of image n starts where
+ * channel cb * B does in NCHW. */
+void wai_ml_to_blocked(const float *in, const wai_ml_operand_descriptor *d, uint32_t B, float *out) {
+    const size_t N = d->shape[0], C = d->shape[1], HW = (size_t)d->shape[2] * d->shape[3];
+    for (size_t base = 0; base < N * C * HW; base += B * HW)
+        for (size_t p = 0; p < HW; p++)
+            for (size_t c = 0; c < B; c++) out[base + p * B + c] = in[base + c * HW + p];
+}
+
+void wai_ml_from_blocked(const float *in, const wai_ml_operand_descriptor *d, uint32_t B,
+                         float *out) {
+    const size_t N = d->shape[0], C = d->shape[1], HW = (size_t)d->shape[2] * d->shape[3];
+    for (size_t base = 0; base < N * C * HW; base += B * HW)
+        for (size_t c = 0; c < B; c++)
+            for (size_t p = 0; p < HW; p++) out[base + c * HW + p] = in[base + p * B + c];
+}

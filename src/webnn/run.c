@@ -1,10 +1,31 @@
 /* Running a graph (dispatch's compute request): each operator in order on
- * float32 buffers, in the layouts the kernels take (NCHW input, OIHW or
- * IOHW filter), each buffer freed after its last reader. */
+ * float32 buffers in the graph's arena, in the layouts the kernels take
+ * (NCHW input or the plan's blocked one, OIHW or IOHW filter). */
+#if defined(__linux__)
+#define _DEFAULT_SOURCE /* madvise */
+#include <sys/mman.h>
+#endif
+#include <stdint.h>
 #include <string.h>
 
 #include "common/alloc.h"
 #include "webnn/ml.h"
+
+/* The arena's first touch faults in every page of it; on Linux, where
+ * transparent huge pages are given on request, 2 MiB pages make that a few
+ * hundred faults instead of tens of thousands (the synthesis of a 512 x 768
+ * picture has some 200 MB of activations). Advice only: nothing changes
+ * where it is not taken. */
+static void advise_huge_pages(void *p, size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    const uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+    const uintptr_t hi = ((uintptr_t)p + bytes) & ~(huge - 1);
+    if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+    (void)p, (void)bytes;
+#endif
+}
 
 /* Values of a float16 operand are float16 values: each result rounded. */
 static void round_f16(float *v, size_t n) {
@@ -35,10 +56,60 @@ static const uint32_t *filter_perm(const wai_ml_op *op) {
     return l == WAI_ML_CONVT_HWOI ? hwoi_iohw : l == WAI_ML_CONVT_OHWI ? ohwi_iohw : id;
 }
 
+/* A convolution's epilogue (plan.c): each entry's operator, the other
+ * operand of a binary one, and whether the chain's value is its first. */
+typedef struct epilogue {
+    const wai_ml_op *ops[WAI_ML_MAX_EPILOGUE];
+    const float *other[WAI_ML_MAX_EPILOGUE];
+    int value_first[WAI_ML_MAX_EPILOGUE];
+    uint32_t n;
+} epilogue;
+
+static void epilogue_of(const wai_ml_graph *g, const wai_ml_op *op, const float *const *val,
+                        epilogue *e) {
+    uint32_t v = op->output;
+    e->n = op->n_epilogue;
+    for (uint32_t i = 0; i < e->n; i++) {
+        const wai_ml_op *x = &g->ops[op->epilogue[i]];
+        e->ops[i] = x;
+        e->value_first[i] = x->inputs[0] == v;
+        e->other[i] = x->kind == WAI_ML_OP_BINARY ? val[x->inputs[e->value_first[i] ? 1 : 0]]
+                                                   : NULL;
+        v = x->output;
+    }
+}
+
+/* The reference convolution on a blocked input or output: through NCHW
+ * copies. */
+static wai_status ref_conv(const wai_ml_kernel_args *k) {
+    const wai_allocator *a = k->context->alloc;
+    const int conv2d = k->op->kind == WAI_ML_OP_CONV2D;
+    float *xb = NULL, *yb = NULL;
+    const float *ins[3] = {k->in[0], k->in[1], k->op->n_inputs > 2 ? k->in[2] : NULL};
+    wai_ml_kernel_args r = *k;
+    r.in = ins;
+    if (k->src_block) {
+        if (!(xb = wai_alloc_array(a, (size_t)wai_ml_elements(k->in_d[0]), sizeof *xb)))
+            return WAI_out_of_memory;
+        wai_ml_from_blocked(k->in[0], k->in_d[0], k->src_block, xb);
+        ins[0] = xb;
+    }
+    if (k->dst_block && !(r.out = yb = wai_alloc_array(a, (size_t)wai_ml_elements(k->out_d),
+                                                       sizeof *yb))) {
+        wai_free(a, xb);
+        return WAI_out_of_memory;
+    }
+    wai_status st = conv2d ? wai_ml_ref_conv2d(&r) : wai_ml_ref_conv_transpose2d(&r);
+    if (st == WAI_ok && yb) wai_ml_to_blocked(yb, k->out_d, k->dst_block, k->out);
+    wai_free(a, xb), wai_free(a, yb);
+    return st;
+}
+
 /* A convolution in the kernels' layouts: the input and filter permuted
- * where they are not, the output permuted back. */
+ * where they are not, the output permuted back; then its epilogue, where
+ * the kernel did not apply it. */
 static wai_status run_conv(wai_ml_context *c, const wai_ml_graph *g, wai_ml_op *op,
-                           const float *const *in, float *out) {
+                           const float *const *in, const float *const *val, float *out) {
     const wai_allocator *a = c->alloc;
     const wai_ml_operand_descriptor *xd = &g->descs[op->inputs[0]], *wd = &g->descs[op->inputs[1]];
     const wai_ml_operand_descriptor *yd = &g->descs[op->output];
@@ -59,22 +130,29 @@ static wai_status run_conv(wai_ml_context *c, const wai_ml_graph *g, wai_ml_op *
                            op->n_inputs > 2 ? in[2] : NULL};
     const wai_ml_operand_descriptor *ds[3] = {&x2, &w2,
                                               op->n_inputs > 2 ? &g->descs[op->inputs[2]] : NULL};
+    epilogue e;
+    epilogue_of(g, op, val, &e);
+    int done = 0;
     wai_ml_kernel_args k = {c, op, g->constants[op->inputs[1]] != NULL, ins, ds,
-                            nhwc ? yb : out, &y2, c->exec};
-    int conv2d = op->kind == WAI_ML_OP_CONV2D;
+                            nhwc ? yb : out, &y2, c->exec,
+                            g->blocked[op->inputs[0]] ? g->block : 0,
+                            g->blocked[op->result] ? g->block : 0,
+                            e.ops, e.other, e.n, &done};
     st = WAI_NotSupportedError;
     if (c->kernels == WAI_ML_KERNELS_BEST)
-        st = conv2d ? wai_ml_dnnl_conv2d(&k) : wai_ml_dnnl_conv_transpose2d(&k);
-    if (st == WAI_NotSupportedError)
-        st = conv2d ? wai_ml_ref_conv2d(&k) : wai_ml_ref_conv_transpose2d(&k);
+        st = op->kind == WAI_ML_OP_CONV2D ? wai_ml_dnnl_conv2d(&k) : wai_ml_dnnl_conv_transpose2d(&k);
+    if (st == WAI_NotSupportedError) st = ref_conv(&k);
     if (st == WAI_ok && nhwc) wai_ml_permute(yb, &y2, NCHW_TO_NHWC, out);
+    for (uint32_t i = 0; st == WAI_ok && !done && i < e.n; i++)
+        wai_ml_epilogue_apply(c->exec, e.ops[i], e.other[i], out, (size_t)wai_ml_elements(yd),
+                              e.value_first[i]);
 done:
     wai_free(a, xb), wai_free(a, wb), wai_free(a, yb);
     return st;
 }
 
 static wai_status run_op(wai_ml_context *c, const wai_ml_graph *g, wai_ml_op *op,
-                         const float *const *in, float *out) {
+                         const float *const *in, const float *const *val, float *out) {
     const wai_ml_operand_descriptor *ds[WAI_ML_MAX_RANK + 2];
     const wai_ml_operand_descriptor *const *dp = ds;
     const wai_ml_operand_descriptor **many = NULL;
@@ -85,15 +163,21 @@ static wai_status run_op(wai_ml_context *c, const wai_ml_graph *g, wai_ml_op *op
     }
     const wai_ml_operand_descriptor **fill = many ? many : ds;
     for (uint32_t i = 0; i < op->n_inputs; i++) fill[i] = &g->descs[op->inputs[i]];
-    wai_ml_kernel_args k = {c, op, 0, in, dp, out, &g->descs[op->output], c->exec};
+    wai_ml_kernel_args k = {c, op, 0, in, dp, out, &g->descs[op->output], c->exec,
+                            0, 0, NULL, NULL, 0, NULL};
+    const int fast = c->kernels == WAI_ML_KERNELS_BEST;
     wai_status st = WAI_ok;
     switch (op->kind) {
     case WAI_ML_OP_CONV2D:
-    case WAI_ML_OP_CONV_TRANSPOSE2D: st = run_conv(c, g, op, in, out); break;
-    case WAI_ML_OP_BINARY: wai_ml_ref_binary(&k); break;
+    case WAI_ML_OP_CONV_TRANSPOSE2D: st = run_conv(c, g, op, in, val, out); break;
+    case WAI_ML_OP_BINARY:
+        if (!fast || !wai_ml_fast_binary(&k)) wai_ml_ref_binary(&k);
+        break;
     case WAI_ML_OP_UNARY:
     case WAI_ML_OP_LEAKY_RELU:
-    case WAI_ML_OP_CLAMP: wai_ml_ref_unary(&k); break;
+    case WAI_ML_OP_CLAMP:
+        if (!fast || !wai_ml_fast_unary(&k)) wai_ml_ref_unary(&k);
+        break;
     case WAI_ML_OP_CONCAT: wai_ml_ref_concat(&k); break;
     case WAI_ML_OP_RESHAPE:
         memcpy(out, in[0], (size_t)wai_ml_elements(k.out_d) * sizeof(float));
@@ -107,52 +191,43 @@ static wai_status run_op(wai_ml_context *c, const wai_ml_graph *g, wai_ml_op *op
     return st;
 }
 
+/* Every operator in order, each writing its result to its place in the
+ * graph's arena (plan.c; made at the first run and kept), absorbed ones
+ * skipped; then the outputs copied out. */
 wai_status wai_ml_graph_run(wai_ml_graph *g, const float *const *inputs, float *const *outputs) {
     wai_ml_context *c = g->context;
     const wai_allocator *a = c->alloc;
     const uint32_t n = g->n_operands;
-    float **buf = wai_alloc_zeroed(a, n ? n : 1, sizeof *buf);
+    if (!g->arena) {
+        const size_t floats = g->arena_floats ? g->arena_floats : 1;
+        if (!(g->arena = wai_alloc_array(a, floats, sizeof(float))))
+            return wai_ml_fail(c, WAI_out_of_memory, "dispatch: out of memory");
+        advise_huge_pages(g->arena, floats * sizeof(float));
+    }
     const float **val = wai_alloc_zeroed(a, n ? n : 1, sizeof *val);
-    uint8_t *keep = wai_alloc_zeroed(a, n ? n : 1, 1);
     const float **in = NULL;
     uint32_t max_in = 1;
     for (uint32_t k = 0; k < g->n_ops; k++)
         if (g->ops[k].n_inputs > max_in) max_in = g->ops[k].n_inputs;
     in = wai_alloc_zeroed(a, max_in, sizeof *in);
-    wai_status st = buf && val && keep && in ? WAI_ok : WAI_out_of_memory;
-    for (uint32_t i = 0; st == WAI_ok && i < n; i++) val[i] = g->constants[i];
+    wai_status st = val && in ? WAI_ok : WAI_out_of_memory;
+    for (uint32_t i = 0; st == WAI_ok && i < n; i++)
+        val[i] = g->offset[i] != WAI_ML_NOWHERE ? g->arena + g->offset[i] : g->constants[i];
     for (uint32_t i = 0; st == WAI_ok && i < g->n_inputs; i++) val[g->inputs[i].operand] = inputs[i];
-    for (uint32_t i = 0; st == WAI_ok && i < g->n_outputs; i++) keep[g->outputs[i].operand] = 1;
     for (uint32_t k = 0; st == WAI_ok && k < g->n_ops; k++) {
         wai_ml_op *op = &g->ops[k];
-        const wai_ml_operand_descriptor *od = &g->descs[op->output];
-        size_t e = (size_t)wai_ml_elements(od);
-        float *o = wai_alloc_array(a, e, sizeof *o);
-        if (!o) {
-            st = WAI_out_of_memory;
-            break;
-        }
-        buf[op->output] = o;
-        val[op->output] = o;
+        if (op->fused_away) continue;
+        const wai_ml_operand_descriptor *od = &g->descs[op->result];
+        float *o = g->arena + g->offset[op->result];
         for (uint32_t j = 0; j < op->n_inputs; j++) in[j] = val[op->inputs[j]];
-        if ((st = run_op(c, g, op, in, o)) != WAI_ok) break;
-        if (od->data_type == WAI_ML_FLOAT16) round_f16(o, e);
-        /* What no later operator reads goes now. */
-        for (uint32_t j = 0; j < op->n_inputs; j++) {
-            uint32_t id = op->inputs[j];
-            if (g->last_use[id] == k && buf[id] && !keep[id]) {
-                wai_free(a, buf[id]);
-                buf[id] = NULL;
-                val[id] = NULL;
-            }
-        }
+        if ((st = run_op(c, g, op, in, val, o)) != WAI_ok) break;
+        if (od->data_type == WAI_ML_FLOAT16) round_f16(o, (size_t)wai_ml_elements(od));
     }
     for (uint32_t i = 0; st == WAI_ok && i < g->n_outputs; i++) {
         uint32_t id = g->outputs[i].operand;
         memcpy(outputs[i], val[id], (size_t)wai_ml_elements(&g->descs[id]) * sizeof(float));
     }
-    for (uint32_t i = 0; buf && i < n; i++) wai_free(a, buf[i]);
-    wai_free(a, buf), wai_free(a, val), wai_free(a, keep), wai_free(a, in);
+    wai_free(a, val), wai_free(a, in);
     if (st == WAI_out_of_memory) return wai_ml_fail(c, st, "dispatch: out of memory");
     return st;
 }

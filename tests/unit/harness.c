@@ -156,6 +156,7 @@ int main(int argc, char **argv) {
     suite_decode_memory();
     suite_webnn_validation();
     suite_webnn_kernels();
+    suite_webnn_fast();
     suite_bmshj2018();
     suite_webnn_conformance();
     suite_threads();

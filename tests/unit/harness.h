@@ -72,6 +72,7 @@ void suite_decoder_dispatch(void);
 void suite_threads(void);
 void suite_webnn_conformance(void);
 void suite_webnn_kernels(void);
+void suite_webnn_fast(void);
 void suite_bmshj2018(void);
 void suite_webnn_validation(void);
 
