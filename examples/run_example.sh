@@ -20,3 +20,13 @@ echo "wrote $out: play it with 'ffplay $out', or convert it with ffmpeg"
 # and the neural-dispatch report of which unit ran its networks.
 run decode --json --set examples/hello_set examples/hello.wih1 || exit 1
 run decode --report --set examples/hello_set examples/hello.wih1 || exit 1
+# The float path: a real photograph (python3-skimage's coffee, held out of
+# training) coded by the set libwai trains itself (examples/bmshj2018/),
+# decoded through the native WebNN on cpu/webnn/float.
+# PNG where the tool was built with libpng, else PPM (every build writes it).
+picture=build/coffee.png
+grep -q '^PNG_FOUND:INTERNAL=1' "$(dirname "$wai")/../../CMakeCache.txt" 2>/dev/null ||
+    picture=build/coffee.ppm
+run decode -y --report --set examples/bmshj2018/set examples/bmshj2018/coffee.b18f \
+    -o "$picture" || exit 1
+echo "wrote $picture: a 600x400 photograph from 10452 bytes (0.348 bpp)"

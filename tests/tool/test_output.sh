@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `wai decode -o OUT`: the decoded frames land in .rgb, .y4m and PNG files
+# `wai decode -o OUT`: the decoded frames land in .rgb, .y4m, .ppm and PNG files
 # byte for byte (checked against the corpus index's frame SHA-256s), usage
 # errors come before decoding, and a refusal part-way through a frame stream
 # keeps the frames before it. When ffmpeg is installed, it reads the .y4m and
@@ -138,6 +138,15 @@ def y4m_frames(path, count, w, h):
     if len(frames) != int(count) or (yw, yh) != (int(w), int(h)):
         raise SystemExit("y4m: %d frames of %dx%d, want %s of %sx%s" % (len(frames), yw, yh, count, w, h))
 
+def ppm(path, rgb_path, w, h):
+    """P6 images, one per frame, each the .rgb's frame."""
+    data, frames = open(path, "rb").read(), frames_of_rgb(open(rgb_path, "rb").read(), w * h * 3)
+    head = b"P6\n%d %d\n255\n" % (w, h)
+    want = b"".join(head + f for f in frames)
+    if data != want:
+        raise SystemExit("ppm: %d bytes, want %d frames of %dx%d behind their P6 headers"
+                         % (len(data), len(frames), w, h))
+
 def case(name, inspect_json, d, hashes, fps, with_png):
     # Every check of one corpus case: one "ok NAME" or "FAIL NAME: why" a
     # check. All cases run in one process: python's start-up would be most of
@@ -147,7 +156,8 @@ def case(name, inspect_json, d, hashes, fps, with_png):
     w, h = hd["w"], hd["h"]
     checks = [(".rgb frames match the index", lambda: rgb_hashes(d + "/out.rgb", w, h, hashes)),
               (".y4m header, frames, samples",
-               lambda: y4m(d + "/out.y4m", d + "/out.rgb", w, h, fps))]
+               lambda: y4m(d + "/out.y4m", d + "/out.rgb", w, h, fps)),
+              (".ppm images are the frames", lambda: ppm(d + "/out.ppm", d + "/out.rgb", w, h))]
     if with_png == "1":
         checks.append(("PNGs decode to the frames", lambda: png(d + "/png", d + "/out.rgb", w, h)))
     for what, fn in checks:
@@ -206,6 +216,7 @@ while read -r mode cap status maxcost files hashes; do
     expect_exit 0 "$name: -o -" -- "$WAI" decode -o - "${paths[@]}"
     check "$name: -o - is the .rgb" cmp "$TMP/out" "$d/out.rgb"
     expect_exit 0 "$name: -o .y4m" -- "$WAI" decode --fps 30000/1001 -o "$d/out.y4m" "${paths[@]}"
+    expect_exit 0 "$name: -o .ppm" -- "$WAI" decode -o "$d/out.ppm" "${paths[@]}"
     [ $has_png -eq 0 ] ||
         expect_exit 0 "$name: -o PNG" -- "$WAI" decode -o "$d/png/frame_%04d.png" "${paths[@]}"
     echo "$name $d/inspect.json $d $hashes 30000:1001 $has_png" >>"$TMP/cases"

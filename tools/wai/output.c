@@ -12,7 +12,7 @@
 
 static int is_file_format(out_format fmt) {
     return fmt == OUT_FORMAT_Y4M || fmt == OUT_FORMAT_Y4M420 || fmt == OUT_FORMAT_RGB ||
-           fmt == OUT_FORMAT_WAV || fmt == OUT_FORMAT_S16LE;
+           fmt == OUT_FORMAT_PPM || fmt == OUT_FORMAT_WAV || fmt == OUT_FORMAT_S16LE;
 }
 
 int out_open(const char *path, const out_choice *c, uint32_t fps_num, uint32_t fps_den,
@@ -76,7 +76,7 @@ int out_write(out_writer *w, const wai_output *o, const uint8_t *payload, size_t
     }
     /* A format that holds one output refuses a second, writing nothing. */
     if (w->n_written > 0 && fmt != OUT_FORMAT_Y4M && fmt != OUT_FORMAT_Y4M420 &&
-        fmt != OUT_FORMAT_RGB && fmt != OUT_FORMAT_PNG) {
+        fmt != OUT_FORMAT_RGB && fmt != OUT_FORMAT_PPM && fmt != OUT_FORMAT_PNG) {
         fprintf(stderr, "wai decode: %s: holds one output; output %llu is another\n", w->path,
                 (unsigned long long)o->index);
         return EXIT_USAGE;
@@ -88,6 +88,12 @@ int out_write(out_writer *w, const wai_output *o, const uint8_t *payload, size_t
     case OUT_FORMAT_RGB:
         rc = fwrite(o->data, 1, o->size, w->f) != o->size ? out_io_error(w->path, "write failed")
                                                            : 0;
+        break;
+    case OUT_FORMAT_PPM:
+        rc = fprintf(w->f, "P6\n%u %u\n255\n", (unsigned)o->width, (unsigned)o->height) < 0 ||
+                     fwrite(o->data, 1, o->size, w->f) != o->size
+                 ? out_io_error(w->path, "write failed")
+                 : 0;
         break;
     case OUT_FORMAT_PNG:
     case OUT_FORMAT_PNG_ONE: rc = out_write_png(w, o); break;

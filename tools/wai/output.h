@@ -1,5 +1,6 @@
 /* Where `wai decode -o OUT` writes decoded outputs. RGB8 frames and images:
- * a Y4M file, raw rgb24 (a file or standard output), one PNG per output (a
+ * a Y4M file, raw rgb24 (a file or standard output), PPM (every build: one
+ * P6 image per output, concatenated as netpbm allows), one PNG per output (a
  * pattern), or, for an image, one PNG file. PCM: a WAV file or raw s16le.
  * Planes: a directory of one grey file per plane and attributes.json. The
  * writer is opened before decoding (so a bad OUT is a usage error before any
@@ -20,6 +21,7 @@ typedef enum out_format {
     OUT_FORMAT_Y4M,      /* YUV4MPEG2, C444p16, BT.601 limited range */
     OUT_FORMAT_Y4M420,   /* YUV4MPEG2, 8-bit 4:2:0 (C420jpeg): lossy, for players */
     OUT_FORMAT_RGB,      /* raw rgb24 frames, concatenated */
+    OUT_FORMAT_PPM,      /* binary PPM (P6) images, one per output, concatenated */
     OUT_FORMAT_PNG,      /* one PNG per frame, OUT a pattern with one %d */
     OUT_FORMAT_PNG_ONE,  /* an image: one PNG, OUT its name */
     OUT_FORMAT_WAV,      /* pcm: RIFF/WAVE, 16-bit PCM, mono, at its sample rate */
@@ -37,7 +39,7 @@ typedef struct out_choice {
 
 
 /* Picks the format of OUT for outputs of kind `kind`: `format` (y4m, rgb,
- * png; wav, s16le; png, pgm for planes) when not NULL, else OUT's
+ * ppm, png; wav, s16le; png, pgm for planes) when not NULL, else OUT's
  * extension; "-" is raw (rgb24 or s16le). Checks a PNG pattern and that
  * this build writes PNG. Returns 0, or prints a usage error and returns
  * EXIT_USAGE. path NULL: no -o (then format must be NULL too). */

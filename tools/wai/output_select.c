@@ -45,6 +45,7 @@ typedef struct format_name {
 static const format_name pictures[] = {{"y4m", OUT_FORMAT_Y4M, 0},
                                        {"y4m420", OUT_FORMAT_Y4M420, 0},
                                        {"rgb", OUT_FORMAT_RGB, 0},
+                                       {"ppm", OUT_FORMAT_PPM, 0},
                                        {"png", OUT_FORMAT_PNG, 0},
                                        {NULL, 0, 0}};
 static const format_name sounds[] = {
@@ -77,7 +78,7 @@ static int by_format(const char *format, wai_output_kind kind, out_choice *c) {
 /* No --format: OUT's name. */
 static int by_name(const char *path, wai_output_kind kind, out_choice *c) {
     int is_stdout = strcmp(path, "-") == 0;
-    static const char *const known[] = {".y4m", ".rgb", ".png", ".wav", ".pcm", ".s16le", NULL};
+    static const char *const known[] = {".y4m", ".rgb", ".ppm", ".png", ".wav", ".pcm", ".s16le", NULL};
     if (kind == WAI_OUTPUT_PCM) {
         if (is_stdout || ends_with_ci(path, ".pcm") || ends_with_ci(path, ".s16le"))
             c->fmt = OUT_FORMAT_S16LE;
@@ -107,6 +108,7 @@ static int by_name(const char *path, wai_output_kind kind, out_choice *c) {
     if (is_stdout) c->fmt = OUT_FORMAT_RGB;
     else if (ends_with_ci(path, ".y4m")) c->fmt = OUT_FORMAT_Y4M;
     else if (ends_with_ci(path, ".rgb")) c->fmt = OUT_FORMAT_RGB;
+    else if (ends_with_ci(path, ".ppm")) c->fmt = OUT_FORMAT_PPM;
     else if (ends_with_ci(path, ".png")) c->fmt = OUT_FORMAT_PNG;
     else
         return cli_usage_error("decode",
