@@ -5,9 +5,9 @@ drawn from a seed, for a [192, 32, 48] latent (a 512 x 768 picture).
 
   --make DIR   writes DIR/decoder.webnn.json + decoder.f32 (the whole
                synthesis, tools/bmshj2018/make_set.py's describe()),
-               DIR/deconvs.webnn.json + deconvs.f32 (its four transposed
-               convolutions alone, each on its own input: what oneDNN direct
-               times), DIR/decoder.onnx and DIR/latent.f32
+               DIR/bench.pt (the network, for make_set.py) and DIR/picture.png
+               (a 768 x 512 photograph to code with it),
+               DIR/decoder.onnx and DIR/latent.f32
   --torch      times torch on the same synthesis (best of --reps): the
                module's conv_transpose2d form and the sub-pixel conv2d form
                it trains with; prints "key ms" lines
@@ -42,51 +42,21 @@ def latent(seed):
     return torch.round(torch.randn(1, M, LH, LW, generator=g) * 3)
 
 
-def deconvs(net):
-    """The four transposed convolutions, each a graph input of its own."""
-    w = make_set.Weights()
-    consts, ops, inputs, outputs = {}, [], {}, {}
-    side, i = 1, 0
-    for k, layer in enumerate(net.g_s):
-        if not isinstance(layer, model.TransposedConv):
-            continue
-        cin = layer.weight.shape[0]
-        name = f"x{i}"
-        inputs[name] = {"dataType": "float32", "shape": [1, cin, LH * side, LW * side]}
-        consts[f"w{i}"] = {"dataType": "float32", "shape": list(layer.weight.shape),
-                           "offset": w.add(layer.weight)}
-        consts[f"b{i}"] = {"dataType": "float32", "shape": list(layer.bias.shape),
-                           "offset": w.add(layer.bias)}
-        ops.append({"name": "convTranspose2d",
-                    "arguments": [{"input": name}, {"filter": f"w{i}"},
-                                  {"options": {"strides": [2, 2], "padding": [2, 2, 2, 2],
-                                               "outputPadding": [1, 1], "bias": f"b{i}"}}],
-                    "outputs": f"y{i}"})
-        outputs[f"y{i}"] = f"y{i}"
-        side *= 2
-        i += 1
-    return {"kind": "wai-webnn-graph/1", "inputs": inputs, "constants": consts,
-            "operators": ops, "outputs": outputs}, w.bytes()
-
-
 def make(d, seed):
     os.makedirs(d, exist_ok=True)
     net = net_of(seed)
     desc, weights = make_set.describe(net, LH, LW)
     json.dump(desc, open(os.path.join(d, "decoder.webnn.json"), "w"))
     open(os.path.join(d, "decoder.f32"), "wb").write(weights)
-    dd, dw = deconvs(net)
-    json.dump(dd, open(os.path.join(d, "deconvs.webnn.json"), "w"))
-    open(os.path.join(d, "deconvs.f32"), "wb").write(dw)
     y = latent(seed)
     y.numpy().astype("<f4").tofile(os.path.join(d, "latent.f32"))
-    side = 1
-    for i, name in enumerate(dd["inputs"]):
-        shape = dd["inputs"][name]["shape"]
-        torch.randn(*shape, generator=torch.Generator().manual_seed(i)).numpy().astype(
-            "<f4").tofile(os.path.join(d, f"x{i}.f32"))
-        side *= 2
-
+    # For a whole decode (make_set.py on this checkpoint): the weights in
+    # CompressAI's layout, and a 768 x 512 photograph (python3-skimage's
+    # coffee, scaled) to code.
+    torch.save(net.state_dict(), os.path.join(d, "bench.pt"))
+    from PIL import Image
+    Image.open("/usr/lib/python3/dist-packages/skimage/data/coffee.png").convert("RGB").resize(
+        (16 * LW, 16 * LH), Image.BICUBIC).save(os.path.join(d, "picture.png"))
     class Synthesis(torch.nn.Module):
         def __init__(self, n):
             super().__init__()

@@ -18,6 +18,7 @@
 #endif
 
 #include "common/alloc.h"
+#include "webnn/dnnl_deconv_gemm.h"
 #include "webnn/ml.h"
 
 typedef struct engine {
@@ -38,6 +39,8 @@ typedef struct conv_state {
     int fused;                  /* the epilogue runs as post-ops */
     dnnl_memory_t others[WAI_ML_MAX_EPILOGUE]; /* binary post-ops' second operands */
     int other_arg[WAI_ML_MAX_EPILOGUE];
+    int gemm;                   /* a transposed one of few outputs: sgemm and scatter */
+    wai_ml_gemm_scratch scratch;
 } conv_state;
 
 int wai_ml_dnnl_available(void) { return 1; }
@@ -87,6 +90,7 @@ void wai_ml_dnnl_op_free(const wai_allocator *alloc, void *backend) {
         if (mems[i]) dnnl_memory_destroy(mems[i]);
     for (int i = 0; i < WAI_ML_MAX_EPILOGUE; i++)
         if (s->others[i]) dnnl_memory_destroy(s->others[i]);
+    wai_ml_gemm_scratch_free(alloc, &s->scratch);
     wai_free(alloc, s);
 }
 
@@ -304,10 +308,12 @@ static wai_status run(const wai_ml_kernel_args *k, int transposed) {
     if (!s) {
         if (!(s = wai_alloc_zeroed(k->context->alloc, 1, sizeof *s))) return WAI_out_of_memory;
         k->op->backend = s;
-        if (!make(e, k, transposed, s)) s->failed = 1;
+        s->gemm = transposed && wai_ml_deconv_gemm_takes(k, block_of(e));
+        if (!s->gemm && !make(e, k, transposed, s)) s->failed = 1;
     }
     if (s->failed) return WAI_NotSupportedError;
     set_threads(k->exec);
+    if (s->gemm) return wai_ml_deconv_gemm(k, &s->scratch);
     int ok = dnnl_memory_set_data_handle(s->src_user, (void *)(uintptr_t)k->in[0]) == dnnl_success &&
              dnnl_memory_set_data_handle(s->dst_user, k->out) == dnnl_success;
     if (ok && s->bias)
