@@ -3,7 +3,7 @@
 #   make check    - the whole test suite (installs what it needs)
 BUILD ?= build/release
 
-.PHONY: all example check clean
+.PHONY: all example check clean web
 
 all:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -14,6 +14,15 @@ example: all
 
 check:
 	bash tests/ci/check.sh
+
+# The WebAssembly module of the npm package (web/): web/dist/wai.wasm, from
+# clang and Debian's wasi-libc (tests/ci/install-deps.sh installs both).
+web:
+	cmake -S . -B build/web -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/wasm32-wasi.cmake \
+	    -DWASI_SYSROOT=/usr -DCMAKE_BUILD_TYPE=Release -DWAI_BUILD_TESTS=OFF \
+	    -DWAI_BUILD_TOOLS=OFF -DWAI_BUILD_BENCH=OFF >/dev/null
+	cmake --build build/web -j2 --target wai_web
+	mkdir -p web/dist && cp build/web/web/wai.wasm web/dist/wai.wasm
 
 clean:
 	rm -rf build

@@ -8,7 +8,7 @@
 #   ASan+UBSan (clang)        unit tests, tool tests
 #   i386 (gcc -m32)           unit tests
 #   aarch64 (clang, qemu)     unit tests
-#   wasm32-wasi (clang, node) unit tests
+#   wasm32-wasi (clang, node) unit tests; the JavaScript package (web/) in node
 #   libFuzzer (clang)         each target for WAI_FUZZ_SECONDS on a corpus copy
 #   float check, cross-architecture exactness check, install/package check
 #
@@ -238,6 +238,18 @@ main() {
     if build wasm32 -DCMAKE_TOOLCHAIN_FILE="$WAI_REPO/cmake/toolchains/wasm32-wasi.cmake" \
         -DWASI_SYSROOT="$(wasi_sysroot)" -DWAI_BUILD_BENCH=OFF; then
         unit_tests unit-wasm32 wasm32 "$CI/wasm32"
+        # The JavaScript package over the same build's WebAssembly module:
+        # the corpus in node, and npm pack installed into an empty folder.
+        run_test web-node node "$WAI_REPO/web/test/corpus.mjs" "$CI/wasm32/web/wai.wasm"
+        run_test web-pack bash "$WAI_REPO/tests/web/pack.sh" "$CI/wasm32/web/wai.wasm" \
+            "$CI/gcc/tools/wai/wai"
+        run_test web-float-node node "$WAI_REPO/web/test/float_node.mjs" "$CI/wasm32/web/wai.wasm" \
+            "$("$CI/gcc/tools/wai/wai" inspect --cost --set "$WAI_REPO/examples/bmshj2018/set" \
+               "$WAI_REPO/examples/bmshj2018/chelsea.b18f" | sed -n 's/.*"symbols_digest": "\([0-9a-f]*\)".*/\1/p')"
+        # The page in headless Chromium, with and without WebNN (screenshots
+        # in build/ci/browser).
+        run_test web-browser node "$WAI_REPO/web/test/browser.mjs" "$CI/wasm32/web/wai.wasm" \
+            "$CI/gcc/tools/wai/wai" "$WAI_REPO/build/npm/node_modules" "$CI/browser"
     else xarch_ok=0; fi
 
     section "cross-architecture exactness"

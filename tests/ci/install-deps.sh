@@ -17,28 +17,35 @@ PACKAGES=(
     python-matplotlib-data
 )
 
-# onnxruntime-node, the reference ONNX Runtime of tests/bmshj2018, under
-# build/npm (its CPU library ships inside the package; its install script
-# would fetch optional GPU files from elsewhere, so it is not run).
-ORT_VERSION=1.30.0
+# npm packages, under build/npm (nothing outside the registries):
+#  - onnxruntime-node, the reference ONNX Runtime of tests/bmshj2018 (its CPU
+#    library ships inside the package; its install script would fetch
+#    optional GPU files from elsewhere, so no install script is run);
+#  - @sparticuz/chromium (a headless Chromium shell, inside the package) and
+#    puppeteer-core, which drive the page of web/ in web/test/browser.mjs.
+NPM_PACKAGES=(onnxruntime-node@1.30.0 @sparticuz/chromium@147.0.0 puppeteer-core@24.43.1)
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 NPM_DIR="$REPO/build/npm"
 
 install_npm() {
-    local have
-    have="$(node -p "require('$NPM_DIR/node_modules/onnxruntime-node/package.json').version" 2>/dev/null || true)"
-    if [[ "$have" == "$ORT_VERSION" ]]; then
-        echo "install-deps: onnxruntime-node $ORT_VERSION present"
+    local p name version have missing=()
+    for p in "${NPM_PACKAGES[@]}"; do
+        name=${p%@*} version=${p##*@}
+        have="$(node -p "require('$NPM_DIR/node_modules/$name/package.json').version" 2>/dev/null || true)"
+        [[ "$have" == "$version" ]] || missing+=("$p")
+    done
+    if ((${#missing[@]} == 0)); then
+        echo "install-deps: npm packages present (${NPM_PACKAGES[*]})"
         return 0
     fi
     if ! command -v npm >/dev/null; then
         "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends npm
     fi
-    echo "install-deps: installing onnxruntime-node $ORT_VERSION under $NPM_DIR"
+    echo "install-deps: installing ${missing[*]} under $NPM_DIR"
     mkdir -p "$NPM_DIR"
     [[ -f "$NPM_DIR/package.json" ]] || echo '{"private": true}' >"$NPM_DIR/package.json"
     ONNXRUNTIME_NODE_INSTALL=skip npm install --prefix "$NPM_DIR" --no-audit --no-fund \
-        --ignore-scripts "onnxruntime-node@$ORT_VERSION"
+        --ignore-scripts "${NPM_PACKAGES[@]}"
 }
 
 is_installed() {

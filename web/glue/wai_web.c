@@ -1,0 +1,250 @@
+/* The WebAssembly face of libwai (web/, docs/web.md): a handful of flat
+ * functions over the public C API that JavaScript can call with numbers
+ * and pointers, each result one JSON text and one buffer of output bytes.
+ * Everything that decodes is libwai's C, compiled; this file only carries
+ * values across. Built as a WASI reactor (web/CMakeLists.txt); the page's
+ * or node's JavaScript (web/src/) supplies the few WASI imports libc asks
+ * for. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wai/wai.h"
+#include "wai/wai_decode.h"
+#include "wai/wai_dispatch.h"
+#include "wai/wai_format.h"
+#include "wai/wai_set.h"
+#include "result.h"
+#include "wai_web.h"
+
+
+/* ---- memory the JavaScript side fills and reads ------------------------- */
+
+EXPORT(wai_web_alloc) void *wai_web_alloc(size_t n) { return malloc(n ? n : 1); }
+EXPORT(wai_web_free) void wai_web_free(void *p) { free(p); }
+
+/* ---- contexts and sets ----------------------------------------------------- */
+
+/* One thread: a page's module runs on the thread that calls it. */
+EXPORT(wai_web_context_create) wai_context *wai_web_context_create(void) {
+    wai_settings s;
+    wai_settings_default(&s);
+    s.n_threads = 1;
+    wai_context *c = NULL;
+    return wai_context_create(&s, &c) == WAI_ok ? c : NULL;
+}
+
+EXPORT(wai_web_context_destroy) void wai_web_context_destroy(wai_context *c) {
+    wai_context_destroy(c);
+}
+
+EXPORT(wai_web_set_create) wai_set *wai_web_set_create(wai_context *ctx) {
+    wai_set *s = NULL;
+    return wai_set_create(ctx, &s) == WAI_ok ? s : NULL;
+}
+
+/* A member, copied: the caller frees its buffers after. */
+EXPORT(wai_web_set_add)
+int wai_web_set_add(wai_set *s, const char *name, const uint8_t *data, size_t len) {
+    return (int)wai_set_add(s, name, data, len);
+}
+
+EXPORT(wai_web_set_destroy) void wai_web_set_destroy(wai_set *s) { wai_set_destroy(s); }
+
+EXPORT(wai_web_status_name) const char *wai_web_status_name(int st) {
+    return wai_status_name((wai_status)st);
+}
+
+/* ---- decoding ---------------------------------------------------------------- */
+
+struct wai_web_decoder {
+    wai_decoder *d;
+    wai_dispatch_options dispatch;
+    wai_status status; /* of creating it */
+};
+typedef wai_web_decoder decoder;
+
+/* A decoder of capability (NULL: the first payload's magic names it) with
+ * the set (NULL: none), the limits (UINT64_MAX: none) and the dispatch's
+ * intent, pin tier and offer (each NULL: none, the default). Always a
+ * handle: wai_web_decoder_status says whether it can decode. */
+EXPORT(wai_web_decoder_create)
+decoder *wai_web_decoder_create(wai_context *ctx, const char *capability, const wai_set *set,
+                                uint64_t max_cost, uint64_t max_memory, const char *intent,
+                                const char *pin_tier, const char *offer) {
+    decoder *h = calloc(1, sizeof *h);
+    if (!h) return NULL;
+    wai_dispatch_options_default(&h->dispatch);
+    h->dispatch.intent = intent;
+    h->dispatch.pin_tier = pin_tier;
+    if (offer && *offer &&
+        (h->status = wai_dispatch_parse_offer(offer, &h->dispatch.offer)) != WAI_ok)
+        return h;
+    wai_decoder_config c;
+    wai_decoder_config_default(&c);
+    c.capability = capability;
+    c.set = set;
+    c.max_cost = max_cost;
+    c.max_memory = max_memory;
+    c.dispatch = &h->dispatch;
+    h->status = wai_decoder_create(ctx, &c, &h->d);
+    return h;
+}
+
+EXPORT(wai_web_decoder_status) int wai_web_decoder_status(const decoder *h) {
+    return h ? (int)h->status : (int)WAI_out_of_memory;
+}
+
+EXPORT(wai_web_decoder_destroy) void wai_web_decoder_destroy(decoder *h) {
+    if (!h) return;
+    wai_decoder_destroy(h->d);
+    free(h);
+}
+
+/* Sends one payload and takes every output. The JSON: {"status", "capability",
+ * "cost", "outputs": [{"kind", "width", "height", "index", "sample_rate",
+ * "offset", "size"}], "report", "symbols_digest"}; the outputs' bytes are the
+ * result's data, at their offsets. */
+EXPORT(wai_web_decoder_send)
+wai_web_result *wai_web_decoder_send(decoder *h, const uint8_t *payload, size_t len) {
+    wai_web_result *r = calloc(1, sizeof *r);
+    if (!r || !h || !h->d) {
+        if (r) {
+            text_puts(&r->json, "{\"status\": ");
+            text_string(&r->json, wai_status_name(h ? h->status : WAI_out_of_memory));
+            text_puts(&r->json, "}");
+        }
+        return r;
+    }
+    wai_cost cost;
+    memset(&cost, 0xff, sizeof cost);
+    wai_status st = wai_decoder_send(h->d, payload, len, &cost);
+    text outs = {0};
+    text_puts(&outs, "[");
+    for (int n = 0; st == WAI_ok; n++) {
+        wai_output o;
+        if ((st = wai_decoder_receive(h->d, &o)) != WAI_ok || o.kind == WAI_OUTPUT_NONE) break;
+        const size_t at = r->size;
+        if (!result_keep(r, o.data, o.size)) {
+            st = WAI_out_of_memory;
+            break;
+        }
+        if (n) text_puts(&outs, ", ");
+        text_puts(&outs, "{\"kind\": ");
+        text_string(&outs, wai_output_kind_name(o.kind));
+        text_putf(&outs, ", \"width\": %llu, \"height\": %llu", o.width, o.height);
+        text_putf(&outs, ", \"index\": %llu, \"sample_rate\": %llu", o.index, o.sample_rate);
+        text_putf(&outs, ", \"offset\": %llu, \"size\": %llu}", at, o.size);
+    }
+    text_puts(&outs, "]");
+    text *t = &r->json;
+    text_puts(t, "{\"status\": ");
+    text_string(t, wai_status_name(st));
+    text_puts(t, ", \"capability\": ");
+    const char *cap = wai_decoder_capability(h->d);
+    if (cap) text_string(t, cap);
+    else text_puts(t, "null");
+    text_puts(t, ", \"cost\": ");
+    if (cost.output_bytes != UINT64_MAX || cost.working_bytes != UINT64_MAX) text_cost(t, &cost);
+    else text_puts(t, "null");
+    text_puts(t, ", \"outputs\": ");
+    text_puts(t, outs.failed ? "[]" : outs.s);
+    free(outs.s);
+    text_puts(t, ", \"report\": ");
+    const wai_dispatch_report *rep = wai_decoder_dispatch_report(h->d);
+    char *rj = NULL;
+    if (rep && wai_dispatch_report_json_alloc(NULL, rep, &rj) == WAI_ok) text_puts(t, rj);
+    else text_puts(t, "null");
+    wai_dispatch_report_json_free(NULL, rj);
+    uint8_t dg[32];
+    text_puts(t, ", \"symbols_digest\": ");
+    if (wai_decoder_symbols_digest(h->d, dg)) text_digest(t, dg);
+    else text_puts(t, "null");
+    text_puts(t, "}");
+    return r;
+}
+
+/* ---- inspecting -------------------------------------------------------------- */
+
+/* {"status", "checked", "format", "capability", "header", "cost_status",
+ * "cost", "symbols_digest"}, as `wai inspect` gives them: the parse's
+ * status (wai_check_payload: the whole parse, or the framing where this
+ * build has no parser), the header where it parses, the declared cost (with
+ * the set where the capability has one), the entropy stage's digest where
+ * it has one. capability NULL: the payload's magic names it. */
+EXPORT(wai_web_inspect)
+wai_web_result *wai_web_inspect(wai_context *ctx, const char *capability, const wai_set *set,
+                        const uint8_t *payload, size_t len) {
+    wai_web_result *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    text *t = &r->json;
+    const wai_capability *cap =
+        capability ? wai_capability_find(capability) : wai_capability_detect(payload, len);
+    wai_checked checked = WAI_CHECKED_FRAMING;
+    wai_status st = capability && !cap ? WAI_unsupported_capability
+                    : !cap             ? WAI_bad_magic
+                                       : wai_check_payload(cap, payload, len, &checked);
+    text_puts(t, "{\"status\": ");
+    text_string(t, wai_status_name(st));
+    text_puts(t, checked == WAI_CHECKED_PARSE ? ", \"checked\": \"header\"" : ", \"checked\": \"framing\"");
+    text_puts(t, ", \"format\": ");
+    text_string(t, wai_format_name(wai_format_detect(payload, len)));
+    text_puts(t, ", \"capability\": ");
+    if (cap) text_string(t, cap->name);
+    else text_puts(t, "null");
+    char *header = NULL;
+    size_t hl = 0;
+    if (st == WAI_ok && wai_payload_header_json(cap, payload, len, NULL, 0, &hl) == WAI_ok &&
+        (header = malloc(hl + 1)) &&
+        wai_payload_header_json(cap, payload, len, header, hl + 1, &hl) != WAI_ok) {
+        free(header);
+        header = NULL;
+    }
+    text_puts(t, ", \"header\": ");
+    text_puts(t, header ? header : "null");
+    free(header);
+    wai_cost cost;
+    wai_status cs = st;
+    if (st == WAI_ok)
+        cs = set ? wai_declared_cost_set(ctx, cap->name, set, payload, len, &cost)
+                 : wai_declared_cost(cap->name, payload, len, &cost);
+    text_puts(t, ", \"cost_status\": ");
+    text_string(t, wai_status_name(cs));
+    text_puts(t, ", \"cost\": ");
+    if (cs == WAI_ok) text_cost(t, &cost);
+    else text_puts(t, "null");
+    uint8_t dg[32];
+    text_puts(t, ", \"symbols_digest\": ");
+    if (cs == WAI_ok && set && wai_symbols_digest(ctx, cap->name, set, payload, len, dg) == WAI_ok)
+        text_digest(t, dg);
+    else
+        text_puts(t, "null");
+    text_puts(t, "}");
+    return r;
+}
+
+/* [{"name", "format", "tier", "decodes", "output", "members"}] for every
+ * capability libwai knows. */
+EXPORT(wai_web_capabilities) wai_web_result *wai_web_capabilities(void) {
+    wai_web_result *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    text *t = &r->json;
+    text_puts(t, "[");
+    for (size_t i = 0; i < wai_capability_count(); i++) {
+        const wai_capability *c = wai_capability_at(i);
+        if (i) text_puts(t, ", ");
+        text_puts(t, "{\"name\": ");
+        text_string(t, c->name);
+        text_puts(t, ", \"format\": ");
+        text_string(t, wai_format_name(c->format));
+        text_puts(t, ", \"tier\": ");
+        text_string(t, wai_tier_name(wai_dispatch_registered_tier(c)));
+        text_puts(t, wai_capability_has_decoder(c) ? ", \"decodes\": true" : ", \"decodes\": false");
+        text_puts(t, ", \"output\": ");
+        text_string(t, wai_output_kind_name(wai_capability_output(c)));
+        text_puts(t, "}");
+    }
+    text_puts(t, "]");
+    return r;
+}

@@ -1,0 +1,110 @@
+// Types of libwai's JavaScript API (web/src/index.js, docs/web.md).
+
+/** A status: "ok", or the specs' refusal code verbatim (docs/errors.md). */
+export type Status = string;
+
+/** A parameter set: member name -> bytes. */
+export type ParameterSet = Record<string, Uint8Array | ArrayBuffer> | Map<string, Uint8Array | ArrayBuffer>;
+
+export interface DecodeOptions {
+  /** The capability (default: the one the payload's magic names). */
+  capability?: string;
+  set?: ParameterSet;
+  /** Work limit (multiply-accumulates plus entropy steps); default none. */
+  maxCost?: bigint | number;
+  /** Declared-memory limit in bytes; default DEFAULT_MAX_MEMORY (1 GiB). */
+  maxMemory?: bigint | number;
+  /** The envelope's intent ("replicate" needs decode-equivalence). */
+  intent?: string;
+  /** The pin's tier token. */
+  pinTier?: string;
+  /** The dispatch offer, e.g. "npu,gpu,cpu,ort,wgsl,int". */
+  offer?: string;
+}
+
+export interface Cost {
+  output_bytes: number;
+  entropy_steps: number;
+  macs: number;
+  working_bytes: number;
+}
+
+export interface Output {
+  kind: "frame" | "image" | "pcm" | "planes";
+  width: number;
+  height: number;
+  index: number;
+  /** PCM: samples a second; 0 otherwise. */
+  sampleRate: number;
+  /** RGB8 for frames and images, i16 samples for PCM, plane bytes for planes. */
+  data: Uint8Array | Int16Array;
+}
+
+/** The wai-neural-dispatch/1 report (neural-dispatch §5). */
+export interface DispatchReport {
+  kind: "wai-neural-dispatch/1";
+  capability: string;
+  needed: string;
+  ran: { unit: string; backend: string; arithmetic: string; tier: string; placement: unknown } | null;
+  refused: { unit: string; backend: string; arithmetic: string; reason: Status }[];
+}
+
+export interface DecodeResult {
+  status: Status;
+  ok: boolean;
+  capability: string | null;
+  cost: Cost | null;
+  outputs: Output[];
+  report: DispatchReport | null;
+  /** The entropy stage's BLAKE3 (hex), where the capability has one. */
+  symbolsDigest: string | null;
+}
+
+export interface InspectResult {
+  status: Status;
+  ok: boolean;
+  checked: "header" | "framing";
+  format: string;
+  capability: string | null;
+  header: Record<string, unknown> | null;
+  costStatus: Status;
+  cost: Cost | null;
+  symbolsDigest: string | null;
+}
+
+export interface Capability {
+  name: string;
+  format: string;
+  tier: string;
+  decodes: boolean;
+  output: string;
+}
+
+export declare const DEFAULT_MAX_MEMORY: bigint;
+
+export declare class WaiError extends Error {
+  code: Status;
+}
+
+export declare class Decoder {
+  /** "ok", or why the decoder cannot decode (an offer that does not parse). */
+  status: Status;
+  send(payload: Uint8Array | ArrayBuffer): DecodeResult;
+  close(): void;
+}
+
+export declare class Wai {
+  decode(payload: Uint8Array | ArrayBuffer, options?: DecodeOptions): DecodeResult;
+  /** Every capability, a float one's networks on the page's WebNN
+   * (options.ml: default navigator.ml; null for none). */
+  decodeAsync(payload: Uint8Array | ArrayBuffer, options?: DecodeOptions & { ml?: unknown }):
+    Promise<DecodeResult & { timing?: Record<string, number | string> }>;
+  createDecoder(options?: DecodeOptions): Decoder;
+  inspect(payload: Uint8Array | ArrayBuffer, options?: { capability?: string; set?: ParameterSet }): InspectResult;
+  capabilities(): Capability[];
+  close(): void;
+}
+
+export declare function createWai(options?: { wasm?: BufferSource | Response | string | URL }): Promise<Wai>;
+export declare function toImageData(output: Output): ImageData;
+export declare function describeStatus(code: Status): string;

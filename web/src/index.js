@@ -1,0 +1,274 @@
+// libwai for JavaScript: the C library compiled to WebAssembly (web/glue/,
+// docs/web.md), in a page or in node. Every decode is the C decoder's: the
+// same bytes as a native decode, the same refusal codes, the same dispatch
+// report.
+//
+//   import { createWai } from "libwai";
+//   const wai = await createWai();
+//   const r = wai.decode(payloadBytes, { set: { "g_s.whm": ..., ... } });
+//   if (r.ok) for (const o of r.outputs) ...;  else console.log(r.status);
+import { decodeFloat } from "./float.js";
+import { instantiate } from "./wasm.js";
+
+const U64_MAX = (1n << 64n) - 1n;
+/** The default memory a decode may declare: 1 GiB, under the module's 2 GiB
+ * ceiling, so a payload declaring more is refused cost_over_limit before
+ * anything is allocated. */
+export const DEFAULT_MAX_MEMORY = 1n << 30n;
+
+/** A call the library cannot make: a wrong argument, or a module that
+ * could not allocate. `code` is the spec's or libwai's status name. */
+export class WaiError extends Error {
+  constructor(code, message) {
+    super(message ? `${code}: ${message}` : code);
+    this.name = "WaiError";
+    this.code = code;
+  }
+}
+
+function u64(v, dflt, what) {
+  if (v === undefined || v === null) return dflt;
+  if (typeof v === "number" && Number.isInteger(v) && v >= 0) return BigInt(v);
+  if (typeof v === "bigint" && v >= 0n && v <= U64_MAX) return v;
+  throw new WaiError("invalid_argument", `${what} must be a non-negative integer`);
+}
+
+function bytesOf(v, what) {
+  if (v instanceof Uint8Array) return v;
+  if (v instanceof ArrayBuffer) return new Uint8Array(v);
+  if (ArrayBuffer.isView(v)) return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+  throw new WaiError("invalid_argument", `${what} must be bytes (Uint8Array or ArrayBuffer)`);
+}
+
+class Module {
+  constructor(ex) {
+    this.ex = ex;
+    this.enc = new TextEncoder();
+    this.dec = new TextDecoder();
+  }
+  u8() {
+    return new Uint8Array(this.ex.memory.buffer);
+  }
+  alloc(n) {
+    const p = this.ex.wai_web_alloc(n);
+    if (!p) throw new WaiError("out_of_memory", "the module's memory is full");
+    return p;
+  }
+  put(bytes) {
+    const p = this.alloc(bytes.length);
+    this.u8().set(bytes, p);
+    return p;
+  }
+  str(s) {
+    if (s === undefined || s === null) return 0;
+    const b = this.enc.encode(String(s));
+    const p = this.alloc(b.length + 1);
+    const m = this.u8();
+    m.set(b, p);
+    m[p + b.length] = 0;
+    return p;
+  }
+  read(p) {
+    const m = this.u8();
+    let e = p;
+    while (m[e]) e++;
+    return this.dec.decode(m.subarray(p, e));
+  }
+  free(...ps) {
+    for (const p of ps) if (p) this.ex.wai_web_free(p);
+  }
+  /** A result's JSON and its outputs, copied out; the result freed. */
+  take(r) {
+    if (!r) throw new WaiError("out_of_memory", "the module's memory is full");
+    const ex = this.ex;
+    const json = JSON.parse(this.read(ex.wai_web_result_json(r)));
+    const at = ex.wai_web_result_data(r);
+    const data = at ? this.u8().slice(at, at + ex.wai_web_result_size(r)) : new Uint8Array(0);
+    ex.wai_web_result_free(r);
+    return { json, data };
+  }
+}
+
+function outputOf(o, data) {
+  const bytes = data.slice(o.offset, o.offset + o.size);
+  return {
+    kind: o.kind,
+    width: o.width,
+    height: o.height,
+    index: o.index,
+    sampleRate: o.sample_rate,
+    // PCM: i16 little-endian, as WebAssembly's memory is.
+    data: o.kind === "pcm" ? new Int16Array(bytes.buffer, 0, bytes.length >> 1) : bytes,
+  };
+}
+
+function resultOf({ json, data }) {
+  return {
+    status: json.status,
+    ok: json.status === "ok",
+    capability: json.capability ?? null,
+    cost: json.cost ?? null,
+    outputs: (json.outputs ?? []).map((o) => outputOf(o, data)),
+    report: json.report ?? null,
+    symbolsDigest: json.symbols_digest ?? null,
+  };
+}
+
+/** A parameter set: an object or Map of member name -> bytes. */
+function makeSet(m, ctx, set) {
+  if (!set) return 0;
+  const entries = set instanceof Map ? [...set.entries()] : Object.entries(set);
+  const s = m.ex.wai_web_set_create(ctx);
+  if (!s) throw new WaiError("out_of_memory", "cannot make a set");
+  for (const [name, value] of entries) {
+    const b = bytesOf(value, `set member ${name}`);
+    const np = m.str(name);
+    const dp = m.put(b);
+    const st = m.ex.wai_web_set_add(s, np, dp, b.length);
+    m.free(np, dp);
+    if (st !== 0) {
+      m.ex.wai_web_set_destroy(s);
+      throw new WaiError(m.read(m.ex.wai_web_status_name(st)), `set member ${name}`);
+    }
+  }
+  return s;
+}
+
+/** A stream's decoder: send() one payload after another (a frame form's
+ * frames), close() when done. */
+export class Decoder {
+  constructor(wai, opts = {}) {
+    const m = wai.m;
+    this.m = m;
+    this.strings = [opts.capability, opts.intent, opts.pinTier, opts.offer].map((s) => m.str(s));
+    const [cap, intent, pin, offer] = this.strings;
+    this.set = makeSet(m, wai.ctx, opts.set);
+    this.h = m.ex.wai_web_decoder_create(wai.ctx, cap, this.set,
+      u64(opts.maxCost, U64_MAX, "maxCost"), u64(opts.maxMemory, DEFAULT_MAX_MEMORY, "maxMemory"),
+      intent, pin, offer);
+    if (!this.h) {
+      this.close();
+      throw new WaiError("out_of_memory", "cannot make a decoder");
+    }
+    const st = m.ex.wai_web_decoder_status(this.h);
+    this.status = m.read(m.ex.wai_web_status_name(st));
+  }
+  /** Decodes one payload: { status, ok, capability, cost, outputs, report,
+   * symbolsDigest }. A refusal is a status, never an exception. */
+  send(payload) {
+    if (!this.h) throw new WaiError("invalid_argument", "the decoder is closed");
+    const b = bytesOf(payload, "payload");
+    const p = this.m.put(b);
+    try {
+      return resultOf(this.m.take(this.m.ex.wai_web_decoder_send(this.h, p, b.length)));
+    } finally {
+      this.m.free(p);
+    }
+  }
+  close() {
+    const ex = this.m.ex;
+    if (this.h) ex.wai_web_decoder_destroy(this.h);
+    if (this.set) ex.wai_web_set_destroy(this.set);
+    this.m.free(...this.strings);
+    this.h = this.set = 0;
+    this.strings = [];
+  }
+}
+
+export class Wai {
+  constructor(ex) {
+    this.m = new Module(ex);
+    this.ctx = ex.wai_web_context_create();
+    if (!this.ctx) throw new WaiError("out_of_memory", "cannot make a context");
+  }
+  /** Decodes one payload (a whole clip, image, sound or splat): options
+   * capability (default: the payload's magic), set ({name: bytes}),
+   * maxCost, maxMemory (BigInt or number), intent, pinTier, offer. */
+  decode(payload, opts = {}) {
+    const d = new Decoder(this, opts);
+    try {
+      if (d.status !== "ok") return resultOf({ json: { status: d.status }, data: new Uint8Array(0) });
+      return d.send(payload);
+    } finally {
+      d.close();
+    }
+  }
+  /** Decodes one payload, a float capability's (wai.neural.bmshj2018)
+   * included: its networks run on the page's WebNN (options.ml, default
+   * navigator.ml; null: none), every other step in libwai's C. The result
+   * is decode()'s, with `timing` (ms) for a float decode. Integer
+   * capabilities decode as decode() does. */
+  async decodeAsync(payload, opts = {}) {
+    const b = bytesOf(payload, "payload");
+    const name = opts.capability ?? this.inspect(b).capability;
+    this.caps ??= this.capabilities();
+    const info = this.caps.find((c) => c.name === name);
+    if (!info || info.tier !== "none") return this.decode(b, opts);
+    return decodeFloat(this.m, this.ctx, b, {
+      ...opts, capability: name,
+      maxCost: u64(opts.maxCost, U64_MAX, "maxCost"),
+      maxMemory: u64(opts.maxMemory, DEFAULT_MAX_MEMORY, "maxMemory"),
+    }, makeSet);
+  }
+  createDecoder(opts = {}) {
+    return new Decoder(this, opts);
+  }
+  /** The payload's parse, header and declared cost, as `wai inspect`
+   * gives them; with a set, the cost after its checks and the entropy
+   * stage's symbols digest. */
+  inspect(payload, opts = {}) {
+    const m = this.m;
+    const b = bytesOf(payload, "payload");
+    const cap = m.str(opts.capability);
+    const set = makeSet(m, this.ctx, opts.set);
+    const p = m.put(b);
+    try {
+      const { json } = m.take(m.ex.wai_web_inspect(this.ctx, cap, set, p, b.length));
+      return {
+        status: json.status,
+        ok: json.status === "ok",
+        checked: json.checked,
+        format: json.format,
+        capability: json.capability ?? null,
+        header: json.header ?? null,
+        costStatus: json.cost_status,
+        cost: json.cost ?? null,
+        symbolsDigest: json.symbols_digest ?? null,
+      };
+    } finally {
+      m.free(cap, p);
+      if (set) m.ex.wai_web_set_destroy(set);
+    }
+  }
+  /** Every capability libwai knows: name, format, tier, decodes, output. */
+  capabilities() {
+    return this.m.take(this.m.ex.wai_web_capabilities()).json;
+  }
+  close() {
+    if (this.ctx) this.m.ex.wai_web_context_destroy(this.ctx);
+    this.ctx = 0;
+  }
+}
+
+/** Loads the module (options.wasm: its bytes, a Response or a URL; default
+ * dist/wai.wasm beside this package) and makes a context. */
+export async function createWai(options = {}) {
+  return new Wai(await instantiate(options.wasm));
+}
+
+/** An RGB8 frame or image as an ImageData (a page's canvas takes it). */
+export function toImageData(output) {
+  if (output.kind !== "frame" && output.kind !== "image")
+    throw new WaiError("invalid_argument", `a ${output.kind} output is not a picture`);
+  const { width, height, data } = output;
+  const rgba = new Uint8ClampedArray(width * height * 4);
+  for (let i = 0, j = 0; i < width * height; i++, j += 3) {
+    rgba[4 * i] = data[j];
+    rgba[4 * i + 1] = data[j + 1];
+    rgba[4 * i + 2] = data[j + 2];
+    rgba[4 * i + 3] = 255;
+  }
+  return new ImageData(rgba, width, height);
+}
+
+export { describeStatus } from "./statuses.js";

@@ -1,0 +1,60 @@
+// Loading web/dist/wai.wasm (libwai's C as a WASI reactor, web/glue/) in a
+// page or in node, with the three WASI calls its libc imports answered
+// here: fd_write (libc's stderr, to console.error), fd_seek and fd_close
+// (no files: EBADF). Nothing else of the host is reached.
+
+const EBADF = 8;
+
+function wasiImports(getMemory) {
+  let line = "";
+  return {
+    fd_write(fd, iovs, iovsLen, nwritten) {
+      const mem = getMemory();
+      const view = new DataView(mem.buffer);
+      let n = 0;
+      for (let i = 0; i < iovsLen; i++) {
+        const ptr = view.getUint32(iovs + 8 * i, true);
+        const len = view.getUint32(iovs + 8 * i + 4, true);
+        line += new TextDecoder().decode(new Uint8Array(mem.buffer, ptr, len));
+        n += len;
+      }
+      const parts = line.split("\n");
+      line = parts.pop();
+      for (const p of parts) console.error(`libwai (fd ${fd}): ${p}`);
+      view.setUint32(nwritten, n, true);
+      return 0;
+    },
+    fd_seek() {
+      return EBADF;
+    },
+    fd_close() {
+      return EBADF;
+    },
+  };
+}
+
+/** The module's bytes: `source` as given (bytes, a Response or a URL),
+ * else dist/wai.wasm beside this package (fetched in a page, read in node). */
+async function wasmBytes(source) {
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return source;
+  if (typeof Response !== "undefined" && source instanceof Response) return source.arrayBuffer();
+  const url = source ? new URL(source, import.meta.url) : new URL("../dist/wai.wasm", import.meta.url);
+  if (url.protocol === "file:") {
+    const { readFile } = await import("node:fs/promises");
+    return readFile(url);
+  }
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(`libwai: cannot fetch ${url}: ${r.status}`);
+  return r.arrayBuffer();
+}
+
+/** The instantiated module's exports, initialised. */
+export async function instantiate(source) {
+  let memory = null;
+  const { instance } = await WebAssembly.instantiate(await wasmBytes(source), {
+    wasi_snapshot_preview1: wasiImports(() => memory),
+  });
+  memory = instance.exports.memory;
+  instance.exports._initialize();
+  return instance.exports;
+}

@@ -1,0 +1,249 @@
+// libwai in a real browser: headless Chromium (@sparticuz/chromium's shell,
+// driven by puppeteer-core, both from npm) on the player page
+// (web/demo/), served from this repository by web/test/serve.mjs.
+//
+//   node web/test/browser.mjs WAI.WASM WAI NODE_MODULES OUT_DIR
+//
+// With WebNN (--enable-features=WebMachineLearningNeuralNetwork):
+//   - every corpus case decodes in the page to the status and output
+//     SHA-256s of tests/corpus/index.txt (the native decoder's);
+//   - the shipped bmshj2018 payloads decode through the browser's WebNN:
+//     their symbols digest is the native one, the picture within 40 dB of
+//     libwai's native float decode, and the report names the context that
+//     ran (Chromium states where each graph runs: a context made for the NPU
+//     or the GPU whose graph runs on the CPU is refused dispatch_not_placed);
+//   - a decode that needs decode-equivalence creates no WebNN context;
+//   - screenshots of the page, checked not blank.
+// Without the flag: every WebNN path dispatch_unit_absent, the entropy stage
+// still decoded (the same digest).
+// Ends with "N passed, N failed".
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { inflateSync } from "node:zlib";
+import { serve } from "./serve.mjs";
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const [wasmArg, waiArg, modulesArg, outArg] = process.argv.slice(2);
+if (!outArg) {
+  console.error("usage: node web/test/browser.mjs WAI.WASM WAI NODE_MODULES OUT_DIR");
+  process.exit(2);
+}
+const wasm = resolve(wasmArg), wai = resolve(waiArg), out = resolve(outArg);
+mkdirSync(out, { recursive: true });
+const require = createRequire(join(resolve(modulesArg), "x.js"));
+const chromiumMod = require("@sparticuz/chromium");
+const chromium = chromiumMod.default ?? chromiumMod;
+const puppeteer = require("puppeteer-core");
+
+let passed = 0, failed = 0;
+const check = (ok, what) => (ok ? passed++ : (failed++, console.log(`FAIL ${what}`)));
+const native = (...args) => execFileSync(wai, args, { maxBuffer: 1 << 28 });
+
+// ---- a PNG's pixels (for "not blank"): zlib and the five filters ---------------
+function pngPixels(buf) {
+  let at = 8, w = 0, h = 0, ch = 0;
+  const idat = [];
+  while (at < buf.length) {
+    const len = buf.readUInt32BE(at), type = buf.toString("ascii", at + 4, at + 8);
+    const body = buf.subarray(at + 8, at + 8 + len);
+    if (type === "IHDR") {
+      w = body.readUInt32BE(0), h = body.readUInt32BE(4);
+      ch = { 2: 3, 6: 4 }[body[9]];
+    } else if (type === "IDAT") idat.push(body);
+    at += 12 + len;
+  }
+  const raw = inflateSync(Buffer.concat(idat)), stride = w * ch, px = Buffer.alloc(h * stride);
+  for (let y = 0; y < h; y++) {
+    const f = raw[y * (stride + 1)], row = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    for (let x = 0; x < stride; x++) {
+      const a = x >= ch ? px[y * stride + x - ch] : 0, b = y ? px[(y - 1) * stride + x] : 0;
+      const c = x >= ch && y ? px[(y - 1) * stride + x - ch] : 0;
+      const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+      const pred = [0, a, b, (a + b) >> 1, pa <= pb && pa <= pc ? a : pb <= pc ? b : c][f];
+      px[y * stride + x] = (row[x] + pred) & 255;
+    }
+  }
+  return { w, h, ch, px };
+}
+
+function notBlank(png, what) {
+  const { w, h, ch, px } = pngPixels(png);
+  const colours = new Set();
+  for (let i = 0; i < w * h; i += 7) colours.add(px.readUIntBE(i * ch, 3));
+  check(w > 300 && h > 200 && colours.size > 500, `${what}: ${w}x${h}, ${colours.size} colours sampled`);
+}
+
+// ---- what the page is asked ----------------------------------------------------------
+function corpusManifest() {
+  const cases = [];
+  for (const line of readFileSync(join(repo, "tests/corpus/index.txt"), "utf8").split("\n")) {
+    if (!line.trim() || line.startsWith("#")) continue;
+    const [mode, cap, status, maxCost, files, hashes, set] = line.trim().split(/\s+/);
+    const members = {};
+    if (set && set !== "-")
+      for (const e of readdirSync(join(repo, "tests/corpus", set), { withFileTypes: true }))
+        if (e.isFile()) members[e.name] = `/tests/corpus/${set}/${e.name}`;
+    cases.push({ mode, cap, status, maxCost, files: files.split(",").map((f) => `/tests/corpus/${f}`),
+      hashes: hashes === "-" ? [] : hashes.split(","), set: members });
+  }
+  return cases;
+}
+
+async function runCorpus(page, manifest) {
+  return page.evaluate(async (cases) => {
+    const { wai } = window.__wai;
+    const get = async (u) => new Uint8Array(await (await fetch(u)).arrayBuffer());
+    const hex = async (b) => [...new Uint8Array(await crypto.subtle.digest("SHA-256", b))]
+      .map((x) => x.toString(16).padStart(2, "0")).join("");
+    let ok = 0;
+    const bad = [];
+    for (const c of cases) {
+      const set = {};
+      for (const [n, u] of Object.entries(c.set)) set[n] = await get(u);
+      if (c.mode === "parse") {
+        const r = wai.inspect(await get(c.files[0]), { capability: c.cap });
+        r.status === c.status ? ok++ : bad.push(`${c.files[0]}: ${r.status}`);
+        continue;
+      }
+      const opts = { capability: c.cap, set };
+      if (c.maxCost !== "-") opts.maxCost = BigInt(c.maxCost);
+      const d = wai.createDecoder(opts);
+      let st = d.status;
+      const hashes = [];
+      for (const f of c.files) {
+        if (st !== "ok") break;
+        const r = d.send(await get(f));
+        st = r.status;
+        for (const o of r.outputs) hashes.push(await hex(o.kind === "pcm" ? new Uint8Array(o.data.buffer) : o.data));
+      }
+      d.close();
+      st === c.status && hashes.join() === c.hashes.join() ? ok++ :
+        bad.push(`${c.files.join(",")}: ${st} (want ${c.status}), ${hashes.length} outputs`);
+    }
+    return { ok, bad };
+  }, manifest);
+}
+
+/** A shipped example decoded on the page: the result, the picture's bytes. */
+async function pageDecode(page, name, extra = {}) {
+  return page.evaluate(async (name, extra) => {
+    const r = await window.__wai.decodeExample(name, extra);
+    const pic = r.outputs[0]?.data;
+    let b64 = "";
+    if (pic) for (let i = 0; i < pic.length; i += 32768) b64 += String.fromCharCode(...pic.subarray(i, i + 32768));
+    return { status: r.status, report: r.report, digest: r.symbolsDigest, timing: r.timing ?? null,
+      wallMs: r.wallMs, pic: b64 ? btoa(b64) : null, n: r.outputs.length };
+  }, name, extra);
+}
+
+function psnr(a, b) {
+  let se = 0;
+  for (let i = 0; i < a.length; i++) se += (a[i] - b[i]) ** 2;
+  return se === 0 ? Infinity : 10 * Math.log10((255 * 255 * a.length) / se);
+}
+
+async function launch(webnn) {
+  const args = [...chromium.args, "--no-sandbox", "--disable-background-networking",
+    "--disable-component-update", "--no-first-run"];
+  if (webnn) args.push("--enable-features=WebMachineLearningNeuralNetwork");
+  return puppeteer.launch({ executablePath: await chromium.executablePath(), args, headless: "shell",
+    defaultViewport: { width: 1400, height: 900 } });
+}
+
+async function openPage(browser, url) {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.goto(`${url}web/demo/`, { waitUntil: "load" });
+  await page.waitForFunction(() => window.__wai, { timeout: 30000 });
+  return { page, errors };
+}
+
+// ---- the runs -----------------------------------------------------------------------
+const server = await serve(0, wasm);
+const b18 = join(repo, "examples/bmshj2018");
+const digests = {}, pictures = {};
+for (const name of ["coffee", "chelsea"]) {
+  const j = JSON.parse(native("inspect", "--cost", "--set", join(b18, "set"), join(b18, `${name}.b18f`)).toString());
+  digests[name] = j.symbols_digest;
+  pictures[name] = native("decode", "--set", join(b18, "set"), join(b18, `${name}.b18f`), "-o", "-");
+}
+const summary = {};
+try {
+  let browser = await launch(true);
+  let { page, errors } = await openPage(browser, server.url);
+  check(await page.evaluate(() => typeof navigator.ml === "object"), "WebNN: navigator.ml is there");
+  const manifest = corpusManifest();
+  const c = await runCorpus(page, manifest);
+  check(c.ok === manifest.length, `the corpus in the page: ${c.ok} of ${manifest.length}; ${c.bad.slice(0, 5).join("; ")}`);
+  summary.corpus = `${c.ok}/${manifest.length}`;
+  passed += c.ok - 1; // one check each
+
+  for (const name of ["chelsea", "coffee"]) {
+    const r = await pageDecode(page, `${name}.b18f`);
+    check(r.status === "ok", `${name} through WebNN: ${r.status} ${JSON.stringify(r.report)}`);
+    check(r.digest === digests[name], `${name}: the symbols digest is the native one`);
+    check(r.report?.ran?.unit === "cpu" && r.report?.ran?.backend === "webnn",
+      `${name}: the report says cpu/webnn ran: ${JSON.stringify(r.report?.ran)}`);
+    const gpu = r.report?.refused?.find((f) => f.unit === "gpu" && f.backend === "webnn");
+    check(gpu?.reason === "dispatch_not_placed", `${name}: the GPU context's graph runs on the CPU: ${gpu?.reason}`);
+    const got = r.pic ? Buffer.from(r.pic, "base64") : Buffer.alloc(0);
+    const db = got.length === pictures[name].length ? psnr(got, pictures[name]) : 0;
+    check(db >= 40, `${name}: WebNN's picture within 40 dB of the native float decode: ${db.toFixed(2)} dB`);
+    summary[name] = { psnr_vs_native: db, timing: r.timing, wall_ms: r.wallMs, report: r.report };
+  }
+  // The NPU asked for by a WebNN path: Chromium's graph states the CPU.
+  const npu = await page.evaluate(async () => {
+    const { wai, state } = window.__wai;
+    const r = await wai.decodeAsync(state.payload, { set: state.set, offer: "npu/webnn/float,gpu,cpu" });
+    return r.report;
+  });
+  check(npu?.refused?.[0]?.unit === "npu" && npu.refused[0].reason === "dispatch_not_placed" &&
+    npu.ran?.unit === "cpu", `a context for the NPU: ${JSON.stringify(npu)}`);
+  summary.npu_offer = npu;
+  // decode-equivalence creates no context.
+  const rep = await page.evaluate(async () => {
+    const { wai, state } = window.__wai;
+    let made = 0;
+    const ml = { createContext: (o) => (made++, navigator.ml.createContext(o)) };
+    const r = await wai.decodeAsync(state.payload, { set: state.set, ml, intent: "replicate" });
+    return { status: r.status, made, digest: r.symbolsDigest };
+  });
+  check(rep.status === "dispatch_tier_refused" && rep.made === 0, `replicate: ${rep.status}, ${rep.made} contexts`);
+  // The page as a user sees it: a photograph through WebNN, then a clip.
+  await pageDecode(page, "coffee.b18f");
+  const shot1 = await page.screenshot({ path: join(out, "page-webnn-coffee.png") });
+  notBlank(Buffer.from(shot1), "screenshot of coffee through WebNN");
+  const clip = await pageDecode(page, "hello.wiv1");
+  check(clip.status === "ok" && clip.n > 1, `the clip: ${clip.status}, ${clip.n} frames`);
+  await page.click("#next");
+  const shot2 = await page.screenshot({ path: join(out, "page-clip.png") });
+  notBlank(Buffer.from(shot2), "screenshot of the clip");
+  check(errors.length === 0, `no errors in the page: ${errors.join("; ")}`);
+  await browser.close();
+
+  // Without WebNN.
+  browser = await launch(false);
+  ({ page, errors } = await openPage(browser, server.url));
+  check(await page.evaluate(() => navigator.ml === undefined), "no flag: no navigator.ml");
+  const r = await pageDecode(page, "chelsea.b18f");
+  const webnnPaths = r.report?.refused?.filter((f) => f.backend === "webnn") ?? [];
+  check(r.status === "dispatch_unit_absent" && webnnPaths.length === 2 &&
+    webnnPaths.every((f) => f.reason === "dispatch_unit_absent"), `no WebNN: ${r.status} ${JSON.stringify(r.report)}`);
+  check(r.digest === digests.chelsea, "no WebNN: the entropy stage still decoded (the same digest)");
+  const shot3 = await page.screenshot({ path: join(out, "page-no-webnn.png") });
+  check(shot3.length > 10000, "no WebNN: a screenshot of the refusal");
+  check(errors.length === 0, `no errors in the page: ${errors.join("; ")}`);
+  await browser.close();
+} catch (e) {
+  check(false, `the browser run: ${e.stack ?? e}`);
+} finally {
+  server.close();
+}
+writeFileSync(join(out, "browser-summary.json"), JSON.stringify(summary, null, 1));
+console.log(`screenshots and summary in ${out}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,91 @@
+// The conformance corpus through the WebAssembly module, in node: every
+// case of tests/corpus/index.txt decodes (or parses) to the status and the
+// output SHA-256s the native decoder gives; then the shipped examples.
+//
+//   node web/test/corpus.mjs WAI.WASM
+//
+// Ends with "N passed, N failed".
+import { createHash } from "node:crypto";
+import { readFileSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createWai } from "../src/index.js";
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const corpus = join(repo, "tests", "corpus");
+const wasm = process.argv[2];
+if (!wasm) {
+  console.error("usage: node web/test/corpus.mjs WAI.WASM");
+  process.exit(2);
+}
+const wai = await createWai({ wasm: readFileSync(wasm) });
+let passed = 0, failed = 0;
+function check(ok, what) {
+  if (ok) passed++;
+  else {
+    failed++;
+    console.log(`FAIL ${what}`);
+  }
+}
+const sha = (b) => createHash("sha256").update(b).digest("hex");
+const setOf = (dir) =>
+  Object.fromEntries(readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile())
+    .map((e) => [e.name, readFileSync(join(dir, e.name))]));
+const kindOf = (cap) =>
+  ({ "wai.neural.int_hyper": "image", "wai.audio.int_codec": "pcm", "wai.splat.int_codec": "planes" })[cap] ??
+  "frame";
+
+for (const line of readFileSync(join(corpus, "index.txt"), "utf8").split("\n")) {
+  if (!line.trim() || line.startsWith("#")) continue;
+  const [mode, cap, status, maxCost, files, hashes, set] = line.trim().split(/\s+/);
+  const paths = files.split(",").map((f) => join(corpus, f));
+  const opts = { capability: cap };
+  if (set && set !== "-") opts.set = setOf(join(corpus, set));
+  if (mode === "parse") {
+    const r = wai.inspect(readFileSync(paths[0]), { capability: cap });
+    check(r.status === status, `inspect ${files}: ${r.status}, want ${status}`);
+    continue;
+  }
+  if (maxCost !== "-") opts.maxCost = BigInt(maxCost);
+  // A frame form's payloads go one by one through one decoder, as a stream.
+  const d = wai.createDecoder(opts);
+  const got = [];
+  let st = d.status;
+  for (const p of paths) {
+    if (st !== "ok") break;
+    const r = d.send(readFileSync(p));
+    st = r.status;
+    for (const o of r.outputs) {
+      check(o.kind === kindOf(cap), `${files}: output kind ${o.kind}`);
+      got.push(sha(o.kind === "pcm" ? new Uint8Array(o.data.buffer) : o.data));
+    }
+    if (r.ok && kindOf(cap) !== "frame")
+      check(r.report?.ran?.backend === "wai-ops", `${files}: the report says wai-ops ran`);
+  }
+  d.close();
+  const want = hashes === "-" ? [] : hashes.split(",");
+  check(st === status, `decode ${files}: ${st}, want ${status}`);
+  check(got.join(",") === want.join(","), `decode ${files}: outputs ${got.length}, want ${want.length}` +
+    (got.length === want.length ? " (hashes differ)" : ""));
+}
+
+// The shipped examples: the clip's frames against the native tool's, the
+// integer image with its report.
+const clip = wai.decode(readFileSync(join(repo, "examples", "hello.wiv1")));
+check(clip.ok && clip.outputs.length > 0, `examples/hello.wiv1: ${clip.status}`);
+const img = wai.decode(readFileSync(join(repo, "examples", "hello.wih1")),
+  { set: setOf(join(repo, "examples", "hello_set")) });
+check(img.ok && img.outputs[0]?.kind === "image" && img.report?.ran?.backend === "wai-ops",
+  `examples/hello.wih1: ${img.status}`);
+// Refusals are statuses, and memory is given back.
+const before = wai.m.ex.memory.buffer.byteLength;
+for (let i = 0; i < 200; i++) wai.decode(new Uint8Array([87, 73, 86, 49, 1, 0, 0, 0]));
+check(wai.decode(new Uint8Array(3)).status === "bad_magic", "three zero bytes: bad_magic");
+check(wai.m.ex.memory.buffer.byteLength === before, "200 refused decodes grew no memory");
+check(wai.decode(readFileSync(join(repo, "examples", "hello.wiv1")), { maxCost: 1 }).status ===
+  "cost_over_limit", "maxCost 1: cost_over_limit");
+const caps = wai.capabilities();
+check(caps.some((c) => c.name === "wai.neural.bmshj2018" && c.tier === "none"), "capabilities");
+wai.close();
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,43 @@
+// A tiny static server for the page and the browser tests: the repository's
+// files under http://127.0.0.1:PORT/, with /web/dist/wai.wasm optionally
+// served from another file (a build's).
+//
+//   node web/test/serve.mjs [PORT] [WAI.WASM]      (as a program: serves until killed)
+//   import { serve } from "./serve.mjs"; const s = await serve(0, wasm); s.url; s.close();
+import { createServer } from "node:http";
+import { readFile, stat } from "node:fs/promises";
+import { dirname, extname, join, normalize, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const TYPES = {
+  ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".mjs": "text/javascript",
+  ".css": "text/css", ".json": "application/json", ".wasm": "application/wasm", ".png": "image/png",
+  ".txt": "text/plain; charset=utf-8",
+};
+
+export function serve(port = 0, wasm = null) {
+  const server = createServer(async (req, res) => {
+    try {
+      const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+      let file = normalize(join(ROOT, path));
+      if (!file.startsWith(ROOT)) throw new Error("outside");
+      if (wasm && path === "/web/dist/wai.wasm") file = wasm;
+      if ((await stat(file)).isDirectory()) file = join(file, "index.html");
+      const body = await readFile(file);
+      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream",
+        "cache-control": "no-store" });
+      res.end(body);
+    } catch {
+      res.writeHead(404, { "content-type": "text/plain" });
+      res.end("not found");
+    }
+  });
+  return new Promise((ok) => server.listen(port, "127.0.0.1", () =>
+    ok({ url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() })));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const s = await serve(Number(process.argv[2] ?? 8080), process.argv[3] ? resolve(process.argv[3]) : null);
+  console.log(`serving ${ROOT} at ${s.url} (the page: ${s.url}web/demo/)`);
+}
