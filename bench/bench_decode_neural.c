@@ -17,7 +17,10 @@
  * --threads (default 0: one per core; the decode through a context with
  * that n_threads).
  *
- *   wai_bench_decode_neural [--reps N] [--threads N] */
+ *   wai_bench_decode_neural [--reps N] [--threads N] [--write DIR]
+ *
+ * --write DIR writes the set's members and the payload (DIR/image.wih1)
+ * and does not time: the inputs of the browser benchmark (bench/bench_web.mjs). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -287,14 +290,24 @@ static wai_context *context_with(unsigned nthr) {
     return ctx;
 }
 
+/* DIR/NAME holds len bytes of data. */
+static void write_file(const char *dir, const char *name, const uint8_t *data, size_t len) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) die(path);
+}
+
 int main(int argc, char **argv) {
     int reps = 3;
     unsigned nthr = 0;
+    const char *write_dir = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) reps = atoi(argv[++i]);
         else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
             nthr = (unsigned)atoi(argv[++i]);
-        else die("usage: wai_bench_decode_neural [--reps N] [--threads N]");
+        else if (strcmp(argv[i], "--write") == 0 && i + 1 < argc) write_dir = argv[++i];
+        else die("usage: wai_bench_decode_neural [--reps N] [--threads N] [--write DIR]");
     }
     if (reps < 1) reps = 1;
     nthr = wai_threads_resolve(nthr); /* 0: one per core, as the context does */
@@ -305,6 +318,17 @@ int main(int argc, char **argv) {
     if (wai_set_create(ctx1, &set) != WAI_ok) die("set");
     bench b;
     build(&b, set);
+    if (write_dir) {
+        for (size_t i = 0; i < wai_set_count(set); i++) {
+            const char *name;
+            const uint8_t *data;
+            size_t len;
+            if (wai_set_member_at(set, i, &name, &data, &len) != WAI_ok) die("set member");
+            write_file(write_dir, name, data, len);
+        }
+        write_file(write_dir, "image.wih1", b.payload, b.len);
+        return 0;
+    }
     timing t1 = measure(ctx1, set, &b, 1, reps);
     timing tn = measure(ctxn, set, &b, nthr, reps);
     printf("WIH1 512x768 (bmshj2018/mbt2018 shapes), best of %d, 1 and %u threads\n", reps,

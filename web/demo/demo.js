@@ -159,6 +159,9 @@ function show(r) {
   $("audio").hidden = true;
   $("planes").replaceChildren();
   $("canvas").hidden = true;
+  $("empty").hidden = r.outputs.length > 0;
+  $("empty").textContent = r.ok ? "This decode has no output to show." :
+    `Nothing to show: the decode was refused (${r.status}).`;
   if (r.ok) {
     const o = r.outputs;
     const what = o.length ? `${o.length} ${o[0].kind}${o.length > 1 ? "s" : ""}` : "no output";

@@ -17,6 +17,10 @@ const S = {
   dispatch_backend_failed: 38,
 };
 const UNITS = ["npu", "gpu", "cpu"];
+/** A page's offer when the caller gives none: the C default
+ * ("npu,gpu,cpu,ort,wgsl,int") with WebNN on the NPU tried before the GPU,
+ * since a browser's WebNN may reach the NPU where no platform runtime does. */
+export const PAGE_OFFER = "npu,npu/webnn/float,gpu,cpu,ort,wgsl,int";
 const ANSWERS = 9; // unit, program, shape, stated, npu, gpu, cpu, unknown, run
 
 /** The operands an argument names, resolved; everything else as written. */
@@ -183,7 +187,7 @@ export async function decodeFloat(mod, ctx, payload, opts, makeSet) {
   const hdr = sym.json.header;
   const symbols = new Int32Array(sym.data.buffer, 0, sym.data.length >> 2);
   // 2. Which paths the dispatch would ask about (none, for decode-equivalence).
-  const strs = [opts.intent, opts.pinTier, opts.offer].map((s) => mod.str(s));
+  const strs = [opts.intent, opts.pinTier, opts.offer ?? PAGE_OFFER].map((s) => mod.str(s));
   const dispatch = (answers) => {
     let ap = 0;
     if (answers) {

@@ -188,8 +188,10 @@ try {
     check(r.digest === digests[name], `${name}: the symbols digest is the native one`);
     check(r.report?.ran?.unit === "cpu" && r.report?.ran?.backend === "webnn",
       `${name}: the report says cpu/webnn ran: ${JSON.stringify(r.report?.ran)}`);
-    const gpu = r.report?.refused?.find((f) => f.unit === "gpu" && f.backend === "webnn");
-    check(gpu?.reason === "dispatch_not_placed", `${name}: the GPU context's graph runs on the CPU: ${gpu?.reason}`);
+    for (const unit of ["npu", "gpu"]) {
+      const f = r.report?.refused?.find((x) => x.unit === unit && x.backend === "webnn");
+      check(f?.reason === "dispatch_not_placed", `${name}: the ${unit} context's graph runs on the CPU: ${f?.reason}`);
+    }
     const got = r.pic ? Buffer.from(r.pic, "base64") : Buffer.alloc(0);
     const db = got.length === pictures[name].length ? psnr(got, pictures[name]) : 0;
     check(db >= 40, `${name}: WebNN's picture within 40 dB of the native float decode: ${db.toFixed(2)} dB`);
@@ -231,7 +233,7 @@ try {
   check(await page.evaluate(() => navigator.ml === undefined), "no flag: no navigator.ml");
   const r = await pageDecode(page, "chelsea.b18f");
   const webnnPaths = r.report?.refused?.filter((f) => f.backend === "webnn") ?? [];
-  check(r.status === "dispatch_unit_absent" && webnnPaths.length === 2 &&
+  check(r.status === "dispatch_unit_absent" && webnnPaths.length === 3 &&
     webnnPaths.every((f) => f.reason === "dispatch_unit_absent"), `no WebNN: ${r.status} ${JSON.stringify(r.report)}`);
   check(r.digest === digests.chelsea, "no WebNN: the entropy stage still decoded (the same digest)");
   const shot3 = await page.screenshot({ path: join(out, "page-no-webnn.png") });

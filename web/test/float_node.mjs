@@ -23,7 +23,7 @@ const none = await wai.decodeAsync(payload, { set, ml: null });
 check(none.status === "dispatch_unit_absent", `no WebNN: ${none.status}`);
 check(none.symbolsDigest === native, `no WebNN: the symbols digest ${none.symbolsDigest} is the native ${native}`);
 const webnn = none.report?.refused?.filter((r) => r.backend === "webnn") ?? [];
-check(webnn.length === 2 && webnn.every((r) => r.reason === "dispatch_unit_absent"),
+check(webnn.length === 3 && webnn.every((r) => r.reason === "dispatch_unit_absent"),
   `no WebNN: every WebNN path unit_absent: ${JSON.stringify(none.report)}`);
 
 let calls = 0;
@@ -33,7 +33,7 @@ check(rep.status === "dispatch_tier_refused" && calls === 0,
   `replicate: ${rep.status}, ${calls} contexts asked for`);
 check(rep.report?.needed === "decode-equivalence", "replicate: the report needs decode-equivalence");
 const failing = await wai.decodeAsync(payload, { set, ml: counting });
-check(calls === 2 && failing.report?.refused?.some((r) => r.unit === "gpu" && r.reason === "dispatch_unit_absent"),
+check(calls === 3 && failing.report?.refused?.some((r) => r.unit === "gpu" && r.reason === "dispatch_unit_absent"),
   `contexts that cannot be made: ${calls} asked, ${JSON.stringify(failing.report?.refused)}`);
 const noProgram = await wai.decodeAsync(payload, {
   set: { "cdfs_q3.json": set["cdfs_q3.json"] }, ml: { createContext: async () => ({}) } });
