@@ -12,6 +12,7 @@
 #include "decode/int_hyper_video.h"
 #include "decode/int_motion.h"
 #include "decode/int_splat.h"
+#include "decode/int_synth.h"
 #include "formats/b18f.h"
 #include "formats/wia1.h"
 #include "formats/wif1.h"
@@ -52,7 +53,7 @@ static const wai_status tables_codes[] = {FRAMING,           HEADER,       WAI_t
 /* Rows this build checks by framing alone (wai_check_framing). */
 static const wai_status framing_codes[] = {FRAMING, WAI_ok};
 static const wai_status wim1_codes[] = {WAI_payload_malformed, WAI_ok};
-static const wai_status no_codes[] = {WAI_ok};
+static const wai_status synth_codes[] = {WAI_payload_malformed, WAI_ok};
 static const wai_status b18f_codes[] = {FRAMING, HEADER, WAI_too_large, WAI_trailing, WAI_ok};
 
 /* One row per capability, designated so each says what it is. Rows whose
@@ -93,10 +94,11 @@ static const wai_codec codecs[] = {
              {"model.wcb", NULL}},
      INTEGER, .output = WAI_OUTPUT_FRAME, .max_bytes = UINT64_MAX, .parse_codes = framing_codes},
     /* §13: exactly 12 header bytes and one i8 per latent element (at most
-     * 2^26). */
+     * 2^26); every refusal payload_malformed (docs/int_synth.md). */
     {.cap = {"wai.neural.int_synth", WAI_FORMAT_INT_SYNTH, -1, 0, INT_EXACT, DECODE_EQ,
              {"int_synth.json", NULL}},
-     INTEGER, .output = WAI_OUTPUT_IMAGE, .max_bytes = 12 + WAI_ELEMS_MAX, .parse_codes = no_codes},
+     INTEGER, .output = WAI_OUTPUT_IMAGE, .max_bytes = 12 + WAI_ELEMS_MAX,
+     .parse_codes = synth_codes, .load_set = wai_int_synth_load_set, .ops = &wai_int_synth_ops},
     {.cap = {"wai.neural.int_mlicpp", WAI_FORMAT_WIM1, -1, 0, INT_EXACT, DECODE_EQ,
              {"model.wmb", NULL}},
      INTEGER, .output = WAI_OUTPUT_IMAGE, .max_bytes = UINT64_MAX, .parse_codes = wim1_codes},

@@ -157,6 +157,7 @@ int main(int argc, char **argv) {
     suite_webnn_validation();
     suite_webnn_kernels();
     suite_webnn_fast();
+    suite_int_synth();
     suite_bmshj2018();
     suite_webnn_conformance();
     suite_threads();

@@ -136,6 +136,7 @@ int cmd_inspect(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_capabilities(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
+int cmd_encode_synth(int argc, char **argv); /* encode_synth.c */
 int cmd_graph(int argc, char **argv);
 
 #endif

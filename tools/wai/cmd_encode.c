@@ -308,6 +308,10 @@ done:
 }
 
 int cmd_encode(int argc, char **argv) {
+    /* wai.neural.int_synth's payload is its latents: its own encoder. */
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--capability") && !strcmp(argv[i + 1], "wai.neural.int_synth"))
+            return cmd_encode_synth(argc, argv);
     encode_options o;
     int first = 0, last = 0;
     int rc = parse_options(argc, argv, &o, &first, &last);

@@ -140,6 +140,11 @@ static wai_status inspect_one(const cli_file *f, const char *cap_name, const cos
     printf(", \"status\": ");
     json_put_string(stdout, wai_status_name(st));
     printf(", \"checked\": \"%s\"", checked == WAI_CHECKED_PARSE ? "header" : "framing");
+    /* No magic names it: one capability's payloads have none (§13), so say
+     * how to ask for it rather than guess. */
+    if (!cap && !cap_name)
+        printf(", \"hint\": \"no magic; a wai.neural.int_synth payload has none: name it with "
+               "--capability wai.neural.int_synth\"");
     if (st == WAI_ok) {
         print_header(cap, f);
         if (co->with_cost) *usage_rc = print_cost(cap, f, co);
