@@ -81,6 +81,7 @@ typedef struct text {
 static void put(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void put(text *t, const char *fmt, ...) {
     va_list ap;
+    if (!t->s && !(t->s = malloc(t->cap = 256))) gen_die("memory");
     for (;;) {
         va_start(ap, fmt);
         int n = vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
@@ -394,7 +395,7 @@ static void bad_cases(void) {
     text t4 = json_of(&four);
     p2 = payload(1, 1, 1, 0, &one, &len);
     refused("four_channels", "payload_malformed", t4.s, p2, len, NULL);
-    free(t4.s), model_free(&four);
+    free(t4.s), free(p2), model_free(&four);
     /* An uncropped plane past 2^26: side (2 - 1)·65536 + 1 = 65537. */
     model wide = {1, {make_layer(1, 3, 1, 65536, 0, 0, 0, 0, 2, 2)}, NULL};
     text tw = json_of(&wide);
