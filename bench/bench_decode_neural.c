@@ -121,7 +121,7 @@ static void tables(wai_set *set, wai_entropy_set *es, wai_entropy_table *lt, wai
         zmed[k] = 0;
     }
     peaked_cdf(cdfs, TABLE_LEN);
-    *es = (wai_entropy_set){N_EDGES, edges, lt, NZ, zt, zmed};
+    *es = (wai_entropy_set){N_EDGES, edges, lt, NZ, zt, zmed, 0};
     uint8_t *json;
     size_t jl;
     if (wai_entropy_json_write(NULL, es, &json, &jl) != WAI_ok ||

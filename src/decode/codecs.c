@@ -10,6 +10,7 @@
 #include "decode/int_audio.h"
 #include "decode/int_hyper.h"
 #include "decode/int_hyper_video.h"
+#include "decode/int_mlicpp.h"
 #include "decode/int_motion.h"
 #include "decode/int_splat.h"
 #include "decode/int_synth.h"
@@ -18,6 +19,7 @@
 #include "formats/wif1.h"
 #include "formats/wih1.h"
 #include "formats/wis1.h"
+#include "formats/wim1.h"
 #include "formats/wiv1.h"
 
 #define INT_EXACT "NeuralIntegerExact"
@@ -99,9 +101,12 @@ static const wai_codec codecs[] = {
              {"int_synth.json", NULL}},
      INTEGER, .output = WAI_OUTPUT_IMAGE, .max_bytes = 12 + WAI_ELEMS_MAX,
      .parse_codes = synth_codes, .load_set = wai_int_synth_load_set, .ops = &wai_int_synth_ops},
+    /* §14: the payload's refusals payload_malformed, the bundle's
+     * model_mismatch (docs/int_mlicpp.md). */
     {.cap = {"wai.neural.int_mlicpp", WAI_FORMAT_WIM1, -1, 0, INT_EXACT, DECODE_EQ,
              {"model.wmb", NULL}},
-     INTEGER, .output = WAI_OUTPUT_IMAGE, .max_bytes = UINT64_MAX, .parse_codes = wim1_codes},
+     INTEGER, .output = WAI_OUTPUT_IMAGE, .max_bytes = WAI_WIM1_MAX_BYTES,
+     .parse_codes = wim1_codes, .load_set = wai_int_mlicpp_load_set, .ops = &wai_int_mlicpp_ops},
     /* The floating-point capability (neural-dispatch §6): its payload is
      * libwai's B18F (docs/bmshj2018.md). The set's one member every path
      * reads is the entropy stage's tables (§6.3); each backend's program is

@@ -28,16 +28,18 @@ static int all_i64(const wai_json_value *arr) {
 }
 
 /* One table: an array of integers each fitting i32, all of them, those past
- * n_b too (reading N4); n_b a non-negative integer with 3 <= n_b <= 4097 and
+ * n_b too (reading N4); n_b a non-negative integer with 3 <= n_b <= 4097
+ * (t2: 2 <= n_b, the entries' own rule bounding it by 65537) and
  * n_b no more than the array's length; over the first n_b entries cdf[0] = 0,
  * cdf[n_b - 1] = 65536, strictly increasing; its offset fitting i32. */
 static int table_valid(const wai_json_value *cdf, const wai_json_value *length,
-                       const wai_json_value *offset, uint32_t *n_b) {
+                       const wai_json_value *offset, int t2, uint32_t *n_b) {
     if (wai_json_type_of(cdf) != WAI_JSON_ARRAY) return 0;
     size_t len = wai_json_array_len(cdf);
     int32_t prev = 0;
     uint64_t n;
-    if (!wai_json_get_u64(length, &n) || n < 3 || n > WAI_CDF_MAX_LEN_T4097 || n > len) return 0;
+    const uint64_t lo = t2 ? 2 : 3, hi = t2 ? WAI_CDF_MAX_LEN_T2 : WAI_CDF_MAX_LEN_T4097;
+    if (!wai_json_get_u64(length, &n) || n < lo || n > hi || n > len) return 0;
     if (!wai_json_get_i32(offset, NULL)) return 0;
     for (size_t i = 0; i < len; i++) {
         int32_t v;
@@ -53,22 +55,22 @@ static int table_valid(const wai_json_value *cdf, const wai_json_value *length,
 
 /* A group of tables: cdfs, lengths and offsets, count entries each. */
 static int group_valid(const wai_json_value *cdfs, const wai_json_value *lengths,
-                       const wai_json_value *offsets, size_t count, uint64_t *entries) {
+                       const wai_json_value *offsets, size_t count, int t2, uint64_t *entries) {
     if (wai_json_array_len(cdfs) != count || wai_json_array_len(lengths) != count ||
         wai_json_array_len(offsets) != count)
         return 0;
     for (size_t i = 0; i < count; i++) {
         uint32_t n_b;
         if (!table_valid(wai_json_array_at(cdfs, i), wai_json_array_at(lengths, i),
-                         wai_json_array_at(offsets, i), &n_b))
+                         wai_json_array_at(offsets, i), t2, &n_b))
             return 0;
         *entries += n_b;
     }
     return 1;
 }
 
-/* §9's rules on a parsed document; nothing is allocated. */
-static int set_valid(const wai_json_value *root, members *m) {
+/* §9's rules (and r's) on a parsed document; nothing is allocated. */
+static int set_valid(const wai_json_value *root, const wai_entropy_rules *r, members *m) {
     memset(m, 0, sizeof *m);
     if (wai_json_type_of(root) != WAI_JSON_OBJECT) return 0;
     m->edges = array_member(root, "scale_edges");
@@ -85,8 +87,10 @@ static int set_valid(const wai_json_value *root, members *m) {
     m->n = wai_json_array_len(m->edges);
     m->k = wai_json_array_len(m->z_cdfs);
     if (m->n < 1 || m->k < 1 || !all_i64(m->edges)) return 0;
-    if (!group_valid(m->cdfs, m->lengths, m->offsets, m->n, &m->entries)) return 0;
-    if (!group_valid(m->z_cdfs, m->z_lengths, m->z_offsets, m->k, &m->entries)) return 0;
+    if (r->max_n && m->n > r->max_n) return 0;
+    if (r->afrac && !wai_json_get_i64(wai_json_object_get(root, "afrac"), NULL)) return 0;
+    if (!group_valid(m->cdfs, m->lengths, m->offsets, m->n, r->t2, &m->entries)) return 0;
+    if (!group_valid(m->z_cdfs, m->z_lengths, m->z_offsets, m->k, r->t2, &m->entries)) return 0;
     return wai_json_array_len(m->z_medians) == m->k && all_i64(m->z_medians);
 }
 
@@ -143,29 +147,38 @@ static wai_status build(const wai_allocator *a, const members *m, wai_entropy_se
     s->n_z = (uint32_t)m->k;
     s->hyper = hyper;
     s->z_median_q = medians;
+    s->afrac = 0;
     *out = s;
     return WAI_ok;
 }
 
 /* Reads and checks the text. */
 static wai_status parse(const wai_allocator *a, const uint8_t *text, size_t len,
-                        wai_entropy_set **out) {
+                        const wai_entropy_rules *r, wai_entropy_set **out) {
     wai_json_doc *doc;
     wai_json_error e = wai_json_parse(a, text, len, &doc, NULL);
     if (e == WAI_JSON_E_NOMEM) return WAI_out_of_memory;
     if (e != WAI_JSON_OK) return WAI_model_mismatch; /* not a JSON text (§9, N3) */
     members m;
     wai_status st = WAI_model_mismatch;
-    if (set_valid(wai_json_root(doc), &m)) st = build(a, &m, out);
+    if (set_valid(wai_json_root(doc), r, &m)) st = build(a, &m, out);
+    if (st == WAI_ok && r->afrac)
+        wai_json_get_i64(wai_json_object_get(wai_json_root(doc), "afrac"), &(*out)->afrac);
     wai_json_free(doc);
     return st;
 }
 
-wai_status wai_entropy_json_parse(const wai_allocator *a, const uint8_t *text, size_t len,
-                                  wai_entropy_set **out) {
+wai_status wai_entropy_json_parse_rules(const wai_allocator *a, const uint8_t *text, size_t len,
+                                        const wai_entropy_rules *rules, wai_entropy_set **out) {
+    static const wai_entropy_rules json_rules = {0, 0, 0};
     if (!out || (!text && len)) return WAI_invalid_argument;
     *out = NULL;
-    return parse(a, text, len, out);
+    return parse(a, text, len, rules ? rules : &json_rules, out);
+}
+
+wai_status wai_entropy_json_parse(const wai_allocator *a, const uint8_t *text, size_t len,
+                                  wai_entropy_set **out) {
+    return wai_entropy_json_parse_rules(a, text, len, NULL, out);
 }
 
 void wai_entropy_set_free(const wai_allocator *a, wai_entropy_set *s) { wai_free(a, s); }

@@ -25,7 +25,21 @@ typedef struct wai_entropy_set {
     uint32_t n_z;                     /* K >= 1: hyper-latent channels the tables cover */
     const wai_entropy_table *hyper;   /* K: channel k's table of the hyper-latent */
     const int64_t *z_median_q;        /* K: channel k's median at 2^afrac */
+    int64_t afrac;                    /* WMB1's tables (§14): their afrac member; else 0 */
 } wai_entropy_set;
+
+/* How a text is read beyond §9's members: entropy.json's rules (the
+ * default), or WMB1's tables' (§14: an afrac member, at most 65536 edges,
+ * E1's t2 table rule, 2 <= n_b, in place of §2's). */
+typedef struct wai_entropy_rules {
+    int t2;          /* tables by the t2 rule */
+    int afrac;       /* an integer member afrac is required (into ->afrac) */
+    uint32_t max_n;  /* the most scale edges; 0: no limit */
+} wai_entropy_rules;
+
+/* wai_entropy_json_parse with rules (NULL: entropy.json's). */
+wai_status wai_entropy_json_parse_rules(const wai_allocator *a, const uint8_t *text, size_t len,
+                                        const wai_entropy_rules *rules, wai_entropy_set **out);
 
 /* Reads entropy.json's text with the strict JSON reader and checks every
  * rule of §9. Any failure, a text that is not JSON included, is

@@ -77,14 +77,19 @@ static void count_free(void *opaque, void *p) {
     wai_free(c->inner, p);
 }
 
+wai_status wai_loaded_net_bytes(const wai_allocator *a, const uint8_t *bytes, size_t len, int dims,
+                                wai_net *out) {
+    wai_status st = wai_model_parse(a, bytes, len, dims, &out->model);
+    if (st == WAI_ok) st = wai_sums_compute(a, &out->model, &out->sums);
+    return st;
+}
+
 wai_status wai_loaded_net(const wai_allocator *a, const wai_set *set, const char *name, int dims,
                           wai_net *out) {
     const uint8_t *data;
     size_t len;
     wai_status st = wai_set_find(set, name, &data, &len);
-    if (st == WAI_ok) st = wai_model_parse(a, data, len, dims, &out->model);
-    if (st == WAI_ok) st = wai_sums_compute(a, &out->model, &out->sums);
-    return st;
+    return st == WAI_ok ? wai_loaded_net_bytes(a, data, len, dims, out) : st;
 }
 
 /* Lookups for n tables (each already a valid §2 table). */
@@ -100,15 +105,20 @@ static wai_status lookups(const wai_allocator *a, const wai_entropy_table *t, ui
     return WAI_ok;
 }
 
+wai_status wai_loaded_tables_text(const wai_allocator *a, const uint8_t *text, size_t len,
+                                  const wai_entropy_rules *rules, wai_loaded_set *l) {
+    wai_status st = wai_entropy_json_parse_rules(a, text, len, rules, &l->tables);
+    if (st == WAI_ok) st = lookups(a, l->tables->latent, l->tables->n_edges, &l->latent);
+    if (st == WAI_ok) st = lookups(a, l->tables->hyper, l->tables->n_z, &l->hyper);
+    return st;
+}
+
 wai_status wai_loaded_tables(const wai_allocator *a, const wai_set *set, const char *name,
                              wai_loaded_set *l) {
     const uint8_t *data;
     size_t len;
     wai_status st = wai_set_find(set, name, &data, &len);
-    if (st == WAI_ok) st = wai_entropy_json_parse(a, data, len, &l->tables);
-    if (st == WAI_ok) st = lookups(a, l->tables->latent, l->tables->n_edges, &l->latent);
-    if (st == WAI_ok) st = lookups(a, l->tables->hyper, l->tables->n_z, &l->hyper);
-    return st;
+    return st == WAI_ok ? wai_loaded_tables_text(a, data, len, NULL, l) : st;
 }
 
 wai_status wai_loaded_one_scale(wai_loaded_set *l, const wai_net *const *nets, size_t n) {
@@ -133,8 +143,10 @@ static void free_parts(const wai_allocator *a, wai_loaded_set *l) {
     wai_entropy_set_free(a, l->tables);
     wai_sums_free(a, &l->g_s.sums);
     wai_sums_free(a, &l->h_s.sums);
+    wai_sums_free(a, &l->entropy.sums);
     wai_model_free(a, &l->g_s.model);
     wai_model_free(a, &l->h_s.model);
+    wai_model_free(a, &l->entropy.model);
 }
 
 wai_status wai_loaded_set_load(const wai_allocator *a, const wai_set_kind *k, const wai_set *set,

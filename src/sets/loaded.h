@@ -38,7 +38,8 @@ typedef struct wai_set_kind {
 struct wai_loaded_set {
     uint32_t afrac;             /* the networks' one fixed-point scale, 1..30 */
     wai_net g_s;                /* WIH1 and WIS1: g_s.whm; WIA1: model.wam */
-    wai_net h_s;                /* WIH1 only */
+    wai_net h_s;                /* WIH1 and WIM1 */
+    wai_net entropy;            /* WIM1 only: the entropy network of model.wmb */
     wai_entropy_set *tables;    /* WIH1 only: entropy.json */
     wai_cdf_table *latent;      /* [tables->n_edges] lookups of the latent tables */
     wai_cdf_table *hyper;       /* [tables->n_z] lookups of the hyper-latent tables */
@@ -80,6 +81,14 @@ wai_status wai_loaded_net(const wai_allocator *a, const wai_set *set, const char
  * with the lookups of its latent and hyper-latent tables. */
 wai_status wai_loaded_tables(const wai_allocator *a, const wai_set *set, const char *name,
                              wai_loaded_set *l);
+
+/* The same from a text and rules (WMB1's tables section, §14). */
+wai_status wai_loaded_tables_text(const wai_allocator *a, const uint8_t *text, size_t len,
+                                  const wai_entropy_rules *rules, wai_loaded_set *l);
+
+/* A network from bytes (a bundle's section), with its parameter sums. */
+wai_status wai_loaded_net_bytes(const wai_allocator *a, const uint8_t *bytes, size_t len, int dims,
+                                wai_net *out);
 
 /* §7 step 2's first check: every one of the n networks' afrac equal and in
  * 1..30 (model_mismatch otherwise); sets l->afrac. */

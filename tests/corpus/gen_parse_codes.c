@@ -10,7 +10,6 @@
  *                              and inter frame (a stream: trailing)
  *   wai.video.int_cond(.frame) WIC1 / WCF1: §2 steps 1 and 2, all this
  *                              build checks of them
- *   wai.neural.int_mlicpp      WIM1: its header's length and magic (§14)
  *   wai.neural.bmshj2018       B18F (docs/bmshj2018.md): its header's rules
  *
  * Each is a `parse` case (the payload alone, no set). The bases come from
@@ -165,14 +164,6 @@ static void framing_only(void) {
         FIX(cap, base, NAMED("version"), "version", x.b[4] = 2);
 #undef NAMED
     }
-    /* WIM1 (§14): any header fault of this stage is payload_malformed. */
-    const char *cap = "wai.neural.int_mlicpp";
-    buf wim1 = of((const uint8_t *)"WIM1\x01", 5);
-    memset(wim1.b + 5, 0, 31);
-    wim1.len = 36;
-    FIX(cap, wim1, "wim1_header.wim1", "ok", (void)0);
-    FIX(cap, wim1, "wim1_short.wim1", "payload_malformed", x.len = 35);
-    FIX(cap, wim1, "wim1_magic.wim1", "payload_malformed", x.b[3] = '2');
 }
 
 /* B18F: header 0..28 (picture 16 x 16, latent 1 x 1 x 1), stream 28.. */

@@ -35,6 +35,7 @@
 #include "gen_neural_parse.h"
 #include "gen_parse_codes.h"
 #include "gen_synth.h"
+#include "gen_wim1.h"
 #include "wai/wai_hash.h"
 #include "wai/wai_write.h"
 #include "write/payloads.h"
@@ -586,6 +587,7 @@ int main(int argc, char **argv) {
     gen_neural_parse(g_out, g_index);
     gen_parse_codes(g_out, g_index);
     gen_synth(g_out, g_index);
+    gen_wim1(g_out, g_index);
     if (fclose(g_index) != 0) gen_die("index");
     gen_models(g_out);
     return 0;

@@ -1,7 +1,8 @@
 /* libFuzzer: whole neural decodes (integer-payloads §4-§7, §16) against a
  * fixed small set, the corpus's set0 of each family, built into the target.
  *
- * Input: a whole payload. Its magic picks the capability (WIH1, WIA1, WIS1;
+ * Input: a whole payload. Its magic picks the capability (WIH1, WIA1, WIS1,
+ * WIM1 against the corpus's two-slice bundle;
  * WIV1 and WIF1 by their keyframe byte, keyframe 1 only) and so the set;
  * any other input is ignored.
  *

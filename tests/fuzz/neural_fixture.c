@@ -9,9 +9,11 @@
 #include "formats/wif1.h"
 #include "wai/wai_hash.h"
 
-static const char *const family_dirs[FIX_FAMILIES] = {"hyper/set0", "audio/set0", "splat/set0"};
+static const char *const family_dirs[FIX_FAMILIES] = {"hyper/set0", "audio/set0", "splat/set0",
+                                                      "mlic/valid/two_slices"};
 static const char *const family_members[FIX_FAMILIES][4] = {
-    {"g_s.whm", "h_s.whm", "entropy.json", NULL}, {"model.wam", NULL}, {"g_s.whm", NULL}};
+    {"g_s.whm", "h_s.whm", "entropy.json", NULL}, {"model.wam", NULL}, {"g_s.whm", NULL},
+    {"model.wmb", NULL}};
 
 int fix_family_of(const wai_capability *cap) {
     if (!cap) return -1;
@@ -19,6 +21,7 @@ int fix_family_of(const wai_capability *cap) {
     case WAI_FORMAT_WIH1: return FIX_HYPER;
     case WAI_FORMAT_WIA1: return FIX_AUDIO;
     case WAI_FORMAT_WIS1: return FIX_SPLAT;
+    case WAI_FORMAT_WIM1: return FIX_MLIC;
     case WAI_FORMAT_WIV1:
     case WAI_FORMAT_WIF1: return cap->keyframe == 1 ? FIX_HYPER : -1;
     default: return -1;
@@ -63,19 +66,10 @@ fix_state *fix_get(void) {
     return &s;
 }
 
-static wai_output_kind kind_of(const wai_capability *cap) {
-    switch (cap->format) {
-    case WAI_FORMAT_WIH1: return WAI_OUTPUT_IMAGE;
-    case WAI_FORMAT_WIA1: return WAI_OUTPUT_PCM;
-    case WAI_FORMAT_WIS1: return WAI_OUTPUT_PLANES;
-    default: return WAI_OUTPUT_FRAME;
-    }
-}
-
 /* One output's shape against its payload. */
 static void check_output(const wai_capability *cap, const wai_output *o, const uint8_t *data,
                          size_t len) {
-    if (o->kind != kind_of(cap) || !o->data) __builtin_trap();
+    if (o->kind != wai_capability_output(cap) || !o->data) __builtin_trap();
     switch (o->kind) {
     case WAI_OUTPUT_FRAME:
     case WAI_OUTPUT_IMAGE:
@@ -140,11 +134,11 @@ static void decode_on(wai_context *ctx, const wai_capability *cap, const wai_set
 }
 
 /* What a decode whose parse, §7 steps 1 to 4 and cost passed may still
- * give: the streams' and the networks' codes (§7 steps 5 and 6), or a
- * dispatch refusal. */
+ * give: the streams' and the networks' codes (§7 steps 5 and 6; WIM1's are
+ * all payload_malformed, §14), or a dispatch refusal. */
 static int after_cost(wai_status st) {
     return st == WAI_ok || st == WAI_stream_exhausted || st == WAI_stream_noncanonical ||
-           st == WAI_field_range || st == WAI_out_of_memory ||
+           st == WAI_field_range || st == WAI_payload_malformed || st == WAI_out_of_memory ||
            wai_status_kind_of(st) == WAI_KIND_DISPATCH;
 }
 

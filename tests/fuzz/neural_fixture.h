@@ -26,11 +26,11 @@
 /* The work a fuzzed decode may declare (larger ones stop at the limit). */
 #define FIX_MAX_WORK ((uint64_t)1 << 22)
 
-typedef enum fix_family { FIX_HYPER = 0, FIX_AUDIO, FIX_SPLAT, FIX_FAMILIES } fix_family;
+typedef enum fix_family { FIX_HYPER = 0, FIX_AUDIO, FIX_SPLAT, FIX_MLIC, FIX_FAMILIES } fix_family;
 
 typedef struct fix_state {
     wai_context *warm, *cold;
-    wai_set *sets[FIX_FAMILIES];   /* set0 of each family, whole */
+    wai_set *sets[FIX_FAMILIES];   /* set0 of each family (WIM1: two_slices), whole */
 } fix_state;
 
 /* The state, made on the first call (traps when it can't be). */

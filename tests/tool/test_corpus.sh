@@ -28,7 +28,7 @@ fi
 # kind_of CAP: the output kind its decode gives.
 kind_of() {
     case "$1" in
-    wai.neural.int_hyper | wai.neural.int_synth) echo image ;;
+    wai.neural.int_hyper | wai.neural.int_synth | wai.neural.int_mlicpp) echo image ;;
     wai.audio.int_codec) echo pcm ;;
     wai.splat.int_codec) echo planes ;;
     *) echo frame ;;

@@ -885,7 +885,7 @@ static void test_entropy_json_writer(void) {
     wai_entropy_table latent[2] = {{3, INT32_MIN, t0}, {4, INT32_MAX, t1}};
     wai_entropy_table hyper[1] = {{3, 0, t0}};
     int64_t edges[2] = {INT64_MIN, INT64_MAX}, med[1] = {-1};
-    wai_entropy_set s = {2, edges, latent, 1, hyper, med};
+    wai_entropy_set s = {2, edges, latent, 1, hyper, med, 0};
     harness_alloc h;
     memset(&h, 0, sizeof h);
     wai_allocator a = harness_allocator(&h);

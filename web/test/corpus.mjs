@@ -32,7 +32,7 @@ const setOf = (dir) =>
   Object.fromEntries(readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile())
     .map((e) => [e.name, readFileSync(join(dir, e.name))]));
 const kindOf = (cap) =>
-  ({ "wai.neural.int_hyper": "image", "wai.neural.int_synth": "image", "wai.audio.int_codec": "pcm", "wai.splat.int_codec": "planes" })[cap] ??
+  ({ "wai.neural.int_hyper": "image", "wai.neural.int_synth": "image", "wai.neural.int_mlicpp": "image", "wai.audio.int_codec": "pcm", "wai.splat.int_codec": "planes" })[cap] ??
   "frame";
 
 for (const line of readFileSync(join(corpus, "index.txt"), "utf8").split("\n")) {
