@@ -1,8 +1,8 @@
 /* libwai_write — the encoders and writers beside the decoder: a library of
  * its own (link -lwai_write -lwai), which a player that only decodes never
  * links. It holds the rANS encoder of E1, the WIV1 motion encoder, and the
- * split of a WIV1 clip into WIF1 frames and their join back (integer-payloads
- * §16). Everything it allocates comes from the allocator given (NULL:
+ * split of a WIV1 clip into WIF1 frames and of a WIC1 clip into WCF1 frames,
+ * and their joins back (integer-payloads §16, §17.2). Everything it allocates comes from the allocator given (NULL:
  * libc's malloc and free), and is released with the matching free call. */
 #ifndef WAI_WAI_WRITE_H
 #define WAI_WAI_WRITE_H
@@ -90,6 +90,23 @@ WAI_WRITE_API wai_status wai_wif1_join(const wai_allocator *a, const wai_payload
                                        uint32_t n_frames, uint8_t **clip, size_t *len);
 
 WAI_WRITE_API void wai_payloads_free(const wai_allocator *a, wai_payload *p, uint32_t n);
+
+/* ---- WIC1 clips and WCF1 frames (§17.2) ----------------------------------*/
+
+/* A WIC1 clip is one group of wai.video.int_cond.frame and every WCF1 frame
+ * carries its own stream, so split and join copy bytes: split gives the
+ * clip's n_frames frames (*frames from a; wai_payloads_free), join writes a
+ * group back (*clip from a; wai_write_free). Each gives the other's input
+ * back byte for byte. A clip that does not parse is refused with its code;
+ * a group is refused with the code its joined clip's parse gives (no frame:
+ * field_range; past 2^20: too_large; an intra frame after the first or an
+ * inter frame first: field_range; another header: geometry_mismatch), and
+ * a frame longer than its u32 length field can say with stream_length. */
+WAI_WRITE_API wai_status wai_wic1_split(const wai_allocator *a, const uint8_t *clip, size_t len,
+                                        wai_payload **frames, uint32_t *n_frames);
+
+WAI_WRITE_API wai_status wai_wcf1_join(const wai_allocator *a, const wai_payload *frames,
+                                       uint32_t n_frames, uint8_t **clip, size_t *len);
 
 /* ---- the WIV1 motion encoder (wai.video.int_motion, §3, keyframe 0) -------
  * Closed loop: frame 0 is predicted from 128 and every later frame from the

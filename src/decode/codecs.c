@@ -9,12 +9,14 @@
 #include "decode/bmshj2018.h"
 #include "decode/int_audio.h"
 #include "decode/int_hyper.h"
+#include "decode/int_cond.h"
 #include "decode/int_hyper_video.h"
 #include "decode/int_mlicpp.h"
 #include "decode/int_motion.h"
 #include "decode/int_splat.h"
 #include "decode/int_synth.h"
 #include "formats/b18f.h"
+#include "formats/wic1.h"
 #include "formats/wia1.h"
 #include "formats/wif1.h"
 #include "formats/wih1.h"
@@ -52,8 +54,11 @@ static const wai_status frame_k1_codes[] = {FRAMING, HEADER, WAI_keyframe_capabi
 static const wai_status wih1_codes[] = {FRAMING, HEADER, WAI_too_large, WAI_trailing, WAI_ok};
 static const wai_status tables_codes[] = {FRAMING,           HEADER,       WAI_too_large,
                                           WAI_cdf_malformed, WAI_trailing, WAI_ok};
-/* Rows this build checks by framing alone (wai_check_framing). */
-static const wai_status framing_codes[] = {FRAMING, WAI_ok};
+/* WCF1 (§17.1), and WIC1 (§17.2): its frames' codes, their kinds, the
+ * clip's cap and header (readings S14-S16). */
+static const wai_status wcf1_codes[] = {FRAMING, HEADER, WAI_too_large, WAI_trailing, WAI_ok};
+static const wai_status wic1_codes[] = {FRAMING,      HEADER, WAI_too_large, WAI_geometry_mismatch,
+                                        WAI_trailing, WAI_ok};
 static const wai_status wim1_codes[] = {WAI_payload_malformed, WAI_ok};
 static const wai_status synth_codes[] = {WAI_payload_malformed, WAI_ok};
 static const wai_status b18f_codes[] = {FRAMING, HEADER, WAI_too_large, WAI_trailing, WAI_ok};
@@ -89,12 +94,15 @@ static const wai_codec codecs[] = {
      INTEGER, .output = WAI_OUTPUT_FRAME,
      .max_bytes = WAI_WIF1_MAX_BYTES(WAI_WIF1_K1_INTRA_MAX_BYTES), .parse_codes = frame_k1_codes,
      .load_set = wai_int_hyper_load_set, .ops = &wai_int_hyper_frame_ops},
+    /* §17: a WIC1 clip of WCF1 frames and its frame form (docs/int_cond.md). */
     {.cap = {"wai.video.int_cond", WAI_FORMAT_WIC1, -1, 0, INT_EXACT, DECODE_EQ,
              {"model.wcb", NULL}},
-     INTEGER, .output = WAI_OUTPUT_FRAME, .max_bytes = UINT64_MAX, .parse_codes = framing_codes},
+     INTEGER, .output = WAI_OUTPUT_FRAME, .max_bytes = WAI_WIC1_MAX_BYTES,
+     .parse_codes = wic1_codes, .load_set = wai_int_cond_load_set, .ops = &wai_int_cond_ops},
     {.cap = {"wai.video.int_cond.frame", WAI_FORMAT_WCF1, -1, 1, INT_EXACT, DECODE_EQ,
              {"model.wcb", NULL}},
-     INTEGER, .output = WAI_OUTPUT_FRAME, .max_bytes = UINT64_MAX, .parse_codes = framing_codes},
+     INTEGER, .output = WAI_OUTPUT_FRAME, .max_bytes = WAI_WCF1_MAX_BYTES,
+     .parse_codes = wcf1_codes, .load_set = wai_int_cond_load_set, .ops = &wai_int_cond_frame_ops},
     /* §13: exactly 12 header bytes and one i8 per latent element (at most
      * 2^26); every refusal payload_malformed (docs/int_synth.md). */
     {.cap = {"wai.neural.int_synth", WAI_FORMAT_INT_SYNTH, -1, 0, INT_EXACT, DECODE_EQ,

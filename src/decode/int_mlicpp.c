@@ -1,7 +1,7 @@
 /* wai.neural.int_mlicpp (integer-payloads §14, docs/int_mlicpp.md): a WIM1
  * payload against its WMB1 bundle. One decode, top to bottom:
  *   parse    the 36-byte header and the two streams' extents (formats/wim1.c)
- *   set      model.wmb's four sections (formats/wmb1.c): h_s, entropy and
+ *   set      model.wmb's four sections (formats/bundle.c): h_s, entropy and
  *            g_s as WHM1 networks, the tables as entropy.json with afrac
  *            (t2 tables, at most 65536 edges), the load checks (S9)
  *   prepare  step 1: Cz against the z tables, the three networks planned
@@ -21,7 +21,7 @@
 #include "decode/int_hyper.h"
 #include "decode/latent.h"
 #include "formats/wim1.h"
-#include "formats/wmb1.h"
+#include "formats/bundle.h"
 #include "ops/layers.h"
 
 #define MEMBER "model.wmb"
@@ -49,13 +49,13 @@ wai_status wai_int_mlicpp_load_set(const wai_allocator *a, const wai_set *set, w
     const uint8_t *data;
     size_t len;
     if (wai_set_find(set, MEMBER, &data, &len) != WAI_ok) return WAI_set_incomplete;
-    wai_wmb1 b;
-    wai_status st = wai_wmb1_split(data, len, &b);
+    wai_bundle b;
+    wai_status st = wai_bundle_split(data, len, "WMB1", WAI_WMB1_SECTIONS, &b);
     if (st != WAI_ok) return st;
     wai_net *nets[3] = {&l->h_s, &l->entropy, &l->g_s};
     for (int i = 0; i < 3 && st == WAI_ok; i++)
         st = wai_loaded_net_bytes(a, b.section[i], b.len[i], 2, nets[i]);
-    const wai_entropy_rules rules = {1, 1, MAX_EDGES};
+    const wai_entropy_rules rules = {1, 1, MAX_EDGES, 0};
     if (st == WAI_ok)
         st = wai_loaded_tables_text(a, b.section[WAI_WMB1_TABLES], b.len[WAI_WMB1_TABLES], &rules, l);
     if (st == WAI_ok) {

@@ -77,19 +77,22 @@ static int set_valid(const wai_json_value *root, const wai_entropy_rules *r, mem
     m->cdfs = array_member(root, "cdfs");
     m->lengths = array_member(root, "cdf_lengths");
     m->offsets = array_member(root, "offsets");
-    m->z_cdfs = array_member(root, "z_cdfs");
-    m->z_lengths = array_member(root, "z_cdf_lengths");
-    m->z_offsets = array_member(root, "z_offsets");
-    m->z_medians = array_member(root, "z_median_q");
-    if (!m->edges || !m->cdfs || !m->lengths || !m->offsets || !m->z_cdfs || !m->z_lengths ||
-        !m->z_offsets || !m->z_medians)
-        return 0;
+    if (!m->edges || !m->cdfs || !m->lengths || !m->offsets) return 0;
     m->n = wai_json_array_len(m->edges);
-    m->k = wai_json_array_len(m->z_cdfs);
-    if (m->n < 1 || m->k < 1 || !all_i64(m->edges)) return 0;
+    if (m->n < 1 || !all_i64(m->edges)) return 0;
+    if (!r->no_hyper) {
+        m->z_cdfs = array_member(root, "z_cdfs");
+        m->z_lengths = array_member(root, "z_cdf_lengths");
+        m->z_offsets = array_member(root, "z_offsets");
+        m->z_medians = array_member(root, "z_median_q");
+        if (!m->z_cdfs || !m->z_lengths || !m->z_offsets || !m->z_medians) return 0;
+        m->k = wai_json_array_len(m->z_cdfs);
+        if (m->k < 1) return 0;
+    }
     if (r->max_n && m->n > r->max_n) return 0;
     if (r->afrac && !wai_json_get_i64(wai_json_object_get(root, "afrac"), NULL)) return 0;
     if (!group_valid(m->cdfs, m->lengths, m->offsets, m->n, r->t2, &m->entries)) return 0;
+    if (r->no_hyper) return 1;
     if (!group_valid(m->z_cdfs, m->z_lengths, m->z_offsets, m->k, r->t2, &m->entries)) return 0;
     return wai_json_array_len(m->z_medians) == m->k && all_i64(m->z_medians);
 }
@@ -170,7 +173,7 @@ static wai_status parse(const wai_allocator *a, const uint8_t *text, size_t len,
 
 wai_status wai_entropy_json_parse_rules(const wai_allocator *a, const uint8_t *text, size_t len,
                                         const wai_entropy_rules *rules, wai_entropy_set **out) {
-    static const wai_entropy_rules json_rules = {0, 0, 0};
+    static const wai_entropy_rules json_rules = {0, 0, 0, 0};
     if (!out || (!text && len)) return WAI_invalid_argument;
     *out = NULL;
     return parse(a, text, len, rules ? rules : &json_rules, out);

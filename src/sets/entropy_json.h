@@ -29,12 +29,15 @@ typedef struct wai_entropy_set {
 } wai_entropy_set;
 
 /* How a text is read beyond §9's members: entropy.json's rules (the
- * default), or WMB1's tables' (§14: an afrac member, at most 65536 edges,
- * E1's t2 table rule, 2 <= n_b, in place of §2's). */
+ * default), WMB1's tables' (§14: an afrac member, at most 65536 edges,
+ * E1's t2 table rule, 2 <= n_b, in place of §2's), or WCB1's (§17.3: an
+ * afrac member, at most 65536 edges, §2's tables, no hyper-latent tables;
+ * other members ignored). */
 typedef struct wai_entropy_rules {
     int t2;          /* tables by the t2 rule */
     int afrac;       /* an integer member afrac is required (into ->afrac) */
     uint32_t max_n;  /* the most scale edges; 0: no limit */
+    int no_hyper;    /* WCB1's tables (§17.3): no hyper-latent members (n_z 0) */
 } wai_entropy_rules;
 
 /* wai_entropy_json_parse with rules (NULL: entropy.json's). */

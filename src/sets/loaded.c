@@ -95,6 +95,7 @@ wai_status wai_loaded_net(const wai_allocator *a, const wai_set *set, const char
 /* Lookups for n tables (each already a valid §2 table). */
 static wai_status lookups(const wai_allocator *a, const wai_entropy_table *t, uint32_t n,
                           wai_cdf_table **out) {
+    if (n == 0) return WAI_ok; /* WCB1's tables have no hyper-latent ones */
     wai_cdf_table *l = wai_alloc_zeroed(a, n, sizeof *l);
     if (!l) return WAI_out_of_memory;
     *out = l;
@@ -144,6 +145,10 @@ static void free_parts(const wai_allocator *a, wai_loaded_set *l) {
     wai_sums_free(a, &l->g_s.sums);
     wai_sums_free(a, &l->h_s.sums);
     wai_sums_free(a, &l->entropy.sums);
+    for (int i = 0; i < 4; i++) {
+        wai_sums_free(a, &l->cond[i].sums);
+        wai_model_free(a, &l->cond[i].model);
+    }
     wai_model_free(a, &l->g_s.model);
     wai_model_free(a, &l->h_s.model);
     wai_model_free(a, &l->entropy.model);

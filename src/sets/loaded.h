@@ -40,6 +40,7 @@ struct wai_loaded_set {
     wai_net g_s;                /* WIH1 and WIS1: g_s.whm; WIA1: model.wam */
     wai_net h_s;                /* WIH1 and WIM1 */
     wai_net entropy;            /* WIM1 only: the entropy network of model.wmb */
+    wai_net cond[4];            /* WIC1/WCF1 only: model.wcb's ctx, prior, dec and recon */
     wai_entropy_set *tables;    /* WIH1 only: entropy.json */
     wai_cdf_table *latent;      /* [tables->n_edges] lookups of the latent tables */
     wai_cdf_table *hyper;       /* [tables->n_z] lookups of the hyper-latent tables */

@@ -8,8 +8,6 @@
  *                              nested_length, never trailing)
  *   wai.video.int_hyper.frame  a WIF1 keyframe-1 intra frame (nested WIH1)
  *                              and inter frame (a stream: trailing)
- *   wai.video.int_cond(.frame) WIC1 / WCF1: §2 steps 1 and 2, all this
- *                              build checks of them
  *   wai.neural.bmshj2018       B18F (docs/bmshj2018.md): its header's rules
  *
  * Each is a `parse` case (the payload alone, no set). The bases come from
@@ -141,31 +139,6 @@ static void hyper_frame(void) {
     FIX(cap, inter, "k1_inter_stream_cut.wif1", "stream_length", x.len -= 1);
 }
 
-/* The capabilities checked by framing alone in this build. */
-static void framing_only(void) {
-    static const char wic1[] = "WIC1\x01 and what a WIC1 holds";
-    static const char wcf1[] = "WCF1\x01 and what a WCF1 holds";
-    const struct {
-        const char *cap, *ext;
-        buf base;
-    } forms[] = {
-        {"wai.video.int_cond", "wic1", of((const uint8_t *)wic1, sizeof wic1 - 1)},
-        {"wai.video.int_cond.frame", "wcf1", of((const uint8_t *)wcf1, sizeof wcf1 - 1)},
-    };
-    char name[64];
-    for (size_t i = 0; i < 2; i++) {
-        const char *cap = forms[i].cap, *ext = forms[i].ext;
-        buf base = forms[i].base;
-#define NAMED(n) (snprintf(name, sizeof name, "%s_" n ".%s", ext, ext), name)
-        FIX(cap, base, NAMED("ok"), "ok", (void)0);
-        FIX(cap, base, NAMED("magic"), "bad_magic", x.b[0] = 'X');
-        FIX(cap, base, NAMED("magic_wiv1"), "format_capability_mismatch", memcpy(x.b, "WIV1", 4));
-        FIX(cap, base, NAMED("magic_only"), "stream_length", x.len = 4);
-        FIX(cap, base, NAMED("version"), "version", x.b[4] = 2);
-#undef NAMED
-    }
-}
-
 /* B18F: header 0..28 (picture 16 x 16, latent 1 x 1 x 1), stream 28.. */
 static void bmshj2018(void) {
     const char *cap = "wai.neural.bmshj2018";
@@ -204,6 +177,6 @@ void gen_parse_codes(const char *outdir, FILE *index) {
     gen_mkdir(outdir, DIR);
     hyper_clip();
     hyper_frame();
-    framing_only();
+
     bmshj2018();
 }

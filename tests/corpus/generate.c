@@ -36,6 +36,7 @@
 #include "gen_parse_codes.h"
 #include "gen_synth.h"
 #include "gen_wim1.h"
+#include "gen_wic1.h"
 #include "wai/wai_hash.h"
 #include "wai/wai_write.h"
 #include "write/payloads.h"
@@ -387,11 +388,13 @@ static void clip_fixtures(void) {
     index_line("decode", CAP_CLIP, "cost_over_limit", "314", "motion/refuse/cost.wiv1", "-");
     hashes_of(g_hashes, sizeof g_hashes, c.frames, 5 * 7 * 3, 3);
     index_line("decode", CAP_CLIP, "ok", "315", "motion/refuse/cost.wiv1", g_hashes);
-    /* A keyframe-0 clip through the keyframe-1 capability; and through a
-     * capability this build has no decoder for. */
+    /* A keyframe-0 clip through the keyframe-1 capability, through another
+     * format's capability, and through a capability libwai does not know. */
     index_line("decode", CAP_HYPER, "keyframe_capability_mismatch", "-", "motion/refuse/cost.wiv1",
                "-");
-    index_line("decode", "wai.video.int_cond", "unsupported_capability", "-",
+    index_line("decode", "wai.video.int_cond", "format_capability_mismatch", "-",
+               "motion/refuse/cost.wiv1", "-");
+    index_line("decode", "wai.video.unknown", "unsupported_capability", "-",
                "motion/refuse/cost.wiv1", "-");
     free_clip(&c);
 }
@@ -588,6 +591,7 @@ int main(int argc, char **argv) {
     gen_parse_codes(g_out, g_index);
     gen_synth(g_out, g_index);
     gen_wim1(g_out, g_index);
+    gen_wic1(g_out, g_index);
     if (fclose(g_index) != 0) gen_die("index");
     gen_models(g_out);
     return 0;

@@ -2,7 +2,8 @@
  * fixed small set, the corpus's set0 of each family, built into the target.
  *
  * Input: a whole payload. Its magic picks the capability (WIH1, WIA1, WIS1,
- * WIM1 against the corpus's two-slice bundle;
+ * WIM1 against the corpus's two-slice bundle, WIC1 and WCF1 against the
+ * six-frame clip's WCB1;
  * WIV1 and WIF1 by their keyframe byte, keyframe 1 only) and so the set;
  * any other input is ignored.
  *

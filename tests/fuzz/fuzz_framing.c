@@ -1,6 +1,7 @@
 /* libFuzzer: format detection, the shared framing checks and every whole
- * parse this build has (WIV1, WIF1, WIH1, WIA1 and WIS1, keyframe-1 nesting
- * included), for every capability, on arbitrary bytes. */
+ * parse of the codec table (WIV1, WIF1, WIH1, WIA1, WIS1, WIM1, WIC1 and
+ * WCF1, keyframe-1 nesting included; int_synth's header; B18F), for every
+ * capability, on arbitrary bytes. */
 #include <stddef.h>
 #include <stdint.h>
 

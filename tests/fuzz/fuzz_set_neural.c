@@ -5,8 +5,9 @@
  * Input: one byte that picks the member, then the member's bytes:
  *   0 hyper g_s.whm, 1 hyper h_s.whm, 2 hyper entropy.json (image0.wih1),
  *   3 audio model.wam (clip0.wia1), 4 splat g_s.whm (attrs0.wis1),
- *   5 the WMB1 bundle model.wmb (mlic/valid/two_slices/image.wim1);
- * the byte is taken modulo 6. The set's other members are set0's.
+ *   5 the WMB1 bundle model.wmb (mlic/valid/two_slices/image.wim1),
+ *   6 the WCB1 bundle model.wcb (cond/valid/six_frames/clip.wic1);
+ * the byte is taken modulo 7. The set's other members are set0's.
  *
  * Invariants: neural_fixture.h's checked decode of the fixed payload
  * through that set (every §7 step 1-4 refusal of a bad member is the cost
@@ -26,6 +27,7 @@ static const struct {
     {FIX_HYPER, "entropy.json", "hyper/image0.wih1"}, {FIX_AUDIO, "model.wam", "audio/clip0.wia1"},
     {FIX_SPLAT, "g_s.whm", "splat/attrs0.wis1"},
     {FIX_MLIC, "model.wmb", "mlic/valid/two_slices/image.wim1"},
+    {FIX_COND, "model.wcb", "cond/valid/six_frames/clip.wic1"},
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

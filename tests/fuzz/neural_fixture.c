@@ -5,15 +5,16 @@
 #include <string.h>
 
 #include "embedded.h"
+#include "formats/wcf1.h"
 #include "formats/wia1.h"
 #include "formats/wif1.h"
 #include "wai/wai_hash.h"
 
-static const char *const family_dirs[FIX_FAMILIES] = {"hyper/set0", "audio/set0", "splat/set0",
-                                                      "mlic/valid/two_slices"};
+static const char *const family_dirs[FIX_FAMILIES] = {
+    "hyper/set0", "audio/set0", "splat/set0", "mlic/valid/two_slices", "cond/valid/six_frames"};
 static const char *const family_members[FIX_FAMILIES][4] = {
     {"g_s.whm", "h_s.whm", "entropy.json", NULL}, {"model.wam", NULL}, {"g_s.whm", NULL},
-    {"model.wmb", NULL}};
+    {"model.wmb", NULL}, {"model.wcb", NULL}};
 
 int fix_family_of(const wai_capability *cap) {
     if (!cap) return -1;
@@ -22,6 +23,8 @@ int fix_family_of(const wai_capability *cap) {
     case WAI_FORMAT_WIA1: return FIX_AUDIO;
     case WAI_FORMAT_WIS1: return FIX_SPLAT;
     case WAI_FORMAT_WIM1: return FIX_MLIC;
+    case WAI_FORMAT_WIC1:
+    case WAI_FORMAT_WCF1: return FIX_COND;
     case WAI_FORMAT_WIV1:
     case WAI_FORMAT_WIF1: return cap->keyframe == 1 ? FIX_HYPER : -1;
     default: return -1;
@@ -145,8 +148,12 @@ static int after_cost(wai_status st) {
 wai_status fix_decode_checked(fix_state *s, const wai_capability *cap, const wai_set *set,
                               const uint8_t *data, size_t len) {
     wai_wif1 f;
-    int inter = cap->format == WAI_FORMAT_WIF1 &&
-                wai_wif1_parse(data, len, cap->keyframe, &f) == WAI_ok && f.kind == WAI_WIF1_INTER;
+    wai_wcf1 g;
+    int inter = (cap->format == WAI_FORMAT_WIF1 &&
+                 wai_wif1_parse(data, len, cap->keyframe, &f) == WAI_ok &&
+                 f.kind == WAI_WIF1_INTER) ||
+                (cap->format == WAI_FORMAT_WCF1 && wai_wcf1_parse(data, len, &g) == WAI_ok &&
+                 g.kind == WAI_WCF1_INTER);
     wai_cost declared;
     wai_status cst = wai_declared_cost_set(s->warm, cap->name, set, data, len, &declared);
     decoded warm, cold;

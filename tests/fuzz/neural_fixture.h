@@ -13,8 +13,8 @@
  *     PCM 2·t_out bytes at the payload's sr; planes attr·s·s bytes whose
  *     side and count wai_splat_presentation gives);
  *   - the warm and the cold decode give the same status and the same bytes.
- * WIF1 inter frames (no group: refused) are decoded but not held to the
- * cost query, which costs them as motion frames. */
+ * WIF1 and WCF1 inter frames (no group: refused) are decoded but not held
+ * to the cost query, which costs them as frames of a group. */
 #ifndef WAI_FUZZ_NEURAL_FIXTURE_H
 #define WAI_FUZZ_NEURAL_FIXTURE_H
 
@@ -26,11 +26,19 @@
 /* The work a fuzzed decode may declare (larger ones stop at the limit). */
 #define FIX_MAX_WORK ((uint64_t)1 << 22)
 
-typedef enum fix_family { FIX_HYPER = 0, FIX_AUDIO, FIX_SPLAT, FIX_MLIC, FIX_FAMILIES } fix_family;
+typedef enum fix_family {
+    FIX_HYPER = 0,
+    FIX_AUDIO,
+    FIX_SPLAT,
+    FIX_MLIC,
+    FIX_COND,
+    FIX_FAMILIES
+} fix_family;
 
 typedef struct fix_state {
     wai_context *warm, *cold;
-    wai_set *sets[FIX_FAMILIES];   /* set0 of each family (WIM1: two_slices), whole */
+    wai_set *sets[FIX_FAMILIES];   /* set0 of each family (WIM1: two_slices; WIC1 and
+                                    * WCF1: six_frames), whole */
 } fix_state;
 
 /* The state, made on the first call (traps when it can't be). */

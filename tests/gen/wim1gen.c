@@ -57,7 +57,7 @@ void wim1gen_add_u32(wim1gen_buf *x, uint32_t v) {
 
 /* ---- a bundle ------------------------------------------------------------------------- */
 
-static void random_table(uint64_t *rng, wim1gen_table *t, uint32_t n) {
+void wim1gen_random_table(uint64_t *rng, wim1gen_table *t, uint32_t n) {
     t->n = n;
     t->offset = -(int32_t)(n / 2);
     t->cdf[0] = 0;
@@ -86,12 +86,12 @@ void wim1gen_make_bundle(wim1gen_bundle *b, uint64_t seed, uint64_t *rng, uint32
     b->n_edges = 5;
     for (uint32_t i = 0; i < b->n_edges; i++) {
         b->edges[i] = ((int64_t)i - 2) * ((int64_t)1 << (b->afrac + 2));
-        random_table(rng, &b->lat[i], 3 + (uint32_t)netgen_below(rng, 30));
+        wim1gen_random_table(rng, &b->lat[i], 3 + (uint32_t)netgen_below(rng, 30));
     }
     b->n_z = cz + 1;
     if (b->n_z > WIM1GEN_MAX_TABLES) die("too many z tables");
     for (uint32_t i = 0; i < b->n_z; i++) {
-        random_table(rng, &b->z[i], 3 + (uint32_t)netgen_below(rng, 20));
+        wim1gen_random_table(rng, &b->z[i], 3 + (uint32_t)netgen_below(rng, 20));
         b->zmed[i] = (int64_t)netgen_below(rng, 64) - 32;
     }
     b->tables_afrac = b->afrac;
@@ -151,11 +151,11 @@ wim1gen_buf wim1gen_bundle_bytes(const wim1gen_bundle *b) {
 
 /* ---- a payload, and the picture it decodes to -------------------------------------------- */
 
-static void run_net(const wai_kernels *k, const wai_model *m, uint32_t c, uint32_t h, uint32_t w,
-                    const int64_t *in, int64_t *out, wai_plan *p) {
+/* Runs m on the plan the caller made of it (and frees). */
+static void run_net(const wai_kernels *k, const wai_model *m, const int64_t *in, int64_t *out,
+                    const wai_plan *p) {
     wai_sums s;
-    if (wai_plan_model(NULL, m, c, h, w, p) != WAI_ok || wai_sums_compute(NULL, m, &s) != WAI_ok)
-        die("plan");
+    if (wai_sums_compute(NULL, m, &s) != WAI_ok) die("sums");
     if (wai_network_run(NULL, k, m, &s, p, in, out) != WAI_ok) die("network");
     wai_sums_free(NULL, &s);
 }
@@ -204,13 +204,13 @@ wim1gen_coded wim1gen_make_payload(const wim1gen_bundle *b, const wim1gen_shape 
     int64_t *x = calloc(3 * ny, 8), *sm = malloc(8 * 2 * ny);
     tab = malloc(sizeof *tab * ny), sym = malloc(4 * ny), off = malloc(4 * ny);
     if (!x || !sm || !tab || !sym || !off) die("memory");
-    run_net(kernels, &b->hs, s->cz, s->zh, s->zw, z, x + ny, &ph);
+    run_net(kernels, &b->hs, z, x + ny, &ph);
     size_t n = 0;
     const uint32_t per = s->cy / s->k;
+    if (wai_plan_model(NULL, &b->ent, 3 * s->cy, c.yh, c.yw, &pe) != WAI_ok) die("plan entropy");
     for (uint32_t j = 0; j < s->k; j++)
         for (uint32_t pass = 0; pass < 2; pass++) {
-            run_net(kernels, &b->ent, 3 * s->cy, c.yh, c.yw, x, sm, &pe);
-            wai_plan_free(NULL, &pe);
+            run_net(kernels, &b->ent, x, sm, &pe);
             for (uint32_t ch = j * per; ch < (j + 1) * per; ch++)
                 for (uint32_t r = 0; r < c.yh; r++)
                     for (uint32_t col = (r + pass) & 1; col < c.yw; col += 2) {
@@ -223,11 +223,12 @@ wim1gen_coded wim1gen_make_payload(const wim1gen_bundle *b, const wim1gen_shape 
                         n++;
                     }
         }
+    wai_plan_free(NULL, &pe);
     uint8_t *ys = encode(tab, off, sym, n, &ylen);
     if (wai_plan_model(NULL, &b->gs, s->cy, c.yh, c.yw, &pg) != WAI_ok) die("plan g_s");
     int64_t *g = malloc(8 * (size_t)pg.out_elems);
     if (!g) die("memory");
-    run_net(kernels, &b->gs, s->cy, c.yh, c.yw, x, g, &pg);
+    run_net(kernels, &b->gs, x, g, &pg);
     c.h = pg.out_h, c.w = pg.out_w;
     const size_t hw = (size_t)c.h * c.w;
     if (!(c.rgb = malloc(3 * hw))) die("memory");

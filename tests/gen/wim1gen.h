@@ -26,6 +26,9 @@ typedef struct wim1gen_table {
     uint32_t cdf[WIM1GEN_MAX_CDF];
 } wim1gen_table;
 
+/* A random increasing table of n entries (n <= WIM1GEN_MAX_CDF), offset -n/2. */
+void wim1gen_random_table(uint64_t *rng, wim1gen_table *t, uint32_t n);
+
 typedef struct wim1gen_bundle {
     uint32_t afrac;
     wai_model hs, ent, gs;

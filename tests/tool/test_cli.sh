@@ -114,8 +114,8 @@ expect_exit 1 "--max-cost one under the work" -- "$WAI" decode --json --max-cost
 expect_out "cost_over_limit outputs nothing" '{"capability": "wai.video.int_motion", "status": "cost_over_limit", "outputs": []}'
 expect_exit 1 "decode as another capability" -- "$WAI" decode --json --capability wai.audio.int_codec "$clip"
 expect_out "another format" '{"capability": "wai.audio.int_codec", "status": "format_capability_mismatch", "outputs": []}'
-expect_exit 1 "decode through a capability with no decoder" -- "$WAI" decode --json --capability wai.video.int_cond "$clip"
-expect_out "no decoder yet" '{"capability": "wai.video.int_cond", "status": "unsupported_capability", "outputs": []}'
+expect_exit 1 "decode a WIV1 clip as wai.video.int_cond" -- "$WAI" decode --json --capability wai.video.int_cond "$clip"
+expect_out "a WIV1 is not a WIC1" '{"capability": "wai.video.int_cond", "status": "format_capability_mismatch", "outputs": []}'
 # A clip cut short: its stream runs out, so it outputs nothing.
 head -c 4000 "$clip" >"$TMP/cut.wiv1"
 expect_exit 1 "decode a cut clip" -- "$WAI" decode --json "$TMP/cut.wiv1"

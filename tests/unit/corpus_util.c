@@ -35,20 +35,28 @@ char *corpus_index(void) {
     return grown;
 }
 
-int corpus_next_neural(const char **at, corpus_line *c) {
+static int next_neural(const char **at, corpus_line *c, int many_outputs) {
     const char *line = *at;
     if (!*line) return -1;
     const char *nl = strchr(line, '\n');
     size_t n = nl ? (size_t)(nl - line) : strlen(line);
     *at = line + n + (nl ? 1 : 0);
-    char one[2048];
+    char one[4096];
     if (n >= sizeof one) return 0;
     memcpy(one, line, n);
     one[n] = '\0';
-    return sscanf(one, "%15s %63s %63s %31s %511s %511s %255s", c->mode, c->capability,
+    return sscanf(one, "%15s %63s %63s %31s %511s %1023s %255s", c->mode, c->capability,
                   c->status, c->max_cost, c->file, c->hash, c->set) == 7 &&
            strncmp(c->file, "neural/", 7) == 0 && !strchr(c->file, ',') &&
-           !strchr(c->hash, ',');
+           (many_outputs || !strchr(c->hash, ','));
+}
+
+int corpus_next_neural(const char **at, corpus_line *c) {
+    return next_neural(at, c, 0);
+}
+
+int corpus_next_neural_payload(const char **at, corpus_line *c) {
+    return next_neural(at, c, 1);
 }
 
 uint8_t *corpus_file(const char *file, size_t *len) {

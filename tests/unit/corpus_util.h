@@ -17,13 +17,17 @@ char *corpus_index(void);
 
 /* One line of a neural case with one payload and at most one output. */
 typedef struct corpus_line {
-    char mode[16], capability[64], status[64], max_cost[32], file[512], hash[512], set[256];
+    char mode[16], capability[64], status[64], max_cost[32], file[512], hash[1024], set[256];
 } corpus_line;
 
 /* Reads the line starting at *at and moves *at past it; 1 when it is such
  * a case (its file under neural/, a SET column, no comma in FILES or
  * HASHES), 0 for any other line, -1 at the end of the text. */
 int corpus_next_neural(const char **at, corpus_line *out);
+
+/* The same with any number of HASHES: every one-payload case (a clip of
+ * several frames included). */
+int corpus_next_neural_payload(const char **at, corpus_line *out);
 
 /* A corpus file's bytes (corpus/FILE, FILE as the index names it): NULL
  * when absent; the caller free()s it. */

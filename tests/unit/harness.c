@@ -159,6 +159,7 @@ int main(int argc, char **argv) {
     suite_webnn_fast();
     suite_int_synth();
     suite_int_mlicpp();
+    suite_int_cond();
     suite_bmshj2018();
     suite_webnn_conformance();
     suite_threads();

@@ -67,7 +67,7 @@ static void test_peak_within_declared(void) {
         if (!CHECK(wai_context_create(&s, &ctx) == WAI_ok)) break;
         int n = 0, r;
         corpus_line c;
-        for (const char *at = text; (r = corpus_next_neural(&at, &c)) >= 0;) {
+        for (const char *at = text; (r = corpus_next_neural_payload(&at, &c)) >= 0;) {
             if (r == 0 || strcmp(c.status, "ok") != 0) continue;
             const wai_capability *cap = wai_capability_find(c.capability);
             wai_set *set = corpus_set(ctx, c.capability, c.set);
@@ -218,7 +218,9 @@ static void test_payload_max_bytes(void) {
         {"wai.audio.int_codec", 32 + elems * (8 + table) + stream},
         {"wai.splat.int_codec", 32 + elems * 8 + elems * (14 + table) + stream},
         {"wai.neural.int_synth", 12 + elems},
-        {"wai.video.int_cond", UINT64_MAX},
+        {"wai.neural.int_mlicpp", 36 + 2 * (uint64_t)UINT32_MAX},
+        {"wai.video.int_cond.frame", 32 + stream},
+        {"wai.video.int_cond", 12 + (UINT64_C(1) << 20) * (4 + 32 + stream)},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const wai_capability *cap = wai_capability_find(cases[i].cap);

@@ -41,7 +41,7 @@ static wai_status read_with(const char *t, const wai_entropy_rules *r) {
 }
 
 static void test_tables_rules(void) {
-    const wai_entropy_rules wmb = {1, 1, 65536};
+    const wai_entropy_rules wmb = {1, 1, 65536, 0};
     char *t = tables(4, 1, "\"afrac\": 10");
     CHECK(read_with(t, &wmb) == WAI_ok);
     CHECK_MSG(read_with(t, NULL) == WAI_model_mismatch, "two-entry tables are not entropy.json's");

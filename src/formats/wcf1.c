@@ -1,0 +1,48 @@
+/* WCF1 parse (wcf1.h). Layout, little-endian:
+ *    0 "WCF1"  4 version 1  5 kind  6..7 reserved 0
+ *    8 u32 h  12 u32 w  16 u32 m  20 u32 sh  24 u32 sw  28 u32 cf
+ *   32 u32 L, then L bytes of E1 stream */
+#include "formats/wcf1.h"
+
+#include <string.h>
+
+#include "common/checked.h"
+
+wai_status wai_wcf1_parse(const uint8_t *data, size_t len, wai_wcf1 *out) {
+    wai_reader r;
+    wai_reader_init(&r, data, len);
+    memset(out, 0, sizeof *out);
+    wai_status st = wai_parse_framing(&r, WAI_FORMAT_WCF1, WAI_WCF1_HEADER_BYTES);
+    if (st != WAI_ok) return st;
+    if (data[6] || data[7]) return WAI_reserved_nonzero;
+    out->kind = data[5];
+    out->h = wai_load_u32le(data + 8);
+    out->w = wai_load_u32le(data + 12);
+    out->m = wai_load_u32le(data + 16);
+    out->sh = wai_load_u32le(data + 20);
+    out->sw = wai_load_u32le(data + 24);
+    out->cf = wai_load_u32le(data + 28);
+    if (out->kind > WAI_WCF1_INTER || !out->h || !out->w || !out->m || !out->sh || !out->sw ||
+        !out->cf)
+        return WAI_field_range;
+    if (wai_sat_mul3(out->h, out->w, 3) > WAI_CAP_ELEMENTS ||
+        wai_sat_mul(2, wai_sat_mul3(out->m, out->sh, out->sw)) > WAI_CAP_ELEMENTS ||
+        wai_sat_mul3(out->cf, out->sh, out->sw) > WAI_CAP_ELEMENTS)
+        return WAI_too_large;
+    r.pos = WAI_WCF1_HEADER_BYTES;
+    if ((st = wai_read_stream_section(&r, &out->stream)) != WAI_ok) return st;
+    return wai_reader_left(&r) ? WAI_trailing : WAI_ok;
+}
+
+int wai_wcf1_same_header(const wai_wcf1 *a, const wai_wcf1 *b) {
+    return a->h == b->h && a->w == b->w && a->m == b->m && a->sh == b->sh && a->sw == b->sw &&
+           a->cf == b->cf;
+}
+
+void wai_wcf1_describe(const wai_wcf1 *f, wai_text *t) {
+    wai_text_printf(t,
+                    "{\"kind\": \"%s\", \"h\": %u, \"w\": %u, \"m\": %u, \"sh\": %u, \"sw\": %u, "
+                    "\"cf\": %u, \"stream_bytes\": %llu}",
+                    f->kind == WAI_WCF1_INTRA ? "intra" : "inter", f->h, f->w, f->m, f->sh, f->sw,
+                    f->cf, (unsigned long long)f->stream.len);
+}
