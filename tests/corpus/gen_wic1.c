@@ -5,7 +5,8 @@
  * index.txt with its set's directory.
  *
  *   neural/cond/valid/NAME  a six-frame 16x16 clip and its frames as one
- *                           group; one frame; two groups; a lost frame; another picture
+ *                           group; one frame; two groups; a lost frame; a
+ *                           1x1 latent; another picture
  *                           size; the cost limit at the clip's work
  *   neural/cond/bad/NAME    the bundle (model_mismatch), the plan (S19's
  *                           order), the streams, the values, set_incomplete,
@@ -135,6 +136,13 @@ static void valid_cases(void) {
     put_set("neural/cond/valid/size_8x12", wcb.b, wcb.len);
     clip_line("neural/cond/valid/size_8x12", "ok", "-", odd.clip, odd.len, hs);
     wic1gen_clip_free(&odd);
+    /* The smallest picture: a 1x1 latent, 4x4 frames. */
+    uint64_t own = 0x31783120; /* its own stream: the cases after keep theirs */
+    wic1gen_clip tiny = wic1gen_make_clip(&b, 3, M, 1, 1, CF, &own, &wai_kernels_ref);
+    hashes(tiny.rgb, 3, (size_t)tiny.h * tiny.w * 3, hs, sizeof hs);
+    put_set("neural/cond/valid/latent_1x1", wcb.b, wcb.len);
+    clip_line("neural/cond/valid/latent_1x1", "ok", "-", tiny.clip, tiny.len, hs);
+    wic1gen_clip_free(&tiny);
     wic1gen_clip_free(&d);
     wic1gen_clip_free(&c);
     free(wcb.b);
@@ -329,7 +337,13 @@ static void parse_cases(void) {
         {"header_cut", "stream_length"}, {"version_2", "version"}, {"reserved", "reserved_nonzero"},
         {"kind_2", "field_range"}, {"h_0", "field_range"}, {"cf_0", "field_range"},
         {"frame_past_cap", "too_large"}, {"feature_past_cap", "too_large"},
-        {"stream_past_end", "stream_length"}, {"trailing", "trailing"}};
+        {"stream_past_end", "stream_length"}, {"trailing", "trailing"},
+        /* Each cap at its largest accepted value and one past: the frame
+         * h·w·3 (2^26 is no multiple of 3), the scales 2·m·sh·sw, the
+         * reference feature cf·sh·sw. */
+        {"frame_at_cap", "ok"}, {"frame_one_past_cap", "too_large"},
+        {"scales_at_cap", "ok"}, {"scales_one_past_cap", "too_large"},
+        {"feature_at_cap", "ok"}};
     for (size_t i = 0; i < sizeof wcf / sizeof *wcf; i++) {
         uint8_t b[48];
         memcpy(b, f, sizeof f);
@@ -347,6 +361,14 @@ static void parse_cases(void) {
         case 10: wai_store_u32le(b + 28, 65), wai_store_u32le(b + 20, 1024), wai_store_u32le(b + 24, 1024); break;
         case 11: wai_store_u32le(b + 32, 12); break;
         case 12: b[n++] = 0; break;
+        case 13: wai_store_u32le(b + 8, 1), wai_store_u32le(b + 12, 22369621); break;
+        case 14: wai_store_u32le(b + 8, 1), wai_store_u32le(b + 12, 22369622); break;
+        case 15:
+        case 16:
+            wai_store_u32le(b + 16, i == 15 ? 32 : 33);
+            wai_store_u32le(b + 20, 1024), wai_store_u32le(b + 24, 1024);
+            break;
+        case 17: wai_store_u32le(b + 28, 64), wai_store_u32le(b + 20, 1024), wai_store_u32le(b + 24, 1024); break;
         default: break;
         }
         char rel[96];
@@ -366,7 +388,10 @@ static void parse_cases(void) {
         {"frame_magic_wih1", "format_capability_mismatch"}, {"frame_trailing", "trailing"},
         {"frame0_inter", "field_range"}, {"frame1_intra", "field_range"},
         {"clip_past_cap", "too_large"}, {"frame1_other_header", "geometry_mismatch"},
-        {"trailing", "trailing"}};
+        {"trailing", "trailing"},
+        /* n_frames·h·w·3 at its largest under 2^30: 21 frames of 4096 x
+         * 4096 (clip_past_cap is 22, refused at frame 0). */
+        {"clip_at_cap", "ok"}};
     for (size_t i = 0; i < sizeof wic / sizeof *wic; i++) {
         wim1gen_buf x = {NULL, 0, 0};
         uint8_t f0[48], f1[48];
@@ -384,13 +409,23 @@ static void parse_cases(void) {
         case 13: f1[5] = 0; break;
         case 14: wai_store_u32le(f0 + 8, 4096), wai_store_u32le(f0 + 12, 4096), count = 22; break;
         case 15: wai_store_u32le(f1 + 12, 17); break;
+        case 17:
+            wai_store_u32le(f0 + 8, 4096), wai_store_u32le(f0 + 12, 4096);
+            wai_store_u32le(f1 + 8, 4096), wai_store_u32le(f1 + 12, 4096);
+            count = 21;
+            break;
         default: break;
         }
         const uint8_t head[8] = {'W', 'I', 'C', '1', (uint8_t)(i == 4 ? 2 : 1), (uint8_t)(i == 5), 0, 0};
         wim1gen_add(&x, head, 8);
         if (i == 2) memcpy(x.b, "WIF1", 4);
         wim1gen_add_u32(&x, count);
-        if (count == 2 || i == 14) {
+        if (i == 17) {
+            for (uint32_t k = 0; k < count; k++) {
+                wim1gen_add_u32(&x, (uint32_t)n0);
+                wim1gen_add(&x, k ? f1 : f0, n0);
+            }
+        } else if (count == 2 || i == 14) {
             wim1gen_add_u32(&x, (uint32_t)n0);
             wim1gen_add(&x, f0, n0);
             if (i != 14) {
