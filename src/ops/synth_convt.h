@@ -9,7 +9,21 @@
 #include <stdint.h>
 
 #include "common/exec.h"
-#include "sets/int_synth_json.h"
+
+/* A layer and the chain, as the set reader (sets/int_synth_json.h) fills
+ * them. */
+typedef struct wai_synth_layer {
+    uint32_t in, out, k, stride, pad, out_pad;
+    uint32_t shift;   /* 0..127 */
+    int relu;
+    int32_t *weight;  /* [in][out][k][k] */
+    int32_t *bias;    /* [out] */
+} wai_synth_layer;
+
+typedef struct wai_synth_model {
+    uint32_t n_layers;
+    wai_synth_layer *layers;
+} wai_synth_model;
 
 /* The layer's output side for an input side n: (n - 1)·stride + k + out_pad
  * - 2·pad (the caller has planned it at least 1). */

@@ -9,20 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ops/synth_convt.h"
 #include "wai/wai.h"
-
-typedef struct wai_synth_layer {
-    uint32_t in, out, k, stride, pad, out_pad;
-    uint32_t shift;   /* 0..127 */
-    int relu;
-    int32_t *weight;  /* [in][out][k][k] */
-    int32_t *bias;    /* [out] */
-} wai_synth_layer;
-
-typedef struct wai_synth_model {
-    uint32_t n_layers;
-    wai_synth_layer *layers;
-} wai_synth_model;
 
 /* Reads text as int_synth.json by every member rule of §13 (S2: strict
  * JSON, absent defaults, other members ignored, relu a boolean), then the
