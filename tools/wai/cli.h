@@ -138,5 +138,7 @@ int cmd_capabilities(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
 int cmd_encode_synth(int argc, char **argv); /* encode_synth.c */
 int cmd_graph(int argc, char **argv);
+int cmd_split(int argc, char **argv);  /* cmd_split.c */
+int cmd_join(int argc, char **argv);   /* cmd_split.c */
 
 #endif

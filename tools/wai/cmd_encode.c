@@ -8,9 +8,9 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "wai/wai_write.h"
-#include "wai/wai_write.h"
+#include "frame_files.h"
 #include "input.h"
+#include "wai/wai_write.h"
 
 /* Progress lines only for inputs that take a while: about 2^22 pixels. */
 #define PROGRESS_MIN_PIXELS ((uint64_t)1 << 22)
@@ -102,88 +102,6 @@ static int has_suffix(const char *s, const char *suffix) {
     return 1;
 }
 
-/* --frames names: OUT with one %d or %0Nd (N 1..9; "%%" is a literal %)
- * takes the frame number from 0; OUT an existing directory (or ending in
- * '/') holds frame_000000.wif1, frame_000001.wif1, ... Returns 0 and the
- * width/prefix/suffix split, or -1 for a pattern that is neither. */
-typedef struct name_pattern {
-    char *prefix, *suffix;
-    int width;
-} name_pattern;
-
-static char *unescape_percent(const char *s, size_t n) {
-    char *out = malloc(n + 1);
-    if (!out) return NULL;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        out[k++] = s[i];
-        if (s[i] == '%') i++; /* "%%": the pattern check let only pairs through */
-    }
-    out[k] = '\0';
-    return out;
-}
-
-static int parse_pattern(const char *out, name_pattern *p) {
-    memset(p, 0, sizeof *p);
-    struct stat st;
-    size_t len = strlen(out);
-    if ((len && out[len - 1] == '/') || (stat(out, &st) == 0 && S_ISDIR(st.st_mode))) {
-        int slash = len && out[len - 1] == '/';
-        p->prefix = malloc(len + 8);
-        p->suffix = malloc(8);
-        if (!p->prefix || !p->suffix) return -1;
-        snprintf(p->prefix, len + 8, "%s%sframe_", out, slash ? "" : "/");
-        memcpy(p->suffix, ".wif1", 6);
-        p->width = 6;
-        return 0;
-    }
-    const char *conv = NULL;
-    size_t conv_len = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (out[i] != '%') continue;
-        if (out[i + 1] == '%') {
-            i++;
-            continue;
-        }
-        size_t j = i + 1;
-        int width = 0;
-        if (out[j] == '0' && out[j + 1] >= '1' && out[j + 1] <= '9') {
-            width = out[j + 1] - '0';
-            j += 2;
-        }
-        if (out[j] != 'd' || conv) return -1;
-        conv = out + i;
-        conv_len = j + 1 - i;
-        p->width = width;
-        i = j;
-    }
-    if (!conv) return -1;
-    p->prefix = unescape_percent(out, (size_t)(conv - out));
-    p->suffix = unescape_percent(conv + conv_len, strlen(conv + conv_len));
-    return p->prefix && p->suffix ? 0 : -1;
-}
-
-static char *pattern_name(const name_pattern *p, uint32_t i) {
-    size_t n = strlen(p->prefix) + strlen(p->suffix) + 16;
-    char *s = malloc(n);
-    if (s) snprintf(s, n, "%s%0*u%s", p->prefix, p->width, i, p->suffix);
-    return s;
-}
-
-/* PATH ("-": standard output) written whole, through a temporary renamed
- * into place (cli_out_open). */
-static int write_file(const char *path, const uint8_t *data, size_t len,
-                      const cli_inputs *inputs) {
-    cli_out_file f;
-    if (cli_out_open("encode", path, inputs, &f) != 0) return -1;
-    if (fwrite(data, 1, len, f.f) != len) {
-        cli_out_discard(&f);
-        fprintf(stderr, "wai encode: %s: write failed\n", path);
-        return -1;
-    }
-    return cli_out_commit("encode", &f) == 0 ? 0 : -1;
-}
-
 typedef struct progress_state {
     uint32_t next;   /* the next frame count worth a line */
 } progress_state;
@@ -268,42 +186,28 @@ static int read_inputs(char **in, int n_in, input_clip *clip) {
 
 static int write_frames(const encode_options *o, const wai_motion_encode_result *r,
                         const cli_inputs *inputs, uint64_t *bytes, uint32_t *files) {
-    name_pattern pat;
+    frame_names pat;
     int rc = EXIT_USAGE;
-    if (parse_pattern(o->out, &pat) != 0) {
+    if (frame_names_parse(o->out, ".wif1", &pat) != 0) {
         rc = cli_usage_error("encode",
                              "with --frames, OUT is a directory or a name with one %%d or "
                              "%%0Nd: '%s'",
                              o->out);
-        goto done;
+        frame_names_free(&pat);
+        return rc;
     }
     wai_payload *group = NULL;
     uint32_t n = 0;
     wai_status st = wai_wiv1_split(NULL, r->payload, r->payload_len, &group, &n);
     if (st != WAI_ok) {
         fprintf(stderr, "wai encode: splitting into frames: %s\n", wai_status_name(st));
-        rc = EXIT_REFUSED;
-        goto done;
+        frame_names_free(&pat);
+        return EXIT_REFUSED;
     }
-    *bytes = 0;
-    rc = EXIT_DONE;
-    /* Every name checked before the first is written. */
-    for (uint32_t i = 0; i < n && rc == EXIT_DONE; i++) {
-        char *name = pattern_name(&pat, i);
-        if (!name || cli_out_check("encode", name, inputs) != 0) rc = EXIT_USAGE;
-        free(name);
-    }
-    for (uint32_t i = 0; i < n && rc == EXIT_DONE; i++) {
-        char *name = pattern_name(&pat, i);
-        if (!name || write_file(name, group[i].data, group[i].len, inputs) != 0) rc = EXIT_USAGE;
-        free(name);
-        *bytes += group[i].len;
-    }
+    rc = frame_files_write("encode", &pat, group, n, inputs, bytes);
     *files = n;
     wai_payloads_free(NULL, group, n);
-done:
-    free(pat.prefix);
-    free(pat.suffix);
+    frame_names_free(&pat);
     return rc;
 }
 
@@ -318,10 +222,9 @@ int cmd_encode(int argc, char **argv) {
     if (rc != 0) return rc;
     if (o.frames) {
         /* Check OUT before spending time on the encode. */
-        name_pattern pat;
-        int bad = parse_pattern(o.out, &pat);
-        free(pat.prefix);
-        free(pat.suffix);
+        frame_names pat;
+        int bad = frame_names_parse(o.out, ".wif1", &pat);
+        frame_names_free(&pat);
         if (bad)
             return cli_usage_error("encode",
                                    "with --frames, OUT is a directory or a name with one %%d "
@@ -381,7 +284,8 @@ int cmd_encode(int argc, char **argv) {
     uint64_t bytes = r.payload_len;
     uint32_t files = 0;
     if (o.frames) rc = write_frames(&o, &r, &inputs, &bytes, &files);
-    else rc = write_file(o.out, r.payload, r.payload_len, &inputs) == 0 ? EXIT_DONE : EXIT_USAGE;
+    else rc = frame_file_write("encode", o.out, r.payload, r.payload_len, &inputs) == 0 ? EXIT_DONE
+                                                                                   : EXIT_USAGE;
     if (rc == EXIT_DONE) print_report(&r, bytes, files);
     wai_motion_encode_result_free(NULL, &r);
     cli_inputs_free(&inputs);

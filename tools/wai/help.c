@@ -17,6 +17,8 @@ static const char overview[] =
     "  capabilities  the capabilities libwai knows, their formats and tiers\n"
     "  encode        encode Y4M or PNG frames as a wai.video.int_motion clip\n"
     "  graph         build and run a WebNN graph description (a set's program)\n"
+    "  split         cut a WIV1 or WIC1 clip into its WIF1 or WCF1 frames\n"
+    "  join          write WIF1 or WCF1 frames back into their clip\n"
     "  help COMMAND  the manual page of COMMAND\n"
     "\n"
     "options:\n"
@@ -276,6 +278,45 @@ static const char help_encode[] =
     "printed: too_large for a frame of more than 2^26 samples or a clip of\n"
     "more than 2^30 bytes), 2 usage or I/O error.\n";
 
+static const char help_split[] =
+    "usage: wai split [-y] [--max-memory N] CLIP -o OUT\n"
+    "\n"
+    "Cuts a clip into its frame-form group, one file per frame, by the clip's\n"
+    "magic: a WIV1 clip into WIF1 frames (wai.video.int_motion.frame or\n"
+    "int_hyper.frame, integer-payloads 16), a WIC1 clip into WCF1 frames\n"
+    "(wai.video.int_cond.frame, 17.2). The frames decode, as one group, to the\n"
+    "clip's frames, and 'wai join' writes the clip back byte for byte.\n"
+    "\n"
+    "options:\n"
+    "  -o OUT            a name with one %d or %0Nd (N 1..9; %% for a literal\n"
+    "                    %), numbered from 0, or a directory, which gets\n"
+    "                    frame_000000.wif1 (or .wcf1), frame_000001, ...;\n"
+    "                    every name is checked before the first is written\n"
+    "  --max-memory N    refuse a clip larger than N bytes (default 2G)\n"
+    "  -y, --force       replace frame files that exist\n"
+    "\n"
+    "Exit status: 0 written, 1 the clip was refused (its parse's code is\n"
+    "printed), 2 usage or I/O error (also a file that is no WIV1 or WIC1).\n";
+
+static const char help_join[] =
+    "usage: wai join [-y] [--max-memory N] FRAME... -o CLIP\n"
+    "\n"
+    "Writes a frame-form group back into its clip, by the first frame's magic:\n"
+    "WIF1 frames into a WIV1 clip, WCF1 frames into a WIC1 clip. The group must\n"
+    "be one a clip can hold: frame 0 intra and every later frame inter, one\n"
+    "picture size (for WCF1 one header, h to cf), for WIF1 one block size and\n"
+    "vector precision and every stream decoding to its end; else it is refused\n"
+    "with the code the clip's parse would give (field_range,\n"
+    "geometry_mismatch, ...). 'wai split' of the clip gives the frames back.\n"
+    "\n"
+    "options:\n"
+    "  -o CLIP           the clip ('-': standard output); never an input\n"
+    "  --max-memory N    the frames together at most N bytes (default 2G)\n"
+    "  -y, --force       replace CLIP when it exists\n"
+    "\n"
+    "Exit status: 0 written, 1 the group was refused (the code is printed),\n"
+    "2 usage or I/O error (also a first file that is no WIF1 or WCF1).\n";
+
 static const char help_graph[] =
     "usage: wai graph [--weights FILE] [--shape NAME=[TYPE:]D,D,...]...\n"
     "                 [--input NAME=FILE]... [-o DIR | --output NAME=FILE]...\n"
@@ -331,6 +372,8 @@ static const struct {
     {"capabilities", help_capabilities},
     {"encode", help_encode},
     {"graph", help_graph},
+    {"split", help_split},
+    {"join", help_join},
 };
 
 void cli_print_overview(FILE *out) {

@@ -16,6 +16,8 @@ static const struct {
     {"capabilities", cmd_capabilities},
     {"encode", cmd_encode},
     {"graph", cmd_graph},
+    {"split", cmd_split},
+    {"join", cmd_join},
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

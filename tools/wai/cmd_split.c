@@ -1,0 +1,163 @@
+/* wai split and wai join: a clip and its frame-form group, byte for byte
+ * (integer-payloads §16 for WIV1 and WIF1, §17.2 for WIC1 and WCF1), by
+ * libwai_write's split and join. The format is the payload's magic. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "frame_files.h"
+#include "wai/wai_format.h"
+#include "wai/wai_write.h"
+
+typedef struct split_options {
+    const char *out;
+    uint64_t max_memory;
+    int force;
+    int first, last;   /* the operands, argv[first..last) */
+} split_options;
+
+static int parse_options(const char *cmd, int argc, char **argv, split_options *o) {
+    static const char *const takes_value[] = {"-o", "--max-memory", NULL};
+    cli_permute(argc, argv, takes_value);
+    memset(o, 0, sizeof *o);
+    o->max_memory = CLI_DEFAULT_MAX_MEMORY;
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--")) {
+            i++;
+            break;
+        }
+        if (a[0] != '-' || a[1] == '\0') break;
+        if (!strcmp(a, "-o")) {
+            if (++i >= argc) return cli_usage_error(cmd, "-o needs a value");
+            o->out = argv[i];
+        } else if (!strcmp(a, "--max-memory")) {
+            if (++i >= argc || !cli_parse_bytes(argv[i], &o->max_memory))
+                return cli_usage_error(cmd, "--max-memory needs a byte count (e.g. 512M)");
+        } else if (!strcmp(a, "-y") || !strcmp(a, "--force")) {
+            o->force = 1;
+        } else {
+            return cli_usage_error(cmd, "unknown option '%s'", a);
+        }
+    }
+    o->first = i;
+    o->last = argc;
+    if (o->first == o->last) return cli_usage_error(cmd, "no input given");
+    if (!o->out) return cli_usage_error(cmd, "no output given (-o OUT)");
+    return 0;
+}
+
+/* Reads NAME as a payload of whatever capability its magic names, bounded
+ * by the memory limit and that format's largest payload. */
+static int read_payload(const char *cmd, const char *name, uint64_t budget, cli_inputs *inputs,
+                        cli_file *f) {
+    cli_read_opts ro = {budget, "the memory limit (--max-memory)", 1, NULL, inputs};
+    return cli_read(cmd, name, &ro, f);
+}
+
+static wai_format format_of(const cli_file *f) {
+    return wai_format_detect(f->data, f->len);
+}
+
+int cmd_split(int argc, char **argv) {
+    split_options o;
+    int rc = parse_options("split", argc, argv, &o);
+    if (rc != 0) return rc;
+    if (o.last - o.first != 1) return cli_usage_error("split", "split reads one clip");
+    if (!strcmp(o.out, "-")) return cli_usage_error("split", "OUT names one file per frame: not '-'");
+    cli_inputs inputs;
+    cli_inputs_init(&inputs, o.force);
+    cli_file f = {0};
+    frame_names names = {0};
+    wai_payload *frames = NULL;
+    uint32_t n = 0;
+    rc = EXIT_USAGE;
+    if (read_payload("split", argv[o.first], o.max_memory, &inputs, &f) != 0) goto done;
+    const wai_format fmt = format_of(&f);
+    if (fmt != WAI_FORMAT_WIV1 && fmt != WAI_FORMAT_WIC1) {
+        fprintf(stderr, "wai split: %s: not a WIV1 or WIC1 clip\n", f.name);
+        goto done;
+    }
+    const char *ext = fmt == WAI_FORMAT_WIV1 ? ".wif1" : ".wcf1";
+    if (frame_names_parse(o.out, ext, &names) != 0) {
+        rc = cli_usage_error("split", "OUT is a directory or a name with one %%d or %%0Nd: '%s'",
+                             o.out);
+        goto done;
+    }
+    wai_status st = fmt == WAI_FORMAT_WIV1 ? wai_wiv1_split(NULL, f.data, f.len, &frames, &n)
+                                           : wai_wic1_split(NULL, f.data, f.len, &frames, &n);
+    if (st != WAI_ok) {
+        fprintf(stderr, "wai split: %s: refused: %s\n", f.name, wai_status_name(st));
+        rc = st == WAI_out_of_memory ? EXIT_USAGE : EXIT_REFUSED;
+        goto done;
+    }
+    uint64_t bytes = 0;
+    rc = frame_files_write("split", &names, frames, n, &inputs, &bytes);
+    if (rc == EXIT_DONE)
+        fprintf(stderr, "wai split: %u %s frames, %llu bytes\n", n, ext + 1,
+                (unsigned long long)bytes);
+done:
+    wai_payloads_free(NULL, frames, n);
+    frame_names_free(&names);
+    cli_file_free(&f);
+    cli_inputs_free(&inputs);
+    return rc;
+}
+
+int cmd_join(int argc, char **argv) {
+    split_options o;
+    int rc = parse_options("join", argc, argv, &o);
+    if (rc != 0) return rc;
+    const int n_in = o.last - o.first;
+    cli_inputs inputs;
+    cli_inputs_init(&inputs, o.force);
+    cli_file *files = calloc((size_t)n_in, sizeof *files);
+    wai_payload *frames = calloc((size_t)n_in, sizeof *frames);
+    uint8_t *clip = NULL;
+    size_t clip_len = 0;
+    rc = EXIT_USAGE;
+    if (!files || !frames) {
+        fprintf(stderr, "wai join: out of memory\n");
+        goto done;
+    }
+    /* OUT is checked before any frame is read. */
+    if (strcmp(o.out, "-") != 0) {
+        for (int i = o.first; i < o.last; i++)
+            if (cli_check_input("join", argv[i], &inputs) != 0) goto done;
+        if (cli_out_check("join", o.out, &inputs) != 0) goto done;
+    }
+    /* The frames share one memory limit. */
+    uint64_t left = o.max_memory;
+    wai_format fmt = WAI_FORMAT_NONE;
+    for (int i = 0; i < n_in; i++) {
+        if (read_payload("join", argv[o.first + i], left, &inputs, &files[i]) != 0) goto done;
+        left -= files[i].len <= left ? files[i].len : left;
+        if (i == 0) fmt = format_of(&files[0]);
+        frames[i].data = files[i].data;
+        frames[i].len = files[i].len;
+    }
+    if (fmt != WAI_FORMAT_WIF1 && fmt != WAI_FORMAT_WCF1) {
+        fprintf(stderr, "wai join: %s: not a WIF1 or WCF1 frame\n", files[0].name);
+        goto done;
+    }
+    wai_status st = fmt == WAI_FORMAT_WIF1
+                        ? wai_wif1_join(NULL, frames, (uint32_t)n_in, &clip, &clip_len)
+                        : wai_wcf1_join(NULL, frames, (uint32_t)n_in, &clip, &clip_len);
+    if (st != WAI_ok) {
+        fprintf(stderr, "wai join: refused: %s\n", wai_status_name(st));
+        rc = st == WAI_out_of_memory ? EXIT_USAGE : EXIT_REFUSED;
+        goto done;
+    }
+    if (frame_file_write("join", o.out, clip, clip_len, &inputs) != 0) goto done;
+    fprintf(stderr, "wai join: %d frames, a %s clip of %zu bytes\n", n_in,
+            fmt == WAI_FORMAT_WIF1 ? "WIV1" : "WIC1", clip_len);
+    rc = EXIT_DONE;
+done:
+    wai_write_free(NULL, clip);
+    for (int i = 0; files && i < n_in; i++) cli_file_free(&files[i]);
+    free(files);
+    free(frames);
+    cli_inputs_free(&inputs);
+    return rc;
+}
