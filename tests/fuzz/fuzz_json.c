@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/decimal32.h"
 #include "common/json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -12,6 +13,47 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* A broken promise stops the run with a crash report and the input. */
 static void require(int ok) {
     if (!ok) abort();
+}
+
+/* binary32 bits widened to binary64's, by their fields. */
+static uint64_t widen(uint32_t f) {
+    const uint64_t sign = (uint64_t)(f >> 31) << 63;
+    uint32_t e = (f >> 23) & 0xff, m = f & 0x7fffff;
+    if (e == 0 && m == 0) return sign;
+    if (e == 0) {   /* subnormal: normalise */
+        int shift = 0;
+        while (!(m & 0x800000)) m <<= 1, shift++;
+        m &= 0x7fffff;
+        return sign | ((uint64_t)(1 - shift - 127 + 1023) << 52) | ((uint64_t)m << 29);
+    }
+    return sign | ((uint64_t)(e - 127 + 1023) << 52) | ((uint64_t)m << 29);
+}
+
+/* The exact readers (decimal32.h) on every number the reader accepts: a
+ * JSON number is never a syntax fault; a non-integer spelling read as
+ * binary32 is its binary64 reading, widened; an integer that fits i64 and
+ * reads as binary32 is that integer. */
+static void check_exact(const char *text, size_t len, int is_int, int64_t i64, int fits64) {
+    uint32_t f = 0;
+    uint64_t d = 0;
+    const wai_decimal32_result r32 = wai_decimal32_read(text, len, &f);
+    const wai_decimal32_result r64 = wai_decimal64_read(text, len, &d);
+    require(r32 != WAI_DECIMAL32_SYNTAX && r64 != WAI_DECIMAL32_SYNTAX);
+    if (!is_int) {
+        require(r64 != WAI_DECIMAL32_NO_VALUE || r32 == WAI_DECIMAL32_NO_VALUE);
+        if (r32 == WAI_DECIMAL32_OK) require(r64 == WAI_DECIMAL32_OK && d == widen(f));
+    } else if (r32 == WAI_DECIMAL32_OK && fits64) {
+        const uint64_t mag = i64 < 0 ? (uint64_t)0 - (uint64_t)i64 : (uint64_t)i64;
+        require((f >> 31) == 0 || mag != 0);      /* "-0" is +0 */
+        const uint32_t e = (f >> 23) & 0xff;
+        uint64_t m = e ? (f & 0x7fffff) | 0x800000 : f & 0x7fffff;
+        int exp = e ? (int)e - 150 : -149;
+        if (mag == 0) require(f == 0);
+        else {
+            while (exp < 0 && !(m & 1)) m >>= 1, exp++;
+            require(exp >= 0 && exp < 64 && (m << exp) >> exp == m && (m << exp) == mag);
+        }
+    }
 }
 
 /* The number's own text parsed again alone: same kind, same value. */
@@ -44,6 +86,7 @@ static void check_number(const wai_json_value *v) {
     if (is_int && digits > 20) require(!fits64 && !fitsu);
     if (is_int && digits <= 18) require(fits64);
     wai_json_free(again);
+    check_exact(text, len, is_int, fits64 ? a : 0, fits64);
 }
 
 static void walk(const wai_json_value *v, int depth) {

@@ -76,6 +76,7 @@ void suite_webnn_fast(void);
 void suite_int_synth(void);
 void suite_int_mlicpp(void);
 void suite_int_cond(void);
+void suite_decimal32(void);
 void suite_bmshj2018(void);
 void suite_webnn_validation(void);
 

@@ -1,0 +1,344 @@
+/* Exact decimal to binary64 and binary32 (decimal32.h), in integer
+ * arithmetic. The value D·10^E (D the significant digits) is brought to
+ * m·2^e2 with m of 63 or 64 bits and a sticky bit for what lies below:
+ * for E >= 0 the top 64 bits of the big integer D·10^E, for E < 0 the
+ * quotient floor(D·2^k / 10^-E) with k chosen to give 63-64 bits. m then
+ * rounds to binary64's 53 bits (fewer for a subnormal), ties to even. */
+#include "common/decimal32.h"
+
+#include <string.h>
+
+#define MAX_DIGITS 800
+/* 10^1131 · 2^66 at most (docs in big_divide's caller): 3824 bits. */
+#define LIMBS 136
+
+typedef struct big {
+    uint32_t w[LIMBS];
+    int n;   /* limbs in use; w[n - 1] != 0, or n == 0 */
+} big;
+
+static void big_trim(big *b) {
+    while (b->n > 0 && b->w[b->n - 1] == 0) b->n--;
+}
+
+static void big_mul_add(big *b, uint32_t mul, uint32_t add) {
+    uint64_t carry = add;
+    for (int i = 0; i < b->n; i++) {
+        uint64_t t = (uint64_t)b->w[i] * mul + carry;
+        b->w[i] = (uint32_t)t;
+        carry = t >> 32;
+    }
+    if (carry && b->n < LIMBS) b->w[b->n++] = (uint32_t)carry;
+}
+
+static void big_mul_pow10(big *b, int64_t e) {
+    for (; e >= 9; e -= 9) big_mul_add(b, 1000000000u, 0);
+    static const uint32_t p10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+    if (e > 0) big_mul_add(b, p10[e], 0);
+}
+
+static int big_bits(const big *b) {
+    if (b->n == 0) return 0;
+    int bits = 32 * (b->n - 1);
+    for (uint32_t top = b->w[b->n - 1]; top; top >>= 1) bits++;
+    return bits;
+}
+
+static void big_shl(big *b, int k) {
+    if (b->n == 0 || k <= 0) return;
+    const int words = k / 32, bits = k % 32;
+    int n = b->n + words + 1;
+    if (n > LIMBS) n = LIMBS;   /* callers stay within LIMBS (see the bounds) */
+    for (int i = n - 1; i >= 0; i--) {
+        const int src = i - words;
+        uint32_t hi = src >= 0 && src < b->n ? b->w[src] : 0;
+        uint32_t lo = src - 1 >= 0 && src - 1 < b->n ? b->w[src - 1] : 0;
+        b->w[i] = bits ? (hi << bits) | (lo >> (32 - bits)) : hi;
+    }
+    b->n = n;
+    big_trim(b);
+}
+
+static void big_shr1(big *b) {
+    for (int i = 0; i < b->n; i++)
+        b->w[i] = (b->w[i] >> 1) | (i + 1 < b->n ? b->w[i + 1] << 31 : 0);
+    big_trim(b);
+}
+
+static int big_cmp(const big *a, const big *b) {
+    if (a->n != b->n) return a->n < b->n ? -1 : 1;
+    for (int i = a->n - 1; i >= 0; i--)
+        if (a->w[i] != b->w[i]) return a->w[i] < b->w[i] ? -1 : 1;
+    return 0;
+}
+
+/* a -= b, a >= b. */
+static void big_sub(big *a, const big *b) {
+    uint64_t borrow = 0;
+    for (int i = 0; i < a->n; i++) {
+        uint64_t t = (uint64_t)a->w[i] - (i < b->n ? b->w[i] : 0) - borrow;
+        a->w[i] = (uint32_t)t;
+        borrow = (t >> 32) & 1;
+    }
+    big_trim(a);
+}
+
+/* Bit i of b. */
+static unsigned big_bit(const big *b, int i) {
+    return i / 32 < b->n ? (b->w[i / 32] >> (i % 32)) & 1u : 0u;
+}
+
+/* The top 64 bits of b (its bit length at most 64: b itself) and whether
+ * any bit below them is set; *e2 the weight of the lowest kept bit. */
+static uint64_t big_top64(const big *b, int *e2, int *sticky) {
+    const int bits = big_bits(b);
+    const int low = bits > 64 ? bits - 64 : 0;
+    uint64_t m = 0;
+    for (int i = bits - 1; i >= low; i--) m = (m << 1) | big_bit(b, i);
+    /* Below bit low: whole words, then the low bits of its word. */
+    *sticky = 0;
+    for (int w = 0; w < low / 32 && !*sticky; w++) *sticky = b->w[w] != 0;
+    if (!*sticky && low % 32) *sticky = (b->w[low / 32] & ((1u << (low % 32)) - 1)) != 0;
+    *e2 = low;
+    return m;
+}
+
+/* floor(a / b) for a < b·2^64 (a is consumed: the remainder is left), by
+ * shift and subtract; *sticky when the remainder is not zero. */
+static uint64_t big_divide(big *a, big *b, int *sticky) {
+    big_shl(b, 63);
+    uint64_t q = 0;
+    for (int i = 63; i >= 0; i--) {
+        if (big_cmp(a, b) >= 0) {
+            big_sub(a, b);
+            q |= (uint64_t)1 << i;
+        }
+        big_shr1(b);
+    }
+    *sticky = a->n != 0;
+    return q;
+}
+
+static int bitlen64(uint64_t v) {
+    int n = 0;
+    for (; v; v >>= 1) n++;
+    return n;
+}
+
+/* ---- the spelling ------------------------------------------------------------ */
+
+typedef struct spelling {
+    int neg, integer;          /* integer: no fraction and no exponent */
+    char digits[MAX_DIGITS + 1];
+    int nd;                    /* significant digits kept (the sticky one included) */
+    int64_t e10;               /* the value is digits · 10^e10 */
+} spelling;
+
+#define EXP_CAP 1000000000
+
+static int is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
+
+/* JSON's number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+static int parse(const char *t, size_t len, spelling *s) {
+    memset(s, 0, sizeof *s);
+    size_t i = 0;
+    if (i < len && t[i] == '-') s->neg = 1, i++;
+    if (i >= len || !is_digit(t[i])) return 0;
+    int sticky = 0, started = 0;
+    int64_t e10 = 0;
+    const size_t int_start = i;
+    if (t[i] == '0') {
+        i++;
+    } else {
+        for (; i < len && is_digit(t[i]); i++) {
+            if (!started && t[i] == '0') continue;
+            started = 1;
+            if (s->nd < MAX_DIGITS) s->digits[s->nd++] = t[i];
+            else {
+                if (t[i] != '0') sticky = 1;
+                if (e10 < EXP_CAP) e10++;
+            }
+        }
+    }
+    if (i == int_start) return 0;
+    int frac = 0, expo = 0;
+    if (i < len && t[i] == '.') {
+        frac = 1;
+        if (++i >= len || !is_digit(t[i])) return 0;
+        for (; i < len && is_digit(t[i]); i++) {
+            if (!started && t[i] == '0') {
+                if (e10 > -EXP_CAP) e10--;
+                continue;
+            }
+            started = 1;
+            if (s->nd < MAX_DIGITS) {
+                s->digits[s->nd++] = t[i];
+                if (e10 > -EXP_CAP) e10--;
+            } else if (t[i] != '0') {
+                sticky = 1;
+            }
+        }
+    }
+    if (i < len && (t[i] == 'e' || t[i] == 'E')) {
+        expo = 1;
+        int eneg = 0;
+        if (++i < len && (t[i] == '+' || t[i] == '-')) eneg = t[i++] == '-';
+        if (i >= len || !is_digit(t[i])) return 0;
+        int64_t x = 0;
+        for (; i < len && is_digit(t[i]); i++)
+            if (x < EXP_CAP) x = x * 10 + (t[i] - '0');
+        e10 += eneg ? -x : x;
+    }
+    if (i != len) return 0;
+    s->integer = !frac && !expo;
+    if (sticky) {
+        /* One digit past the kept ones, between them and the next: every
+         * rounding boundary has fewer significant digits (see the header). */
+        s->digits[s->nd++] = '1';
+        e10--;
+    }
+    s->e10 = e10;
+    return 1;
+}
+
+/* The digits as a big integer, nine at a time. */
+static void big_of_digits(big *b, const spelling *s) {
+    static const uint32_t p10[10] = {1,      10,      100,      1000,      10000,
+                                     100000, 1000000, 10000000, 100000000, 1000000000};
+    b->n = 0;
+    for (int i = 0; i < s->nd;) {
+        const int take = s->nd - i < 9 ? s->nd - i : 9;
+        uint32_t chunk = 0;
+        for (int j = 0; j < take; j++) chunk = chunk * 10 + (uint32_t)(s->digits[i + j] - '0');
+        if (b->n == 0) {
+            if (chunk) b->w[b->n++] = chunk;
+        } else {
+            big_mul_add(b, p10[take], chunk);
+        }
+        i += take;
+    }
+}
+
+/* ---- rounding ------------------------------------------------------------------- */
+
+/* A finite binary64 as M·2^e (M < 2^53; M == 0 for a zero). */
+typedef struct b64 {
+    uint64_t m;
+    int e;
+} b64;
+
+/* Rounds m·2^e2 (plus below it, when sticky) to binary64: 0, or
+ * WAI_DECIMAL32_NO_VALUE past the range. */
+static wai_decimal32_result round64(uint64_t m, int e2, int sticky, b64 *out) {
+    out->m = 0, out->e = 0;
+    const int lb = bitlen64(m);
+    if (lb == 0) return WAI_DECIMAL32_OK;
+    const int exp = lb - 1 + e2;
+    if (exp > 1023) return WAI_DECIMAL32_NO_VALUE;
+    const int p = exp >= -1022 ? 53 : exp + 1075;
+    if (p <= 0) {
+        /* At or under half the least subnormal 2^-1074: over it (p == 0
+         * with more than the top bit) rounds up to it, a tie to 0 (even). */
+        if (p == 0 && (m != ((uint64_t)1 << (lb - 1)) || sticky)) out->m = 1, out->e = -1074;
+        return WAI_DECIMAL32_OK;
+    }
+    const int drop = lb - p;
+    if (drop <= 0) {
+        out->m = m, out->e = e2;   /* exact: it fits */
+        return WAI_DECIMAL32_OK;
+    }
+    uint64_t M = m >> drop;
+    const uint64_t rem = m & (((uint64_t)1 << drop) - 1), half = (uint64_t)1 << (drop - 1);
+    if (rem > half || (rem == half && (sticky || (M & 1)))) M++;
+    out->m = M, out->e = e2 + drop;
+    if (bitlen64(M) > 53) out->m >>= 1, out->e++;   /* rounded up to 2^53 */
+    if (bitlen64(M) - 1 + out->e > 1023) return WAI_DECIMAL32_NO_VALUE;
+    return WAI_DECIMAL32_OK;
+}
+
+static wai_decimal32_result nearest64(const spelling *s, b64 *out) {
+    out->m = 0, out->e = 0;
+    if (s->nd == 0) return WAI_DECIMAL32_OK;   /* a zero */
+    /* The leading digit's decimal exponent: past 10^309 no binary64; under
+     * 10^-330 less than half of 2^-1074, so zero. */
+    const int64_t lead = s->nd - 1 + s->e10;
+    if (lead > 309) return WAI_DECIMAL32_NO_VALUE;
+    if (lead < -330) return WAI_DECIMAL32_OK;
+    big a;
+    big_of_digits(&a, s);
+    int e2, sticky;
+    uint64_t m;
+    if (s->e10 >= 0) {
+        big_mul_pow10(&a, s->e10);        /* < 10^310: 1030 bits */
+        m = big_top64(&a, &e2, &sticky);
+    } else {
+        big b = {{0}, 1};
+        b.w[0] = 1;
+        big_mul_pow10(&b, -s->e10);       /* 10^-e10 <= 10^(nd + 330) <= 10^1131 */
+        /* a·2^k of bits(b) + 63 bits: the quotient has 63 or 64 bits. */
+        const int k = big_bits(&b) + 63 - big_bits(&a);
+        if (k >= 0) big_shl(&a, k);
+        else big_shl(&b, -k);
+        m = big_divide(&a, &b, &sticky);
+        e2 = -k;
+    }
+    return round64(m, e2, sticky, out);
+}
+
+static uint64_t encode64(int neg, const b64 *v) {
+    uint64_t bits = (uint64_t)neg << 63;
+    if (v->m == 0) return bits;
+    const int bl = bitlen64(v->m), top = bl - 1 + v->e;
+    if (top >= -1022)
+        return bits | ((uint64_t)(top + 1023) << 52) | ((v->m << (53 - bl)) & ((UINT64_C(1) << 52) - 1));
+    return bits | (v->m << (v->e + 1074));
+}
+
+/* v as binary32, when it is one. */
+static wai_decimal32_result encode32(int neg, b64 v, uint32_t *bits) {
+    *bits = (uint32_t)neg << 31;
+    if (v.m == 0) return WAI_DECIMAL32_OK;
+    while (!(v.m & 1)) v.m >>= 1, v.e++;
+    const int bl = bitlen64(v.m), top = bl - 1 + v.e;
+    if (bl > 24 || v.e < -149 || top > 127) return WAI_DECIMAL32_NOT_BINARY32;
+    if (top >= -126)
+        *bits |= ((uint32_t)(top + 127) << 23) | ((uint32_t)(v.m << (24 - bl)) & 0x7fffffu);
+    else
+        *bits |= (uint32_t)(v.m << (v.e + 149));
+    return WAI_DECIMAL32_OK;
+}
+
+wai_decimal32_result wai_decimal64_read(const char *text, size_t len, uint64_t *bits) {
+    spelling s;
+    *bits = 0;
+    if (!parse(text, len, &s)) return WAI_DECIMAL32_SYNTAX;
+    b64 v;
+    wai_decimal32_result r = nearest64(&s, &v);
+    if (r == WAI_DECIMAL32_OK) *bits = encode64(s.neg, &v);
+    return r;
+}
+
+wai_decimal32_result wai_decimal32_read(const char *text, size_t len, uint32_t *bits) {
+    spelling s;
+    *bits = 0;
+    if (!parse(text, len, &s)) return WAI_DECIMAL32_SYNTAX;
+    if (s.integer) {
+        /* That integer, exactly: "-0" is +0, and past 2^128 it is no
+         * binary32 (39 digits reach 10^38 < 2^128 < 10^39). */
+        if (s.nd == 0) return WAI_DECIMAL32_OK;
+        if (s.nd + s.e10 > 39) return WAI_DECIMAL32_NOT_BINARY32;
+        big a;
+        big_of_digits(&a, &s);
+        big_mul_pow10(&a, s.e10);
+        int e2, sticky;
+        const b64 v = {big_top64(&a, &e2, &sticky), e2};
+        if (sticky) return WAI_DECIMAL32_NOT_BINARY32;   /* more than 64 bits between its ends */
+        return encode32(s.neg, v, bits);
+    }
+    b64 v;
+    wai_decimal32_result r = nearest64(&s, &v);
+    if (r != WAI_DECIMAL32_OK) return r;
+    return encode32(s.neg, v, bits);
+}
