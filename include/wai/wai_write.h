@@ -108,6 +108,40 @@ WAI_WRITE_API wai_status wai_wic1_split(const wai_allocator *a, const uint8_t *c
 WAI_WRITE_API wai_status wai_wcf1_join(const wai_allocator *a, const wai_payload *frames,
                                        uint32_t n_frames, uint8_t **clip, size_t *len);
 
+/* ---- the tools' JSON forms (integer-payloads §10, docs/json-forms.md) -----
+ * A JSON bitstream is a converter input and a debugging aid, never a
+ * payload (a decoder refuses one bad_magic). wai_export_json writes a
+ * payload's form; wai_convert_json writes the payload back, byte for byte.
+ * This build converts wai.video.int_motion and wai.video.int_hyper (WIV1)
+ * and wai.neural.int_hyper (WIH1); any other capability is
+ * unsupported_capability. */
+
+typedef struct wai_convert_options {
+    uint32_t sample_rate;      /* WIA1: audio.json's sample_rate (0: none given) */
+    int32_t model_afrac;       /* WIA1, WIS1: the model's afrac, checked; -1: unchecked */
+    uint64_t reserved[4];      /* zero */
+} wai_convert_options;
+
+WAI_WRITE_API void wai_convert_options_default(wai_convert_options *o);
+
+/* The form json[0..len) of a payload of `capability`, converted: *payload
+ * from a (wai_write_free). A text that is no JSON object, a member absent or
+ * of the wrong type, or a byte string that is no canonical base64 is
+ * payload_malformed; a value outside its field or against a §10 rule is
+ * field_range; the payload the form describes is then refused with its
+ * parse's code. o may be NULL (the defaults). */
+WAI_WRITE_API wai_status wai_convert_json(const wai_allocator *a, const char *capability,
+                                          const uint8_t *json, size_t len,
+                                          const wai_convert_options *o, uint8_t **payload,
+                                          size_t *payload_len);
+
+/* A payload's form (capability NULL: the one its magic names): *json from a
+ * (wai_write_free), NUL-terminated, *json_len without the NUL. A payload
+ * that does not parse is refused with its code. */
+WAI_WRITE_API wai_status wai_export_json(const wai_allocator *a, const char *capability,
+                                         const uint8_t *payload, size_t len, char **json,
+                                         size_t *json_len);
+
 /* ---- the WIV1 motion encoder (wai.video.int_motion, §3, keyframe 0) -------
  * Closed loop: frame 0 is predicted from 128 and every later frame from the
  * encoder's own reconstruction of the frame before, built with the decoder's

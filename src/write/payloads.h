@@ -44,6 +44,11 @@ typedef struct wai_wiv1_parts {
     size_t key_len;
 } wai_wiv1_parts;
 
+/* The header's checks alone (§2 steps 1-6 and §7's caps, in the parse's
+ * order): WAI_ok with *v's fields (nb among them), or the parse's code.
+ * A caller sizes the vectors from v only after this passes. */
+wai_status wai_wiv1_check_header(const wai_wiv1_parts *p, wai_wiv1 *v);
+
 /* Writes a payload; refuses, with the parser's code, what a parser would. */
 wai_status wai_wiv1_write(const wai_allocator *a, const wai_wiv1_parts *p, uint8_t **out,
                           size_t *out_len);

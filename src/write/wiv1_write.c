@@ -24,25 +24,30 @@ static void put_header(uint8_t *b, const wai_wiv1_parts *p) {
     wai_store_u16le(b + 34, 0);
 }
 
+wai_status wai_wiv1_check_header(const wai_wiv1_parts *p, wai_wiv1 *v) {
+    if (p->cdf_len > 0xFFFF) return WAI_field_range;
+    uint8_t header[WAI_WIV1_HEADER_BYTES];
+    put_header(header, p);
+    wai_status st = wai_wiv1_parse(header, sizeof header, p->keyframe, v);
+    return st == WAI_stream_length ? WAI_ok : st == WAI_ok ? WAI_invalid_argument : st;
+}
+
 wai_status wai_wiv1_write(const wai_allocator *a, const wai_wiv1_parts *p, uint8_t **out,
                           size_t *out_len) {
     *out = NULL;
     *out_len = 0;
-    if (p->cdf_len > 0xFFFF) return WAI_field_range;
-    if (p->stream_len > UINT32_MAX || p->key_len > UINT32_MAX) return WAI_stream_length;
-    uint8_t header[WAI_WIV1_HEADER_BYTES];
-    put_header(header, p);
     /* Steps 1-6 first, so nothing is sized from a header a parser refuses. */
     wai_wiv1 v;
-    wai_status st = wai_wiv1_parse(header, sizeof header, p->keyframe, &v);
-    if (st != WAI_stream_length) return st == WAI_ok ? WAI_invalid_argument : st;
+    wai_status st = wai_wiv1_check_header(p, &v);
+    if (st != WAI_ok) return st;
+    if (p->stream_len > UINT32_MAX || p->key_len > UINT32_MAX) return WAI_stream_length;
     uint64_t n_vectors = v.nb * (p->n_frames - 1);
     uint64_t total = WAI_WIV1_HEADER_BYTES + 4 * (uint64_t)p->cdf_len + 4 * n_vectors + 4 +
                      p->stream_len + (p->keyframe ? 4 + (uint64_t)p->key_len : 0);
     if (!wai_fits_size(total)) return WAI_too_large;
     uint8_t *b = wai_alloc(a, (size_t)total);
     if (!b) return WAI_out_of_memory;
-    memcpy(b, header, sizeof header);
+    put_header(b, p);
     size_t at = WAI_WIV1_HEADER_BYTES;
     for (uint32_t i = 0; i < p->cdf_len; i++, at += 4) wai_store_u32le(b + at, p->cdf[i]);
     for (uint64_t i = 0; i < 2 * n_vectors; i++, at += 2)

@@ -37,6 +37,7 @@
 #include "gen_synth.h"
 #include "gen_wim1.h"
 #include "gen_wic1.h"
+#include "gen_json.h"
 #include "wai/wai_hash.h"
 #include "wai/wai_write.h"
 #include "write/payloads.h"
@@ -592,6 +593,7 @@ int main(int argc, char **argv) {
     gen_synth(g_out, g_index);
     gen_wim1(g_out, g_index);
     gen_wic1(g_out, g_index);
+    gen_json(g_out, g_index);
     if (fclose(g_index) != 0) gen_die("index");
     gen_models(g_out);
     return 0;

@@ -161,6 +161,7 @@ int main(int argc, char **argv) {
     suite_int_mlicpp();
     suite_int_cond();
     suite_decimal32();
+    suite_json_forms();
     suite_bmshj2018();
     suite_webnn_conformance();
     suite_threads();

@@ -140,5 +140,7 @@ int cmd_encode_synth(int argc, char **argv); /* encode_synth.c */
 int cmd_graph(int argc, char **argv);
 int cmd_split(int argc, char **argv);  /* cmd_split.c */
 int cmd_join(int argc, char **argv);   /* cmd_split.c */
+int cmd_convert(int argc, char **argv); /* cmd_convert.c */
+int cmd_export(int argc, char **argv);  /* cmd_convert.c */
 
 #endif

@@ -19,6 +19,8 @@ static const char overview[] =
     "  graph         build and run a WebNN graph description (a set's program)\n"
     "  split         cut a WIV1 or WIC1 clip into its WIF1 or WCF1 frames\n"
     "  join          write WIF1 or WCF1 frames back into their clip\n"
+    "  export        a payload's JSON form (--json), a converter input\n"
+    "  convert       a JSON form back to its payload\n"
     "  help COMMAND  the manual page of COMMAND\n"
     "\n"
     "options:\n"
@@ -317,6 +319,50 @@ static const char help_join[] =
     "Exit status: 0 written, 1 the group was refused (the code is printed),\n"
     "2 usage or I/O error (also a first file that is no WIF1 or WCF1).\n";
 
+static const char help_export[] =
+    "usage: wai export --json [--capability CAP] [-y] [--max-memory N] PAYLOAD -o OUT\n"
+    "\n"
+    "Writes a payload's JSON form (integer-payloads 10; docs/json-forms.md):\n"
+    "a converter input and a debugging aid, never a payload (decode refuses one\n"
+    "bad_magic). 'wai convert' of the form gives the payload back, byte for\n"
+    "byte. This build writes the forms of WIV1 (wai.video.int_motion and\n"
+    "int_hyper: the header's fields, the table, one list of vectors per frame,\n"
+    "the stream in base64, int_hyper's keyframe as its WIH1 form) and WIH1\n"
+    "(wai.neural.int_hyper: the dimensions and both streams).\n"
+    "\n"
+    "options:\n"
+    "  --json            the JSON form (required)\n"
+    "  --capability CAP  the payload's capability (default: its magic's)\n"
+    "  -o OUT            the form ('-': standard output); never an input\n"
+    "  --max-memory N    refuse a payload larger than N bytes (default 2G)\n"
+    "  -y, --force       replace OUT when it exists\n"
+    "\n"
+    "Exit status: 0 written, 1 the payload was refused (its parse's code is\n"
+    "printed), 2 usage or I/O error.\n";
+
+static const char help_convert[] =
+    "usage: wai convert --capability CAP [-y] [--max-memory N] FORM.json -o OUT\n"
+    "\n"
+    "Converts a JSON form (integer-payloads 10; docs/json-forms.md) into the\n"
+    "payload of CAP, making explicit what the form leaves implicit: for WIV1 an\n"
+    "absent mv_precision is 1 (only 1 and 2 convert), a one-frame clip is\n"
+    "written with mv_precision 1 and block 1, each frame's vector list is\n"
+    "padded with (0, 0) to its block grid (a longer list or a vector outside\n"
+    "i16 is refused), rmax is not carried, and int_hyper's keyframe is\n"
+    "converted from its own WIH1 form. The payload is then checked as a decode\n"
+    "would parse it.\n"
+    "\n"
+    "options:\n"
+    "  --capability CAP  wai.video.int_motion, wai.video.int_hyper or\n"
+    "                    wai.neural.int_hyper; required\n"
+    "  -o OUT            the payload ('-': standard output); never an input\n"
+    "  --max-memory N    refuse a form larger than N bytes (default 2G)\n"
+    "  -y, --force       replace OUT when it exists\n"
+    "\n"
+    "Exit status: 0 written, 1 refused (the code is printed: payload_malformed\n"
+    "for a text that is no such form, field_range for a value against its\n"
+    "rule, or the payload's parse code), 2 usage or I/O error.\n";
+
 static const char help_graph[] =
     "usage: wai graph [--weights FILE] [--shape NAME=[TYPE:]D,D,...]...\n"
     "                 [--input NAME=FILE]... [-o DIR | --output NAME=FILE]...\n"
@@ -374,6 +420,8 @@ static const struct {
     {"graph", help_graph},
     {"split", help_split},
     {"join", help_join},
+    {"export", help_export},
+    {"convert", help_convert},
 };
 
 void cli_print_overview(FILE *out) {

@@ -18,6 +18,8 @@ static const struct {
     {"graph", cmd_graph},
     {"split", cmd_split},
     {"join", cmd_join},
+    {"export", cmd_export},
+    {"convert", cmd_convert},
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

@@ -1,0 +1,45 @@
+/* What the converters of the tools' JSON forms share (integer-payloads §10,
+ * docs/json-forms.md): members read by the strict JSON reader with the
+ * forms' codes, byte strings as base64, and the JSON text written back.
+ *
+ * Codes: a text that is no JSON, a root that is no object, a required
+ * member absent or of the wrong type, a number that is no integer, or a
+ * byte string that is no canonical base64 is payload_malformed; an integer
+ * outside its field's range, or a §10 value rule broken, is field_range.
+ * Other members are ignored (rmax among them). */
+#ifndef WAI_WRITE_JSON_FORM_H
+#define WAI_WRITE_JSON_FORM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/json.h"
+#include "common/text.h"
+#include "wai/wai.h"
+
+/* An integer member in [lo, hi]. Absent: *out = dflt when !required,
+ * payload_malformed otherwise. */
+wai_status wai_jf_int(const wai_json_value *obj, const char *name, int required, int64_t lo,
+                      int64_t hi, int64_t dflt, int64_t *out);
+
+/* An integer array element check: v an integer in [lo, hi]. */
+wai_status wai_jf_int_value(const wai_json_value *v, int64_t lo, int64_t hi, int64_t *out);
+
+/* An array member of u32 values (a table), from a: *n its length. */
+wai_status wai_jf_u32_array(const wai_allocator *a, const wai_json_value *obj, const char *name,
+                            uint32_t **out, uint32_t *n);
+
+/* A base64 member (RFC 4648, padded, canonical) decoded into bytes from a. */
+wai_status wai_jf_bytes(const wai_allocator *a, const wai_json_value *obj, const char *name,
+                        uint8_t **out, size_t *len);
+
+/* Writing: base64 of bytes; a u32 table as a JSON array. */
+void wai_jf_put_b64(wai_text *t, const uint8_t *b, size_t n);
+void wai_jf_put_table(wai_text *t, const uint8_t *le_u32, uint32_t n);
+
+/* Runs emit twice (sizing, then writing) into one allocation from a: *out
+ * NUL-terminated, *len without the NUL. */
+wai_status wai_jf_render(const wai_allocator *a, void (*emit)(wai_text *t, const void *ctx),
+                         const void *ctx, char **out, size_t *len);
+
+#endif
