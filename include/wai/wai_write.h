@@ -112,14 +112,18 @@ WAI_WRITE_API wai_status wai_wcf1_join(const wai_allocator *a, const wai_payload
  * A JSON bitstream is a converter input and a debugging aid, never a
  * payload (a decoder refuses one bad_magic). wai_export_json writes a
  * payload's form; wai_convert_json writes the payload back, byte for byte.
- * This build converts wai.video.int_motion and wai.video.int_hyper (WIV1)
- * and wai.neural.int_hyper (WIH1); any other capability is
- * unsupported_capability. */
+ * Forms exist for WIV1 (wai.video.int_motion, wai.video.int_hyper), WIH1
+ * (wai.neural.int_hyper), WIA1 (wai.audio.int_codec) and WIS1
+ * (wai.splat.int_codec); any other capability is unsupported_capability. */
 
+/* What a form does not carry (§10): WIA1's sample rate is audio.json's
+ * sample_rate, and a WIA1's or WIS1's afrac must be its model's. */
 typedef struct wai_convert_options {
-    uint32_t sample_rate;      /* WIA1: audio.json's sample_rate (0: none given) */
-    int32_t model_afrac;       /* WIA1, WIS1: the model's afrac, checked; -1: unchecked */
-    uint64_t reserved[4];      /* zero */
+    const uint8_t *audio_json;  /* WIA1: the export's audio.json text (required) */
+    size_t audio_json_len;
+    const uint8_t *model;       /* WIA1: the set's model.wam; WIS1: its g_s.whm (required) */
+    size_t model_len;
+    uint64_t reserved[4];       /* zero */
 } wai_convert_options;
 
 WAI_WRITE_API void wai_convert_options_default(wai_convert_options *o);
@@ -129,7 +133,11 @@ WAI_WRITE_API void wai_convert_options_default(wai_convert_options *o);
  * of the wrong type, or a byte string that is no canonical base64 is
  * payload_malformed; a value outside its field or against a §10 rule is
  * field_range; the payload the form describes is then refused with its
- * parse's code. o may be NULL (the defaults). */
+ * parse's code. WIA1 without audio.json is invalid_argument (an
+ * audio.json that is no object with an integer sample_rate is
+ * payload_malformed); WIA1 or WIS1 without the model is set_incomplete, a
+ * model that is no network or of another afrac model_mismatch. o may be
+ * NULL (the defaults). */
 WAI_WRITE_API wai_status wai_convert_json(const wai_allocator *a, const char *capability,
                                           const uint8_t *json, size_t len,
                                           const wai_convert_options *o, uint8_t **payload,

@@ -6,6 +6,7 @@
  * rounds to binary64's 53 bits (fewer for a subnormal), ties to even. */
 #include "common/decimal32.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define MAX_DIGITS 800
@@ -341,4 +342,161 @@ wai_decimal32_result wai_decimal32_read(const char *text, size_t len, uint32_t *
     wai_decimal32_result r = nearest64(&s, &v);
     if (r != WAI_DECIMAL32_OK) return r;
     return encode32(s.neg, v, bits);
+}
+
+/* ---- the shortest spelling of a binary32 value ----------------------------------- */
+
+/* binary32 bits widened to binary64's, by their fields. */
+static uint64_t widen32(uint32_t f) {
+    const uint64_t sign = (uint64_t)(f >> 31) << 63;
+    uint32_t e = (f >> 23) & 0xff, m = f & 0x7fffff;
+    if (e == 0 && m == 0) return sign;
+    int exp = (int)e - 127;
+    if (e == 0) {   /* subnormal: normalise */
+        exp = -126;
+        while (!(m & 0x800000)) m <<= 1, exp--;
+        m &= 0x7fffff;
+    }
+    return sign | ((uint64_t)(exp + 1023) << 52) | ((uint64_t)m << 29);
+}
+
+/* The exact decimal digits of m·2^e (m < 2^24, -149 <= e <= 104), most
+ * significant first, and the decimal exponent of the digit after the last
+ * (the value is digits · 10^*exp10). Returns the digit count. */
+static int exact_digits(uint32_t m, int e, char *digits, int *exp10) {
+    uint32_t w[16] = {m};   /* base 10^9, little-endian */
+    int n = 1;
+    const int twos = e > 0 ? e : 0, fives = e < 0 ? -e : 0;
+    /* By 2^28 and 5^13 at a time (each under 2^31). */
+    for (int i = 0; i < twos + fives;) {
+        uint32_t mul = 1;
+        if (i < twos) {
+            const int c = twos - i < 28 ? twos - i : 28;
+            mul = (uint32_t)1 << c, i += c;
+        } else {
+            const int c = twos + fives - i < 13 ? twos + fives - i : 13;
+            for (int q = 0; q < c; q++) mul *= 5;
+            i += c;
+        }
+        uint64_t carry = 0;
+        for (int j = 0; j < n; j++) {
+            const uint64_t t = (uint64_t)w[j] * mul + carry;
+            w[j] = (uint32_t)(t % 1000000000u);
+            carry = t / 1000000000u;
+        }
+        if (carry) w[n++] = (uint32_t)carry;
+    }
+    int nd = 0;
+    for (int j = n - 1; j >= 0; j--)
+        for (int k = 8; k >= 0; k--) {
+            uint32_t p = 1;
+            for (int q = 0; q < k; q++) p *= 10;
+            const char c = (char)('0' + (w[j] / p) % 10);
+            if (nd == 0 && c == '0') continue;
+            digits[nd++] = c;
+        }
+    *exp10 = -fives;
+    return nd;
+}
+
+/* digits[0..k) · 10^exp10 as "De<x>" text (a non-integer spelling). */
+static size_t spell_e(const char *d, int k, int exp10, char *out) {
+    size_t n = 0;
+    for (int i = 0; i < k; i++) out[n++] = d[i];
+    n += (size_t)snprintf(out + n, 16, "e%d", exp10);
+    return n;
+}
+
+/* Adds one unit in the last of k digits (a carry may lengthen it: then k
+ * grows and the caller's exponent stays right). Returns the new k. */
+static int digits_up(char *d, int k) {
+    for (int i = k - 1; i >= 0; i--) {
+        if (d[i] < '9') {
+            d[i]++;
+            return k;
+        }
+        d[i] = '0';
+    }
+    memmove(d + 1, d, (size_t)k);
+    d[0] = '1';
+    return k + 1;
+}
+
+static int digits_down(char *d, int k) {
+    for (int i = k - 1; i >= 0; i--) {
+        if (d[i] > '0') {
+            d[i]--;
+            return d[0] == '0' ? 0 : k;   /* a leading zero: no candidate */
+        }
+        d[i] = '9';
+    }
+    return 0;
+}
+
+/* Writes the JSON number for digits·10^exp10 (k significant digits, the
+ * value's decimal point after digit k + exp10): an integer spelling only
+ * for an integer under 10^15 (every such integer is a binary64, so the
+ * integer read back is the value), else a fraction or an exponent. */
+static size_t spell_json(int neg, const char *d, int k, int exp10, char *out) {
+    size_t n = 0;
+    if (neg) out[n++] = '-';
+    const int point = k + exp10;   /* digits before the decimal point */
+    if (exp10 >= 0 && point <= 15) {
+        for (int i = 0; i < k; i++) out[n++] = d[i];
+        for (int i = 0; i < exp10; i++) out[n++] = '0';
+    } else if (point > 0 && point <= 17 && exp10 < 0) {
+        for (int i = 0; i < k; i++) {
+            if (i == point) out[n++] = '.';
+            out[n++] = d[i];
+        }
+    } else if (point <= 0 && point > -6) {
+        out[n++] = '0', out[n++] = '.';
+        for (int i = 0; i < -point; i++) out[n++] = '0';
+        for (int i = 0; i < k; i++) out[n++] = d[i];
+    } else {
+        out[n++] = d[0];
+        if (k > 1) out[n++] = '.';
+        for (int i = 1; i < k; i++) out[n++] = d[i];
+        n += (size_t)snprintf(out + n, 16, "e%d", point - 1);
+    }
+    out[n] = '\0';
+    return n;
+}
+
+size_t wai_binary32_shortest(uint32_t bits, char *out) {
+    const int neg = (int)(bits >> 31);
+    if ((bits & 0x7fffffffu) == 0) {
+        memcpy(out, neg ? "-0.0" : "0", neg ? 5 : 2);
+        return neg ? 4 : 1;
+    }
+    const uint64_t want = widen32(bits) & ~((uint64_t)1 << 63);
+    const uint32_t e8 = (bits >> 23) & 0xff;
+    const uint32_t m = e8 ? (bits & 0x7fffff) | 0x800000 : bits & 0x7fffff;
+    char exact[160];
+    int exp10;
+    const int nd = exact_digits(m, e8 ? (int)e8 - 150 : -149, exact, &exp10);
+    char d[180], text[220];
+    for (int k = 1; k <= 17 && k <= nd; k++) {
+        /* The exact digits rounded to k (half up), then its neighbours. */
+        memcpy(d, exact, (size_t)k);
+        int kk = k, e10 = exp10 + (nd - k);
+        if (k < nd && exact[k] >= '5') {
+            kk = digits_up(d, k);
+            if (kk > k) kk = k, e10++;   /* 99.. -> 100..: drop the new last zero */
+        }
+        for (int step = 0; step < 3; step++) {
+            char c[180];
+            memcpy(c, d, (size_t)kk);
+            int ck = kk;
+            if (step == 1) ck = digits_up(c, kk);
+            if (step == 2) ck = digits_down(c, kk);
+            if (ck == 0 || ck > kk) continue;
+            const size_t tl = spell_e(c, ck, e10, text);
+            uint64_t got;
+            if (wai_decimal64_read(text, tl, &got) == WAI_DECIMAL32_OK && got == want)
+                return spell_json(neg, c, ck, e10, out);
+        }
+    }
+    /* Not reached: 17 digits always read back as the binary64 they round. */
+    return spell_json(neg, exact, nd, exp10, out);
 }

@@ -31,4 +31,11 @@ wai_decimal32_result wai_decimal32_read(const char *text, size_t len, uint32_t *
  * for tests and for readers of binary64 members. */
 wai_decimal32_result wai_decimal64_read(const char *text, size_t len, uint64_t *bits);
 
+/* The shortest JSON number whose binary64 reading is the binary32 value
+ * `bits` widened (what an export writes for a WIS1 range, §10), into out
+ * (48 bytes at least, NUL-terminated); returns its length. An integer
+ * spelling only for an integer under 10^15; -0 is "-0.0". bits must be
+ * finite. wai_decimal32_read of the text gives bits back. */
+size_t wai_binary32_shortest(uint32_t bits, char *out);
+
 #endif

@@ -13,7 +13,12 @@
 
 void wai_convert_options_default(wai_convert_options *o) {
     memset(o, 0, sizeof *o);
-    o->model_afrac = -1;
+}
+
+static int has_form(const wai_capability *cap) {
+    return cap && !cap->frame_form &&
+           (cap->format == WAI_FORMAT_WIV1 || cap->format == WAI_FORMAT_WIH1 ||
+            cap->format == WAI_FORMAT_WIA1 || cap->format == WAI_FORMAT_WIS1);
 }
 
 static int reserved_zero(const wai_convert_options *o) {
@@ -31,16 +36,19 @@ wai_status wai_convert_json(const wai_allocator *a, const char *capability, cons
     if (!o) wai_convert_options_default(&dflt), o = &dflt;
     if (!reserved_zero(o)) return WAI_invalid_argument;
     const wai_capability *cap = capability ? wai_capability_find(capability) : NULL;
-    if (!cap || cap->frame_form ||
-        (cap->format != WAI_FORMAT_WIV1 && cap->format != WAI_FORMAT_WIH1))
-        return WAI_unsupported_capability;
+    if (!has_form(cap)) return WAI_unsupported_capability;
+    const wai_form_inputs in = {o->audio_json, o->audio_json_len, o->model, o->model_len};
     wai_json_doc *doc = NULL;
     if (wai_json_parse(a, json, len, &doc, NULL) != WAI_JSON_OK) return WAI_payload_malformed;
     const wai_json_value *root = wai_json_root(doc);
     wai_status st = WAI_payload_malformed;
     if (wai_json_type_of(root) == WAI_JSON_OBJECT) {
-        if (cap->format == WAI_FORMAT_WIH1) st = wai_wih1_from_json(a, root, payload, payload_len);
-        else st = wai_wiv1_from_json(a, root, cap->keyframe, payload, payload_len);
+        switch (cap->format) {
+        case WAI_FORMAT_WIH1: st = wai_wih1_from_json(a, root, payload, payload_len); break;
+        case WAI_FORMAT_WIA1: st = wai_wia1_from_json(a, root, &in, payload, payload_len); break;
+        case WAI_FORMAT_WIS1: st = wai_wis1_from_json(a, root, &in, payload, payload_len); break;
+        default: st = wai_wiv1_from_json(a, root, cap->keyframe, payload, payload_len); break;
+        }
     }
     wai_json_free(doc);
     return st;
@@ -50,15 +58,20 @@ typedef struct export_ctx {
     wai_format format;
     wai_wiv1 wiv1;
     wai_wih1 wih1;
+    wai_wia1 wia1;
+    wai_wis1 wis1;
 } export_ctx;
 
 static void emit(wai_text *t, const void *p) {
     const export_ctx *c = p;
-    if (c->format == WAI_FORMAT_WIV1) {
-        wai_wiv1_emit_json(t, &c->wiv1);
-    } else {
+    switch (c->format) {
+    case WAI_FORMAT_WIV1: wai_wiv1_emit_json(t, &c->wiv1); break;
+    case WAI_FORMAT_WIA1: wai_wia1_emit_json(t, &c->wia1); break;
+    case WAI_FORMAT_WIS1: wai_wis1_emit_json(t, &c->wis1); break;
+    default:
         wai_wih1_emit_json(t, &c->wih1, 0);
         wai_text_printf(t, "\n");
+        break;
     }
 }
 
@@ -69,8 +82,7 @@ wai_status wai_export_json(const wai_allocator *a, const char *capability, const
     const wai_capability *cap = capability ? wai_capability_find(capability)
                                            : wai_capability_detect(payload, len);
     if (!cap) return capability ? WAI_unsupported_capability : WAI_bad_magic;
-    if (cap->frame_form || (cap->format != WAI_FORMAT_WIV1 && cap->format != WAI_FORMAT_WIH1))
-        return WAI_unsupported_capability;
+    if (!has_form(cap)) return WAI_unsupported_capability;
     /* The payload's own checks first: a form is written only of a payload
      * that parses (as its capability's). */
     wai_checked checked;
@@ -79,8 +91,12 @@ wai_status wai_export_json(const wai_allocator *a, const char *capability, const
     export_ctx c;
     memset(&c, 0, sizeof c);
     c.format = cap->format;
-    st = c.format == WAI_FORMAT_WIV1 ? wai_wiv1_parse(payload, len, cap->keyframe, &c.wiv1)
-                                     : wai_wih1_parse(payload, len, 0, &c.wih1);
+    switch (c.format) {
+    case WAI_FORMAT_WIV1: st = wai_wiv1_parse(payload, len, cap->keyframe, &c.wiv1); break;
+    case WAI_FORMAT_WIA1: st = wai_wia1_parse(payload, len, &c.wia1); break;
+    case WAI_FORMAT_WIS1: st = wai_wis1_parse(payload, len, &c.wis1); break;
+    default: st = wai_wih1_parse(payload, len, 0, &c.wih1); break;
+    }
     if (st != WAI_ok) return st;
     return wai_jf_render(a, emit, &c, json, json_len);
 }

@@ -5,6 +5,7 @@
 
 #include "common/alloc.h"
 #include "common/reader.h"
+#include "formats/whm1.h"
 
 wai_status wai_jf_int_value(const wai_json_value *v, int64_t lo, int64_t hi, int64_t *out) {
     if (wai_json_type_of(v) != WAI_JSON_NUMBER || !wai_json_is_integer(v))
@@ -47,6 +48,82 @@ wai_status wai_jf_u32_array(const wai_allocator *a, const wai_json_value *obj, c
     *out = t;
     *n = (uint32_t)len;
     return WAI_ok;
+}
+
+wai_status wai_jf_int_array(const wai_allocator *a, const wai_json_value *obj, const char *name,
+                            int64_t lo, int64_t hi, int64_t **out, size_t *n) {
+    *out = NULL;
+    *n = 0;
+    const wai_json_value *v = wai_json_object_get(obj, name);
+    if (!v || wai_json_type_of(v) != WAI_JSON_ARRAY) return WAI_payload_malformed;
+    const size_t len = wai_json_array_len(v);
+    int64_t *x = wai_alloc_array(a, len ? len : 1, sizeof *x);
+    if (!x) return WAI_out_of_memory;
+    for (size_t i = 0; i < len; i++) {
+        wai_status st = wai_jf_int_value(wai_json_array_at(v, i), lo, hi, &x[i]);
+        if (st != WAI_ok) {
+            wai_free(a, x);
+            return st;
+        }
+    }
+    *out = x;
+    *n = len;
+    return WAI_ok;
+}
+
+wai_status wai_jf_tables(const wai_allocator *a, const wai_json_value *obj, const char *name,
+                         uint32_t **flat, uint32_t **lengths, size_t *n_tables) {
+    *flat = NULL;
+    *lengths = NULL;
+    *n_tables = 0;
+    const wai_json_value *v = wai_json_object_get(obj, name);
+    if (!v || wai_json_type_of(v) != WAI_JSON_ARRAY) return WAI_payload_malformed;
+    const size_t n = wai_json_array_len(v);
+    size_t total = 0;
+    for (size_t k = 0; k < n; k++) {
+        const wai_json_value *t = wai_json_array_at(v, k);
+        if (wai_json_type_of(t) != WAI_JSON_ARRAY) return WAI_payload_malformed;
+        total += wai_json_array_len(t);   /* bounded by the text's length */
+    }
+    uint32_t *f = wai_alloc_array(a, total ? total : 1, sizeof *f);
+    uint32_t *l = wai_alloc_array(a, n ? n : 1, sizeof *l);
+    if (!f || !l) {
+        wai_free(a, f), wai_free(a, l);
+        return WAI_out_of_memory;
+    }
+    size_t at = 0;
+    for (size_t k = 0; k < n; k++) {
+        const wai_json_value *t = wai_json_array_at(v, k);
+        const size_t len = wai_json_array_len(t);
+        if (len > 0xFFFF) {
+            wai_free(a, f), wai_free(a, l);
+            return WAI_field_range;   /* no table length field holds it */
+        }
+        l[k] = (uint32_t)len;
+        for (size_t i = 0; i < len; i++) {
+            int64_t x;
+            wai_status st = wai_jf_int_value(wai_json_array_at(t, i), 0, UINT32_MAX, &x);
+            if (st != WAI_ok) {
+                wai_free(a, f), wai_free(a, l);
+                return st;
+            }
+            f[at++] = (uint32_t)x;
+        }
+    }
+    *flat = f;
+    *lengths = l;
+    *n_tables = n;
+    return WAI_ok;
+}
+
+wai_status wai_jf_model_afrac(const wai_allocator *a, const uint8_t *model, size_t len, int dims,
+                              uint32_t *afrac) {
+    if (!model) return WAI_set_incomplete;
+    wai_model m;
+    wai_status st = wai_model_parse(a, model, len, dims, &m);
+    if (st == WAI_ok) *afrac = m.afrac;
+    wai_model_free(a, &m);
+    return st == WAI_ok ? WAI_ok : st == WAI_out_of_memory ? st : WAI_model_mismatch;
 }
 
 static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -125,6 +202,19 @@ void wai_jf_put_table(wai_text *t, const uint8_t *le_u32, uint32_t n) {
     wai_text_printf(t, "[");
     for (uint32_t i = 0; i < n; i++)
         wai_text_printf(t, "%s%u", i ? ", " : "", (unsigned)wai_load_u32le(le_u32 + 4 * (size_t)i));
+    wai_text_printf(t, "]");
+}
+
+void wai_jf_put_ints(wai_text *t, const uint8_t *le, size_t n, int stride) {
+    wai_text_printf(t, "[");
+    for (size_t i = 0; i < n; i++) {
+        if (stride == 8)
+            wai_text_printf(t, "%s%lld", i ? ", " : "",
+                            (long long)wai_i64_from_u64(wai_load_u64le(le + 8 * i)));
+        else
+            wai_text_printf(t, "%s%ld", i ? ", " : "",
+                            (long)wai_i32_from_u32(wai_load_u32le(le + 4 * i)));
+    }
     wai_text_printf(t, "]");
 }
 

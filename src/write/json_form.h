@@ -29,6 +29,21 @@ wai_status wai_jf_int_value(const wai_json_value *v, int64_t lo, int64_t hi, int
 wai_status wai_jf_u32_array(const wai_allocator *a, const wai_json_value *obj, const char *name,
                             uint32_t **out, uint32_t *n);
 
+/* An array member of integers in [lo, hi], from a; *n its length. */
+wai_status wai_jf_int_array(const wai_allocator *a, const wai_json_value *obj, const char *name,
+                            int64_t lo, int64_t hi, int64_t **out, size_t *n);
+
+/* An array member of tables (arrays of u32), flattened channel after
+ * channel into *flat, with each one's length in *lengths (both from a). */
+wai_status wai_jf_tables(const wai_allocator *a, const wai_json_value *obj, const char *name,
+                         uint32_t **flat, uint32_t **lengths, size_t *n_tables);
+
+/* The afrac of a set's network (dims 1: model.wam, 2: a WHM1), to check a
+ * form's against: set_incomplete when model is NULL, model_mismatch when
+ * it is no network. */
+wai_status wai_jf_model_afrac(const wai_allocator *a, const uint8_t *model, size_t len, int dims,
+                              uint32_t *afrac);
+
 /* A base64 member (RFC 4648, padded, canonical) decoded into bytes from a. */
 wai_status wai_jf_bytes(const wai_allocator *a, const wai_json_value *obj, const char *name,
                         uint8_t **out, size_t *len);
@@ -36,6 +51,8 @@ wai_status wai_jf_bytes(const wai_allocator *a, const wai_json_value *obj, const
 /* Writing: base64 of bytes; a u32 table as a JSON array. */
 void wai_jf_put_b64(wai_text *t, const uint8_t *b, size_t n);
 void wai_jf_put_table(wai_text *t, const uint8_t *le_u32, uint32_t n);
+/* n little-endian i64 (stride 8) or i32 (stride 4) values as a JSON array. */
+void wai_jf_put_ints(wai_text *t, const uint8_t *le, size_t n, int stride);
 
 /* Runs emit twice (sizing, then writing) into one allocation from a: *out
  * NUL-terminated, *len without the NUL. */

@@ -2,7 +2,11 @@
  * written here by their own printer (not the library's export), each with
  * what converting it must give, in json/index.txt:
  *
- *   CAPABILITY STATUS FORM PAYLOAD     (PAYLOAD: the bytes an ok form gives)
+ *   CAPABILITY STATUS FORM PAYLOAD AUDIO MODEL
+ *
+ * (PAYLOAD: the bytes an ok form gives, under json/; AUDIO and MODEL: the
+ * audio.json and set network a WIA1 or WIS1 form is converted with, under
+ * the corpus root, or -).
  *
  * A clip of wai.video.int_motion (the library's motion encoder on seeded
  * frames), one of wai.video.int_hyper (a WIH1 keyframe) and a WIH1, then one
@@ -23,6 +27,7 @@
 #include <string.h>
 
 #include "common/reader.h"
+#include "wai/wai.h"
 #include "wai/wai_write.h"
 #include "write/payloads.h"
 
@@ -136,12 +141,17 @@ static void payload_file(const char *name, const uint8_t *b, size_t len) {
     gen_put(g_root, rel, b, len);
 }
 
+/* What a WIA1 or WIS1 form does not carry: audio.json and the set's
+ * network (paths under the corpus root), for the cases that follow. */
+static const char *g_audio = "-", *g_model = "-";
+
 static void form(const char *cap, const char *status, const char *name, const text *t,
                  const char *payload) {
     char rel[128];
     snprintf(rel, sizeof rel, "json/%s.json", name);
     gen_put(g_root, rel, t->b, t->len);
-    fprintf(g_idx, "%s %s %s.json %s\n", cap, status, name, payload ? payload : "-");
+    fprintf(g_idx, "%s %s %s.json %s %s %s\n", cap, status, name, payload ? payload : "-", g_audio,
+            g_model);
 }
 
 #define MOTION "wai.video.int_motion"
@@ -363,15 +373,234 @@ static void hyper_cases(void) {
     free(clip), free(wih1);
 }
 
+/* ---- WIA1 and WIS1 ----------------------------------------------------------------- */
+
+static uint8_t *read_root(const char *rel, size_t *len) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", g_root, rel);
+    FILE *f = fopen(path, "rb");
+    if (!f) gen_die(path);
+    uint8_t *b = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n == cap && !(b = realloc(b, cap = 2 * cap + 4096))) gen_die("memory");
+        const size_t got = fread(b + n, 1, cap - n, f);
+        if (!got) break;
+        n += got;
+    }
+    fclose(f);
+    *len = n;
+    return b;
+}
+
+static uint32_t model_afrac(const char *rel) {
+    size_t len;
+    uint8_t *b = read_root(rel, &len);
+    if (len < 8) gen_die("model");
+    const uint32_t afrac = wai_load_u32le(b + 4);   /* WHM1/WAM1: magic, then afrac */
+    free(b);
+    return afrac;
+}
+
+static void put_ints(text *t, const int64_t *v, size_t n) {
+    put(t, "[");
+    for (size_t i = 0; i < n; i++) put(t, "%s%lld", i ? ", " : "", (long long)v[i]);
+    put(t, "]");
+}
+
+static void put_tables(text *t, const uint32_t *flat, const uint32_t *lengths, size_t n) {
+    put(t, "[");
+    for (size_t k = 0, at = 0; k < n; k++) {
+        put(t, "%s[", k ? ", " : "");
+        for (uint32_t i = 0; i < lengths[k]; i++, at++) put(t, "%s%u", i ? ", " : "", flat[at]);
+        put(t, "]");
+    }
+    put(t, "]");
+}
+
+typedef struct wia1_form {
+    long long afrac, n_ch, lat_len, t_out, lo;
+    const int64_t *medians;
+    size_t n_medians;
+    const uint32_t *cdfs, *lengths;
+    size_t n_tables;
+} wia1_form;
+
+static const uint8_t g_stream8[8] = {0, 0, 0, 0x80, 0, 0, 0, 0};
+
+static text print_wia1(const wia1_form *f) {
+    text t = {NULL, 0, 0};
+    put(&t, "{\"afrac\": %lld, \"n_ch\": %lld, \"lat_len\": %lld, \"t_out\": %lld, \"lo\": %lld,\n",
+        f->afrac, f->n_ch, f->lat_len, f->t_out, f->lo);
+    put(&t, " \"medians\": ");
+    put_ints(&t, f->medians, f->n_medians);
+    put(&t, ",\n \"cdfs\": ");
+    put_tables(&t, f->cdfs, f->lengths, f->n_tables);
+    put(&t, ",\n \"stream\": ");
+    put_b64(&t, g_stream8, sizeof g_stream8);
+    put(&t, "}\n");
+    return t;
+}
+
+#define AUDIO "wai.audio.int_codec"
+#define SPLAT "wai.splat.int_codec"
+
+#define ACASE(status, name, edit, payload)     \
+    do {                                       \
+        wia1_form e = base;                    \
+        edit;                                  \
+        text ct = print_wia1(&e);              \
+        form(AUDIO, status, name, &ct, payload); \
+        free(ct.b);                            \
+    } while (0)
+
+static void audio_cases(void) {
+    const char *model = "neural/audio/set0/model.wam";
+    const uint32_t afrac = model_afrac(model);
+    static const char *const sidecars[3][2] = {{"json/audio.json", "{\"sample_rate\": 8000}\n"},
+                                               {"json/audio_no_rate.json", "{\"rate\": 8000}\n"},
+                                               {"json/audio_rate_0.json", "{\"sample_rate\": 0}\n"}};
+    for (int i = 0; i < 3; i++) gen_put(g_root, sidecars[i][0], sidecars[i][1], strlen(sidecars[i][1]));
+    static const uint32_t cdfs[6] = {0, 30000, 65536, 0, 1000, 65536}, lengths[2] = {3, 3};
+    static const int64_t medians[2] = {-7, INT64_MAX};
+    const wai_wia1_parts pp = {(uint8_t)afrac, 8000, 2, 4, 16, -1, 3, medians, cdfs,
+                               g_stream8, sizeof g_stream8};
+    uint8_t *b;
+    size_t len;
+    if (wai_wia1_write(NULL, &pp, &b, &len) != WAI_ok) gen_die("wia1");
+    payload_file("audio.wia1", b, len);
+    free(b);
+    const wia1_form base = {afrac, 2, 4, 16, -1, medians, 2, cdfs, lengths, 2};
+    static const uint32_t uneven_lengths[2] = {2, 4};
+    g_audio = "json/audio.json", g_model = model;
+    ACASE("ok", "audio_clip", (void)0, "audio.wia1");
+    ACASE("field_range", "audio_table_lengths_differ", e.lengths = uneven_lengths, NULL);
+    ACASE("field_range", "audio_tables_not_n_ch", e.n_tables = 1, NULL);
+    ACASE("field_range", "audio_medians_not_n_ch", e.n_medians = 1, NULL);
+    ACASE("field_range", "audio_lo_2_31", e.lo = 2147483648LL, NULL);
+    ACASE("model_mismatch", "audio_afrac_not_the_models", e.afrac = afrac + 1, NULL);
+    ACASE("field_range", "audio_afrac_0", e.afrac = 0, NULL);   /* the parse's, first */
+    g_model = "-";
+    ACASE("set_incomplete", "audio_no_model", (void)0, NULL);
+    g_model = "json/audio.json";   /* no network */
+    ACASE("model_mismatch", "audio_model_no_network", (void)0, NULL);
+    g_model = model, g_audio = "-";
+    ACASE("invalid_argument", "audio_no_audio_json", (void)0, NULL);
+    g_audio = "json/audio_no_rate.json";
+    ACASE("payload_malformed", "audio_json_no_sample_rate", (void)0, NULL);
+    g_audio = "json/audio_rate_0.json";
+    ACASE("field_range", "audio_sample_rate_0", (void)0, NULL);   /* the parse's */
+    {
+        g_audio = "json/audio.json";
+        text t = print_wia1(&base);
+        char *at = strstr(t.b, "9223372036854775807");
+        if (!at) gen_die("median");
+        at[18] = '8';   /* 2^63: past i64 */
+        form(AUDIO, "field_range", "audio_median_past_i64", &t, NULL);
+        free(t.b);
+    }
+    g_audio = "-", g_model = "-";
+}
+
+/* WIS1: the ranges are spelled by hand; each case swaps one spelling. */
+static void splat_cases(void) {
+    const char *model = "neural/splat/set0/g_s.whm";
+    const uint32_t afrac = model_afrac(model);
+    static const uint32_t ranges[6] = {0x00000000u, 0x3f800000u, 0xbf800000u, 0x3dcccccdu,
+                                       0x5d800000u, 0x7f7fffffu};
+    static const char *const spelled[6] = {"0", "1", "-1", "0.10000000149011612",
+                                           "1152921504606846976", "3.4028234663852886e38"};
+    static const uint32_t cdfs[7] = {0, 30000, 65536, 0, 10, 20, 65536}, lengths32[2] = {3, 4};
+    static const uint16_t lengths[2] = {3, 4};
+    static const int32_t offsets[2] = {-3, 5};
+    static const int64_t medians[2] = {100, -100}, offsets64[2] = {-3, 5};
+    const wai_wis1_parts pp = {(uint8_t)afrac, 2, 2, 2, 4, 3, 10, ranges, lengths, offsets, medians,
+                               cdfs, g_stream8, sizeof g_stream8};
+    uint8_t *b;
+    size_t len;
+    if (wai_wis1_write(NULL, &pp, &b, &len) != WAI_ok) gen_die("wis1");
+    payload_file("splat.wis1", b, len);
+    free(b);
+    g_model = model;
+    static const struct {
+        const char *name, *status;
+        int which;           /* the range spelling replaced, -1 none */
+        const char *spelling;
+        const char *payload;
+    } cases[] = {
+        {"splat", "ok", -1, NULL, "splat.wis1"},
+        /* Other spellings of the same values. */
+        {"splat_one_as_1e0", "ok", 1, "1e0", "splat.wis1"},
+        {"splat_minus_one_as_fraction", "ok", 2, "-1.0", "splat.wis1"},
+        {"splat_tenth_exact", "ok", 3, "0.100000001490116119384765625", "splat.wis1"},
+        {"splat_2_60_as_fraction", "ok", 4, "1152921504606846976.0", "splat.wis1"},
+        {"splat_2_60_plus_1_exponent", "ok", 4, "1152921504606846977e0", "splat.wis1"},
+        {"splat_minus_0_integer", "ok", 0, "-0", "splat.wis1"},
+        /* No binary32 value. */
+        {"splat_tenth_binary64", "field_range", 3, "0.1", NULL},
+        {"splat_2_60_plus_1_integer", "field_range", 4, "1152921504606846977", NULL},
+        {"splat_past_binary32", "field_range", 5, "3.4028235677973366e38", NULL},
+        {"splat_past_binary64", "field_range", 5, "1e400", NULL},
+        {"splat_half_least_binary32", "field_range", 1, "7.006492321624085e-46", NULL},
+        /* A binary32 value the parse refuses: lo past hi. */
+        {"splat_lo_past_hi", "?", 0, "2", NULL},
+        {"splat_range_string", "payload_malformed", 0, "\"0\"", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        text t = {NULL, 0, 0};
+        put(&t, "{\"afrac\": %u, \"c\": 2, \"sh\": 2, \"sw\": 2, \"s\": 4, \"attr\": 3, "
+                "\"n_gaussians\": 10,\n \"ranges\": [",
+            afrac);
+        for (int r = 0; r < 3; r++)
+            put(&t, "%s[%s, %s]", r ? ", " : "",
+                cases[i].which == 2 * r ? cases[i].spelling : spelled[2 * r],
+                cases[i].which == 2 * r + 1 ? cases[i].spelling : spelled[2 * r + 1]);
+        put(&t, "],\n \"offsets\": ");
+        put_ints(&t, offsets64, 2);
+        put(&t, ", \"medians\": ");
+        put_ints(&t, medians, 2);
+        put(&t, ",\n \"cdfs\": ");
+        put_tables(&t, cdfs, lengths32, 2);
+        put(&t, ",\n \"stream\": ");
+        put_b64(&t, g_stream8, sizeof g_stream8);
+        put(&t, "}\n");
+        const char *status = cases[i].status;
+        if (!strcmp(status, "?")) {
+            /* The parse's own code for lo 2 > hi 1: the writer's. */
+            uint32_t r2[6];
+            memcpy(r2, ranges, sizeof r2);
+            r2[0] = 0x40000000u;
+            wai_wis1_parts q = pp;
+            q.ranges = r2;
+            uint8_t *x = NULL;
+            size_t xl;
+            const wai_status st = wai_wis1_write(NULL, &q, &x, &xl);
+            if (st == WAI_ok) gen_die("lo past hi accepted");
+            status = wai_status_name(st);
+        }
+        form(SPLAT, status, cases[i].name, &t, cases[i].payload);
+        free(t.b);
+    }
+    g_model = "-";
+    {
+        text t = {NULL, 0, 0};
+        put(&t, "{\"afrac\": %u}\n", afrac);
+        form(SPLAT, "payload_malformed", "splat_members_absent", &t, NULL);
+        free(t.b);
+    }
+}
+
 void gen_json(const char *outdir, FILE *main_index) {
     g_root = outdir;
     gen_mkdir(g_root, "json");
     char path[1024];
     snprintf(path, sizeof path, "%s/json/index.txt", outdir);
     if (!(g_idx = fopen(path, "w"))) gen_die(path);
-    fprintf(g_idx, "# Written by tests/corpus/gen_json.c: CAPABILITY STATUS FORM PAYLOAD\n");
+    fprintf(g_idx, "# Written by tests/corpus/gen_json.c: CAPABILITY STATUS FORM PAYLOAD AUDIO MODEL\n");
     motion_cases();
     hyper_cases();
+    audio_cases();
+    splat_cases();
     if (fclose(g_idx) != 0) gen_die("json index");
     /* A form given to a decoder as a payload: bad_magic (§10). */
     fprintf(main_index, "parse " MOTION " bad_magic - json/clip.json -\n");

@@ -23,6 +23,25 @@ cp "$TMP/out" "$TMP/a.txt"
 expect_exit 0 "the example decodes" -- "$WAI" decode --json "$ROOT/examples/hello.wiv1"
 cmp -s "$TMP/out" "$TMP/a.txt" && ok || fail "different frames"
 
+# WIA1: audio.json beside the form, the set's model.wam; WIS1: g_s.whm.
+A=$ROOT/tests/corpus/neural/audio
+S=$ROOT/tests/corpus/neural/splat
+expect_exit 0 "export a WIA1 and its audio.json" -- "$WAI" export --json "$A/clip0.wia1" --audio "$TMP/audio.json" -o "$TMP/a.json"
+expect_contains "the sample rate" '"sample_rate": ' "$TMP/audio.json"
+expect_exit 0 "convert it back" -- "$WAI" convert --capability wai.audio.int_codec --audio "$TMP/audio.json" --set "$A/set0" "$TMP/a.json" -o "$TMP/a.wia1"
+cmp -s "$TMP/a.wia1" "$A/clip0.wia1" && ok || fail "WIA1 -> JSON -> WIA1 is not byte-exact"
+expect_exit 2 "a WIA1 form needs --audio" -- "$WAI" convert --capability wai.audio.int_codec --set "$A/set0" "$TMP/a.json" -o "$TMP/x.wia1"
+expect_exit 2 "and --set" -- "$WAI" convert --capability wai.audio.int_codec --audio "$TMP/audio.json" "$TMP/a.json" -o "$TMP/x.wia1"
+expect_exit 1 "afrac not the model's" -- "$WAI" convert --capability wai.audio.int_codec --audio "$J/audio.json" --set "$A/set0" "$J/audio_afrac_not_the_models.json" -o "$TMP/x.wia1"
+expect_contains "model_mismatch" "model_mismatch" "$TMP/err"
+expect_exit 2 "--audio of a WIV1" -- "$WAI" export --json "$ROOT/examples/hello.wiv1" --audio "$TMP/x.json" -o "$TMP/y.json"
+expect_exit 0 "export a WIS1" -- "$WAI" export --json "$S/attrs0.wis1" -o "$TMP/s.json"
+expect_contains "its ranges, shortest" '"ranges": [[' "$TMP/s.json"
+expect_exit 0 "convert it back" -- "$WAI" convert --capability wai.splat.int_codec --set "$S/set0" "$TMP/s.json" -o "$TMP/s.wis1"
+cmp -s "$TMP/s.wis1" "$S/attrs0.wis1" && ok || fail "WIS1 -> JSON -> WIS1 is not byte-exact"
+expect_exit 1 "a range no binary32 holds" -- "$WAI" convert --capability wai.splat.int_codec --set "$S/set0" "$J/splat_tenth_binary64.json" -o "$TMP/x.wis1"
+expect_contains "field_range" "field_range" "$TMP/err"
+
 # A form is no payload.
 expect_exit 1 "decode a form" -- "$WAI" decode --json "$TMP/h.json"
 expect_contains "bad_magic" '"status": "bad_magic"' "$TMP/out"
@@ -35,7 +54,7 @@ expect_exit 1 "not JSON" -- "$WAI" convert --capability wai.video.int_motion "$J
 expect_contains "payload_malformed" "payload_malformed" "$TMP/err"
 expect_exit 1 "a WIV1 form as int_hyper" -- "$WAI" convert --capability wai.video.int_hyper "$J/clip.json" -o "$TMP/x.wiv1"
 expect_contains "keyframe_capability_mismatch" "keyframe_capability_mismatch" "$TMP/err"
-expect_exit 1 "a capability with no form here" -- "$WAI" convert --capability wai.audio.int_codec "$J/clip.json" -o "$TMP/x.wia1"
+expect_exit 1 "a capability with no form" -- "$WAI" convert --capability wai.video.int_cond "$J/clip.json" -o "$TMP/x.wic1"
 expect_contains "unsupported_capability" "unsupported_capability" "$TMP/err"
 head -c 100 "$ROOT/examples/hello.wiv1" >"$TMP/cut.wiv1"
 expect_exit 1 "export a cut clip" -- "$WAI" export --json "$TMP/cut.wiv1" -o "$TMP/cut.json"

@@ -343,7 +343,51 @@ static void test_named_cases(void) {
     CHECK(wai_decimal32_read(s, 900, &b) == WAI_DECIMAL32_NOT_BINARY32);
 }
 
+/* Significant digits of a spelling (leading and trailing zeros dropped). */
+static int sig_digits(const char *s) {
+    char d[64];
+    int n = 0;
+    for (const char *p = s; *p && *p != 'e' && *p != 'E'; p++)
+        if (*p >= '0' && *p <= '9') d[n++] = *p;
+    int a = 0;
+    while (a < n && d[a] == '0') a++;
+    while (n > a && d[n - 1] == '0') n--;
+    return n - a;
+}
+
+/* The export's spelling of a range (§10): the shortest decimal whose
+ * binary64 is the binary32 widened. Held to printf's %.*e shortest search
+ * with strtod, and read back by the exact reader. */
+static void test_shortest(void) {
+    int bad = 0, n = 0;
+    static const uint32_t named[] = {0x00000000u, 0x80000000u, 0x3f800000u, 0x3dcccccdu, 0x00000001u,
+                                     0x007fffffu, 0x00800000u, 0x7f7fffffu, 0xff7fffffu, 0x4b800000u,
+                                     0x5d800000u, 0x60ad78ecu, 0x3eaaaaabu, 0x42c80000u};
+    for (int i = 0; i < 60000 + (int)(sizeof named / sizeof named[0]); i++) {
+        uint32_t bits = i < (int)(sizeof named / sizeof named[0]) ? named[i] : (uint32_t)rnd();
+        if (((bits >> 23) & 0xff) == 0xff) continue;
+        float f;
+        memcpy(&f, &bits, 4);
+        const double d = (double)f;
+        char ours[64], ref[64];
+        wai_binary32_shortest(bits, ours);
+        int k = 1;
+        for (; k <= 17; k++) {
+            snprintf(ref, sizeof ref, "%.*e", k - 1, d);
+            if (strtod(ref, NULL) == d) break;
+        }
+        uint32_t back = 0;
+        const int ok = wai_decimal32_read(ours, strlen(ours), &back) == WAI_DECIMAL32_OK &&
+                       back == bits && d2u(strtod(ours, NULL)) == d2u(d) &&
+                       (d == 0 || sig_digits(ours) == k);
+        if (!ok && bad++ < 10) CHECK_MSG(0, "%08x: %s (shortest by printf: %d digits)", bits, ours, k);
+        n++;
+    }
+    CHECK_MSG(bad == 0, "%d of %d binary32 spellings wrong", bad, n);
+}
+
 void suite_decimal32(void) {
+    harness_run("decimal32_shortest", test_shortest);
     harness_run("decimal32_named_cases", test_named_cases);
     harness_run("decimal32_random_spellings", test_random_spellings);
 }

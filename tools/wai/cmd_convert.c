@@ -7,17 +7,21 @@
 
 #include "cli.h"
 #include "frame_files.h"
+#include "wai/wai_format.h"
 #include "wai/wai_write.h"
 
 typedef struct convert_options {
     const char *out, *capability;
+    const char *audio;     /* convert: audio.json to read; export: audio.json to write */
+    const char *set_dir;   /* convert: the set whose network the afrac must be */
     uint64_t max_memory;
     int force, json;
     int first, last;
 } convert_options;
 
 static int parse_options(const char *cmd, int argc, char **argv, convert_options *o) {
-    static const char *const takes_value[] = {"-o", "--capability", "--max-memory", NULL};
+    static const char *const takes_value[] = {"-o", "--capability", "--max-memory", "--audio",
+                                              "--set", NULL};
     cli_permute(argc, argv, takes_value);
     memset(o, 0, sizeof *o);
     o->max_memory = CLI_DEFAULT_MAX_MEMORY;
@@ -33,6 +37,10 @@ static int parse_options(const char *cmd, int argc, char **argv, convert_options
             if (++i >= argc) return cli_usage_error(cmd, "%s needs a value", a);
             if (a[1] == 'o') o->out = argv[i];
             else o->capability = argv[i];
+        } else if (!strcmp(a, "--audio") || (!strcmp(cmd, "convert") && !strcmp(a, "--set"))) {
+            if (++i >= argc) return cli_usage_error(cmd, "%s needs a value", a);
+            if (a[2] == 'a') o->audio = argv[i];
+            else o->set_dir = argv[i];
         } else if (!strcmp(a, "--max-memory")) {
             if (++i >= argc || !cli_parse_bytes(argv[i], &o->max_memory))
                 return cli_usage_error(cmd, "--max-memory needs a byte count (e.g. 512M)");
@@ -55,7 +63,7 @@ static int parse_options(const char *cmd, int argc, char **argv, convert_options
 static int run(const char *cmd, const convert_options *o, const char *name, int payload_input) {
     cli_inputs inputs;
     cli_inputs_init(&inputs, o->force);
-    cli_file f = {0};
+    cli_file f = {0}, aux[2] = {{0}, {0}};
     uint8_t *out = NULL;
     size_t out_len = 0;
     int rc = EXIT_USAGE;
@@ -65,13 +73,49 @@ static int run(const char *cmd, const convert_options *o, const char *name, int 
     cli_read_opts ro = {o->max_memory, "the memory limit (--max-memory)", payload_input,
                         payload_input ? o->capability : NULL, &inputs};
     if (cli_read(cmd, name, &ro, &f) != 0) goto done;
+    /* convert: audio.json and the set's network, when given. */
+    if (!payload_input) {
+        cli_read_opts side = {o->max_memory, "the memory limit (--max-memory)", 0, NULL, &inputs};
+        if (o->audio && cli_read(cmd, o->audio, &side, &aux[0]) != 0) goto done;
+        if (o->set_dir) {
+            const wai_capability *cap = wai_capability_find(o->capability);
+            const char *member = cap ? cap->set_members[0] : NULL;
+            if (!member) {
+                rc = cli_usage_error(cmd, "%s has no set to give", o->capability);
+                goto done;
+            }
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", o->set_dir, member);
+            if (cli_read(cmd, path, &side, &aux[1]) != 0) goto done;
+        }
+    }
     wai_status st;
     if (payload_input) {
         char *json = NULL;
         st = wai_export_json(NULL, o->capability, f.data, f.len, &json, &out_len);
         out = (uint8_t *)json;
+        /* audio.json beside the form: WIA1's sample rate, which the form
+         * does not carry (its header's u32 at byte 8). */
+        if (st == WAI_ok && o->audio) {
+            if (f.len < 12 || memcmp(f.data, "WIA1", 4) != 0) {
+                rc = cli_usage_error(cmd, "--audio writes a WIA1's audio.json: %s is no WIA1",
+                                     f.name);
+                goto done;
+            }
+            char text[64];
+            const unsigned sr = (unsigned)f.data[8] | (unsigned)f.data[9] << 8 |
+                                (unsigned)f.data[10] << 16 | (unsigned)f.data[11] << 24;
+            const int n = snprintf(text, sizeof text, "{\"sample_rate\": %u}\n", sr);
+            if (cli_out_check(cmd, o->audio, &inputs) != 0 ||
+                frame_file_write(cmd, o->audio, (const uint8_t *)text, (size_t)n, &inputs) != 0)
+                goto done;
+        }
     } else {
-        st = wai_convert_json(NULL, o->capability, f.data, f.len, NULL, &out, &out_len);
+        wai_convert_options co;
+        wai_convert_options_default(&co);
+        co.audio_json = aux[0].data, co.audio_json_len = aux[0].len;
+        co.model = aux[1].data, co.model_len = aux[1].len;
+        st = wai_convert_json(NULL, o->capability, f.data, f.len, &co, &out, &out_len);
     }
     if (st != WAI_ok) {
         fprintf(stderr, "wai %s: %s: refused: %s\n", cmd, f.name, wai_status_name(st));
@@ -83,6 +127,8 @@ static int run(const char *cmd, const convert_options *o, const char *name, int 
 done:
     wai_write_free(NULL, out);
     cli_file_free(&f);
+    cli_file_free(&aux[0]);
+    cli_file_free(&aux[1]);
     cli_inputs_free(&inputs);
     return rc;
 }
@@ -93,6 +139,15 @@ int cmd_convert(int argc, char **argv) {
     if (rc != 0) return rc;
     if (!o.capability)
         return cli_usage_error("convert", "--capability is required (the payload's capability)");
+    /* What a WIA1 or WIS1 form does not carry (§10). */
+    const wai_capability *cap = wai_capability_find(o.capability);
+    const wai_format fmt = cap ? cap->format : WAI_FORMAT_NONE;
+    if (fmt == WAI_FORMAT_WIA1 && !o.audio)
+        return cli_usage_error("convert", "a WIA1 needs --audio audio.json (its sample_rate)");
+    if ((fmt == WAI_FORMAT_WIA1 || fmt == WAI_FORMAT_WIS1) && !o.set_dir)
+        return cli_usage_error("convert", "a %s needs --set DIR (afrac must be its %s's)",
+                               fmt == WAI_FORMAT_WIA1 ? "WIA1" : "WIS1",
+                               fmt == WAI_FORMAT_WIA1 ? "model.wam" : "g_s.whm");
     return run("convert", &o, argv[o.first], 0);
 }
 
