@@ -360,12 +360,11 @@ static uint64_t widen32(uint32_t f) {
     return sign | ((uint64_t)(exp + 1023) << 52) | ((uint64_t)m << 29);
 }
 
-/* The exact decimal digits of m·2^e (m < 2^24, -149 <= e <= 104), most
- * significant first, and the decimal exponent of the digit after the last
- * (the value is digits · 10^*exp10). Returns the digit count. */
-static int exact_digits(uint32_t m, int e, char *digits, int *exp10) {
-    uint32_t w[16] = {m};   /* base 10^9, little-endian */
-    int n = 1;
+int wai_exact_decimal(uint64_t m, int e, char *digits, int *exp10) {
+    if (e > 150 || e < -150) return 0;
+    uint32_t w[24] = {(uint32_t)(m % 1000000000u), (uint32_t)(m / 1000000000u % 1000000000u),
+                      (uint32_t)(m / 1000000000u / 1000000000u)};   /* base 10^9, little-endian */
+    int n = w[2] ? 3 : w[1] ? 2 : 1;
     const int twos = e > 0 ? e : 0, fives = e < 0 ? -e : 0;
     /* By 2^28 and 5^13 at a time (each under 2^31). */
     for (int i = 0; i < twos + fives;) {
@@ -395,6 +394,7 @@ static int exact_digits(uint32_t m, int e, char *digits, int *exp10) {
             if (nd == 0 && c == '0') continue;
             digits[nd++] = c;
         }
+    if (nd == 0) digits[nd++] = '0';
     *exp10 = -fives;
     return nd;
 }
@@ -472,9 +472,9 @@ size_t wai_binary32_shortest(uint32_t bits, char *out) {
     const uint64_t want = widen32(bits) & ~((uint64_t)1 << 63);
     const uint32_t e8 = (bits >> 23) & 0xff;
     const uint32_t m = e8 ? (bits & 0x7fffff) | 0x800000 : bits & 0x7fffff;
-    char exact[160];
+    char exact[WAI_EXACT_DECIMAL_MAX];
     int exp10;
-    const int nd = exact_digits(m, e8 ? (int)e8 - 150 : -149, exact, &exp10);
+    const int nd = wai_exact_decimal(m, e8 ? (int)e8 - 150 : -149, exact, &exp10);
     char d[180], text[220];
     for (int k = 1; k <= 17 && k <= nd; k++) {
         /* The exact digits rounded to k (half up), then its neighbours. */

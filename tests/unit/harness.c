@@ -162,6 +162,7 @@ int main(int argc, char **argv) {
     suite_int_cond();
     suite_decimal32();
     suite_json_forms();
+    suite_binary64();
     suite_bmshj2018();
     suite_webnn_conformance();
     suite_threads();

@@ -78,6 +78,7 @@ void suite_int_mlicpp(void);
 void suite_int_cond(void);
 void suite_decimal32(void);
 void suite_json_forms(void);
+void suite_binary64(void);
 void suite_bmshj2018(void);
 void suite_webnn_validation(void);
 
