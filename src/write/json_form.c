@@ -126,6 +126,19 @@ wai_status wai_jf_model_afrac(const wai_allocator *a, const uint8_t *model, size
     return st == WAI_ok ? WAI_ok : st == WAI_out_of_memory ? st : WAI_model_mismatch;
 }
 
+wai_status wai_jf_model_check(const wai_allocator *a, const uint8_t *model, size_t len, int dims,
+                              uint32_t afrac, uint8_t **out, size_t *out_len) {
+    uint32_t model_afrac = 0;
+    wai_status st = wai_jf_model_afrac(a, model, len, dims, &model_afrac);
+    if (st == WAI_ok && model_afrac != afrac) st = WAI_model_mismatch;
+    if (st != WAI_ok) {
+        wai_free(a, *out);
+        *out = NULL;
+        *out_len = 0;
+    }
+    return st;
+}
+
 static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 static int b64_value(char c) {

@@ -44,6 +44,12 @@ wai_status wai_jf_tables(const wai_allocator *a, const wai_json_value *obj, cons
 wai_status wai_jf_model_afrac(const wai_allocator *a, const uint8_t *model, size_t len, int dims,
                               uint32_t *afrac);
 
+/* The set, checked last as a decode reads it after the payload: the
+ * network's afrac must be the form's (model_mismatch); on any refusal the
+ * payload written (*out) is freed and cleared. */
+wai_status wai_jf_model_check(const wai_allocator *a, const uint8_t *model, size_t len, int dims,
+                              uint32_t afrac, uint8_t **out, size_t *out_len);
+
 /* A base64 member (RFC 4648, padded, canonical) decoded into bytes from a. */
 wai_status wai_jf_bytes(const wai_allocator *a, const wai_json_value *obj, const char *name,
                         uint8_t **out, size_t *len);

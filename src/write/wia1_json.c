@@ -56,15 +56,7 @@ wai_status wai_wia1_from_json(const wai_allocator *a, const wai_json_value *root
     if ((st = sample_rate(a, in->audio_json, in->audio_json_len, &p.sr)) != WAI_ok) goto done;
     p.medians = medians, p.cdfs = cdfs, p.stream = stream;
     if ((st = wai_wia1_write(a, &p, out, out_len)) != WAI_ok) goto done;
-    /* The set last, as a decode reads it after the payload. */
-    uint32_t model_afrac = 0;
-    st = wai_jf_model_afrac(a, in->model, in->model_len, 1, &model_afrac);
-    if (st == WAI_ok && model_afrac != p.afrac) st = WAI_model_mismatch;
-    if (st != WAI_ok) {
-        wai_free(a, *out);
-        *out = NULL;
-        *out_len = 0;
-    }
+    st = wai_jf_model_check(a, in->model, in->model_len, 1, p.afrac, out, out_len);
 done:
     wai_free(a, cdfs), wai_free(a, lengths), wai_free(a, medians), wai_free(a, stream);
     return st;

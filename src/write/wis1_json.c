@@ -73,14 +73,7 @@ wai_status wai_wis1_from_json(const wai_allocator *a, const wai_json_value *root
                               (uint32_t)d[3], (uint32_t)d[4], (uint32_t)d[5], rbits, len16, off32,
                               medians, cdfs, stream, stream_len};
     if ((st = wai_wis1_write(a, &p, out, out_len)) != WAI_ok) goto done;
-    uint32_t model_afrac = 0;
-    st = wai_jf_model_afrac(a, in->model, in->model_len, 2, &model_afrac);
-    if (st == WAI_ok && model_afrac != p.afrac) st = WAI_model_mismatch;
-    if (st != WAI_ok) {
-        wai_free(a, *out);
-        *out = NULL;
-        *out_len = 0;
-    }
+    st = wai_jf_model_check(a, in->model, in->model_len, 2, p.afrac, out, out_len);
 done:
     wai_free(a, cdfs), wai_free(a, lengths), wai_free(a, rbits), wai_free(a, offsets);
     wai_free(a, medians), wai_free(a, stream), wai_free(a, len16), wai_free(a, off32);
