@@ -163,6 +163,7 @@ int main(int argc, char **argv) {
     suite_decimal32();
     suite_json_forms();
     suite_binary64();
+    suite_commitments();
     suite_bmshj2018();
     suite_webnn_conformance();
     suite_threads();
