@@ -164,6 +164,7 @@ int main(int argc, char **argv) {
     suite_json_forms();
     suite_binary64();
     suite_commitments();
+    suite_signing();
     suite_bmshj2018();
     suite_webnn_conformance();
     suite_threads();

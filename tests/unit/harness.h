@@ -80,6 +80,7 @@ void suite_decimal32(void);
 void suite_json_forms(void);
 void suite_binary64(void);
 void suite_commitments(void);
+void suite_signing(void);
 void suite_bmshj2018(void);
 void suite_webnn_validation(void);
 
