@@ -1,34 +1,90 @@
-/* binary64 steps in integers (binary64.h). A finite positive binary64 is
- * m·2^e with m < 2^53 (m >= 2^52 when normal); nothing here leaves the
- * normal range (values lie between 2^-64 and 2^138). */
+/* binary64 in integers (binary64.h): the rounding every reader and writer
+ * of decimals here shares (common/decimal32.c too), exact decimal digits,
+ * and a × b / c. A finite positive binary64 is m·2^e with m < 2^53. */
 #include "common/binary64.h"
 
 #include <string.h>
 
-#include "common/decimal32.h"
+typedef wai_b64 f64;
 
-typedef struct f64 {
-    uint64_t m;
-    int e;
-} f64;
-
-static int bitlen(uint64_t v) {
+int wai_bitlen64(uint64_t v) {
     int n = 0;
     for (; v; v >>= 1) n++;
     return n;
 }
 
-/* m·2^e (plus a part below it when sticky) rounded to 53 bits, ties to
- * even. */
-static f64 round53(uint64_t m, int e, int sticky) {
-    const int drop = bitlen(m) - 53;
-    if (drop <= 0) return (f64){m, e};
+int wai_b64_round(uint64_t m, int e2, int sticky, wai_b64 *out) {
+    out->m = 0, out->e = 0;
+    const int lb = wai_bitlen64(m);
+    if (lb == 0) return 1;
+    const int exp = lb - 1 + e2;
+    if (exp > 1023) return 0;
+    const int p = exp >= -1022 ? 53 : exp + 1075;
+    if (p <= 0) {
+        /* At or under half the least subnormal 2^-1074: over it (p == 0
+         * with more than the top bit) rounds up to it, a tie to 0 (even). */
+        if (p == 0 && (m != ((uint64_t)1 << (lb - 1)) || sticky)) out->m = 1, out->e = -1074;
+        return 1;
+    }
+    const int drop = lb - p;
+    if (drop <= 0) {
+        out->m = m, out->e = e2;   /* exact: it fits */
+        return 1;
+    }
+    uint64_t M = m >> drop;
     const uint64_t rem = m & (((uint64_t)1 << drop) - 1), half = (uint64_t)1 << (drop - 1);
-    uint64_t r = m >> drop;
-    if (rem > half || (rem == half && (sticky || (r & 1)))) r++;
-    if (bitlen(r) > 53) r >>= 1, e++;   /* rounded up to 2^53 */
-    return (f64){r, e + drop};
+    if (rem > half || (rem == half && (sticky || (M & 1)))) M++;
+    out->m = M, out->e = e2 + drop;
+    if (wai_bitlen64(M) > 53) out->m >>= 1, out->e++;   /* rounded up to 2^53 */
+    return wai_bitlen64(out->m) - 1 + out->e <= 1023;
 }
+
+/* The muldiv's values lie within the normal range: never past it. */
+static f64 round53(uint64_t m, int e, int sticky) {
+    f64 r;
+    (void)wai_b64_round(m, e, sticky, &r);
+    return r;
+}
+
+int wai_exact_decimal(uint64_t m, int e, char *digits, int *exp10) {
+    if (e > 150 || e < -150) return 0;
+    uint32_t w[24] = {(uint32_t)(m % 1000000000u), (uint32_t)(m / 1000000000u % 1000000000u),
+                      (uint32_t)(m / 1000000000u / 1000000000u)};   /* base 10^9, little-endian */
+    int n = w[2] ? 3 : w[1] ? 2 : 1;
+    const int twos = e > 0 ? e : 0, fives = e < 0 ? -e : 0;
+    /* By 2^28 and 5^13 at a time (each under 2^31). */
+    for (int i = 0; i < twos + fives;) {
+        uint32_t mul = 1;
+        if (i < twos) {
+            const int c = twos - i < 28 ? twos - i : 28;
+            mul = (uint32_t)1 << c, i += c;
+        } else {
+            const int c = twos + fives - i < 13 ? twos + fives - i : 13;
+            for (int q = 0; q < c; q++) mul *= 5;
+            i += c;
+        }
+        uint64_t carry = 0;
+        for (int j = 0; j < n; j++) {
+            const uint64_t t = (uint64_t)w[j] * mul + carry;
+            w[j] = (uint32_t)(t % 1000000000u);
+            carry = t / 1000000000u;
+        }
+        if (carry) w[n++] = (uint32_t)carry;
+    }
+    int nd = 0;
+    for (int j = n - 1; j >= 0; j--)
+        for (int k = 8; k >= 0; k--) {
+            uint32_t p = 1;
+            for (int q = 0; q < k; q++) p *= 10;
+            const char c = (char)('0' + (w[j] / p) % 10);
+            if (nd == 0 && c == '0') continue;
+            digits[nd++] = c;
+        }
+    if (nd == 0) digits[nd++] = '0';
+    *exp10 = -fives;
+    return nd;
+}
+
 
 /* (hi·2^64 + lo) / d for d > hi (the quotient fits 64 bits), by shift and
  * subtract; *rem the remainder. */
@@ -59,8 +115,8 @@ static void mul128(uint64_t x, uint64_t y, uint64_t *hi, uint64_t *lo) {
 /* p / q for binary64 p and q (q > 0), rounded. */
 static f64 divide(f64 p, f64 q) {
     if (p.m == 0) return (f64){0, 0};
-    /* p.m · 2^k / q.m with 64 quotient bits: k = 63 + bitlen(q.m) - bitlen(p.m) (>= 11). */
-    const int k = 63 + bitlen(q.m) - bitlen(p.m);
+    /* p.m · 2^k / q.m with 63-64 quotient bits (k >= 11). */
+    const int k = 63 + wai_bitlen64(q.m) - wai_bitlen64(p.m);
     uint64_t hi, lo, rem;
     if (k >= 64) {
         hi = p.m << (k - 64), lo = 0;
@@ -80,7 +136,7 @@ size_t wai_binary64_muldiv_text(uint64_t a, uint64_t b, uint64_t c, char *out) {
     if (hi == 0) {
         prod = round53(lo, fa.e + fb.e, 0);
     } else {
-        const int shift = bitlen(hi);   /* keep the top 64 bits, the rest sticky */
+        const int shift = wai_bitlen64(hi);   /* keep the top 64 bits, the rest sticky */
         const uint64_t top = (hi << (64 - shift)) | (lo >> shift);
         const int sticky = (lo & (((uint64_t)1 << shift) - 1)) != 0;
         prod = round53(top, fa.e + fb.e + shift, sticky);
@@ -88,7 +144,7 @@ size_t wai_binary64_muldiv_text(uint64_t a, uint64_t b, uint64_t c, char *out) {
     const f64 quo = divide(prod, fc);
     /* The exact value rounded to six decimals, ties to even. */
     char d[WAI_EXACT_DECIMAL_MAX + 8];
-    int exp10;
+    int exp10 = 0;
     int nd = wai_exact_decimal(quo.m, quo.e, d, &exp10);
     /* Digits below 10^-6 decide the rounding. */
     int keep = nd + exp10 + 6;   /* digits at or above the 10^-6 place */

@@ -13,6 +13,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A finite binary64 magnitude as m·2^e (m < 2^53; m == 0 for a zero). */
+typedef struct wai_b64 {
+    uint64_t m;
+    int e;
+} wai_b64;
+
+/* The bit length of v (0 for 0). */
+int wai_bitlen64(uint64_t v);
+
+/* m·2^e2, plus something below it when sticky, rounded to binary64 as a
+ * machine rounds: to nearest, ties to even, subnormals included (under
+ * half of 2^-1074 is a zero). 1, or 0 when it rounds past the range. */
+int wai_b64_round(uint64_t m, int e2, int sticky, wai_b64 *out);
+
+/* The exact decimal digits of m·2^e (|e| <= 150), most significant first
+ * (no leading zero; "0" for m == 0), into digits (WAI_EXACT_DECIMAL_MAX
+ * bytes); *exp10 is the decimal exponent of the last digit's unit (the
+ * value is digits · 10^*exp10). Returns the digit count, 0 for e out of
+ * range. */
+#define WAI_EXACT_DECIMAL_MAX 224
+int wai_exact_decimal(uint64_t m, int e, char *digits, int *exp10);
+
 /* a × b / c in binary64 (each of a, b and c converted, the product rounded,
  * then the quotient), written "%.6f"-style into out (64 bytes at least,
  * NUL-terminated); returns its length. c must not be 0. */

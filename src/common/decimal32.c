@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/binary64.h"
+
 #define MAX_DIGITS 800
 /* 10^1131 · 2^66 at most (docs in big_divide's caller): 3824 bits. */
 #define LIMBS 136
@@ -120,12 +122,6 @@ static uint64_t big_divide(big *a, big *b, int *sticky) {
     return q;
 }
 
-static int bitlen64(uint64_t v) {
-    int n = 0;
-    for (; v; v >>= 1) n++;
-    return n;
-}
-
 /* ---- the spelling ------------------------------------------------------------ */
 
 typedef struct spelling {
@@ -222,41 +218,12 @@ static void big_of_digits(big *b, const spelling *s) {
     }
 }
 
-/* ---- rounding ------------------------------------------------------------------- */
+/* ---- rounding (common/binary64.h) ------------------------------------------------ */
 
-/* A finite binary64 as M·2^e (M < 2^53; M == 0 for a zero). */
-typedef struct b64 {
-    uint64_t m;
-    int e;
-} b64;
+typedef wai_b64 b64;
 
-/* Rounds m·2^e2 (plus below it, when sticky) to binary64: 0, or
- * WAI_DECIMAL32_NO_VALUE past the range. */
 static wai_decimal32_result round64(uint64_t m, int e2, int sticky, b64 *out) {
-    out->m = 0, out->e = 0;
-    const int lb = bitlen64(m);
-    if (lb == 0) return WAI_DECIMAL32_OK;
-    const int exp = lb - 1 + e2;
-    if (exp > 1023) return WAI_DECIMAL32_NO_VALUE;
-    const int p = exp >= -1022 ? 53 : exp + 1075;
-    if (p <= 0) {
-        /* At or under half the least subnormal 2^-1074: over it (p == 0
-         * with more than the top bit) rounds up to it, a tie to 0 (even). */
-        if (p == 0 && (m != ((uint64_t)1 << (lb - 1)) || sticky)) out->m = 1, out->e = -1074;
-        return WAI_DECIMAL32_OK;
-    }
-    const int drop = lb - p;
-    if (drop <= 0) {
-        out->m = m, out->e = e2;   /* exact: it fits */
-        return WAI_DECIMAL32_OK;
-    }
-    uint64_t M = m >> drop;
-    const uint64_t rem = m & (((uint64_t)1 << drop) - 1), half = (uint64_t)1 << (drop - 1);
-    if (rem > half || (rem == half && (sticky || (M & 1)))) M++;
-    out->m = M, out->e = e2 + drop;
-    if (bitlen64(M) > 53) out->m >>= 1, out->e++;   /* rounded up to 2^53 */
-    if (bitlen64(M) - 1 + out->e > 1023) return WAI_DECIMAL32_NO_VALUE;
-    return WAI_DECIMAL32_OK;
+    return wai_b64_round(m, e2, sticky, out) ? WAI_DECIMAL32_OK : WAI_DECIMAL32_NO_VALUE;
 }
 
 static wai_decimal32_result nearest64(const spelling *s, b64 *out) {
@@ -291,7 +258,7 @@ static wai_decimal32_result nearest64(const spelling *s, b64 *out) {
 static uint64_t encode64(int neg, const b64 *v) {
     uint64_t bits = (uint64_t)neg << 63;
     if (v->m == 0) return bits;
-    const int bl = bitlen64(v->m), top = bl - 1 + v->e;
+    const int bl = wai_bitlen64(v->m), top = bl - 1 + v->e;
     if (top >= -1022)
         return bits | ((uint64_t)(top + 1023) << 52) | ((v->m << (53 - bl)) & ((UINT64_C(1) << 52) - 1));
     return bits | (v->m << (v->e + 1074));
@@ -302,7 +269,7 @@ static wai_decimal32_result encode32(int neg, b64 v, uint32_t *bits) {
     *bits = (uint32_t)neg << 31;
     if (v.m == 0) return WAI_DECIMAL32_OK;
     while (!(v.m & 1)) v.m >>= 1, v.e++;
-    const int bl = bitlen64(v.m), top = bl - 1 + v.e;
+    const int bl = wai_bitlen64(v.m), top = bl - 1 + v.e;
     if (bl > 24 || v.e < -149 || top > 127) return WAI_DECIMAL32_NOT_BINARY32;
     if (top >= -126)
         *bits |= ((uint32_t)(top + 127) << 23) | ((uint32_t)(v.m << (24 - bl)) & 0x7fffffu);
@@ -358,45 +325,6 @@ static uint64_t widen32(uint32_t f) {
         m &= 0x7fffff;
     }
     return sign | ((uint64_t)(exp + 1023) << 52) | ((uint64_t)m << 29);
-}
-
-int wai_exact_decimal(uint64_t m, int e, char *digits, int *exp10) {
-    if (e > 150 || e < -150) return 0;
-    uint32_t w[24] = {(uint32_t)(m % 1000000000u), (uint32_t)(m / 1000000000u % 1000000000u),
-                      (uint32_t)(m / 1000000000u / 1000000000u)};   /* base 10^9, little-endian */
-    int n = w[2] ? 3 : w[1] ? 2 : 1;
-    const int twos = e > 0 ? e : 0, fives = e < 0 ? -e : 0;
-    /* By 2^28 and 5^13 at a time (each under 2^31). */
-    for (int i = 0; i < twos + fives;) {
-        uint32_t mul = 1;
-        if (i < twos) {
-            const int c = twos - i < 28 ? twos - i : 28;
-            mul = (uint32_t)1 << c, i += c;
-        } else {
-            const int c = twos + fives - i < 13 ? twos + fives - i : 13;
-            for (int q = 0; q < c; q++) mul *= 5;
-            i += c;
-        }
-        uint64_t carry = 0;
-        for (int j = 0; j < n; j++) {
-            const uint64_t t = (uint64_t)w[j] * mul + carry;
-            w[j] = (uint32_t)(t % 1000000000u);
-            carry = t / 1000000000u;
-        }
-        if (carry) w[n++] = (uint32_t)carry;
-    }
-    int nd = 0;
-    for (int j = n - 1; j >= 0; j--)
-        for (int k = 8; k >= 0; k--) {
-            uint32_t p = 1;
-            for (int q = 0; q < k; q++) p *= 10;
-            const char c = (char)('0' + (w[j] / p) % 10);
-            if (nd == 0 && c == '0') continue;
-            digits[nd++] = c;
-        }
-    if (nd == 0) digits[nd++] = '0';
-    *exp10 = -fives;
-    return nd;
 }
 
 /* digits[0..k) · 10^exp10 as "De<x>" text (a non-integer spelling). */
@@ -473,7 +401,7 @@ size_t wai_binary32_shortest(uint32_t bits, char *out) {
     const uint32_t e8 = (bits >> 23) & 0xff;
     const uint32_t m = e8 ? (bits & 0x7fffff) | 0x800000 : bits & 0x7fffff;
     char exact[WAI_EXACT_DECIMAL_MAX];
-    int exp10;
+    int exp10 = 0;
     const int nd = wai_exact_decimal(m, e8 ? (int)e8 - 150 : -149, exact, &exp10);
     char d[180], text[220];
     for (int k = 1; k <= 17 && k <= nd; k++) {

@@ -31,14 +31,6 @@ wai_decimal32_result wai_decimal32_read(const char *text, size_t len, uint32_t *
  * for tests and for readers of binary64 members. */
 wai_decimal32_result wai_decimal64_read(const char *text, size_t len, uint64_t *bits);
 
-/* The exact decimal digits of m·2^e (|e| <= 150), most significant first
- * (no leading zero; "0" for m == 0), into digits (WAI_EXACT_DECIMAL_MAX
- * bytes); *exp10 is the decimal exponent of the last digit's unit (the
- * value is digits · 10^*exp10). Returns the digit count, 0 for e out of
- * range. */
-#define WAI_EXACT_DECIMAL_MAX 224
-int wai_exact_decimal(uint64_t m, int e, char *digits, int *exp10);
-
 /* The shortest JSON number whose binary64 reading is the binary32 value
  * `bits` widened (what an export writes for a WIS1 range, §10), into out
  * (48 bytes at least, NUL-terminated); returns its length. An integer
