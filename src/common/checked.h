@@ -47,6 +47,12 @@ static inline int wai_fits_size(uint64_t v) {
     return v <= (uint64_t)SIZE_MAX;
 }
 
+/* A length a u32 field can hold (a parameter, so a 32-bit size_t argument
+ * draws no always-true comparison). */
+static inline int wai_fits_u32(uint64_t v) {
+    return v <= UINT32_MAX;
+}
+
 /* The caps of integer-payloads §7 (R4: equality allowed). */
 #define WAI_CAP_ELEMENTS   ((uint64_t)1 << 26)
 #define WAI_CAP_CLIP_BYTES ((uint64_t)1 << 30)

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "common/checked.h"
 #include "wai/wai_hash.h"
 
 typedef struct writer {
@@ -23,10 +24,6 @@ static void put_be(writer *w, uint64_t v, int bytes) {
     put(w, b, (size_t)bytes);
 }
 
-static int fits_u32(uint64_t n) {
-    return n <= UINT32_MAX;
-}
-
 /* §15.1's class encoding: the tag, then the evidence classes 4 and 5 carry. */
 static void put_class(writer *w, const wai_energy *e) {
     put_be(w, (uint64_t)e->cls, 1);
@@ -42,7 +39,7 @@ static void put_class(writer *w, const wai_energy *e) {
 }
 
 size_t wai_receipt_signing_payload(const wai_receipt_fields *r, uint8_t *out, size_t cap) {
-    if (!fits_u32(r->signer_id_len) || !fits_u32(r->energy.calibration_ref_len)) return 0;
+    if (!wai_fits_u32(r->signer_id_len) || !wai_fits_u32(r->energy.calibration_ref_len)) return 0;
     writer w = {out, cap, 0};
     const int enc = r->kind == WAI_RECEIPT_ENCODE;
     const char *tag = enc ? "wai:video-encode-receipt" : "wai:video-receipt";

@@ -9,10 +9,6 @@
 #include "common/checked.h"
 #include "formats/wic1.h"
 
-/* A frame's length is a u32 field: a longer frame cannot be framed. */
-static int fits_u32(uint64_t v) {
-    return v <= UINT32_MAX;
-}
 
 wai_status wai_wic1_split(const wai_allocator *a, const uint8_t *clip, size_t len,
                           wai_payload **frames, uint32_t *n_frames) {
@@ -51,7 +47,7 @@ wai_status wai_wcf1_join(const wai_allocator *a, const wai_payload *frames, uint
     if (n_frames > WAI_CAP_FRAMES) return WAI_too_large;
     uint64_t total = WAI_WIC1_HEADER_BYTES;
     for (uint32_t f = 0; f < n_frames; f++) {
-        if (!fits_u32(frames[f].len)) return WAI_stream_length;
+        if (!wai_fits_u32(frames[f].len)) return WAI_stream_length;
         total += 4 + (uint64_t)frames[f].len;
     }
     if (!wai_fits_size(total)) return WAI_out_of_memory;
