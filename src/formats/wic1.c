@@ -7,12 +7,6 @@
 
 #include "common/checked.h"
 
-/* A frame's bytes as §17.2 reads them (S15): a WCF1 whose magic is
- * checked by §2 step 1 with WCF1 wanted. */
-static wai_status frame_parse(const uint8_t *data, size_t len, wai_wcf1 *f) {
-    return wai_wcf1_parse(data, len, f);
-}
-
 wai_status wai_wic1_parse(const uint8_t *data, size_t len, wai_wic1 *out) {
     wai_reader r;
     wai_reader_init(&r, data, len);
@@ -30,8 +24,10 @@ wai_status wai_wic1_parse(const uint8_t *data, size_t len, wai_wic1 *out) {
         const uint8_t *bytes;
         if ((st = wai_read_u32(&r, &n)) != WAI_ok || (st = wai_read_span(&r, n, &bytes)) != WAI_ok)
             return WAI_stream_length;
+        /* F's bytes are one WCF1 payload, its magic checked with WCF1
+         * wanted (reading S15). */
         wai_wcf1 f;
-        if ((st = frame_parse(bytes, n, &f)) != WAI_ok) return st;
+        if ((st = wai_wcf1_parse(bytes, n, &f)) != WAI_ok) return st;
         if (f.kind != (i ? WAI_WCF1_INTER : WAI_WCF1_INTRA)) return WAI_field_range;
         if (i == 0) {
             out->first = f;
