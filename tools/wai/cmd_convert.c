@@ -6,61 +6,23 @@
 #include <string.h>
 
 #include "cli.h"
+#include "file_options.h"
 #include "frame_files.h"
 #include "wai/wai_format.h"
 #include "wai/wai_write.h"
 
-typedef struct convert_options {
-    const char *out, *capability;
-    const char *audio;     /* convert: audio.json to read; export: audio.json to write */
-    const char *set_dir;   /* convert: the set whose network the afrac must be */
-    uint64_t max_memory;
-    int force, json;
-    int first, last;
-} convert_options;
-
-static int parse_options(const char *cmd, int argc, char **argv, convert_options *o) {
-    static const char *const takes_value[] = {"-o", "--capability", "--max-memory", "--audio",
-                                              "--set", NULL};
-    cli_permute(argc, argv, takes_value);
-    memset(o, 0, sizeof *o);
-    o->max_memory = CLI_DEFAULT_MAX_MEMORY;
-    int i = 1;
-    for (; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--")) {
-            i++;
-            break;
-        }
-        if (a[0] != '-' || a[1] == '\0') break;
-        if (!strcmp(a, "-o") || !strcmp(a, "--capability")) {
-            if (++i >= argc) return cli_usage_error(cmd, "%s needs a value", a);
-            if (a[1] == 'o') o->out = argv[i];
-            else o->capability = argv[i];
-        } else if (!strcmp(a, "--audio") || (!strcmp(cmd, "convert") && !strcmp(a, "--set"))) {
-            if (++i >= argc) return cli_usage_error(cmd, "%s needs a value", a);
-            if (a[2] == 'a') o->audio = argv[i];
-            else o->set_dir = argv[i];
-        } else if (!strcmp(a, "--max-memory")) {
-            if (++i >= argc || !cli_parse_bytes(argv[i], &o->max_memory))
-                return cli_usage_error(cmd, "--max-memory needs a byte count (e.g. 512M)");
-        } else if (!strcmp(a, "-y") || !strcmp(a, "--force")) {
-            o->force = 1;
-        } else if (!strcmp(cmd, "export") && !strcmp(a, "--json")) {
-            o->json = 1;
-        } else {
-            return cli_usage_error(cmd, "unknown option '%s'", a);
-        }
-    }
-    o->first = i;
-    o->last = argc;
+/* The options, then one input and -o. */
+static int parse_options(const char *cmd, int argc, char **argv, unsigned extras,
+                         file_options *o) {
+    int rc = file_options_parse(cmd, argc, argv, extras, o);
+    if (rc != 0) return rc;
     if (o->last - o->first != 1) return cli_usage_error(cmd, "give one input file");
     if (!o->out) return cli_usage_error(cmd, "no output given (-o OUT)");
     return 0;
 }
 
 /* Reads the input, runs the conversion, writes OUT. */
-static int run(const char *cmd, const convert_options *o, const char *name, int payload_input) {
+static int run(const char *cmd, const file_options *o, const char *name, int payload_input) {
     cli_inputs inputs;
     cli_inputs_init(&inputs, o->force);
     cli_file f = {0}, aux[2] = {{0}, {0}};
@@ -134,8 +96,9 @@ done:
 }
 
 int cmd_convert(int argc, char **argv) {
-    convert_options o;
-    int rc = parse_options("convert", argc, argv, &o);
+    file_options o;
+    int rc = parse_options("convert", argc, argv,
+                           FILE_OPT_CAPABILITY | FILE_OPT_AUDIO | FILE_OPT_SET, &o);
     if (rc != 0) return rc;
     if (!o.capability)
         return cli_usage_error("convert", "--capability is required (the payload's capability)");
@@ -152,8 +115,9 @@ int cmd_convert(int argc, char **argv) {
 }
 
 int cmd_export(int argc, char **argv) {
-    convert_options o;
-    int rc = parse_options("export", argc, argv, &o);
+    file_options o;
+    int rc = parse_options("export", argc, argv,
+                           FILE_OPT_CAPABILITY | FILE_OPT_AUDIO | FILE_OPT_JSON, &o);
     if (rc != 0) return rc;
     if (!o.json) return cli_usage_error("export", "give --json (the one form this build writes)");
     return run("export", &o, argv[o.first], 1);

@@ -5,44 +5,15 @@
 #include <string.h>
 
 #include "cli.h"
+#include "file_options.h"
 #include "frame_files.h"
 #include "wai/wai_format.h"
 #include "wai/wai_write.h"
 
-typedef struct split_options {
-    const char *out;
-    uint64_t max_memory;
-    int force;
-    int first, last;   /* the operands, argv[first..last) */
-} split_options;
-
-static int parse_options(const char *cmd, int argc, char **argv, split_options *o) {
-    static const char *const takes_value[] = {"-o", "--max-memory", NULL};
-    cli_permute(argc, argv, takes_value);
-    memset(o, 0, sizeof *o);
-    o->max_memory = CLI_DEFAULT_MAX_MEMORY;
-    int i = 1;
-    for (; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--")) {
-            i++;
-            break;
-        }
-        if (a[0] != '-' || a[1] == '\0') break;
-        if (!strcmp(a, "-o")) {
-            if (++i >= argc) return cli_usage_error(cmd, "-o needs a value");
-            o->out = argv[i];
-        } else if (!strcmp(a, "--max-memory")) {
-            if (++i >= argc || !cli_parse_bytes(argv[i], &o->max_memory))
-                return cli_usage_error(cmd, "--max-memory needs a byte count (e.g. 512M)");
-        } else if (!strcmp(a, "-y") || !strcmp(a, "--force")) {
-            o->force = 1;
-        } else {
-            return cli_usage_error(cmd, "unknown option '%s'", a);
-        }
-    }
-    o->first = i;
-    o->last = argc;
+/* The options, then at least one input and -o. */
+static int parse_options(const char *cmd, int argc, char **argv, file_options *o) {
+    int rc = file_options_parse(cmd, argc, argv, 0, o);
+    if (rc != 0) return rc;
     if (o->first == o->last) return cli_usage_error(cmd, "no input given");
     if (!o->out) return cli_usage_error(cmd, "no output given (-o OUT)");
     return 0;
@@ -61,7 +32,7 @@ static wai_format format_of(const cli_file *f) {
 }
 
 int cmd_split(int argc, char **argv) {
-    split_options o;
+    file_options o;
     int rc = parse_options("split", argc, argv, &o);
     if (rc != 0) return rc;
     if (o.last - o.first != 1) return cli_usage_error("split", "split reads one clip");
@@ -106,7 +77,7 @@ done:
 }
 
 int cmd_join(int argc, char **argv) {
-    split_options o;
+    file_options o;
     int rc = parse_options("join", argc, argv, &o);
     if (rc != 0) return rc;
     const int n_in = o.last - o.first;
