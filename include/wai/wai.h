@@ -92,7 +92,13 @@ typedef enum wai_status {
     /* the library's own: not a judgement of the payload */
     WAI_out_of_memory = 64,
     WAI_io_error = 65,
-    WAI_invalid_argument = 66
+    WAI_invalid_argument = 66,
+
+    /* a receipt of wai.video.int_motion (integer-payloads §15;
+     * include/wai/wai_receipt.h says what each found) */
+    WAI_receipt_refused = 80,       /* the JSON form's reader refuses it (§15.2) */
+    WAI_receipt_inconsistent = 81,  /* not consistent, or its signature fails (§15.1) */
+    WAI_receipt_not_rederived = 82  /* the payload (or source) does not give it */
 } wai_status;
 
 /* The code's name as the spec writes it ("stream_exhausted"), "ok" for
@@ -113,7 +119,8 @@ typedef enum wai_status_kind {
     WAI_KIND_DISPATCH,  /* a dispatch path was refused (neural-dispatch §7) */
     WAI_KIND_LIBRARY,   /* out of memory, I/O, invalid argument */
     WAI_KIND_UNKNOWN,
-    WAI_KIND_WEBNN      /* a WebNN call was refused or failed (webnn.md) */
+    WAI_KIND_WEBNN,     /* a WebNN call was refused or failed (webnn.md) */
+    WAI_KIND_RECEIPT    /* a receipt was refused, inconsistent or not re-derived */
 } wai_status_kind;
 
 WAI_API wai_status_kind wai_status_kind_of(wai_status s);

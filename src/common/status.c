@@ -48,6 +48,9 @@ static const status_entry status_table[] = {
     {WAI_out_of_memory, "out_of_memory", WAI_KIND_LIBRARY},
     {WAI_io_error, "io_error", WAI_KIND_LIBRARY},
     {WAI_invalid_argument, "invalid_argument", WAI_KIND_LIBRARY},
+    {WAI_receipt_refused, "receipt_refused", WAI_KIND_RECEIPT},
+    {WAI_receipt_inconsistent, "receipt_inconsistent", WAI_KIND_RECEIPT},
+    {WAI_receipt_not_rederived, "receipt_not_rederived", WAI_KIND_RECEIPT},
 };
 
 #define N_STATUS (sizeof status_table / sizeof status_table[0])

@@ -38,7 +38,7 @@ static void put_class(writer *w, const wai_energy *e) {
     }
 }
 
-size_t wai_receipt_signing_payload(const wai_receipt_fields *r, uint8_t *out, size_t cap) {
+size_t wai_receipt_signing_payload(const wai_receipt_info *r, uint8_t *out, size_t cap) {
     if (!wai_fits_u32(r->signer_id_len) || !wai_fits_u32(r->energy.calibration_ref_len)) return 0;
     writer w = {out, cap, 0};
     const int enc = r->kind == WAI_RECEIPT_ENCODE;

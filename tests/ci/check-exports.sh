@@ -33,7 +33,8 @@ exported() {  # exported LIB: its defined dynamic function symbols
 
 core_headers=()
 for h in "$WAI_REPO"/include/wai/*.h; do
-    [[ "$(basename "$h")" == wai_write.h ]] || core_headers+=("$h")
+    # wai_write.h is libwai_write's, wai_ed25519.h libwai_ed25519's.
+    case "$(basename "$h")" in wai_write.h | wai_ed25519.h) ;; *) core_headers+=("$h") ;; esac
 done
 declared 'WAI_API' "${core_headers[@]}" >"$tmp/core.want"
 declared 'WAI_WRITE_API' "$WAI_REPO/include/wai/wai_write.h" >"$tmp/write.want"

@@ -12,6 +12,7 @@ PACKAGES=(
     nodejs pkg-config python3
     libpng-dev   # optional PNG support of the wai tool, so CI builds and tests it
     libdnnl-dev  # oneDNN: the native WebNN's convolutions (optional in the build)
+    libsodium-dev  # Ed25519 for receipts (optional in the build: libwai_ed25519)
     # the bmshj2018 tools and the float path's agreement test (tests/bmshj2018)
     python3-torch python3-onnx python3-numpy python3-pil python3-skimage
     python-matplotlib-data

@@ -38,6 +38,7 @@
 #include "gen_wim1.h"
 #include "gen_wic1.h"
 #include "gen_json.h"
+#include "gen_receipts.h"
 #include "wai/wai_hash.h"
 #include "wai/wai_write.h"
 #include "write/payloads.h"
@@ -594,6 +595,7 @@ int main(int argc, char **argv) {
     gen_wim1(g_out, g_index);
     gen_wic1(g_out, g_index);
     gen_json(g_out, g_index);
+    gen_receipts(g_out);
     if (fclose(g_index) != 0) gen_die("index");
     gen_models(g_out);
     return 0;

@@ -18,7 +18,10 @@ CORPUS=$ROOT/tests/corpus
 source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 
 if [ -n "$GEN" ]; then
-    if "$GEN" "$TMP/gen" && diff -r -q -x '*.c' -x '*.h' -x '*.md' "$CORPUS" "$TMP/gen" >"$TMP/diff"; then
+    # A generator built without libsodium writes no receipts (gen_receipts.h).
+    skip=()
+    "$GEN" "$TMP/gen" && [ ! -d "$TMP/gen/receipts" ] && skip=(-x receipts)
+    if [ -d "$TMP/gen" ] && diff -r -q -x '*.c' -x '*.h' -x '*.md' "${skip[@]}" "$CORPUS" "$TMP/gen" >"$TMP/diff"; then
         ok
     else
         fail "the committed corpus is not what tests/corpus/generate.c writes: $(head -5 "$TMP/diff")"

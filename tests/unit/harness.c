@@ -165,6 +165,9 @@ int main(int argc, char **argv) {
     suite_binary64();
     suite_commitments();
     suite_signing();
+    suite_receipt();
+    suite_ed25519();
+    suite_energy_figure();
     suite_bmshj2018();
     suite_webnn_conformance();
     suite_threads();

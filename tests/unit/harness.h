@@ -81,6 +81,9 @@ void suite_json_forms(void);
 void suite_binary64(void);
 void suite_commitments(void);
 void suite_signing(void);
+void suite_receipt(void);
+void suite_ed25519(void);
+void suite_energy_figure(void);
 void suite_bmshj2018(void);
 void suite_webnn_validation(void);
 

@@ -29,8 +29,8 @@ static void fill(uint8_t *p, size_t n, uint8_t v) {
 
 static uint8_t frames[3][32];
 
-static wai_receipt_fields base(wai_receipt_kind kind) {
-    wai_receipt_fields r;
+static wai_receipt_info base(wai_receipt_kind kind) {
+    wai_receipt_info r;
     memset(&r, 0, sizeof r);
     r.kind = kind;
     fill(r.codestream_hash, 32, 0xc0);
@@ -45,7 +45,7 @@ static wai_receipt_fields base(wai_receipt_kind kind) {
 }
 
 /* §15's text, written out. */
-static void expected(const wai_receipt_fields *r, buf *x) {
+static void expected(const wai_receipt_info *r, buf *x) {
     x->n = 0;
     const int enc = r->kind == WAI_RECEIPT_ENCODE;
     if (enc) add(x, "wai:video-encode-receipt", 24);
@@ -76,7 +76,7 @@ static void expected(const wai_receipt_fields *r, buf *x) {
     add(x, r->signer_id, r->signer_id_len);
 }
 
-static void check_one(const wai_receipt_fields *r, const char *what) {
+static void check_one(const wai_receipt_info *r, const char *what) {
     static buf want;
     static uint8_t got[2048];
     expected(r, &want);
@@ -89,7 +89,7 @@ static void test_payloads(void) {
     for (int i = 0; i < 3; i++) fill(frames[i], 32, (uint8_t)(0xa0 + i));
     for (int k = 0; k < 2; k++) {
         const wai_receipt_kind kind = k ? WAI_RECEIPT_ENCODE : WAI_RECEIPT_DECODE;
-        wai_receipt_fields r = base(kind);
+        wai_receipt_info r = base(kind);
         check_one(&r, "unmetered");
         r.energy = (wai_energy){5000, WAI_ENERGY_ESTIMATOR, 0, 0, 0, NULL, 0};
         check_one(&r, "estimator");
@@ -103,7 +103,7 @@ static void test_payloads(void) {
         check_one(&r, "no frame, no signer id");
     }
     /* A decode receipt's is not an encode receipt's. */
-    wai_receipt_fields d = base(WAI_RECEIPT_DECODE), e = base(WAI_RECEIPT_ENCODE);
+    wai_receipt_info d = base(WAI_RECEIPT_DECODE), e = base(WAI_RECEIPT_ENCODE);
     CHECK(wai_receipt_signing_payload(&d, NULL, 0) != wai_receipt_signing_payload(&e, NULL, 0));
     /* A length field that cannot hold the signer id. */
     if (sizeof(size_t) > 4) {
@@ -114,7 +114,7 @@ static void test_payloads(void) {
 
 static void test_receipt_hash(void) {
     for (int i = 0; i < 3; i++) fill(frames[i], 32, (uint8_t)(0xa0 + i));
-    wai_receipt_fields r = base(WAI_RECEIPT_DECODE);
+    wai_receipt_info r = base(WAI_RECEIPT_DECODE);
     static uint8_t payload[2048], pre[4096];
     const size_t n = wai_receipt_signing_payload(&r, payload, sizeof payload);
     uint8_t sig[64], got[32], want[32];

@@ -141,6 +141,8 @@ int cmd_graph(int argc, char **argv);
 int cmd_split(int argc, char **argv);  /* cmd_split.c */
 int cmd_join(int argc, char **argv);   /* cmd_split.c */
 int cmd_convert(int argc, char **argv); /* cmd_convert.c */
+int cmd_receipt(int argc, char **argv); /* cmd_receipt.c */
+int cmd_keygen(int argc, char **argv);  /* cmd_keygen.c */
 int cmd_export(int argc, char **argv);  /* cmd_convert.c */
 
 #endif

@@ -8,8 +8,12 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "energy_meter.h"
+#include "file_options.h"
 #include "frame_files.h"
 #include "input.h"
+#include "keys.h"
+#include "receipt_cli.h"
 #include "wai/wai_write.h"
 
 /* Progress lines only for inputs that take a while: about 2^22 pixels. */
@@ -18,6 +22,7 @@
 typedef struct encode_options {
     const char *capability;
     const char *out;
+    file_options receipt;      /* --receipt R.json (its out), --key, --id, --parent, --powercap */
     uint64_t q, block, search, threads;
     int half_pel, frames, quiet, force;
 } encode_options;
@@ -52,6 +57,13 @@ static int parse_options(int argc, char **argv, encode_options *o, int *first, i
             if (++i >= argc) return cli_usage_error("encode", "%s needs a value", a);
             if (a[1] == 'o') o->out = argv[i];
             else o->capability = argv[i];
+        } else if (!strcmp(a, "--receipt") || !strcmp(a, "--key") || !strcmp(a, "--id") ||
+                   !strcmp(a, "--parent") || !strcmp(a, "--powercap")) {
+            if (++i >= argc) return cli_usage_error("encode", "%s needs a value", a);
+            const char **v = a[2] == 'r' ? &o->receipt.out : a[2] == 'k' ? &o->receipt.key
+                           : a[2] == 'i' ? &o->receipt.id : a[3] == 'a' ? &o->receipt.parent
+                                         : &o->receipt.powercap;
+            *v = argv[i];
         } else if (!strcmp(a, "--q")) {
             rc = parse_number(a, ++i < argc ? argv[i] : NULL, 1, 65535, &o->q);
         } else if (!strcmp(a, "--block")) {
@@ -86,6 +98,13 @@ static int parse_options(int argc, char **argv, encode_options *o, int *first, i
     if (!o->out) return cli_usage_error("encode", "no output given (-o OUT)");
     if (o->frames && !strcmp(o->out, "-"))
         return cli_usage_error("encode", "--frames writes one file per frame: OUT can't be '-'");
+    if (!o->receipt.out && (o->receipt.key || o->receipt.id || o->receipt.parent || o->receipt.powercap))
+        return cli_usage_error("encode", "--key, --id, --parent and --powercap go with --receipt");
+    if (o->receipt.out && o->frames)
+        return cli_usage_error("encode", "--receipt describes a clip: not with --frames");
+    if (o->receipt.out && !o->receipt.key)
+        return cli_usage_error("encode", "--receipt needs --key KEY (wai keygen writes one)");
+    o->receipt.force = o->force;
     *first = 1;
     *last = 1 + n_in;
     return 0;
@@ -211,6 +230,52 @@ static int write_frames(const encode_options *o, const wai_motion_encode_result 
     return rc;
 }
 
+/* The encode receipt (integer-payloads §15.3) of the clip written, from
+ * its source and the energy the encode took. */
+static int write_receipt(const encode_options *o, const wai_motion_encode_result *r,
+                         const input_clip *clip, const wai_energy *energy, const char *why,
+                         cli_inputs *inputs) {
+#if defined(WAI_HAVE_ED25519)
+    uint8_t parent[32];
+    if (o->receipt.parent && !keys_parse_hex32(o->receipt.parent, strlen(o->receipt.parent), parent))
+        return cli_usage_error("encode", "--parent needs a receipt hash (64 hexadecimal digits)");
+    wai_ed25519_key key;
+    wai_receipt_signer signer;
+    int rc = receipt_signer("encode", &o->receipt, &key, &signer);
+    if (rc != 0) return rc;
+    wai_context *ctx = NULL;
+    wai_receipt *rec = NULL;
+    wai_receipt_seal_options so;
+    wai_receipt_seal_options_default(&so);
+    so.parent = o->receipt.parent ? parent : NULL;
+    so.energy = *energy;
+    so.search = (uint32_t)o->search;
+    wai_status st = wai_context_create(NULL, &ctx);
+    if (st == WAI_ok)
+        st = wai_receipt_seal_encode(ctx, r->payload, r->payload_len, clip->rgb,
+                                     (size_t)clip->n_frames * clip->h * clip->w * 3, &so, &signer,
+                                     &rec);
+    if (st != WAI_ok) {
+        fprintf(stderr, "wai encode: the receipt: %s\n", wai_status_name(st));
+        rc = EXIT_USAGE;
+    } else {
+        rc = receipt_write("encode", ctx, rec, o->receipt.out, inputs);
+        if (rc == 0 && energy->cls == WAI_ENERGY_UNMETERED)
+            fprintf(stderr, "receipt energy: unmetered (%s)\n", why ? why : "nothing counted");
+        else if (rc == 0)
+            fprintf(stderr, "receipt energy: %llu uJ (%s)\n", (unsigned long long)energy->joules_micro,
+                    wai_energy_class_label(energy->cls));
+    }
+    wai_receipt_free(rec);
+    wai_context_destroy(ctx);
+    wai_ed25519_key_wipe(&key);
+    return rc;
+#else
+    (void)o, (void)r, (void)clip, (void)energy, (void)why, (void)inputs;
+    return EXIT_USAGE;
+#endif
+}
+
 int cmd_encode(int argc, char **argv) {
     /* wai.neural.int_synth's payload is its latents: its own encoder. */
     for (int i = 1; i + 1 < argc; i++)
@@ -240,10 +305,18 @@ int cmd_encode(int argc, char **argv) {
             cli_inputs_free(&inputs);
             return EXIT_USAGE;
         }
-    if (!o.frames && strcmp(o.out, "-") != 0 && cli_out_check("encode", o.out, &inputs) != 0) {
+    if ((!o.frames && strcmp(o.out, "-") != 0 && cli_out_check("encode", o.out, &inputs) != 0) ||
+        (o.receipt.out && cli_out_check("encode", o.receipt.out, &inputs) != 0)) {
         cli_inputs_free(&inputs);
         return EXIT_USAGE;
     }
+#if !defined(WAI_HAVE_ED25519)
+    if (o.receipt.out) {
+        cli_inputs_free(&inputs);
+        fprintf(stderr, "wai encode: this build has no Ed25519 (libsodium was not found): no --receipt\n");
+        return EXIT_USAGE;
+    }
+#endif
     input_clip clip;
     if ((rc = read_inputs(argv + first, last - first, &clip)) != 0) {
         cli_inputs_free(&inputs);
@@ -273,10 +346,17 @@ int cmd_encode(int argc, char **argv) {
         p.progress_opaque = &ps;
     }
     wai_motion_encode_result r;
+    energy_meter meter;
+    wai_energy energy = {0};
+    if (o.receipt.out) {
+        energy_meter_init(&meter, o.receipt.powercap);
+        energy_meter_begin(&meter);
+    }
     wai_status st = wai_motion_encode(NULL, frames, clip.n_frames, clip.h, clip.w, &p, &r);
+    if (o.receipt.out) energy_meter_end(&meter, &energy);
     free(frames);
-    input_clip_free(&clip);
     if (st != WAI_ok) {
+        input_clip_free(&clip);
         cli_inputs_free(&inputs);
         fprintf(stderr, "wai encode: refused: %s\n", wai_status_name(st));
         return st == WAI_out_of_memory ? EXIT_USAGE : EXIT_REFUSED;
@@ -287,6 +367,9 @@ int cmd_encode(int argc, char **argv) {
     else rc = frame_file_write("encode", o.out, r.payload, r.payload_len, &inputs) == 0 ? EXIT_DONE
                                                                                    : EXIT_USAGE;
     if (rc == EXIT_DONE) print_report(&r, bytes, files);
+    if (rc == EXIT_DONE && o.receipt.out)
+        rc = write_receipt(&o, &r, &clip, &energy, o.receipt.out ? meter.why : NULL, &inputs);
+    input_clip_free(&clip);
     wai_motion_encode_result_free(NULL, &r);
     cli_inputs_free(&inputs);
     return rc;

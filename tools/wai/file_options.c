@@ -7,7 +7,8 @@
 
 int file_options_parse(const char *cmd, int argc, char **argv, unsigned extras, file_options *o) {
     static const char *const takes_value[] = {"-o", "--capability", "--max-memory", "--audio",
-                                              "--set", NULL};
+                                              "--set", "--key", "--id", "--parent",
+                                              "--powercap", "--pubkey", "--source", NULL};
     cli_permute(argc, argv, takes_value);
     memset(o, 0, sizeof *o);
     o->max_memory = CLI_DEFAULT_MAX_MEMORY;
@@ -24,6 +25,12 @@ int file_options_parse(const char *cmd, int argc, char **argv, unsigned extras, 
                                  ? &o->capability
                              : (extras & FILE_OPT_AUDIO) && !strcmp(a, "--audio") ? &o->audio
                              : (extras & FILE_OPT_SET) && !strcmp(a, "--set")     ? &o->set_dir
+                             : (extras & FILE_OPT_SIGN) && !strcmp(a, "--key")    ? &o->key
+                             : (extras & FILE_OPT_SIGN) && !strcmp(a, "--id")     ? &o->id
+                             : (extras & FILE_OPT_SIGN) && !strcmp(a, "--parent") ? &o->parent
+                             : (extras & FILE_OPT_SIGN) && !strcmp(a, "--powercap") ? &o->powercap
+                             : (extras & FILE_OPT_VERIFY) && !strcmp(a, "--pubkey") ? &o->pubkey
+                             : (extras & FILE_OPT_VERIFY) && !strcmp(a, "--source") ? &o->source
                                                                                   : NULL;
         if (value) {
             if (++i >= argc) return cli_usage_error(cmd, "%s needs a value", a);

@@ -1,5 +1,5 @@
 /* The options of the commands that read files and write one output (split,
- * join, convert, export): -o OUT, --max-memory N and -y (--force) always,
+ * join, convert, export, receipt): -o OUT, --max-memory N and -y (--force) always,
  * and the others a command names. Options may come before or after the
  * files; "--" ends them. */
 #ifndef WAI_TOOLS_FILE_OPTIONS_H
@@ -11,11 +11,14 @@ enum {
     FILE_OPT_CAPABILITY = 1,   /* --capability CAP */
     FILE_OPT_AUDIO = 2,        /* --audio FILE */
     FILE_OPT_SET = 4,          /* --set DIR */
-    FILE_OPT_JSON = 8          /* --json */
+    FILE_OPT_JSON = 8,         /* --json */
+    FILE_OPT_SIGN = 16,        /* --key FILE, --id ID, --parent HASH, --powercap DIR */
+    FILE_OPT_VERIFY = 32       /* --pubkey KEY, --source FILE */
 };
 
 typedef struct file_options {
     const char *out, *capability, *audio, *set_dir;
+    const char *key, *id, *parent, *powercap, *pubkey, *source;
     uint64_t max_memory;       /* default CLI_DEFAULT_MAX_MEMORY */
     int force, json;
     int first, last;           /* the files: argv[first..last) */

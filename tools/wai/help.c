@@ -21,6 +21,8 @@ static const char overview[] =
     "  join          write WIF1 or WCF1 frames back into their clip\n"
     "  export        a payload's JSON form (--json), a converter input\n"
     "  convert       a JSON form back to its payload\n"
+    "  receipt       seal or verify a signed receipt of a wai.video.int_motion clip\n"
+    "  keygen        an Ed25519 key for receipts\n"
     "  help COMMAND  the manual page of COMMAND\n"
     "\n"
     "options:\n"
@@ -227,6 +229,8 @@ static const char help_encode[] =
     "usage: wai encode --capability wai.video.int_motion [--q N] [--block N]\n"
     "                  [--search R] [--half-pel] [--frames] [--threads N]\n"
     "                  [--quiet] [-y] IN... -o OUT\n"
+    "                  [--receipt R.json --key KEY [--id ID] [--parent HASH]\n"
+    "                   [--powercap DIR]]\n"
     "       wai encode --capability wai.neural.int_synth --size HxW [--set DIR]\n"
     "                  [--channels C] [-y] LATENTS -o OUT\n"
     "\n"
@@ -270,6 +274,16 @@ static const char help_encode[] =
     "                    itself and renamed into place when complete; never\n"
     "                    an input\n"
     "  -y, --force       replace OUT (or a --frames name) when it exists\n"
+    "  --receipt R.json  also write the clip's encode receipt (integer-payloads\n"
+    "                    15.3), signed with KEY: the payload, the source frames'\n"
+    "                    hashes, the parameters, the squared error and the\n"
+    "                    encode's energy ('wai receipt verify R.json OUT\n"
+    "                    --source IN' re-derives it)\n"
+    "  --key KEY         the signing key ('wai keygen' writes one)\n"
+    "  --id ID           the signer's id in the receipt (default empty)\n"
+    "  --parent HASH     the receipt hash of the receipt before it\n"
+    "  --powercap DIR    where the energy counters are (default\n"
+    "                    /sys/class/powercap; none readable: unmetered)\n"
     "\n"
     "Prints to stderr: frames, bytes, bits per pixel, PSNR in dB of the decode\n"
     "against the input (overall, from the clip's summed squared error, and the\n"
@@ -419,6 +433,63 @@ static const char help_graph[] =
     "Exit status: 0 done, 1 WebNN refused the description or the run, 2 usage\n"
     "or I/O error.\n";
 
+static const char help_receipt[] =
+    "usage: wai receipt seal --key KEY [--id ID] [--parent HASH] [--powercap DIR]\n"
+    "                        [--max-memory N] [-y] CLIP.wiv1 -o RECEIPT.json\n"
+    "       wai receipt verify [--pubkey KEY.pub] [--max-memory N] RECEIPT.json\n"
+    "                          [CLIP.wiv1 [--source SRC]]\n"
+    "\n"
+    "Receipts of wai.video.int_motion (integer-payloads 15, docs/receipts.md).\n"
+    "\n"
+    "seal decodes CLIP (a WIV1 of keyframe 0) and writes its decode receipt:\n"
+    "the payload's BLAKE3, each decoded frame's hash, the clip hash, the\n"
+    "Merkle root over the frames, the work, the energy the decode took, the\n"
+    "parent receipt, the signer and the Ed25519 signature, as the JSON form\n"
+    "of 15.2. The energy is read from the machine's RAPL counters (Linux\n"
+    "powercap) around the decode, class OnChipCounter with its uncertainty;\n"
+    "where there are none, the receipt says unmetered.\n"
+    "\n"
+    "verify reads RECEIPT strictly (15.2) and checks that it is consistent\n"
+    "and its signature verifies; given CLIP, it re-derives the receipt from\n"
+    "it: CLIP's BLAKE3 is the receipt's, it decodes to the receipt's frames\n"
+    "(an encode receipt: its parameters, and --source, the frames encoded,\n"
+    "hash to the receipt's and the decode's error against them is its sse).\n"
+    "A decode or encode receipt is told by its profile. It prints the receipt's\n"
+    "frames, signer, energy and the verdict; a refusal names what failed.\n"
+    "\n"
+    "options:\n"
+    "  --key KEY         the signing key ('wai keygen' writes one)\n"
+    "  --id ID           the signer's id in the receipt (default empty)\n"
+    "  --parent HASH     the receipt hash of the receipt before it\n"
+    "  --powercap DIR    where the energy counters are (default\n"
+    "                    /sys/class/powercap)\n"
+    "  --pubkey KEY.pub  require this signer: a public key file or 64\n"
+    "                    hexadecimal digits\n"
+    "  --source SRC      an encode receipt's source: the .y4m or .png that\n"
+    "                    'wai encode' read\n"
+    "  --max-memory N    refuse inputs larger than N bytes (default 2G)\n"
+    "  -o RECEIPT.json   seal: the receipt's file; '-' is standard output\n"
+    "  -y, --force       seal: replace RECEIPT.json when it exists\n"
+    "\n"
+    "Exit status: 0 sealed, or verified; 1 the clip was refused, or the\n"
+    "receipt was refused (receipt_refused), is not consistent\n"
+    "(receipt_inconsistent) or not re-derived (receipt_not_rederived), with\n"
+    "the reason printed; 2 usage or I/O error, or a build without libsodium.\n";
+
+static const char help_keygen[] =
+    "usage: wai keygen [-y] -o KEY\n"
+    "\n"
+    "Writes a new Ed25519 key for receipts: KEY holds its 32-byte seed (mode\n"
+    "0600), KEY.pub its public key, each as 64 lowercase hexadecimal digits\n"
+    "and a newline. Prints the public key.\n"
+    "\n"
+    "options:\n"
+    "  -o KEY            the secret key's file (KEY.pub beside it)\n"
+    "  -y, --force       replace KEY and KEY.pub when they exist\n"
+    "\n"
+    "Exit status: 0 written, 2 usage or I/O error, or a build without\n"
+    "libsodium.\n";
+
 static const struct {
     const char *command;
     const char *text;
@@ -433,6 +504,8 @@ static const struct {
     {"join", help_join},
     {"export", help_export},
     {"convert", help_convert},
+    {"receipt", help_receipt},
+    {"keygen", help_keygen},
 };
 
 void cli_print_overview(FILE *out) {
@@ -440,8 +513,10 @@ void cli_print_overview(FILE *out) {
 }
 
 int cli_print_help(FILE *out, const char *command) {
+    /* "receipt seal" is on the page of "receipt". */
+    size_t n = strcspn(command, " ");
     for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++) {
-        if (strcmp(pages[i].command, command) == 0) {
+        if (strlen(pages[i].command) == n && strncmp(pages[i].command, command, n) == 0) {
             fputs(pages[i].text, out);
             return 0;
         }

@@ -20,6 +20,8 @@ static const struct {
     {"join", cmd_join},
     {"export", cmd_export},
     {"convert", cmd_convert},
+    {"receipt", cmd_receipt},
+    {"keygen", cmd_keygen},
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

@@ -38,6 +38,9 @@ const MEANING = {
   out_of_memory: "the decoder ran out of memory",
   io_error: "an input could not be read",
   invalid_argument: "the call's arguments are not valid",
+  receipt_refused: "the receipt's JSON form is refused",
+  receipt_inconsistent: "the receipt is not consistent, or its signature fails",
+  receipt_not_rederived: "the payload does not give the receipt",
 };
 
 /** A line saying what `code` means ("" for a code libwai does not know). */

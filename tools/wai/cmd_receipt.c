@@ -1,0 +1,241 @@
+/* wai receipt seal and wai receipt verify: the receipts of
+ * wai.video.int_motion (integer-payloads §15; docs/receipts.md), signed and
+ * checked with libwai_ed25519 (libsodium). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "energy_meter.h"
+#include "file_options.h"
+#include "input.h"
+#include "keys.h"
+#include "receipt_cli.h"
+#include "wai/wai_receipt.h"
+
+#define INT_MOTION "wai.video.int_motion"
+
+/* A receipt's text is its frames' hashes and a few hundred bytes more: a
+ * receipt of the largest WIV1 clip is well under this. */
+#define RECEIPT_MAX_BYTES ((uint64_t)1 << 30)
+
+#if defined(WAI_HAVE_ED25519)
+
+static int read_payload(const char *cmd, const char *name, uint64_t budget, cli_inputs *inputs,
+                        cli_file *f) {
+    cli_read_opts ro = {budget, "the memory limit (--max-memory)", 1, INT_MOTION, inputs};
+    return cli_read(cmd, name, &ro, f);
+}
+
+static void print_problem(const char *cmd, const char *name, wai_status st,
+                          const wai_receipt_problem *p) {
+    char text[256];
+    wai_receipt_problem_text(p, text, sizeof text);
+    fprintf(stderr, "wai receipt %s: %s: %s (%s): %s\n", cmd, name, wai_status_name(st),
+            wai_receipt_fault_name(p->fault), text);
+}
+
+/* What an energy figure says, in a line. */
+static void print_energy(FILE *out, const wai_energy *e, const char *why) {
+    if (e->cls == WAI_ENERGY_UNMETERED) {
+        fprintf(out, "energy: unmetered%s%s%s\n", why ? " (" : "", why ? why : "", why ? ")" : "");
+        return;
+    }
+    fprintf(out, "energy: %llu uJ, %s", (unsigned long long)e->joules_micro,
+            wai_energy_class_label(e->cls));
+    if (e->cls == WAI_ENERGY_ON_CHIP_COUNTER || e->cls == WAI_ENERGY_CALIBRATED_INSTRUMENT)
+        fprintf(out, ", +-%lu ppm over %llu us", (unsigned long)e->relative_ppm,
+                (unsigned long long)e->window_us);
+    fprintf(out, "\n");
+}
+
+
+
+int receipt_write(const char *cmd, wai_context *ctx, const wai_receipt *r, const char *out,
+                  cli_inputs *inputs) {
+    char *json;
+    size_t len;
+    wai_status st = wai_receipt_write_json(ctx, r, &json, &len);
+    if (st != WAI_ok) {
+        fprintf(stderr, "wai %s: %s\n", cmd, wai_status_name(st));
+        return EXIT_USAGE;
+    }
+    cli_out_file of;
+    int rc = cli_out_open(cmd, out, inputs, &of);
+    if (rc == 0) {
+        fwrite(json, 1, len, of.f);
+        rc = cli_out_commit(cmd, &of);
+    }
+    wai_receipt_json_free(ctx, json);
+    return rc;
+}
+
+int receipt_signer(const char *cmd, const file_options *o, wai_ed25519_key *key,
+                   wai_receipt_signer *s) {
+    uint8_t seed[32];
+    if (!o->key) return cli_usage_error(cmd, "--key KEY is required (wai keygen writes one)");
+    if (keys_read(cmd, o->key, seed) != 0) return EXIT_USAGE;
+    int bad = wai_ed25519_key_from_seed(key, seed) != 0;
+    memset(seed, 0, sizeof seed);
+    if (bad) {
+        fprintf(stderr, "wai %s: libsodium could not start\n", cmd);
+        return EXIT_USAGE;
+    }
+    const char *id = o->id ? o->id : "";
+    wai_ed25519_signer(key, id, strlen(id), s);
+    return 0;
+}
+
+static int seal(int argc, char **argv) {
+    file_options o;
+    int rc = file_options_parse("receipt seal", argc, argv, FILE_OPT_SIGN, &o);
+    if (rc != 0) return rc;
+    if (o.last - o.first != 1) return cli_usage_error("receipt seal", "give one WIV1 clip");
+    if (!o.out) return cli_usage_error("receipt seal", "no output given (-o RECEIPT.json)");
+    uint8_t parent[32];
+    if (o.parent && !keys_parse_hex32(o.parent, strlen(o.parent), parent))
+        return cli_usage_error("receipt seal", "--parent needs a receipt hash (64 hexadecimal digits)");
+    wai_ed25519_key key;
+    wai_receipt_signer signer;
+    if ((rc = receipt_signer("receipt seal", &o, &key, &signer)) != 0) return rc;
+    cli_inputs inputs;
+    cli_inputs_init(&inputs, o.force);
+    cli_file f = {0};
+    wai_context *ctx = NULL;
+    wai_receipt *r = NULL;
+    rc = EXIT_USAGE;
+    if (read_payload("receipt seal", argv[o.first], o.max_memory, &inputs, &f) != 0 ||
+        cli_out_check("receipt seal", o.out, &inputs) != 0 || wai_context_create(NULL, &ctx) != WAI_ok)
+        goto done;
+    energy_meter meter;
+    energy_meter_init(&meter, o.powercap);
+    wai_energy_meter hooks = energy_meter_hooks(&meter);
+    wai_receipt_seal_options so;
+    wai_receipt_seal_options_default(&so);
+    so.parent = o.parent ? parent : NULL;
+    so.meter = &hooks;
+    so.max_memory = o.max_memory;
+    wai_status st = wai_receipt_seal_decode(ctx, f.data, f.len, &so, &signer, &r);
+    if (st != WAI_ok) {
+        fprintf(stderr, "wai receipt seal: %s: refused: %s\n", f.name, wai_status_name(st));
+        rc = wai_status_kind_of(st) == WAI_KIND_LIBRARY ? EXIT_USAGE : EXIT_REFUSED;
+        goto done;
+    }
+    rc = receipt_write("receipt seal", ctx, r, o.out, &inputs);
+    if (rc == 0) {
+        const wai_receipt_info *i = wai_receipt_view(r);
+        fprintf(stderr, "wai receipt seal: %llu frames of %ux%u\n", (unsigned long long)i->n_frames,
+                i->w, i->h);
+        print_energy(stderr, &i->energy, meter.why);
+    }
+done:
+    wai_receipt_free(r);
+    wai_context_destroy(ctx);
+    wai_ed25519_key_wipe(&key);
+    cli_file_free(&f);
+    cli_inputs_free(&inputs);
+    return rc;
+}
+
+/* --source: a Y4M file or one PNG, as `wai encode` reads them. */
+static int read_source(const char *name, input_clip *clip) {
+    size_t n = strlen(name);
+    int png = n >= 4 && !strcmp(name + n - 4, ".png");
+    int rc = png ? input_read_pngs(&name, 1, clip) : input_read_y4m(name, clip);
+    return rc == 0 ? 0 : -1;
+}
+
+static void print_summary(const wai_receipt_info *i) {
+    printf("receipt: %s, %llu frames of %ux%u\n",
+           i->kind == WAI_RECEIPT_ENCODE ? "encode receipt" : "decode receipt",
+           (unsigned long long)i->n_frames, i->w, i->h);
+    printf("signer: ");
+    for (int k = 0; k < 32; k++) printf("%02x", i->signer_pubkey[k]);
+    printf(" ");
+    json_put_string(stdout, i->signer_id);
+    printf("\n");
+    print_energy(stdout, &i->energy, NULL);
+}
+
+static int verify(int argc, char **argv) {
+    file_options o;
+    int rc = file_options_parse("receipt verify", argc, argv, FILE_OPT_VERIFY, &o);
+    if (rc != 0) return rc;
+    int n_in = o.last - o.first;
+    if (n_in < 1 || n_in > 2)
+        return cli_usage_error("receipt verify", "give RECEIPT.json and, to re-derive it, its clip");
+    if (o.out) return cli_usage_error("receipt verify", "verify writes no file (-o)");
+    uint8_t pin[32];
+    if (o.pubkey && keys_read_public("receipt verify", o.pubkey, pin) != 0) return EXIT_USAGE;
+    cli_inputs inputs;
+    cli_inputs_init(&inputs, 1);
+    cli_file text = {0}, clip = {0};
+    input_clip source = {0};
+    wai_context *ctx = NULL;
+    wai_receipt *r = NULL;
+    rc = EXIT_USAGE;
+    cli_read_opts ro = {o.max_memory < RECEIPT_MAX_BYTES ? o.max_memory : RECEIPT_MAX_BYTES,
+                        "the memory limit (--max-memory)", 0, NULL, &inputs};
+    if (cli_read("receipt verify", argv[o.first], &ro, &text) != 0 ||
+        (n_in == 2 && read_payload("receipt verify", argv[o.first + 1], o.max_memory, &inputs, &clip) != 0) ||
+        wai_context_create(NULL, &ctx) != WAI_ok)
+        goto done;
+    wai_receipt_problem p;
+    wai_status st = wai_receipt_read_json(ctx, (const char *)text.data, text.len, &r, &p);
+    if (st != WAI_ok) {
+        print_problem("verify", text.name, st, &p);
+        rc = st == WAI_receipt_refused ? EXIT_REFUSED : EXIT_USAGE;
+        goto done;
+    }
+    const wai_receipt_info *info = wai_receipt_view(r);
+    int enc = info->kind == WAI_RECEIPT_ENCODE;
+    if (n_in == 2 && enc && !o.source) {
+        rc = cli_usage_error("receipt verify",
+                             "an encode receipt re-derives from its clip and its source: give --source");
+        goto done;
+    }
+    if (o.source && (n_in < 2 || !enc)) {
+        rc = cli_usage_error("receipt verify", "--source goes with an encode receipt and its clip");
+        goto done;
+    }
+    if (o.source && read_source(o.source, &source) != 0) goto done;
+    wai_receipt_verifier v;
+    wai_ed25519_verifier(&v);
+    wai_receipt_check_options co;
+    wai_receipt_check_options_default(&co);
+    co.signer = o.pubkey ? pin : NULL;
+    co.max_memory = o.max_memory;
+    size_t source_len = (size_t)source.n_frames * source.h * source.w * 3;
+    st = n_in == 2 ? wai_receipt_rederive(ctx, r, clip.data, clip.len, source.rgb, source_len, &v, &co, &p)
+                   : wai_receipt_check(r, &v, &co, &p);
+    print_summary(info);
+    if (st != WAI_ok) {
+        print_problem("verify", text.name, st, &p);
+        rc = wai_status_kind_of(st) == WAI_KIND_RECEIPT ? EXIT_REFUSED : EXIT_USAGE;
+        goto done;
+    }
+    if (n_in == 2) printf("verdict: re-derived from %s%s%s, consistent, signature valid\n", clip.name,
+                          enc ? " and " : "", enc ? o.source : "");
+    else printf("verdict: consistent, signature valid\n");
+    rc = EXIT_DONE;
+done:
+    wai_receipt_free(r);
+    wai_context_destroy(ctx);
+    input_clip_free(&source);
+    cli_file_free(&text);
+    cli_file_free(&clip);
+    cli_inputs_free(&inputs);
+    return rc;
+}
+
+#endif /* WAI_HAVE_ED25519 */
+
+int cmd_receipt(int argc, char **argv) {
+    if (argc < 2 || (strcmp(argv[1], "seal") && strcmp(argv[1], "verify")))
+        return cli_usage_error("receipt", "give 'seal' or 'verify'");
+#if defined(WAI_HAVE_ED25519)
+    return !strcmp(argv[1], "seal") ? seal(argc - 1, argv + 1) : verify(argc - 1, argv + 1);
+#else
+    fprintf(stderr, "wai receipt: this build has no Ed25519 (libsodium was not found)\n");
+    return EXIT_USAGE;
+#endif
+}

@@ -1,0 +1,22 @@
+/* What `wai receipt seal` shares with `wai encode --receipt`
+ * (cmd_receipt.c): a signer from --key and --id, and a receipt written as
+ * its JSON form. Only where libwai_ed25519 was built. */
+#ifndef WAI_TOOLS_RECEIPT_CLI_H
+#define WAI_TOOLS_RECEIPT_CLI_H
+#if defined(WAI_HAVE_ED25519)
+
+#include "cli.h"
+#include "file_options.h"
+#include "wai/wai_ed25519.h"
+
+/* The signing key of o->key and its signer with o->id; 0, or an exit
+ * status with the message printed. */
+int receipt_signer(const char *cmd, const file_options *o, wai_ed25519_key *key,
+                   wai_receipt_signer *s);
+
+/* Writes r's JSON form to OUT; 0, or an exit status. */
+int receipt_write(const char *cmd, wai_context *ctx, const wai_receipt *r, const char *out,
+                  cli_inputs *inputs);
+
+#endif
+#endif
