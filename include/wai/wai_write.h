@@ -165,7 +165,8 @@ WAI_WRITE_API wai_status wai_export_json(const wai_allocator *a, const char *cap
 typedef void (*wai_motion_encode_progress)(void *opaque, uint32_t frame, uint32_t n_frames);
 
 typedef struct wai_motion_encode_params {
-    uint32_t q;          /* 1..65535; 1 is lossless */
+    uint32_t q;          /* 1..65535; 1 is lossless; the largest step: see
+                          * wai_motion_encode */
     uint32_t block;      /* >= 1 (a one-frame clip is written with block 1) */
     uint32_t search;     /* whole pels, 0..WAI_MOTION_ENCODE_MAX_SEARCH */
     int half_pel;        /* refine each vector over its 8 half-pel neighbours */
@@ -191,11 +192,16 @@ typedef struct wai_motion_encode_result {
     int32_t offset;
     uint32_t cdf_len;
     uint64_t escapes;     /* residuals coded through the escape */
-    uint8_t reserved[32]; /* zeroed by the encoder: room to grow */
+    uint32_t q;           /* the step the payload has: the one asked for, or 1 where
+                           * lossless was no larger (wai_motion_encode) */
+    uint8_t reserved[28]; /* zeroed by the encoder: room to grow */
 } wai_motion_encode_result;
 
 /* Encodes n_frames RGB8 frames of h x w (frames[f] holds h*w*3 bytes: rows
- * top to bottom, R, G, B). WAI_invalid_argument for parameters out of range
+ * top to bottom, R, G, B). At q > 1 the payload is never larger than q 1's:
+ * the clip is also coded as q 1 codes it, and the smaller payload kept
+ * (lossless on a tie; res->q says which), so a q > 1 encode takes about
+ * twice a q 1 encode's time. WAI_invalid_argument for parameters out of range
  * or no frames; the writer's code (too_large, ...) for a clip a parser would
  * refuse; WAI_out_of_memory. On failure *res holds nothing to free. */
 WAI_WRITE_API wai_status wai_motion_encode(const wai_allocator *a, const uint8_t *const *frames,

@@ -7,7 +7,8 @@
 #include "decode/motion.h"
 
 /* One table lookup for a whole clip or group, at full resolution: 128 KiB
- * buys a symbol search with no loop. */
+ * buys a symbol search with no loop, and its step table (16 or 256 KiB,
+ * entropy/cdf.h) a decode step with one load on the state's chain. */
 #define MOTION_LOOKUP_BITS 16
 
 void wai_wiv1_cost(const wai_wiv1 *v, wai_cost *c) {

@@ -12,6 +12,28 @@ int wai_cdf_valid(const uint32_t *cdf, size_t n, wai_cdf_rule rule) {
     return 1;
 }
 
+/* The step table of a full-resolution table (cdf.h): slices of 16 where
+ * the mixed ones are rare, else of one slot. */
+static wai_status step_init(wai_cdf_table *t, const wai_allocator *a) {
+    const uint32_t width = WAI_CDF_TOTAL >> WAI_CDF_STEP_BITS;
+    /* A slice is mixed when a symbol boundary cdf[s] (0 < s < n - 1) falls
+     * strictly inside it; at most n - 2 of them. */
+    uint32_t mixed = 0, prev = UINT32_MAX;
+    for (uint32_t s = 1; s + 1 < t->n; s++) {
+        uint32_t c = t->cdf[s];
+        if (c % width && c / width != prev) mixed++, prev = c / width;
+    }
+    t->step_shift = (uint64_t)mixed * width * 32 <= WAI_CDF_TOTAL ? 4 : 0;
+    uint32_t slices = WAI_CDF_TOTAL >> t->step_shift, span = 1u << t->step_shift;
+    t->step = wai_alloc_array(a, slices, sizeof *t->step);
+    if (!t->step) return WAI_out_of_memory;
+    for (uint32_t i = 0; i < slices; i++) {
+        uint32_t first = i * span, s = t->bucket[first], lo = t->cdf[s], hi = t->cdf[s + 1];
+        t->step[i] = hi >= first + span ? (hi - lo - 1) << 16 | lo : WAI_CDF_STEP_MIXED;
+    }
+    return WAI_ok;
+}
+
 wai_status wai_cdf_table_init(wai_cdf_table *t, const wai_allocator *a, const uint32_t *cdf,
                               uint32_t n, uint32_t bits) {
     if (bits > WAI_CDF_PRECISION || n < 2 || n > WAI_CDF_MAX_LEN_T2)
@@ -31,10 +53,18 @@ wai_status wai_cdf_table_init(wai_cdf_table *t, const wai_allocator *a, const ui
         t->bucket[b] = (uint16_t)s;
     }
     t->bucket[n_buckets - 1] = (uint16_t)last;
+    t->step = NULL;
+    t->step_shift = 0;
+    if (bits == WAI_CDF_PRECISION && step_init(t, a) != WAI_ok) {
+        wai_cdf_table_free(t, a);   /* a failed init holds nothing */
+        return WAI_out_of_memory;
+    }
     return WAI_ok;
 }
 
 void wai_cdf_table_free(wai_cdf_table *t, const wai_allocator *a) {
     wai_free(a, t->bucket);
+    wai_free(a, t->step);
     t->bucket = NULL;
+    t->step = NULL;
 }

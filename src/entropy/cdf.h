@@ -32,7 +32,20 @@ typedef struct wai_cdf_table {
     uint32_t n;
     uint32_t bits;         /* lookup resolution, 0..16 */
     uint16_t *bucket;      /* 2^bits + 1 entries, owned */
+    uint32_t *step;        /* a full-resolution table's step table, owned; else NULL */
+    uint32_t step_shift;   /* cum >> step_shift is its slice: 4 or 0 */
 } wai_cdf_table;
+
+/* The step table (docs/integer-operators.md, "The rANS step") of a
+ * full-resolution table: for each slice of the 2^16 slots, (freq − 1) << 16
+ * | lo of the one symbol the slice lies in, all a decode step needs to
+ * advance the state, or WAI_CDF_STEP_MIXED where a symbol boundary cuts the
+ * slice (no symbol's entry: lo + freq ≤ 2^16 keeps lo = freq − 1 = 65535
+ * from occurring). Where the mixed slices of 16 slots hold at most 1/32 of
+ * the mass, 2^12 slices of 16 (16 KiB, in L1), the step's branch all but
+ * always taken one way; else 2^16 slices of one slot (256 KiB), none mixed. */
+#define WAI_CDF_STEP_BITS 12
+#define WAI_CDF_STEP_MIXED 0xFFFFFFFFu
 
 /* Builds the lookup of a table already validated. */
 wai_status wai_cdf_table_init(wai_cdf_table *t, const wai_allocator *a, const uint32_t *cdf,

@@ -98,14 +98,27 @@ static inline void wai_rans_local_store(wai_rans_dec *d, const wai_rans_local *l
     d->ran_out = l->ran_out;
 }
 
-/* For a table built at full resolution (bits 16): bucket[cum] is the symbol. */
+/* For a table built at full resolution (bits 16): bucket[cum] is the symbol.
+ * With a step table (cdf.h) the state's next value waits on one load (lo
+ * and freq of cum's slice; in L1 for slices of 16) instead of the bucket's
+ * load and then the cdf's: x' = (freq − 1)·(x >> 16) + (x >> 16) + cum − lo,
+ * the symbol's own load off that chain. A mixed slice takes the bucket's
+ * way; both give wai_rans_decode's state and symbol exactly. */
 static inline int32_t wai_rans_local_decode(wai_rans_local *l, wai_rans_dec *d,
                                             const wai_cdf_table *t, int32_t o) {
     uint64_t x = l->x;
     uint32_t cum = (uint32_t)(x & (WAI_CDF_TOTAL - 1));
-    uint32_t s = t->bits == WAI_CDF_PRECISION ? t->bucket[cum] : wai_cdf_find(t, cum);
-    uint32_t lo = t->cdf[s];
-    x = (uint64_t)(t->cdf[s + 1] - lo) * (x >> WAI_CDF_PRECISION) + cum - lo;
+    uint32_t s;
+    uint32_t e = t->step ? t->step[cum >> t->step_shift] : WAI_CDF_STEP_MIXED;
+    if (e != WAI_CDF_STEP_MIXED) {
+        uint64_t hi = x >> WAI_CDF_PRECISION;
+        s = t->bucket[cum];
+        x = (uint64_t)(e >> 16) * hi + (hi + cum - (e & 0xFFFF));
+    } else {
+        s = t->bits == WAI_CDF_PRECISION ? t->bucket[cum] : wai_cdf_find(t, cum);
+        uint32_t lo = t->cdf[s];
+        x = (uint64_t)(t->cdf[s + 1] - lo) * (x >> WAI_CDF_PRECISION) + cum - lo;
+    }
     if (x < WAI_RANS_L) {
         if (l->next < d->n_words) x = (x << 32) | wai_load_u32le(d->words + 4 * l->next++);
         else l->ran_out = 1;

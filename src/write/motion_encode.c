@@ -356,6 +356,7 @@ typedef struct enc_state {
     frame_geom g;
     uint32_t q, block, radius;
     int half;
+    int search;             /* 0: the vectors are given (a second pass) */
     unsigned n_threads;
     wai_pool *pool;         /* the encode's threads, started once for all its frames */
     size_t scratch_bytes;   /* one block's prediction */
@@ -414,7 +415,7 @@ static uint64_t code_frame(const enc_state *e, const uint8_t *src, const uint8_t
     }
     uint32_t b = e->block;
     search_job job = {e, src, prev, vectors, (g->w + b - 1) / b};
-    wai_pool_run(e->pool, e->n_threads, search_rows, &job);
+    if (e->search) wai_pool_run(e->pool, e->n_threads, search_rows, &job);
     size_t k = 0;
     for (uint32_t y0 = 0; y0 < g->h; y0 += b) {
         uint32_t bh = g->h - y0 < b ? g->h - y0 : b;
@@ -444,20 +445,14 @@ void wai_motion_encode_result_free(const wai_allocator *a, wai_motion_encode_res
     memset(res, 0, sizeof *res);
 }
 
-wai_status wai_motion_encode(const wai_allocator *a, const uint8_t *const *frames,
-                             uint32_t n_frames, uint32_t h, uint32_t w,
-                             const wai_motion_encode_params *p, wai_motion_encode_result *res) {
-    memset(res, 0, sizeof *res);
-    if (!frames || !p || n_frames == 0 || h == 0 || w == 0) return WAI_invalid_argument;
-    if (p->q < 1 || p->q > 65535 || p->block < 1 || p->search > WAI_MOTION_ENCODE_MAX_SEARCH)
-        return WAI_invalid_argument;
-    for (size_t i = 0; i < sizeof p->reserved; i++)
-        if (p->reserved[i]) return WAI_invalid_argument;
-    for (uint32_t f = 0; f < n_frames; f++)
-        if (!frames[f]) return WAI_invalid_argument;
-    wai_status st = check_caps(n_frames, h, w, p->block);
-    if (st != WAI_ok) return st;
-
+/* One closed-loop pass at step q, its vectors searched into vectors (n_vec
+ * entries) when search is set, else read from it; progress is reported by
+ * the pass at the step asked for only. */
+static wai_status encode_pass(const wai_allocator *a, const uint8_t *const *frames,
+                              uint32_t n_frames, uint32_t h, uint32_t w,
+                              const wai_motion_encode_params *p, uint32_t q, int search,
+                              int16_t *vectors, wai_motion_encode_result *res) {
+    wai_status st = WAI_ok;
     /* A one-frame clip codes no vector and is written with block 1 and
      * whole-pel precision (§3). */
     uint32_t block = n_frames > 1 ? p->block : 1;
@@ -466,10 +461,11 @@ wai_status wai_motion_encode(const wai_allocator *a, const uint8_t *const *frame
     e.g.h = h;
     e.g.w = w;
     e.g.stride = (size_t)w * 3;
-    e.q = p->q;
+    e.q = q;
     e.block = block;
     e.radius = p->search;
     e.half = half;
+    e.search = search;
     size_t frame = (size_t)h * w * 3;
     uint64_t nb = wai_blocks_per_frame(h, w, block);
     size_t n_vec = (size_t)(2 * nb * (n_frames - 1));
@@ -481,7 +477,6 @@ wai_status wai_motion_encode(const wai_allocator *a, const uint8_t *const *frame
     e.scratch_bytes = (size_t)bh * bw * 3;
 
     int32_t *symbols = wai_alloc_array(a, frame, (size_t)n_frames * sizeof *symbols);
-    int16_t *vectors = n_vec ? wai_alloc_array(a, n_vec, sizeof *vectors) : NULL;
     uint8_t *rec_a = wai_alloc(a, frame), *rec_b = wai_alloc(a, frame);
     e.scratch = wai_alloc_array(a, e.scratch_bytes, e.n_threads);
     e.pool = NULL;
@@ -505,7 +500,7 @@ wai_status wai_motion_encode(const wai_allocator *a, const uint8_t *const *frame
         sse += frame_sse[f];
         prev = cur;
         cur = cur == rec_a ? rec_b : rec_a;
-        if (p->progress) p->progress(p->progress_opaque, f, n_frames);
+        if (p->progress && q == p->q) p->progress(p->progress_opaque, f, n_frames);
     }
 
     uint32_t cdf_len;
@@ -530,7 +525,7 @@ wai_status wai_motion_encode(const wai_allocator *a, const uint8_t *const *frame
     parts.h = h;
     parts.w = w;
     parts.block = block;
-    parts.q = p->q;
+    parts.q = q;
     parts.offset = offset;
     parts.cdf = cdf;
     parts.cdf_len = cdf_len;
@@ -551,6 +546,7 @@ wai_status wai_motion_encode(const wai_allocator *a, const uint8_t *const *frame
     frame_sse = NULL;
     res->offset = offset;
     res->cdf_len = cdf_len;
+    res->q = q;
     res->escapes = 0;
     for (int64_t i = 0; i < HIST_LEN; i++) {
         int64_t r = i - R_MAX;
@@ -565,7 +561,45 @@ done:
     wai_free(a, e.scratch);
     wai_free(a, rec_b);
     wai_free(a, rec_a);
-    wai_free(a, vectors);
     wai_free(a, symbols);
+    return st;
+}
+
+wai_status wai_motion_encode(const wai_allocator *a, const uint8_t *const *frames,
+                             uint32_t n_frames, uint32_t h, uint32_t w,
+                             const wai_motion_encode_params *p, wai_motion_encode_result *res) {
+    memset(res, 0, sizeof *res);
+    if (!frames || !p || n_frames == 0 || h == 0 || w == 0) return WAI_invalid_argument;
+    if (p->q < 1 || p->q > 65535 || p->block < 1 || p->search > WAI_MOTION_ENCODE_MAX_SEARCH)
+        return WAI_invalid_argument;
+    for (size_t i = 0; i < sizeof p->reserved; i++)
+        if (p->reserved[i]) return WAI_invalid_argument;
+    for (uint32_t f = 0; f < n_frames; f++)
+        if (!frames[f]) return WAI_invalid_argument;
+    wai_status st = check_caps(n_frames, h, w, p->block);
+    if (st != WAI_ok) return st;
+    uint32_t block = n_frames > 1 ? p->block : 1;
+    size_t n_vec = (size_t)(2 * wai_blocks_per_frame(h, w, block) * (n_frames - 1));
+    int16_t *vectors = n_vec ? wai_alloc_array(a, n_vec, sizeof *vectors) : NULL;
+    if (n_vec && !vectors) return WAI_out_of_memory;
+    st = encode_pass(a, frames, n_frames, h, w, p, p->q, 1, vectors, res);
+    /* Never larger than lossless: at q > 1 the clip is coded again as q 1
+     * codes it, and the smaller payload is kept, the lossless one on a tie.
+     * (Reusing the first pass's vectors would save the second search, but
+     * a lossless clip coded with vectors searched against a lossy
+     * reconstruction can be larger than q 1's own.) */
+    if (st == WAI_ok && p->q > 1) {
+        wai_motion_encode_result lossless;
+        memset(&lossless, 0, sizeof lossless);
+        st = encode_pass(a, frames, n_frames, h, w, p, 1, 1, vectors, &lossless);
+        if (st == WAI_ok && lossless.payload_len <= res->payload_len) {
+            wai_motion_encode_result_free(a, res);
+            *res = lossless;
+        } else {
+            wai_motion_encode_result_free(a, &lossless);
+        }
+        if (st != WAI_ok) wai_motion_encode_result_free(a, res);
+    }
+    wai_free(a, vectors);
     return st;
 }

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "wai/wai_write.h"
-#include "wai/wai_write.h"
+#include "common/reader.h"
 #include "harness.h"
 #include "wai/wai_decode.h"
 
@@ -277,7 +277,54 @@ static void test_allocation_failures(void) {
     free(clip);
 }
 
+/* At q > 1 the payload is never larger than q 1's (issue 16: a grey clip was
+ * 24,208 bytes at q 8 against 12,592 at q 1): a ramp whose q 2 coding costs
+ * more than its lossless one, and noise whose coarse steps pay. res->q says
+ * which step the payload has, and its header agrees. */
+static void test_never_larger_than_lossless(void) {
+    const uint32_t n = 4, h = 48, w = 64;
+    size_t frame = (size_t)h * w * 3;
+    uint8_t *clip = malloc(frame * n);
+    const uint8_t *frames[4];
+    for (int kind = 0; kind < 2; kind++) {
+        uint64_t seed = 7;
+        for (uint32_t f = 0; f < n; f++) {
+            for (size_t i = 0; i < frame; i += 3) {
+                size_t px = i / 3;
+                uint8_t v = kind ? (uint8_t)(harness_rand(&seed) >> 24)
+                                 : (uint8_t)((px % w) * 3 + (px / w) * 5 + f * 2);
+                clip[f * frame + i] = clip[f * frame + i + 1] = clip[f * frame + i + 2] = v;
+            }
+            frames[f] = clip + f * frame;
+        }
+        wai_motion_encode_params p;
+        wai_motion_encode_params_default(&p);
+        wai_motion_encode_result lossless;
+        if (!CHECK(wai_motion_encode(NULL, frames, n, h, w, &p, &lossless) == WAI_ok)) break;
+        CHECK(lossless.q == 1);
+        int switched = 0, kept = 0;
+        for (uint32_t q = 2; q <= 16; q *= 2) {
+            wai_motion_encode_result r;
+            p.q = q;
+            if (!CHECK(wai_motion_encode(NULL, frames, n, h, w, &p, &r) == WAI_ok)) continue;
+            CHECK_MSG(r.payload_len <= lossless.payload_len, "%s q %u: %zu bytes, q 1 %zu",
+                      kind ? "noise" : "ramp", q, r.payload_len, lossless.payload_len);
+            CHECK(r.q == q || r.q == 1);
+            CHECK(wai_load_u32le(r.payload + 24) == r.q);   /* the header's q */
+            if (r.q == 1) CHECK(r.sse == 0 && r.payload_len == lossless.payload_len);
+            switched += r.q == 1;
+            kept += r.q == q;
+            wai_motion_encode_result_free(NULL, &r);
+        }
+        /* The ramp takes lossless at some step, the noise keeps every step. */
+        CHECK(kind ? kept == 4 : switched > 0);
+        wai_motion_encode_result_free(NULL, &lossless);
+    }
+    free(clip);
+}
+
 void suite_encode(void) {
+    harness_run("encode.never_larger_than_lossless", test_never_larger_than_lossless);
     harness_run("encode.round_trips", test_round_trips);
     harness_run("encode.edges", test_edges);
     harness_run("encode.motion_helps", test_motion_helps);

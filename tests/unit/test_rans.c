@@ -101,6 +101,68 @@ static void test_lookup_matches_scan(void) {
     free(cdf);
 }
 
+/* A peaked table of n symbols (most mass on a few, so the step table is
+ * built), its boundaries some on slice edges, some inside. */
+static void peaked_table(uint32_t *cdf, uint32_t n) {
+    uint32_t rest = WAI_CDF_TOTAL, at = 0;
+    cdf[0] = 0;
+    for (uint32_t s = 0; s + 1 < n; s++) {
+        uint32_t left = n - 1 - s, f = s + 2 == n ? rest : rest / 2 > left ? rest / 2 : 1;
+        if (s % 3 == 1 && f > 32) f &= ~15u;   /* a boundary on a slice's edge */
+        if (f > rest - (left - 1)) f = rest - (left - 1);
+        at += f;
+        rest -= f;
+        cdf[s + 1] = at;
+    }
+}
+
+/* The step table (cdf.h): slices of 16 where the mixed ones are rare, else
+ * of one slot; either way every state's step, for every cum and high parts
+ * at the extremes, is the struct decoder's: the same state, words read and
+ * symbol. */
+static void test_step_table(void) {
+    uint32_t *cdf = malloc(sizeof *cdf * 65537);
+    static const uint64_t his[] = {1u << 15, 0x12345, 0x7fffffff, 0xffffffffffffull >> 1,
+                                   0xffffffffffffull};
+    uint8_t words[16] = {0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 1, 2, 3, 4, 5, 6, 7, 8};
+    for (int k = 0; k < 14; k++) {
+        uint32_t n = k < 6 ? (uint32_t[]){2, 3, 4, 9, 19, 40}[k] : k == 12 ? 4097 : k == 13 ? 65537 : 3 + rnd(60);
+        if (k < 9) peaked_table(cdf, n);
+        else random_table(cdf, n);
+        wai_cdf_table t;
+        if (!CHECK(wai_cdf_table_init(&t, NULL, cdf, n, 16) == WAI_ok)) continue;
+        CHECK(t.step != NULL);
+        if (k < 9) CHECK_MSG(t.step_shift == 4, "a peaked table of %u symbols has slices of 16", n);
+        int bad = 0;
+        for (uint32_t cum = 0; cum < WAI_CDF_TOTAL && !bad; cum++) {
+            for (size_t h = 0; h < sizeof his / sizeof his[0] && !bad; h++) {
+                wai_rans_dec a, b;
+                wai_rans_dec_init(&a, words, sizeof words);
+                a.x = his[h] << 16 | cum;
+                b = a;
+                int32_t va = 0;
+                wai_status st = wai_rans_decode(&a, &t, -3, &va);
+                wai_rans_local l = wai_rans_local_load(&b);
+                int32_t vb = wai_rans_local_decode(&l, &b, &t, -3);
+                wai_rans_local_store(&b, &l);
+                bad = a.x != b.x || a.next != b.next || a.ran_out != b.ran_out ||
+                      (st == WAI_ok && va != vb);
+            }
+        }
+        CHECK_MSG(!bad, "the step differs: n=%u, slices of %u", n, 1u << t.step_shift);
+        wai_cdf_table_free(&t, NULL);
+    }
+    /* A wide table's boundaries cut most slices of 16: slices of one slot. */
+    random_table(cdf, 4097);
+    wai_cdf_table t;
+    CHECK(wai_cdf_table_init(&t, NULL, cdf, 4097, 16) == WAI_ok && t.step && t.step_shift == 0);
+    wai_cdf_table_free(&t, NULL);
+    /* Tables at other resolutions have none. */
+    CHECK(wai_cdf_table_init(&t, NULL, cdf, 4097, 12) == WAI_ok && !t.step);
+    wai_cdf_table_free(&t, NULL);
+    free(cdf);
+}
+
 /* Encodes, decodes back and checks the canonical end. */
 static int round_trip(const wai_cdf_table *t, int32_t offset, const int32_t *syms, size_t n) {
     uint8_t *bytes;
@@ -487,6 +549,7 @@ void suite_rans(void) {
     harness_run("rans/steps_copy_streams_exactly", test_steps_copy_streams_exactly);
     harness_run("rans/table_rules", test_table_rules);
     harness_run("rans/lookup_matches_scan", test_lookup_matches_scan);
+    harness_run("rans/step_table", test_step_table);
     harness_run("rans/round_trip_every_length", test_round_trip_every_length);
     harness_run("rans/round_trip_long_streams", test_round_trip_long_streams);
     harness_run("rans/round_trip_table_per_symbol", test_round_trip_table_per_symbol);

@@ -367,6 +367,8 @@ int cmd_encode(int argc, char **argv) {
     else rc = frame_file_write("encode", o.out, r.payload, r.payload_len, &inputs) == 0 ? EXIT_DONE
                                                                                    : EXIT_USAGE;
     if (rc == EXIT_DONE) print_report(&r, bytes, files);
+    if (rc == EXIT_DONE && r.q != o.q)
+        fprintf(stderr, "q: %u (lossless was no larger than q %llu)\n", r.q, (unsigned long long)o.q);
     if (rc == EXIT_DONE && o.receipt.out)
         rc = write_receipt(&o, &r, &clip, &energy, o.receipt.out ? meter.why : NULL, &inputs);
     input_clip_free(&clip);
