@@ -14,28 +14,6 @@
 
 /* ---- inverse GDN ------------------------------------------------------------------- */
 
-/* isqrt(n) for n < 2^64 by Newton's method from above. With b the bit
- * length and c = ceil(b/2), 2^c > sqrt(n), and its Newton step needs no
- * division (n / 2^c is a shift). Each step r -> floor((r + floor(n/r)) / 2)
- * stays >= isqrt(n) and strictly decreases while above it, so the first
- * step that does not decrease is at isqrt(n). r + n/r < 2^34. */
-static uint64_t isqrt_u64(uint64_t n) {
-    if (n == 0) return 0;
-#if defined(__GNUC__) || defined(__clang__)
-    unsigned b = 64 - (unsigned)__builtin_clzll(n);
-#else
-    unsigned b = 0;
-    for (uint64_t v = n; v; v >>= 1) b++;
-#endif
-    unsigned c = (b + 1) / 2;
-    uint64_t r = (((uint64_t)1 << c) + (n >> c)) >> 1;
-    for (;;) {
-        uint64_t nr = (r + n / r) >> 1;
-        if (nr >= r) return r;
-        r = nr;
-    }
-}
-
 /* wai_igdn_value, with the root taken in 64 bits when n < 2^64. */
 static int64_t igdn_value(int64_t xi, wai_i128 sum, int64_t beta, uint32_t gf, uint32_t afrac) {
     wai_i128 t = wai_i128_floor_shift(sum, gf);
@@ -51,7 +29,7 @@ static int64_t igdn_value(int64_t xi, wai_i128 sum, int64_t beta, uint32_t gf, u
         wai_i128 sn = wai_i128_add(t, b);
         n = wai_i128_is_neg(sn) ? wai_u128_make(0, 0) : wai_i128_bits(sn);
     }
-    uint64_t r = n.hi == 0 ? isqrt_u64(n.lo) : wai_u128_isqrt(n);
+    uint64_t r = n.hi == 0 ? wai_isqrt_u64(n.lo) : wai_u128_isqrt(n);
     return wai_i128_to_i64(wai_i128_round_shift(wai_i128_mul_i64_u64(xi, r), afrac));
 }
 

@@ -221,6 +221,43 @@ static void test_int128_isqrt(void) {
     }
 }
 
+/* The 64-bit isqrt of the fast inverse GDN (seed, two Newton steps, the
+ * fix-up) against the bitwise one: every n under 2^22, every power of two
+ * and its neighbours, every perfect square r^2 and r^2 - 1, r^2 + 2r (the
+ * last n of root r) for r dense at the bottom and at the top of 32 bits and
+ * random between, and random n of every bit length. */
+static void test_isqrt_u64(void) {
+    int bad = 0;
+    for (uint64_t n = 0; n < ((uint64_t)1 << 22) && !bad; n++)
+        bad = wai_isqrt_u64(n) != wai_u128_isqrt(wai_u128_from_u64(n));
+    CHECK_MSG(!bad, "isqrt below 2^22");
+    for (int k = 0; k < 64; k++) {
+        uint64_t p = (uint64_t)1 << k;
+        for (int d = -2; d <= 2; d++) {
+            uint64_t n = p + (uint64_t)(int64_t)d;
+            CHECK_MSG(wai_isqrt_u64(n) == wai_u128_isqrt(wai_u128_from_u64(n)), "2^%d%+d", k, d);
+        }
+    }
+    for (int t = 0; t < 600000; t++) {
+        uint64_t r = t < 100000 ? (uint64_t)t + 1
+                   : t < 200000 ? 0xFFFFFFFFu - (uint64_t)(t - 100000)
+                                : (rnd64() >> 32) >> (rnd64() % 32);
+        if (r == 0) r = 1;
+        uint64_t sq = r * r;
+        bad = wai_isqrt_u64(sq) != r || wai_isqrt_u64(sq - 1) != r - 1 ||
+              wai_isqrt_u64(sq + 2 * r) != r;
+        if (!CHECK_MSG(!bad, "isqrt near %llu^2", (unsigned long long)r)) break;
+    }
+    CHECK(wai_isqrt_u64(UINT64_MAX) == 0xFFFFFFFFu);
+    for (int t = 0; t < 1000000; t++) {
+        uint64_t n = rnd64() >> (rnd64() % 64);
+        if (wai_isqrt_u64(n) != wai_u128_isqrt(wai_u128_from_u64(n))) {
+            CHECK_MSG(0, "isqrt(%llu)", (unsigned long long)n);
+            break;
+        }
+    }
+}
+
 #if defined(__SIZEOF_INT128__)
 __extension__ typedef __int128 ti;
 __extension__ typedef unsigned __int128 tu;
@@ -985,6 +1022,7 @@ void suite_layers(void) {
     harness_run("layers/int128_mul", test_int128_mul);
     harness_run("layers/int128_shifts", test_int128_shifts);
     harness_run("layers/int128_round_shift", test_int128_round_shift);
+    harness_run("layers/isqrt_u64", test_isqrt_u64);
     harness_run("layers/int128_isqrt", test_int128_isqrt);
     harness_run("layers/int128_vs_native", test_int128_vs_native);
     harness_run("layers/conv2d_hand", test_conv2d_hand);
