@@ -222,15 +222,15 @@ static void test_int128_isqrt(void) {
 }
 
 /* The 64-bit isqrt of the fast inverse GDN (seed, two Newton steps, the
- * fix-up) against the bitwise one: every n under 2^22, every power of two
+ * fix-up) against the bitwise one: every n under 2^20, every power of two
  * and its neighbours, every perfect square r^2 and r^2 - 1, r^2 + 2r (the
  * last n of root r) for r dense at the bottom and at the top of 32 bits and
- * random between, and random n of every bit length. */
+ * random between, and 300,000 random n of every bit length. */
 static void test_isqrt_u64(void) {
     int bad = 0;
-    for (uint64_t n = 0; n < ((uint64_t)1 << 22) && !bad; n++)
+    for (uint64_t n = 0; n < ((uint64_t)1 << 20) && !bad; n++)
         bad = wai_isqrt_u64(n) != wai_u128_isqrt(wai_u128_from_u64(n));
-    CHECK_MSG(!bad, "isqrt below 2^22");
+    CHECK_MSG(!bad, "isqrt below 2^20");
     for (int k = 0; k < 64; k++) {
         uint64_t p = (uint64_t)1 << k;
         for (int d = -2; d <= 2; d++) {
@@ -249,7 +249,7 @@ static void test_isqrt_u64(void) {
         if (!CHECK_MSG(!bad, "isqrt near %llu^2", (unsigned long long)r)) break;
     }
     CHECK(wai_isqrt_u64(UINT64_MAX) == 0xFFFFFFFFu);
-    for (int t = 0; t < 1000000; t++) {
+    for (int t = 0; t < 300000; t++) {
         uint64_t n = rnd64() >> (rnd64() % 64);
         if (wai_isqrt_u64(n) != wai_u128_isqrt(wai_u128_from_u64(n))) {
             CHECK_MSG(0, "isqrt(%llu)", (unsigned long long)n);
