@@ -10,11 +10,14 @@
 #include "wai/wai.h"
 
 struct wai_cores;
+struct wai_network_ws;
 
 typedef struct wai_exec {
     const wai_allocator *alloc; /* NULL: the default allocator */
     wai_pool *pool;             /* NULL: the calling thread only */
     const struct wai_cores *cores; /* NULL: the portable loops */
+    struct wai_network_ws *ws;  /* a decoder's network arena, kept across its decodes
+                                 * (ops/network.h); NULL: each run makes its own */
 } wai_exec;
 
 /* The threads a call may use: at least 1. */

@@ -48,6 +48,10 @@ typedef struct wai_job {
     int has_digest;             /* run or symbols left symbols_digest */
     uint8_t symbols_digest[32];
     wai_cost cost;              /* from prepare on */
+    uint64_t net_work_bytes;    /* from prepare on: the largest network arena a run needs
+                                 * (its plans' work_bytes), counted in cost.working_bytes;
+                                 * the decoder keeps no larger arena into the run (0:
+                                 * none) */
     /* The outputs: their shape from prepare on, their bytes after run. */
     wai_output_kind kind;
     uint32_t width, height;     /* frame, image: pixels; pcm: samples x 1; planes: side x side */

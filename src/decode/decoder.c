@@ -9,6 +9,8 @@
 #include "common/context.h"
 #include "decode/backends.h"
 #include "decode/codec.h"
+#include "decode/decoder.h"
+#include "ops/network.h"
 #include "sets/cache.h"
 #include "wai/wai_decode.h"
 
@@ -31,6 +33,13 @@ struct wai_decoder {
     int has_report;
     int has_digest;             /* the last payload's symbols digest (§6.3) */
     uint8_t digest[32];
+    /* The networks' arena, kept from one decode to the next so a stream of
+     * images or frames allocates and first-touches it once; exec is the
+     * context's with it. A run never starts with more of it than its own
+     * networks need (net_work_bytes), so a decode still holds at most its
+     * declared working bytes. */
+    wai_exec exec;
+    wai_network_ws ws;
 };
 
 uint64_t wai_cost_work(const wai_cost *c) {
@@ -82,6 +91,9 @@ wai_status wai_decoder_create(wai_context *ctx, const wai_decoder_config *c, wai
     d->set = c->set;
     d->dispatch = c->dispatch;
     d->probe = c->probe;
+    d->exec = ctx->exec;
+    d->exec.ws = &d->ws;
+    wai_network_ws_init(&d->ws, &d->exec);
     *out = d;
     return WAI_ok;
 }
@@ -102,9 +114,12 @@ void wai_decoder_destroy(wai_decoder *d) {
     if (!d) return;
     drop_outputs(d);
     close_stream(d);
+    wai_network_ws_free(&d->ws);
     wai_free(&d->ctx->alloc, d->stream);
     wai_free(&d->ctx->alloc, d);
 }
+
+uint64_t wai_decoder_arena_elems(const wai_decoder *d) { return d ? d->ws.cap : 0; }
 
 const char *wai_decoder_capability(const wai_decoder *d) {
     return d && d->codec ? d->codec->cap.name : NULL;
@@ -201,7 +216,9 @@ static wai_status run_path(void *o, const wai_capability *cap, const wai_path *p
     if (!rp->out && !rp->j->in_stream &&
         !(rp->out = wai_alloc(&ctx->alloc, (size_t)rp->j->cost.output_bytes)))
         return WAI_out_of_memory;
-    return wai_backend_run(path, rp->j, &ctx->exec, ctx->kernels, rp->out);
+    wai_decoder *d = rp->d;
+    if (d->ws.cap > rp->j->net_work_bytes / sizeof(int64_t)) wai_network_ws_free(&d->ws);
+    return wai_backend_run(path, rp->j, &d->exec, ctx->kernels, rp->out);
 }
 
 /* Steps 5 and 6. A job that runs networks goes through the dispatch, and

@@ -28,6 +28,10 @@ void wai_hyper_plan_free(const wai_allocator *a, wai_hyper_plan *p) {
     memset(p, 0, sizeof *p);
 }
 
+uint64_t wai_hyper_net_bytes(const wai_hyper_plan *p) {
+    return p->h_s.work_bytes > p->g_s.work_bytes ? p->h_s.work_bytes : p->g_s.work_bytes;
+}
+
 void wai_wih1_cost(const wai_wih1 *v, const wai_hyper_plan *p, wai_cost *c) {
     uint64_t hw = wai_sat_mul(p->g_s.out_h, p->g_s.out_w);
     uint64_t z = wai_sat_mul3(v->n_z, v->zh, v->zw), y = wai_sat_mul3(v->m, v->sh, v->sw);
@@ -35,7 +39,7 @@ void wai_wih1_cost(const wai_wih1 *v, const wai_hyper_plan *p, wai_cost *c) {
     c->entropy_steps = wai_sat_add(z, y);
     c->macs = wai_sat_add(p->h_s.macs, p->g_s.macs);
     uint64_t tensors = wai_sat_add(wai_sat_add(z, p->h_s.out_elems), wai_sat_add(y, p->g_s.out_elems));
-    uint64_t net = p->h_s.work_bytes > p->g_s.work_bytes ? p->h_s.work_bytes : p->g_s.work_bytes;
+    uint64_t net = wai_hyper_net_bytes(p);
     c->working_bytes = wai_sat_add(wai_sat_add(wai_sat_mul(8, tensors), net), c->output_bytes);
 }
 
@@ -132,6 +136,7 @@ static wai_status image_prepare(wai_job *j, const wai_allocator *a) {
     wai_status st = wai_wih1_prepare(a, j->set, &s->h, &s->p);
     if (st != WAI_ok) return st;
     wai_wih1_cost(&s->h, &s->p, &j->cost);
+    j->net_work_bytes = wai_hyper_net_bytes(&s->p);
     j->kind = WAI_OUTPUT_IMAGE;
     j->width = s->p.g_s.out_w;
     j->height = s->p.g_s.out_h;

@@ -36,6 +36,10 @@ void wai_hyper_plan_free(const wai_allocator *a, wai_hyper_plan *p);
  *            output. */
 void wai_wih1_cost(const wai_wih1 *v, const wai_hyper_plan *p, wai_cost *c);
 
+/* The larger of the two networks' arenas (their plans' work_bytes): the
+ * job's net_work_bytes (decode/codec.h). */
+uint64_t wai_hyper_net_bytes(const wai_hyper_plan *p);
+
 /* Steps 5 and 6: the hyper-latent stream (symbols, then its canonical end),
  * h_s, the latent stream, g_s, and the RGB8 step into rgb (H·W·3 bytes,
  * rows top to bottom, pixels left to right, R, G, B). ex: the allocator and

@@ -19,6 +19,7 @@ static wai_status prepare_key(wai_job *j, const wai_allocator *a, const wai_wih1
     if (st != WAI_ok) return st;
     if (p->g_s.out_h != h || p->g_s.out_w != w) return WAI_geometry_mismatch;
     wai_wih1_cost(key, p, k);
+    j->net_work_bytes = wai_hyper_net_bytes(p);
     return WAI_ok;
 }
 

@@ -36,6 +36,7 @@ wai_status wai_one_network_prepare(wai_job *j, const wai_allocator *a) {
         wai_sat_add(wai_sat_add(wai_sat_mul(8, wai_sat_add(s->n_lat, s->p.out_elems)),
                                 s->p.work_bytes),
                     c->output_bytes);
+    j->net_work_bytes = s->p.work_bytes;
     j->n_outputs = 1;
     j->output_bytes = (size_t)c->output_bytes;
     return WAI_ok;

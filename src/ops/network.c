@@ -144,13 +144,14 @@ void wai_network_ws_free(wai_network_ws *ws) {
 wai_status wai_network_run(const wai_allocator *a, const wai_kernels *k, const wai_model *m,
                            const wai_sums *s, const wai_plan *p, const int64_t *input,
                            int64_t *output) {
-    const wai_exec ex = {a, NULL, NULL};
+    const wai_exec ex = {a, NULL, NULL, NULL};
     return wai_network_run_ex(&ex, k, m, s, p, input, output);
 }
 
 wai_status wai_network_run_ex(const wai_exec *ex, const wai_kernels *k, const wai_model *m,
                               const wai_sums *s, const wai_plan *p, const int64_t *input,
                               int64_t *output) {
+    if (ex && ex->ws) return wai_network_run_ws(ex->ws, k, m, s, p, input, output);
     wai_network_ws ws;
     wai_network_ws_init(&ws, ex);
     wai_status st = wai_network_run_ws(&ws, k, m, s, p, input, output);

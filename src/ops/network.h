@@ -81,7 +81,8 @@ wai_status wai_network_run(const wai_allocator *a, const wai_kernels *k, const w
 
 /* wai_network_run with ex's allocator, pool and inner loops in the kernels
  * that split their work (the same bits and refusals whatever
- * the count). */
+ * the count), and with ex's kept arena when it has one (ex->ws, whose own
+ * ex must be one with the same allocator, pool and loops). */
 wai_status wai_network_run_ex(const wai_exec *ex, const wai_kernels *k, const wai_model *m,
                               const wai_sums *s, const wai_plan *p, const int64_t *input,
                               int64_t *output);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "corpus_util.h"
+#include "decode/decoder.h"
 #include "harness.h"
 #include "ops/layers_fast_dot.h"
 #include "wai/wai_decode.h"
@@ -18,10 +19,24 @@
 
 /* docs/neural-decodes.md, "Memory": the bytes a decode may hold beyond
  * its declared working bytes: the fast kernels' temporaries (at most
- * WAI_DOT_TEMP_MAX), the decoder's bookkeeping and a motion table's lookup
- * (256 KiB), plus, per payload byte, two bytes for the tables a payload
+ * WAI_DOT_TEMP_MAX), the decoder's bookkeeping and a motion table's lookups
+ * (640 KiB), plus, per payload byte, two bytes for the tables a payload
  * carries and their lookups. */
-#define WAI_DECODE_OVERHEAD_BYTES (WAI_DOT_TEMP_MAX + 256u * 1024u)
+#define WAI_DECODE_OVERHEAD_BYTES (WAI_DOT_TEMP_MAX + 640u * 1024u)
+
+/* A context whose allocator counts into h (zeroed here), on threads
+ * threads (0: the default) and with the set cache's budget (UINT64_MAX: the
+ * default); NULL when it cannot be made. */
+static wai_context *counting_context(harness_alloc *h, unsigned threads, uint64_t cache_budget) {
+    memset(h, 0, sizeof *h);
+    wai_settings s;
+    wai_settings_default(&s);
+    s.allocator = harness_allocator(h);
+    if (threads) s.n_threads = threads;
+    if (cache_budget != UINT64_MAX) s.set_cache_budget = cache_budget;
+    wai_context *ctx;
+    return wai_context_create(&s, &ctx) == WAI_ok ? ctx : NULL;
+}
 
 /* Decodes file twice through ctx (the first fills the cache); returns the
  * second decode's peak above what was live before it. */
@@ -58,13 +73,8 @@ static void test_peak_within_declared(void) {
     static const unsigned threads[] = {1, 7};
     for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
         harness_alloc h;
-        memset(&h, 0, sizeof h);
-        wai_settings s;
-        wai_settings_default(&s);
-        s.allocator = harness_allocator(&h);
-        s.n_threads = threads[t];
-        wai_context *ctx;
-        if (!CHECK(wai_context_create(&s, &ctx) == WAI_ok)) break;
+        wai_context *ctx = counting_context(&h, threads[t], UINT64_MAX);
+        if (!CHECK(ctx != NULL)) break;
         int n = 0, r;
         corpus_line c;
         for (const char *at = text; (r = corpus_next_neural_payload(&at, &c)) >= 0;) {
@@ -91,6 +101,142 @@ static void test_peak_within_declared(void) {
     free(text);
 }
 
+/* One decoder kept across every valid whole-payload decode of a
+ * capability, in the corpus's order and then the reverse (so a small
+ * payload follows a large one each way): each send holds at most its own
+ * declared bytes plus the overhead, the network arena the decoder keeps
+ * from the decode before included (decode/decoder.c frees it when this
+ * decode's networks need less). And a payload sent again right after
+ * itself reuses the arena: never more allocations, fewer where the first
+ * send had to make it. */
+static void test_kept_decoder(void) {
+    char *text = corpus_index();
+    if (!CHECK(text != NULL)) return;
+    static const char *const caps[] = {"wai.neural.int_hyper", "wai.audio.int_codec",
+                                       "wai.splat.int_codec"};
+    harness_alloc h;
+    wai_context *ctx = counting_context(&h, 1, UINT64_MAX);
+    if (!CHECK(ctx != NULL)) {
+        free(text);
+        return;
+    }
+    static corpus_line lines[64];
+    int sends = 0, reused = 0, groups = 0;
+    for (size_t ci = 0; ci < sizeof caps / sizeof caps[0]; ci++) {
+        int n = 0, r;
+        corpus_line c;
+        for (const char *at = text; (r = corpus_next_neural_payload(&at, &c)) >= 0 && n < 64;)
+            if (r && !strcmp(c.status, "ok") && !strcmp(c.capability, caps[ci])) lines[n++] = c;
+        /* One decoder per set (a decoder's set is its config's). */
+        for (int first = 0; first < n; first++) {
+            int seen = 0;
+            for (int k = 0; k < first && !seen; k++) seen = !strcmp(lines[k].set, lines[first].set);
+            if (seen) continue;
+            wai_set *set = corpus_set(ctx, caps[ci], lines[first].set);
+            if (!CHECK(set)) continue;
+            wai_decoder_config cfg;
+            wai_decoder_config_default(&cfg);
+            cfg.capability = caps[ci];
+            cfg.set = set;
+            /* Its set into the cache first, outside what is measured. */
+            size_t len;
+            uint8_t *data = corpus_file(lines[first].file, &len);
+            wai_decoder *d = NULL;
+            CHECK(data && wai_decoder_create(ctx, &cfg, &d) == WAI_ok &&
+                  wai_decoder_send(d, data, len, NULL) == WAI_ok);
+            wai_decoder_destroy(d);
+            free(data);
+            const size_t base = h.bytes_now;
+            if (!CHECK(wai_decoder_create(ctx, &cfg, &d) == WAI_ok)) {
+                wai_set_destroy(set);
+                continue;
+            }
+            groups++;
+            /* Forward then back: every payload of the set after a larger one. */
+            for (int step = 0; step < 2 * n; step++) {
+                const corpus_line *l = &lines[step < n ? step : 2 * n - 1 - step];
+                if (strcmp(l->set, lines[first].set)) continue;
+                if (!(data = corpus_file(l->file, &len))) continue;
+                /* The arena this payload's own decode leaves, from a fresh
+                 * decoder: what the kept one must hold after it too. */
+                uint64_t own = 0;
+                wai_decoder *fresh;
+                if (CHECK(wai_decoder_create(ctx, &cfg, &fresh) == WAI_ok) &&
+                    CHECK(wai_decoder_send(fresh, data, len, NULL) == WAI_ok))
+                    own = wai_decoder_arena_elems(fresh);
+                wai_decoder_destroy(fresh);
+                for (int again = 0; again < 2; again++) {
+                    wai_cost cost;
+                    size_t calls = h.calls;
+                    h.bytes_peak = h.bytes_now;
+                    wai_status st = wai_decoder_send(d, data, len, &cost);
+                    CHECK_MSG(st == WAI_ok && h.bytes_peak - base <= cost.working_bytes +
+                                                                        WAI_DECODE_OVERHEAD_BYTES +
+                                                                        2 * len,
+                              "%s through a kept decoder: peak %llu, declared %llu", l->file,
+                              (unsigned long long)(h.bytes_peak - base),
+                              (unsigned long long)cost.working_bytes);
+                    CHECK_MSG(wai_decoder_arena_elems(d) == own,
+                              "%s: the kept decoder holds %llu arena elements, its own decode %llu",
+                              l->file, (unsigned long long)wai_decoder_arena_elems(d),
+                              (unsigned long long)own);
+                    static size_t first_calls;
+                    if (!again) first_calls = h.calls - calls;
+                    else {
+                        /* Never more; fewer the first time the arena is
+                         * there to reuse. */
+                        CHECK(h.calls - calls <= first_calls);
+                        reused += h.calls - calls < first_calls;
+                    }
+                    if (again && getenv("WAI_TEST_VERBOSE")) printf("  %s: %zu then %zu allocations, arena %llu\n", l->file, first_calls, h.calls - calls, (unsigned long long)own);
+                    sends++;
+                }
+                free(data);
+            }
+            wai_decoder_destroy(d);
+            wai_set_destroy(set);
+        }
+    }
+    CHECK(groups >= 3 && sends >= 20);
+    /* A payload sent again right after itself allocates no more, and less
+     * where the arena was not yet there (the first of a set's payloads,
+     * each time a larger one follows a smaller). */
+    CHECK_MSG(reused >= groups, "%d second sends of %d reused the arena", reused, sends / 2);
+    wai_context_destroy(ctx);
+    free(text);
+}
+
+/* A frame stream of wai.video.int_hyper.frame through one decoder: the
+ * intra frame's networks leave their arena kept; an inter frame runs none
+ * (its net_work_bytes is 0), so the decoder lets the arena go before it:
+ * an idle stream holds no network memory. */
+static void test_kept_arena_released(void) {
+    static const char *const files[] = {"neural/video/f000.wif1", "neural/video/f001.wif1",
+                                        "neural/video/f002.wif1"};
+    wai_context *ctx;
+    if (!CHECK(wai_context_create(NULL, &ctx) == WAI_ok)) return;
+    wai_set *set = corpus_set(ctx, "wai.video.int_hyper.frame", "neural/hyper/set0");
+    wai_decoder_config cfg;
+    wai_decoder_config_default(&cfg);
+    cfg.capability = "wai.video.int_hyper.frame";
+    cfg.set = set;
+    wai_decoder *d = NULL;
+    if (CHECK(set && wai_decoder_create(ctx, &cfg, &d) == WAI_ok)) {
+        for (int i = 0; i < 3; i++) {
+            size_t len;
+            uint8_t *data = corpus_file(files[i], &len);
+            CHECK(data && wai_decoder_send(d, data, len, NULL) == WAI_ok);
+            free(data);
+            if (i == 0) CHECK_MSG(wai_decoder_arena_elems(d) > 0, "the intra frame's arena is kept");
+            else CHECK_MSG(wai_decoder_arena_elems(d) == 0, "frame %d: %llu arena elements kept", i,
+                           (unsigned long long)wai_decoder_arena_elems(d));
+        }
+    }
+    wai_decoder_destroy(d);
+    wai_set_destroy(set);
+    wai_context_destroy(ctx);
+}
+
 /* Issue 10: a 99-byte g_s.whm declares 243 MB of working memory for 16
  * units of work, so a work limit alone lets it through. The memory limit
  * refuses it cost_over_limit after §7 step 4, with no allocation of the
@@ -101,14 +247,10 @@ static void test_memory_limit_refuses_amplifier(void) {
     uint8_t *data = harness_read_file("corpus/neural/amplify/attrs.wis1", &len);
     if (!CHECK(data != NULL)) return;
     harness_alloc h;
-    memset(&h, 0, sizeof h);
-    wai_settings s;
-    wai_settings_default(&s);
-    s.allocator = harness_allocator(&h);
-    wai_context *ctx = NULL;
+    wai_context *ctx = counting_context(&h, 0, UINT64_MAX);
     wai_set *set = NULL;
     wai_decoder *d = NULL;
-    if (!CHECK(wai_context_create(&s, &ctx) == WAI_ok)) goto done;
+    if (!CHECK(ctx != NULL)) goto done;
     set = corpus_set(ctx, "wai.splat.int_codec", "neural/amplify/set");
     if (!CHECK(set != NULL)) goto done;
     wai_decoder_config cfg;
@@ -242,14 +384,9 @@ static void test_borrowed_members(void) {
     uint8_t digest[2][32];
     for (int borrowed = 0; borrowed < 2; borrowed++) {
         harness_alloc h;
-        memset(&h, 0, sizeof h);
-        wai_settings s;
-        wai_settings_default(&s);
-        s.allocator = harness_allocator(&h);
-        s.set_cache_budget = 0;
-        wai_context *ctx;
+        wai_context *ctx = counting_context(&h, 0, 0);
         wai_set *set;
-        if (!CHECK(wai_context_create(&s, &ctx) == WAI_ok)) break;
+        if (!CHECK(ctx != NULL)) break;
         size_t before = h.bytes_now;
         CHECK(wai_set_create(ctx, &set) == WAI_ok);
         wai_status st = borrowed ? wai_set_add_borrowed(set, "g_s.whm", member, mlen)
@@ -288,6 +425,8 @@ out:
 
 void suite_decode_memory(void) {
     harness_run("decode_memory/peak_within_declared", test_peak_within_declared);
+    harness_run("decode_memory/kept_decoder", test_kept_decoder);
+    harness_run("decode_memory/kept_arena_released", test_kept_arena_released);
     harness_run("decode_memory/limit_refuses_amplifier", test_memory_limit_refuses_amplifier);
     harness_run("decode_memory/limit_boundary", test_memory_limit_boundary);
     harness_run("decode_memory/payload_max_bytes", test_payload_max_bytes);
