@@ -7,12 +7,6 @@
 
 typedef wai_b64 f64;
 
-int wai_bitlen64(uint64_t v) {
-    int n = 0;
-    for (; v; v >>= 1) n++;
-    return n;
-}
-
 int wai_b64_round(uint64_t m, int e2, int sticky, wai_b64 *out) {
     out->m = 0, out->e = 0;
     const int lb = wai_bitlen64(m);

@@ -13,14 +13,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/checked.h"   /* wai_bitlen64 */
+
 /* A finite binary64 magnitude as m·2^e (m < 2^53; m == 0 for a zero). */
 typedef struct wai_b64 {
     uint64_t m;
     int e;
 } wai_b64;
-
-/* The bit length of v (0 for 0). */
-int wai_bitlen64(uint64_t v);
 
 /* m·2^e2, plus something below it when sticky, rounded to binary64 as a
  * machine rounds: to nearest, ties to even, subnormals included (under

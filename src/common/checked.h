@@ -53,6 +53,17 @@ static inline int wai_fits_u32(uint64_t v) {
     return v <= UINT32_MAX;
 }
 
+/* The bit length of v (0 for 0). */
+static inline int wai_bitlen64(uint64_t v) {
+#if defined(__GNUC__) || defined(__clang__)
+    return v ? 64 - __builtin_clzll(v) : 0;
+#else
+    int n = 0;
+    for (; v; v >>= 1) n++;
+    return n;
+#endif
+}
+
 /* The caps of integer-payloads §7 (R4: equality allowed). */
 #define WAI_CAP_ELEMENTS   ((uint64_t)1 << 26)
 #define WAI_CAP_CLIP_BYTES ((uint64_t)1 << 30)

@@ -2,6 +2,8 @@
  * rounding to reason about): each step decides one bit of the root. */
 #include "common/int128.h"
 
+#include "common/checked.h"
+
 uint64_t wai_u128_isqrt(wai_u128 n) {
     wai_u128 rem = n, root = wai_u128_make(0, 0);
     /* bit: the largest power of 4 not above n (or 0 when n is 0). */
@@ -79,13 +81,7 @@ static const uint16_t isqrt_seed[512] = {
  * whatever the estimate's quality; they run a step or two. */
 uint64_t wai_isqrt_u64(uint64_t n) {
     if (n < 512) return (uint64_t)isqrt_seed[n] >> 8;
-#if defined(__GNUC__) || defined(__clang__)
-    int b = 64 - __builtin_clzll(n);
-#else
-    int b = 0;
-    for (uint64_t v = n; v; v >>= 1) b++;
-#endif
-    int e = (b - 8) & ~1;                 /* even; n >> e in [128, 512) */
+    int e = (wai_bitlen64(n) - 8) & ~1;                 /* even; n >> e in [128, 512) */
     uint64_t seed = isqrt_seed[n >> e], r;
     r = e / 2 >= 8 ? seed << (e / 2 - 8) : seed >> (8 - e / 2);
     /* r >= 2896 >> 7 > 0; after a step r >= isqrt(n) >= 22. */

@@ -296,11 +296,7 @@ static int read_escape(parser *p, uint32_t *cp) {
     return 1;
 }
 
-/* Length of the well-formed UTF-8 sequence at pos (Unicode table 3-7: no
- * overlong forms, no surrogates, nothing past U+10FFFF); 0 if ill-formed. */
-static size_t utf8_sequence(const parser *p) {
-    const uint8_t *s = p->text + p->pos;
-    size_t avail = p->len - p->pos;
+size_t wai_utf8_sequence(const uint8_t *s, size_t avail) {
     uint8_t c = s[0];
     size_t n;
     uint8_t lo = 0x80, hi = 0xBF; /* the second byte's range */
@@ -317,6 +313,13 @@ static size_t utf8_sequence(const parser *p) {
     for (size_t i = 2; i < n; i++)
         if (s[i] < 0x80 || s[i] > 0xBF) return 0;
     return n;
+}
+
+int wai_utf8_valid(const char *s, size_t n) {
+    const uint8_t *b = (const uint8_t *)s;
+    for (size_t i = 0, k; i < n; i += k)
+        if (!(k = b[i] < 0x80 ? 1 : wai_utf8_sequence(b + i, n - i))) return 0;
+    return 1;
 }
 
 /* Reads a string (pos at the opening quote). With out, writes the unescaped
@@ -336,7 +339,7 @@ static int scan_string(parser *p, char *out, size_t *n) {
             count += utf8_length(cp);
             continue;
         }
-        size_t run = c < 0x80 ? 1 : utf8_sequence(p);
+        size_t run = c < 0x80 ? 1 : wai_utf8_sequence(p->text + p->pos, p->len - p->pos);
         if (run == 0) return fail(p, WAI_JSON_E_UTF8, p->pos);
         if (out) memcpy(out + count, p->text + p->pos, run);
         count += run;

@@ -40,6 +40,15 @@ typedef enum wai_json_error {
 typedef struct wai_json_doc wai_json_doc;
 typedef struct wai_json_value wai_json_value;
 
+/* The length of the well-formed UTF-8 sequence of two to four bytes at s
+ * (avail bytes there; Unicode table 3-7: no overlong form, no surrogate,
+ * nothing past U+10FFFF); 0 if ill-formed or an ASCII byte. */
+size_t wai_utf8_sequence(const uint8_t *s, size_t avail);
+
+/* 1 when s[0..n) is all well-formed UTF-8, as the reader requires of a
+ * text. */
+int wai_utf8_valid(const char *s, size_t n);
+
 /* Parses text[0..len). On success *out is a document the caller frees with
  * wai_json_free; on failure *out is NULL and *err_offset (if not NULL) is the
  * byte offset where the error was found. */

@@ -44,25 +44,3 @@ void wai_text_json_string(wai_text *t, const char *s, size_t n) {
     }
     wai_text_printf(t, "\"");
 }
-
-int wai_utf8_valid(const char *s, size_t n) {
-    const unsigned char *p = (const unsigned char *)s;
-    for (size_t i = 0; i < n;) {
-        unsigned c = p[i];
-        size_t len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
-                   : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
-        if (len == 0 || n - i < len) return 0;
-        for (size_t k = 1; k < len; k++)
-            if ((p[i + k] & 0xC0) != 0x80) return 0;
-        /* No overlong three- or four-byte form, no surrogate, nothing past
-         * U+10FFFF: the second byte's range after E0, ED, F0 and F4. */
-        if (len >= 3) {
-            unsigned c1 = p[i + 1];
-            if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 > 0x9F) ||
-                (c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 > 0x8F))
-                return 0;
-        }
-        i += len;
-    }
-    return 1;
-}

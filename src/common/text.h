@@ -23,7 +23,4 @@ void wai_text_printf(wai_text *t, const char *fmt, ...);
 /* s[0..n) as a JSON string: quoted, with '"', '\\' and the control
  * characters escaped; other bytes as they are (UTF-8 in, UTF-8 out). */
 void wai_text_json_string(wai_text *t, const char *s, size_t n);
-/* 1 when s[0..n) is UTF-8 as RFC 3629 has it (no overlong form, no
- * surrogate, nothing past U+10FFFF). */
-int wai_utf8_valid(const char *s, size_t n);
 #endif

@@ -75,11 +75,7 @@ static wai_status compare_decoded(void *opaque, uint64_t i, const uint8_t *rgb, 
 
 static wai_status add_error(void *opaque, uint64_t i, const uint8_t *rgb, size_t len) {
     rederiving *s = opaque;
-    const uint8_t *src = s->source + (size_t)i * s->frame_bytes;
-    for (size_t k = 0; k < len; k++) {
-        int d = (int)src[k] - (int)rgb[k];
-        s->sse += (uint64_t)(d * d);
-    }
+    s->sse += wai_receipt_sse(s->source + (size_t)i * s->frame_bytes, rgb, len);
     return WAI_ok;
 }
 
@@ -133,16 +129,14 @@ wai_status wai_receipt_rederive(wai_context *ctx, const wai_receipt *r, const ui
     wai_blake3_oneshot(payload, len, h);
     if (memcmp(h, f->codestream_hash, 32))
         return not_rederived(p, WAI_RECEIPT_FAULT_CODESTREAM_HASH, "codestream_hash", 0, WAI_ok);
+    /* The header first (the decode's own parse, so its refusal is the
+     * decode's code). */
     wai_wiv1 wv;
-    wai_status st;
-    if (enc) {
-        st = wai_wiv1_parse(payload, len, 0, &wv);
-        if (st != WAI_ok) return refused(p, st);
-        st = check_encode_inputs(f, &wv, source, source_len, p);
-        if (st != WAI_ok) return st;
-    }
+    wai_status st = wai_wiv1_parse(payload, len, 0, &wv);
+    if (st != WAI_ok) return refused(p, st);
+    if (enc && (st = check_encode_inputs(f, &wv, source, source_len, p)) != WAI_ok) return st;
     rederiving s = {f, source, (size_t)f->h * f->w * 3, 0, UINT64_MAX};
-    st = wai_receipt_decode_clip(ctx, payload, len, o->max_cost, o->max_memory, NULL, NULL, &wv,
+    st = wai_receipt_decode_clip(ctx, payload, len, o->max_cost, o->max_memory, NULL, NULL,
                                  enc ? add_error : compare_decoded, &s);
     if (st != WAI_ok) return refused(p, st);
     if (enc) {

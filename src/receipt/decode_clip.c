@@ -2,7 +2,6 @@
  * decoder, so its checks, caps and limits are a decode's. */
 #include <string.h>
 
-#include "formats/wiv1.h"
 #include "receipt/receipt.h"
 #include "wai/wai_decode.h"
 
@@ -11,7 +10,7 @@
 wai_status wai_receipt_decode_clip(wai_context *ctx, const uint8_t *payload, size_t len,
                                    uint64_t max_cost, uint64_t max_memory,
                                    const wai_energy_meter *meter, wai_energy *energy,
-                                   struct wai_wiv1 *v, wai_receipt_frame_fn visit, void *opaque) {
+                                   wai_receipt_frame_fn visit, void *opaque) {
     wai_decoder_config c;
     wai_decoder_config_default(&c);
     c.capability = INT_MOTION;
@@ -26,8 +25,6 @@ wai_status wai_receipt_decode_clip(wai_context *ctx, const uint8_t *payload, siz
         memset(energy, 0, sizeof *energy);
         meter->end(meter->opaque, energy);
     }
-    /* The decoder has parsed it already: this parse only reads the header. */
-    if (st == WAI_ok) st = wai_wiv1_parse(payload, len, 0, v);
     for (uint64_t i = 0; st == WAI_ok; i++) {
         wai_output out;
         st = wai_decoder_receive(d, &out);

@@ -6,18 +6,15 @@
 #include "common/binary64.h"
 #include "common/context.h"
 #include "common/text.h"
+#include "wai/wai_hash.h"
 #include "receipt/receipt.h"
 
+/* Lowercase hex (wai_hex), 32 bytes at a time. */
 static void put_hex(wai_text *t, const uint8_t *b, size_t n) {
-    static const char digits[] = "0123456789abcdef";
     char chunk[65];
     while (n) {
         size_t k = n < 32 ? n : 32;
-        for (size_t i = 0; i < k; i++) {
-            chunk[2 * i] = digits[b[i] >> 4];
-            chunk[2 * i + 1] = digits[b[i] & 15];
-        }
-        chunk[2 * k] = '\0';
+        wai_hex(b, k, chunk);
         wai_text_printf(t, "%s", chunk);
         b += k;
         n -= k;

@@ -5,6 +5,7 @@
 
 #include "common/alloc.h"
 #include "common/checked.h"
+#include "common/json.h"
 #include "common/text.h"
 #include "receipt/signing.h"
 
@@ -69,6 +70,15 @@ wai_status wai_receipt_payload(const wai_receipt *r, uint8_t **out, size_t *len)
     *out = b;
     *len = n;
     return WAI_ok;
+}
+
+uint64_t wai_receipt_sse(const uint8_t *a, const uint8_t *b, size_t n) {
+    uint64_t sum = 0;
+    for (size_t k = 0; k < n; k++) {
+        int d = (int)a[k] - (int)b[k];
+        sum += (uint64_t)(d * d);
+    }
+    return sum;
 }
 
 static int has_evidence(wai_energy_class c) {

@@ -44,6 +44,10 @@ wai_receipt_fault wai_receipt_energy_fault(const wai_energy *e, wai_receipt_kind
 /* Signs r's payload and writes sig and receipt_hash. */
 wai_status wai_receipt_sign(wai_receipt *r, const wai_receipt_signer *s);
 
+/* Σ (a − b)² over n samples; at most 255² · 2^26 for a clip (the WIV1
+ * caps), so a clip's sum cannot wrap u64. */
+uint64_t wai_receipt_sse(const uint8_t *a, const uint8_t *b, size_t n);
+
 /* Called with each decoded frame, in order: a status other than WAI_ok
  * stops the decode with it. */
 typedef wai_status (*wai_receipt_frame_fn)(void *opaque, uint64_t i, const uint8_t *rgb,
@@ -51,13 +55,13 @@ typedef wai_status (*wai_receipt_frame_fn)(void *opaque, uint64_t i, const uint8
 
 /* Decodes payload through wai.video.int_motion under the limits, the
  * meter (when not NULL) running around the decode and writing *energy,
- * then hands each frame to visit. *v is the payload's parsed header (read
- * first, so a payload of another format is refused as the decode would). */
-struct wai_wiv1;
+ * then hands each frame to visit. (Its callers parse the header first:
+ * the decoder's own parse, so a payload of another format is refused with
+ * the code the decode gives.) */
 wai_status wai_receipt_decode_clip(wai_context *ctx, const uint8_t *payload, size_t len,
                                    uint64_t max_cost, uint64_t max_memory,
                                    const wai_energy_meter *meter, wai_energy *energy,
-                                   struct wai_wiv1 *v, wai_receipt_frame_fn visit, void *opaque);
+                                   wai_receipt_frame_fn visit, void *opaque);
 
 /* Sets *p (when not NULL) and returns st. */
 wai_status wai_receipt_fail(wai_receipt_problem *p, wai_status st, wai_receipt_fault f,

@@ -26,23 +26,12 @@ static wai_status hash_decoded(void *opaque, uint64_t i, const uint8_t *rgb, siz
     return WAI_ok;
 }
 
-/* Σ (source − decode)² over one frame; at most 255² · 2^26 samples a clip
- * (the WIV1 caps), so u64 cannot wrap. */
-static uint64_t frame_sse(const uint8_t *a, const uint8_t *b, size_t n) {
-    uint64_t sum = 0;
-    for (size_t k = 0; k < n; k++) {
-        int d = (int)a[k] - (int)b[k];
-        sum += (uint64_t)(d * d);
-    }
-    return sum;
-}
-
 static wai_status hash_source(void *opaque, uint64_t i, const uint8_t *rgb, size_t len) {
     sealing *s = opaque;
     if (i >= s->r->info.n_frames || len != s->frame_bytes) return WAI_invalid_argument;
     const uint8_t *src = s->source + (size_t)i * s->frame_bytes;
     wai_frame_hash(WAI_TAG_SFRAME, i, src, len, s->r->frames[i]);
-    s->sse += frame_sse(src, rgb, len);
+    s->sse += wai_receipt_sse(src, rgb, len);
     return WAI_ok;
 }
 
@@ -102,7 +91,7 @@ static wai_status seal(wai_context *ctx, wai_receipt_kind kind, const uint8_t *p
     wai_energy energy = o->energy;
     if (!enc) memset(&energy, 0, sizeof energy);   /* unmetered unless the meter says */
     st = wai_receipt_decode_clip(ctx, payload, len, o->max_cost, o->max_memory,
-                                 enc ? NULL : o->meter, &energy, &v,
+                                 enc ? NULL : o->meter, &energy,
                                  enc ? hash_source : hash_decoded, &s);
     if (st == WAI_ok) {
         wai_blake3_oneshot(payload, len, r->info.codestream_hash);

@@ -237,17 +237,16 @@ static int write_receipt(const encode_options *o, const wai_motion_encode_result
                          cli_inputs *inputs) {
 #if defined(WAI_HAVE_ED25519)
     uint8_t parent[32];
-    if (o->receipt.parent && !keys_parse_hex32(o->receipt.parent, strlen(o->receipt.parent), parent))
-        return cli_usage_error("encode", "--parent needs a receipt hash (64 hexadecimal digits)");
+    const uint8_t *has_parent;
     wai_ed25519_key key;
     wai_receipt_signer signer;
-    int rc = receipt_signer("encode", &o->receipt, &key, &signer);
+    int rc = receipt_signer("encode", &o->receipt, &key, &signer, parent, &has_parent);
     if (rc != 0) return rc;
     wai_context *ctx = NULL;
     wai_receipt *rec = NULL;
     wai_receipt_seal_options so;
     wai_receipt_seal_options_default(&so);
-    so.parent = o->receipt.parent ? parent : NULL;
+    so.parent = has_parent;
     so.energy = *energy;
     so.search = (uint32_t)o->search;
     wai_status st = wai_context_create(NULL, &ctx);
@@ -260,11 +259,10 @@ static int write_receipt(const encode_options *o, const wai_motion_encode_result
         rc = EXIT_USAGE;
     } else {
         rc = receipt_write("encode", ctx, rec, o->receipt.out, inputs);
-        if (rc == 0 && energy->cls == WAI_ENERGY_UNMETERED)
-            fprintf(stderr, "receipt energy: unmetered (%s)\n", why ? why : "nothing counted");
-        else if (rc == 0)
-            fprintf(stderr, "receipt energy: %llu uJ (%s)\n", (unsigned long long)energy->joules_micro,
-                    wai_energy_class_label(energy->cls));
+        if (rc == 0) {
+            fprintf(stderr, "receipt ");
+            receipt_print_energy(stderr, energy, why);
+        }
     }
     wai_receipt_free(rec);
     wai_context_destroy(ctx);

@@ -13,6 +13,7 @@
 #include "file_options.h"
 #if defined(WAI_HAVE_ED25519)
 #include "wai/wai_ed25519.h"
+#include "wai/wai_hash.h"
 
 /* Writes 32 bytes as hex to PATH with mode; without force an existing
  * file is refused. */
@@ -23,7 +24,7 @@ static int write_key(const char *path, const uint8_t b[32], mode_t mode, int for
         return -1;
     }
     char text[66];
-    for (int i = 0; i < 32; i++) snprintf(text + 2 * i, 3, "%02x", b[i]);
+    wai_hex(b, 32, text);
     text[64] = '\n';
     int ok = write(fd, text, 65) == 65;
     memset(text, 0, sizeof text);
@@ -52,8 +53,9 @@ int cmd_keygen(int argc, char **argv) {
     rc = EXIT_USAGE;
     if (wai_ed25519_key_generate(&k) != 0) fprintf(stderr, "wai keygen: libsodium could not start\n");
     else if (write_key(o.out, k.seed, 0600, o.force) == 0 && write_key(pub, k.pubkey, 0644, o.force) == 0) {
-        for (int i = 0; i < 32; i++) printf("%02x", k.pubkey[i]);
-        printf("\n");
+        char hex[65];
+        wai_hex(k.pubkey, 32, hex);
+        printf("%s\n", hex);
         rc = EXIT_DONE;
     }
     wai_ed25519_key_wipe(&k);

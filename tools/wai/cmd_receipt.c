@@ -7,9 +7,11 @@
 #include "cli.h"
 #include "energy_meter.h"
 #include "file_options.h"
+#include "frame_files.h"
 #include "input.h"
 #include "keys.h"
 #include "receipt_cli.h"
+#include "wai/wai_hash.h"
 #include "wai/wai_receipt.h"
 
 #define INT_MOTION "wai.video.int_motion"
@@ -35,7 +37,7 @@ static void print_problem(const char *cmd, const char *name, wai_status st,
 }
 
 /* What an energy figure says, in a line. */
-static void print_energy(FILE *out, const wai_energy *e, const char *why) {
+void receipt_print_energy(FILE *out, const wai_energy *e, const char *why) {
     if (e->cls == WAI_ENERGY_UNMETERED) {
         fprintf(out, "energy: unmetered%s%s%s\n", why ? " (" : "", why ? why : "", why ? ")" : "");
         return;
@@ -59,19 +61,18 @@ int receipt_write(const char *cmd, wai_context *ctx, const wai_receipt *r, const
         fprintf(stderr, "wai %s: %s\n", cmd, wai_status_name(st));
         return EXIT_USAGE;
     }
-    cli_out_file of;
-    int rc = cli_out_open(cmd, out, inputs, &of);
-    if (rc == 0) {
-        fwrite(json, 1, len, of.f);
-        rc = cli_out_commit(cmd, &of);
-    }
+    int rc = frame_file_write(cmd, out, (const uint8_t *)json, len, inputs) == 0 ? 0 : EXIT_USAGE;
     wai_receipt_json_free(ctx, json);
     return rc;
 }
 
 int receipt_signer(const char *cmd, const file_options *o, wai_ed25519_key *key,
-                   wai_receipt_signer *s) {
+                   wai_receipt_signer *s, uint8_t parent[32], const uint8_t **has_parent) {
     uint8_t seed[32];
+    *has_parent = NULL;
+    if (o->parent && !keys_parse_hex32(o->parent, strlen(o->parent), parent))
+        return cli_usage_error(cmd, "--parent needs a receipt hash (64 hexadecimal digits)");
+    if (o->parent) *has_parent = parent;
     if (!o->key) return cli_usage_error(cmd, "--key KEY is required (wai keygen writes one)");
     if (keys_read(cmd, o->key, seed) != 0) return EXIT_USAGE;
     int bad = wai_ed25519_key_from_seed(key, seed) != 0;
@@ -92,11 +93,11 @@ static int seal(int argc, char **argv) {
     if (o.last - o.first != 1) return cli_usage_error("receipt seal", "give one WIV1 clip");
     if (!o.out) return cli_usage_error("receipt seal", "no output given (-o RECEIPT.json)");
     uint8_t parent[32];
-    if (o.parent && !keys_parse_hex32(o.parent, strlen(o.parent), parent))
-        return cli_usage_error("receipt seal", "--parent needs a receipt hash (64 hexadecimal digits)");
+    const uint8_t *has_parent;
     wai_ed25519_key key;
     wai_receipt_signer signer;
-    if ((rc = receipt_signer("receipt seal", &o, &key, &signer)) != 0) return rc;
+    if ((rc = receipt_signer("receipt seal", &o, &key, &signer, parent, &has_parent)) != 0)
+        return rc;
     cli_inputs inputs;
     cli_inputs_init(&inputs, o.force);
     cli_file f = {0};
@@ -111,7 +112,7 @@ static int seal(int argc, char **argv) {
     wai_energy_meter hooks = energy_meter_hooks(&meter);
     wai_receipt_seal_options so;
     wai_receipt_seal_options_default(&so);
-    so.parent = o.parent ? parent : NULL;
+    so.parent = has_parent;
     so.meter = &hooks;
     so.max_memory = o.max_memory;
     wai_status st = wai_receipt_seal_decode(ctx, f.data, f.len, &so, &signer, &r);
@@ -125,7 +126,7 @@ static int seal(int argc, char **argv) {
         const wai_receipt_info *i = wai_receipt_view(r);
         fprintf(stderr, "wai receipt seal: %llu frames of %ux%u\n", (unsigned long long)i->n_frames,
                 i->w, i->h);
-        print_energy(stderr, &i->energy, meter.why);
+        receipt_print_energy(stderr, &i->energy, meter.why);
     }
 done:
     wai_receipt_free(r);
@@ -148,12 +149,12 @@ static void print_summary(const wai_receipt_info *i) {
     printf("receipt: %s, %llu frames of %ux%u\n",
            i->kind == WAI_RECEIPT_ENCODE ? "encode receipt" : "decode receipt",
            (unsigned long long)i->n_frames, i->w, i->h);
-    printf("signer: ");
-    for (int k = 0; k < 32; k++) printf("%02x", i->signer_pubkey[k]);
-    printf(" ");
+    char hex[65];
+    wai_hex(i->signer_pubkey, 32, hex);
+    printf("signer: %s ", hex);
     json_put_string(stdout, i->signer_id);
     printf("\n");
-    print_energy(stdout, &i->energy, NULL);
+    receipt_print_energy(stdout, &i->energy, NULL);
 }
 
 static int verify(int argc, char **argv) {

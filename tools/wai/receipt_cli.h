@@ -9,10 +9,14 @@
 #include "file_options.h"
 #include "wai/wai_ed25519.h"
 
-/* The signing key of o->key and its signer with o->id; 0, or an exit
+/* The signing key of o->key, its signer with o->id, and o->parent read
+ * into parent (*has_parent: parent, or NULL without one); 0, or an exit
  * status with the message printed. */
 int receipt_signer(const char *cmd, const file_options *o, wai_ed25519_key *key,
-                   wai_receipt_signer *s);
+                   wai_receipt_signer *s, uint8_t parent[32], const uint8_t **has_parent);
+
+/* A figure and its class in a line, or "unmetered" and why. */
+void receipt_print_energy(FILE *out, const wai_energy *e, const char *why);
 
 /* Writes r's JSON form to OUT; 0, or an exit status. */
 int receipt_write(const char *cmd, wai_context *ctx, const wai_receipt *r, const char *out,
