@@ -62,6 +62,15 @@ typedef void (*wai_dot_fn)(uint64_t *acc64, const int16_t *x, size_t pstride,
 typedef void (*wai_igdn_acc_fn)(int64_t *acc, const int64_t *x, size_t positions, size_t p0,
                                 size_t np, const int32_t *gamma, size_t c, size_t nib);
 
+/* ---- the inverse GDN's value ------------------------------------------------
+ *
+ * y[t] = wai_igdn_value(x[t], the sum whose i64 bits are sum[t], beta, gf,
+ * afrac) (ops/layers.h) for t < n. The caller holds |x[t]| < 2^31 and every
+ * sum within i64, so the root is below 2^32 and x[t] times it fits i64. y
+ * may be x. */
+typedef void (*wai_igdn_value_fn)(int64_t *y, const int64_t *x, const uint64_t *sum, size_t n,
+                                  int64_t beta, uint32_t gf, uint32_t afrac);
+
 typedef struct wai_cores {
     int isa;                   /* the level it was filled for (ops/cpu.h) */
     wai_tap_i64_fn tap_i64;    /* any x */
@@ -70,6 +79,7 @@ typedef struct wai_cores {
     wai_dot_fn dot;
     size_t dot_cols;           /* columns per dot call: a multiple of 16, at most COLS_MAX */
     wai_igdn_acc_fn igdn_acc64;
+    wai_igdn_value_fn igdn_value;
 } wai_cores;
 
 /* Fills c for level isa, held to what this CPU runs (a level above it

@@ -11,6 +11,7 @@
 #include "ops/bounds.h"
 #include "ops/cores.h"
 #include "ops/layers_fast_dot.h" /* WAI_DOT_TEMP_MAX: one cap on temporaries */
+#include "ops/layers_fast_igdn_dot.h"
 
 /* ---- inverse GDN ------------------------------------------------------------------- */
 
@@ -187,6 +188,8 @@ static wai_status igdn_run(const wai_exec *ex, const wai_layer *l, const uint64_
     const uint64_t a2 = a * a; /* < 2^63 */
     igdn_job j = {l, gf, afrac, x, y, positions, gmax != 0 && a2 > (uint64_t)INT64_MAX / gmax,
                   wai_exec_cores(ex), NULL, 1};
+    /* i64 sums: the pair dot products, when they take the call. */
+    if (!j.wide && wai_igdn_dot(ex, l, gf, afrac, x, positions, y, a)) return WAI_ok;
     if (inplace) {
         j.nthr = igdn_threads(ex, l->c, positions);
         j.blk = wai_alloc_array(alloc, cb ? cb * j.nthr : 1, sizeof(int64_t));

@@ -9,6 +9,7 @@
 #include "harness.h"
 #include "ops/cores.h"
 #include "ops/cpu.h"
+#include "ops/layers.h"
 
 static uint64_t g_seed = 0x636f726573ull;
 
@@ -133,6 +134,51 @@ static int igdn_case(const wai_cores *c, const wai_cores *ref) {
     return memcmp(acc[0], acc[1], sizeof acc[0]) == 0;
 }
 
+/* A sum for the value loop: random bits, or one whose n = beta +
+ * floor(sum / 2^gf) lands on r^2 - 1, r^2 or r^2 + 1 (the root's edges),
+ * or an extreme. */
+static uint64_t value_sum(int64_t beta, uint32_t gf) {
+    int kind = (int)rnd_in(0, 5);
+    if (kind == 0) return harness_rand(&g_seed);
+    if (kind == 1) return rnd_in(0, 1) ? (uint64_t)INT64_MAX - (uint64_t)rnd_in(0, 3)
+                                       : (uint64_t)INT64_MIN + (uint64_t)rnd_in(0, 3);
+    uint64_t r = (uint64_t)rnd_in(0, 0xFFFFFFFFll) >> rnd_in(0, 31);
+    int64_t m, t, sum;
+    /* m = r^2 + d, t = m - beta, sum = t * 2^gf + low bits, where all fit. */
+    if (__builtin_mul_overflow((int64_t)r, (int64_t)r, &m) ||
+        __builtin_add_overflow(m, rnd_in(-1, 1), &m) || __builtin_sub_overflow(m, beta, &t) ||
+        gf >= 63 || __builtin_mul_overflow(t, (int64_t)1 << gf, &sum))
+        return harness_rand(&g_seed) >> rnd_in(0, 63);
+    int64_t low = gf ? rnd_in(0, ((int64_t)1 << gf) - 1) : 0;
+    return (uint64_t)(sum >= 0 && sum > INT64_MAX - low ? sum : sum + low);
+}
+
+/* The inverse GDN's value loop: against the C twin, and the C twin against
+ * the reference's value (ops/layers.h) it stands for. */
+static int igdn_value_case(const wai_cores *c, const wai_cores *ref) {
+    enum { N = 41 };
+    int64_t x[N], y[3][N];
+    uint64_t sum[N];
+    size_t n = (size_t)rnd_in(0, N);
+    static const int64_t betas[] = {0, 1, -1, INT64_MAX, INT64_MIN, (int64_t)1 << 32};
+    int64_t beta = rnd_in(0, 2) ? betas[rnd_in(0, 5)] : (int64_t)harness_rand(&g_seed);
+    uint32_t gf = (uint32_t)(rnd_in(0, 7) ? rnd_in(0, 40) : rnd_in(0, 130));
+    uint32_t afrac = (uint32_t)(rnd_in(0, 7) ? rnd_in(1, 40) : rnd_in(0, 130));
+    for (size_t i = 0; i < n; i++) {
+        x[i] = rnd_in(0, 3) ? rnd_in(-INT32_MAX, INT32_MAX) : (rnd_in(0, 1) ? 1 : -1) * INT32_MAX;
+        sum[i] = value_sum(beta, gf);
+    }
+    ref->igdn_value(y[0], x, sum, n, beta, gf, afrac);
+    memcpy(y[1], x, sizeof x); /* in place, as the kernel runs it */
+    c->igdn_value(y[1], y[1], sum, n, beta, gf, afrac);
+    for (size_t i = 0; i < n; i++) {
+        wai_i128 s = wai_i128_from_i64((int64_t)sum[i]);
+        y[2][i] = wai_igdn_value(x[i], s, beta, gf, afrac);
+    }
+    return memcmp(y[0], y[1], sizeof(int64_t) * n) == 0 &&
+           memcmp(y[0], y[2], sizeof(int64_t) * n) == 0;
+}
+
 static void test_every_level_matches_c(void) {
     const wai_cores *ref = wai_cores_portable();
     for (int isa = 0; isa <= wai_cpu_isa(); isa++) {
@@ -147,6 +193,8 @@ static void test_every_level_matches_c(void) {
             bad += !CHECK_MSG(dot_case(&c, ref), "level %d dot case %d", isa, n);
             bad += !CHECK_MSG(igdn_case(&c, ref), "level %d igdn_acc64 case %d", isa, n);
         }
+        for (int n = 0; n < 20000 && bad < 3; n++)
+            bad += !CHECK_MSG(igdn_value_case(&c, ref), "level %d igdn_value case %d", isa, n);
     }
 }
 
@@ -160,7 +208,8 @@ static void test_init_levels(void) {
     const wai_cores *p = wai_cores_portable();
     CHECK(c.isa == WAI_FAST_ISA_PORTABLE && c.tap_i64 == p->tap_i64 &&
           c.tap_i64x32 == p->tap_i64x32 && c.tap_i32 == p->tap_i32 && c.dot == p->dot &&
-          c.dot_cols == p->dot_cols && c.igdn_acc64 == p->igdn_acc64);
+          c.dot_cols == p->dot_cols && c.igdn_acc64 == p->igdn_acc64 &&
+          c.igdn_value == p->igdn_value);
     const wai_exec none = {NULL, NULL, NULL, NULL};
     CHECK(wai_exec_cores(NULL) == wai_cores_portable() && wai_exec_cores(&none) == wai_cores_portable());
 }

@@ -305,7 +305,10 @@ static wai_status igdn_bound(const void *ctx, uint64_t a) {
     return wai_bound_igdn(a, c->sums, c->l.beta, c->l.c, c->gf, c->afrac);
 }
 
-static int igdn_case_run(uint32_t ch, size_t positions, int realistic, uint64_t forced_a) {
+/* gamma_all: every gamma that value (NULL: drawn); x0 > 0: every x is
+ * +-x0 (else drawn up to forced_a or a passing A). */
+static int igdn_case_full(uint32_t ch, size_t positions, int realistic, uint64_t forced_a,
+                          const int32_t *gamma_all, uint64_t x0) {
     igdn_case c;
     memset(&c, 0, sizeof c);
     c.l.kind = WAI_LAYER_IGDN;
@@ -319,7 +322,7 @@ static int igdn_case_run(uint32_t ch, size_t positions, int realistic, uint64_t 
         if (v > INT32_MAX) v = INT32_MAX;
         if (v < INT32_MIN) v = INT32_MIN;
         if (!realistic && rnd(16) == 0) v = rnd(2) ? INT32_MIN : INT32_MAX;
-        c.l.gamma[i] = (int32_t)v;
+        c.l.gamma[i] = gamma_all ? *gamma_all : (int32_t)v;
     }
     for (uint32_t i = 0; i < ch; i++)
         c.l.beta[i] = realistic ? (int64_t)1 << 32 : rnd_param64();
@@ -336,6 +339,7 @@ static int igdn_case_run(uint32_t ch, size_t positions, int realistic, uint64_t 
     if (amax == 0) amax = pick_amax(largest_passing_a(igdn_bound, &c), &style);
     else style = (int)rnd(3);
     fill_input(x, n, amax, style);
+    for (size_t i = 0; x0 && i < n; i++) x[i] = rnd(2) ? (int64_t)x0 : -(int64_t)x0;
     for (size_t i = 0; i < n; i++) y0[i] = y1[i] = (int64_t)0x5a5a5a5a5a5a5a5a;
     wai_status s0 = wai_igdn_ref(&c.l, c.sums, c.gf, c.afrac, x, positions, y0);
     wai_status s1 = WAI_ok;
@@ -366,6 +370,10 @@ static int igdn_case_run(uint32_t ch, size_t positions, int realistic, uint64_t 
     free(x), free(y0), free(y1);
     free_layer(&c.l);
     return ok;
+}
+
+static int igdn_case_run(uint32_t ch, size_t positions, int realistic, uint64_t forced_a) {
+    return igdn_case_full(ch, positions, realistic, forced_a, NULL, 0);
 }
 
 /* ---- the suites -------------------------------------------------------------------- */
@@ -413,6 +421,29 @@ static void test_chunk_edges(void) {
         if (a == 0) a = 1;
         bad += !conv_case_full(transposed, cin, cout, k, s, transposed ? k - 1 : 0, 0, h, w, 0,
                                v, a, 0);
+    }
+}
+
+/* The inverse GDN's pair dot path (ops/layers_fast_igdn_dot.c) at its
+ * chunk edges: every gamma one value at the limbs' extremes and every x
+ * +-x0, x0 chosen so a square's limbs are near 2^15 - 1, so a chunk one
+ * pair too long passes 2^31 and gives wrong bytes; two-limb gammas, up to
+ * the largest the path takes (2^31 - 2^15 - 1) and one past it (the other
+ * path); x0 up to the largest that passes. */
+static void test_igdn_dot_edges(void) {
+    static const int32_t gs[] = {32767, -32768, -32767, 32766, 32768, -32769, 65535,
+                                 INT32_MAX - 32768, INT32_MAX - 32767, INT32_MIN, 1 << 30};
+    /* x0^2 with high limbs: 181^2 = 32761; 46339^2 = 2147302921 (limbs
+     * 0x7C89, 0x7FF9 ...); 8191 * 2^15 + 8191 and friends by search. */
+    static const uint64_t xs[] = {181, 46339, 32767, 1, 255, 65535, 3037000, 2147483647};
+    int bad = 0;
+    for (int t = 0; t < 400 && bad < 5; t++) {
+        uint32_t ch = 1 + rnd(40);
+        size_t positions = 1 + rnd(rnd(3) ? 40 : 220);
+        int32_t g = gs[rnd(sizeof gs / sizeof gs[0])];
+        if (rnd(4) == 0) g = (int32_t)rnd_signed(31);
+        uint64_t x0 = xs[rnd(sizeof xs / sizeof xs[0])];
+        bad += !igdn_case_full(ch, positions, 0, 0, &g, x0);
     }
 }
 
@@ -682,6 +713,7 @@ void suite_layers_diff(void) {
     harness_run("layers_diff/conv_t2d_random", test_conv_t2d_random);
     harness_run("layers_diff/igdn_random", test_igdn_random);
     harness_run("layers_diff/chunk_edges", test_chunk_edges);
+    harness_run("layers_diff/igdn_dot_edges", test_igdn_dot_edges);
     harness_run("layers_diff/untiled_shapes", test_untiled_shapes);
     harness_run("layers_diff/bmshj_shapes", test_bmshj_shapes);
     harness_run("layers_diff/dot_thresholds", test_dot_thresholds);
