@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "common/int128.h"
+#include "ops/bounds.h"
+#include "ops/layers.h"
 #include "ops/x86/x86.h"
 
 static void tap_i64(int64_t *acc, size_t nob, const int64_t *const *xp, const int64_t *wts,
@@ -94,9 +96,15 @@ static void igdn_value(int64_t *y, const int64_t *x, const uint64_t *sum, size_t
     }
 }
 
+static void requant(int64_t *y, size_t ys, const uint64_t *acc, size_t n, int64_t m,
+                    uint32_t shift, int64_t b) {
+    for (size_t t = 0; t < n; t++) y[t * ys] = wai_requantize(wai_u64_to_i64(acc[t]), m, shift, b);
+}
+
 /* tap_i64x32 is tap_i64: with x in i32 the same loop is as exact. */
 static const wai_cores portable = {WAI_FAST_ISA_PORTABLE, tap_i64, tap_i64, tap_i32, dot,
-                                   DOT_COLS, igdn_acc64, igdn_value};
+                                   DOT_COLS, igdn_acc64, igdn_value, wai_max_abs_i64,
+                                   requant};
 
 const wai_cores *wai_cores_portable(void) { return &portable; }
 
@@ -112,4 +120,35 @@ void wai_cores_init(wai_cores *c, int isa) {
     if (isa >= WAI_FAST_ISA_AVX512BW) wai_cores_init_avx512bw(c);
     if (isa >= WAI_FAST_ISA_VNNI) wai_cores_init_avx512vnni(c);
 #endif
+}
+
+/* Below this many values one thread scans them (a share's start-up costs
+ * more than the scan). */
+#define MAX_ABS_SPLIT ((size_t)1 << 18)
+
+typedef struct max_abs_job {
+    const int64_t *x;
+    size_t n;
+    unsigned nthr;
+    wai_max_abs_fn fn;
+    uint64_t part[WAI_THREADS_MAX]; /* share t's largest, written once */
+} max_abs_job;
+
+static void max_abs_share(void *arg, unsigned t) {
+    max_abs_job *j = arg;
+    size_t i0 = j->n * t / j->nthr, i1 = j->n * (t + 1) / j->nthr;
+    j->part[t] = j->fn(j->x + i0, i1 - i0);
+}
+
+uint64_t wai_exec_max_abs(const wai_exec *ex, const int64_t *x, size_t n) {
+    const wai_cores *c = wai_exec_cores(ex);
+    unsigned nthr = wai_exec_threads(ex);
+    if (nthr > WAI_THREADS_MAX) nthr = WAI_THREADS_MAX;
+    if (nthr <= 1 || n < MAX_ABS_SPLIT) return c->max_abs(x, n);
+    max_abs_job j = {x, n, nthr, c->max_abs, {0}};
+    wai_exec_run(ex, nthr, max_abs_share, &j);
+    uint64_t a = 0;
+    for (unsigned t = 0; t < nthr; t++)
+        if (j.part[t] > a) a = j.part[t];
+    return a;
 }

@@ -71,6 +71,18 @@ typedef void (*wai_igdn_acc_fn)(int64_t *acc, const int64_t *x, size_t positions
 typedef void (*wai_igdn_value_fn)(int64_t *y, const int64_t *x, const uint64_t *sum, size_t n,
                                   int64_t beta, uint32_t gf, uint32_t afrac);
 
+/* ---- requantisation ----------------------------------------------------------
+ *
+ * y[t * ys] = wai_requantize(acc[t], m, shift, b) (ops/layers.h) for t < n,
+ * acc[t] read as i64 bits: the caller's bound keeps every result in i64. */
+typedef void (*wai_requant_fn)(int64_t *y, size_t ys, const uint64_t *acc, size_t n, int64_t m,
+                               uint32_t shift, int64_t b);
+
+/* ---- the largest |x| ----------------------------------------------------------
+ *
+ * max |x[i]| over i < n, 0 when n is 0 (|-2^63| = 2^63): every layer's A. */
+typedef uint64_t (*wai_max_abs_fn)(const int64_t *x, size_t n);
+
 typedef struct wai_cores {
     int isa;                   /* the level it was filled for (ops/cpu.h) */
     wai_tap_i64_fn tap_i64;    /* any x */
@@ -80,6 +92,8 @@ typedef struct wai_cores {
     size_t dot_cols;           /* columns per dot call: a multiple of 16, at most COLS_MAX */
     wai_igdn_acc_fn igdn_acc64;
     wai_igdn_value_fn igdn_value;
+    wai_max_abs_fn max_abs;
+    wai_requant_fn requant;
 } wai_cores;
 
 /* Fills c for level isa, held to what this CPU runs (a level above it
@@ -94,6 +108,10 @@ const wai_cores *wai_cores_portable(void);
 static inline const wai_cores *wai_exec_cores(const wai_exec *ex) {
     return ex && ex->cores ? ex->cores : wai_cores_portable();
 }
+
+/* A layer's A over ex's threads (each a run of x, the largest of theirs
+ * kept: the same value whatever the count) with ex's loop. */
+uint64_t wai_exec_max_abs(const wai_exec *ex, const int64_t *x, size_t n);
 
 /* The body of the inverse GDN's loop, written once so that a level's file
  * compiles the same C for its own instructions (ops/x86/avx512.c). */

@@ -235,9 +235,8 @@ static void conv_row(const conv_job *j, tile *tl, size_t o0, size_t nob, size_t 
         size_t n = ow - t0 < TW ? ow - t0 : TW;
         for (size_t ob = 0; ob < nob; ob++) {
             size_t o = o0 + ob;
-            for (size_t tt = 0; tt < n; tt++)
-                j->y[(o * oh + oy) * ow + t0 + tt] =
-                    wai_requantize(tl->acc64[ob * TW + tt], l->mult[o], j->shift, l->bias[o]);
+            md.cores->requant(j->y + (o * oh + oy) * ow + t0, 1, (const uint64_t *)tl->acc64 + ob * TW,
+                              n, l->mult[o], j->shift, l->bias[o]);
         }
     }
 }
@@ -270,7 +269,7 @@ wai_status wai_conv2d_fast(const wai_exec *ex, const wai_layer *l, const uint64_
     if (!wai_conv2d_args_ok(l, h, w, oh, ow, &n_in, &n_out)) return WAI_invalid_argument;
     if (l->k > KMAX || l->stride > KMAX)
         return wai_conv2d_ref(l, sums, shift, x, h, w, y, oh, ow);
-    uint64_t a = wai_max_abs_i64(x, n_in);
+    uint64_t a = wai_exec_max_abs(ex, x, n_in);
     /* Refusals come before any thread starts. */
     wai_status st = wai_bound_conv(a, sums, l->mult, l->bias, l->cout, shift);
     if (st != WAI_ok) return st;
@@ -353,9 +352,8 @@ static void convt_row(const convt_job *j, tile *tl, size_t o0, size_t nob, size_
             for (size_t ob = 0; ob < nob; ob++) {
                 size_t o = o0 + ob;
                 int64_t *yr = j->y + (o * oh + oy) * ow;
-                for (size_t tt = 0; tt < n; tt++)
-                    yr[(t0 + tt) * s + q - pad] =
-                        wai_requantize(tl->acc64[ob * TW + tt], l->mult[o], j->shift, l->bias[o]);
+                md.cores->requant(yr + t0 * s + q - pad, s, (const uint64_t *)tl->acc64 + ob * TW,
+                                  n, l->mult[o], j->shift, l->bias[o]);
             }
         }
     }
@@ -383,7 +381,7 @@ wai_status wai_conv_t2d_fast(const wai_exec *ex, const wai_layer *l, const uint6
         return WAI_invalid_argument;
     if (l->k > KMAX || l->stride > KMAX)
         return wai_conv_t2d_ref(l, sums, shift, x, h, w, scratch, y, oh, ow);
-    uint64_t a = wai_max_abs_i64(x, n_in);
+    uint64_t a = wai_exec_max_abs(ex, x, n_in);
     /* Refusals come before any thread starts. */
     wai_status st = wai_bound_conv(a, sums, l->mult, l->bias, l->cout, shift);
     if (st != WAI_ok) return st;

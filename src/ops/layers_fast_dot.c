@@ -64,7 +64,8 @@ typedef struct dot_plan {
     uint64_t lmax[2];
     size_t wofs[NTMAX];         /* phase (qy*s + qx)'s packed weights */
     size_t chunk[2][NTMAX];     /* pairs per 32-bit chunk, per limb and phase */
-    wai_dot_fn dot;             /* the exec's loop (ops/cores.h) */
+    wai_dot_fn dot;             /* the exec's loops (ops/cores.h) */
+    wai_requant_fn requant;
     size_t cols;                /* its columns per call */
 } dot_plan;
 
@@ -207,11 +208,12 @@ static void fill_band(const dot_plan *pl, const int64_t *x, ptrdiff_t ib0, size_
 
 /* ---- the driver ---------------------------------------------------------------------- */
 
-/* One output row oy, column phase qx: every block of NO outputs and every
- * tile of columns t in [t_lo, t_end), through the kernel, then requantised
- * into y. */
-static void run_row(const wai_layer *l, const dot_plan *pl, uint32_t shift, const int16_t *band,
-                    ptrdiff_t ib0, const int16_t *wpk, size_t oy, size_t qx, int64_t *y) {
+/* Column phase qx of output row oy for the NO outputs of block blk: every
+ * tile of columns t in [t_lo, t_end), through the kernel, requantised into
+ * row (NO rows of ow) at columns t * s + qx - pad. */
+static void run_phase(const wai_layer *l, const dot_plan *pl, uint32_t shift, const int16_t *band,
+                      ptrdiff_t ib0, const int16_t *wpk, size_t oy, size_t qx, size_t blk,
+                      int64_t *row) {
     const size_t s = pl->s, uy = oy + pl->pad, qy = uy % s, iyb = uy / s;
     const size_t nky = taps_of(qy, pl->k, s), nkx = taps_of(qx, pl->k, s), nt = nky * nkx;
     const size_t ph = qy * s + qx, cols = pl->cols;
@@ -226,26 +228,36 @@ static void run_row(const wai_layer *l, const dot_plan *pl, uint32_t shift, cons
         toff[j] = (((ptrdiff_t)iyb - (ptrdiff_t)(j / nkx) - ib0) * (ptrdiff_t)pl->rl +
                    (ptrdiff_t)pl->cl - (ptrdiff_t)(j % nkx)) * 2;
     uint64_t acc[NO * COLS_MAX];
-    for (size_t blk = 0; blk < pl->nblk; blk++) {
-        const int16_t *wb = wpk + pl->wofs[ph] + blk * pl->npairs * nt * NO * 2;
-        for (size_t t0 = t_lo; t0 < t_end; t0 += cols) {
-            memset(acc, 0, sizeof(uint64_t) * NO * cols);
-            for (int m = 0; nt && m < pl->limbs; m++) {
-                const size_t ch = pl->chunk[m][ph];
-                for (size_t p0 = 0; p0 < pl->npairs; p0 += ch)
-                    pl->dot(acc, band + (size_t)m * lstride + p0 * pl->pstride + t0 * 2,
-                                pl->pstride, toff, nt, wb + p0 * nt * NO * 2,
-                                pl->npairs - p0 < ch ? pl->npairs - p0 : ch, m ? pl->b : 0);
-            }
-            size_t n = t_end - t0 < cols ? t_end - t0 : cols;
-            for (size_t ob = 0; ob < NO && blk * NO + ob < pl->cout; ob++) {
-                size_t o = blk * NO + ob;
-                int64_t *yr = y + (o * pl->oh + oy) * pl->ow + qx - pl->pad;
-                for (size_t tt = 0; tt < n; tt++)
-                    yr[(t0 + tt) * s] = wai_requantize(wai_u64_to_i64(acc[ob * cols + tt]),
-                                                       l->mult[o], shift, l->bias[o]);
-            }
+    const int16_t *wb = wpk + pl->wofs[ph] + blk * pl->npairs * nt * NO * 2;
+    for (size_t t0 = t_lo; t0 < t_end; t0 += cols) {
+        memset(acc, 0, sizeof(uint64_t) * NO * cols);
+        for (int m = 0; nt && m < pl->limbs; m++) {
+            const size_t ch = pl->chunk[m][ph];
+            for (size_t p0 = 0; p0 < pl->npairs; p0 += ch)
+                pl->dot(acc, band + (size_t)m * lstride + p0 * pl->pstride + t0 * 2, pl->pstride,
+                        toff, nt, wb + p0 * nt * NO * 2,
+                        pl->npairs - p0 < ch ? pl->npairs - p0 : ch, m ? pl->b : 0);
         }
+        size_t n = t_end - t0 < cols ? t_end - t0 : cols;
+        for (size_t ob = 0; ob < NO && blk * NO + ob < pl->cout; ob++) {
+            size_t o = blk * NO + ob;
+            pl->requant(row + ob * pl->ow + t0 * s + qx - pl->pad, s, acc + ob * cols, n,
+                        l->mult[o], shift, l->bias[o]);
+        }
+    }
+}
+
+/* Output row oy, block by block: the block's phases interleave in row (an
+ * L1-sized buffer of NO rows), which is then copied out whole, so y takes
+ * full cache lines once instead of every s-th value s times. */
+static void run_row(const wai_layer *l, const dot_plan *pl, uint32_t shift, const int16_t *band,
+                    ptrdiff_t ib0, const int16_t *wpk, size_t oy, int64_t *y, int64_t *row) {
+    for (size_t blk = 0; blk < pl->nblk; blk++) {
+        for (size_t qx = 0; qx < pl->s; qx++)
+            run_phase(l, pl, shift, band, ib0, wpk, oy, qx, blk, row);
+        for (size_t ob = 0; ob < NO && blk * NO + ob < pl->cout; ob++)
+            memcpy(y + ((blk * NO + ob) * pl->oh + oy) * pl->ow, row + ob * pl->ow,
+                   sizeof(int64_t) * pl->ow);
     }
 }
 
@@ -260,7 +272,7 @@ static int plan_call(const wai_layer *l, dot_plan *pl, uint32_t h, uint32_t w, u
     pl->h = h, pl->w = w, pl->oh = oh, pl->ow = ow;
     pl->dmax = (pl->k - 1) / pl->s;
     pl->npairs = (pl->cin + 1) / 2, pl->nblk = (pl->cout + NO - 1) / NO;
-    pl->dot = cores->dot, pl->cols = cores->dot_cols;
+    pl->dot = cores->dot, pl->cols = cores->dot_cols, pl->requant = cores->requant;
     /* The tiles read columns t - c with t < t_end + cols - 1 and t_end <=
      * (pad + ow - 1) / s + 1. */
     pl->cl = pl->dmax;
@@ -275,7 +287,8 @@ static int plan_call(const wai_layer *l, dot_plan *pl, uint32_t h, uint32_t w, u
 }
 
 /* One call's bands, shared read-only by its threads; share t converts
- * into its own band buffer, bands + t * nb. */
+ * into its own band buffer, bands + t * nb, and uses its own row buffer
+ * after it. */
 typedef struct dot_job {
     const wai_layer *l;
     const dot_plan *pl;
@@ -285,19 +298,18 @@ typedef struct dot_job {
     const int16_t *wp;
     int16_t *bands;
     size_t nb, nbands;
+    size_t nrow; /* where a thread's row buffer starts in its nb i16 */
     unsigned nthr;
 } dot_job;
 
 /* Band bi: its input rows converted, then its output rows computed. */
-static void run_band(const dot_job *j, size_t bi, int16_t *band) {
+static void run_band(const dot_job *j, size_t bi, int16_t *band, int64_t *row) {
     const dot_plan *pl = j->pl;
     size_t oy0 = bi * pl->band, oy1 = pl->oh - oy0 < pl->band ? pl->oh : oy0 + pl->band;
     ptrdiff_t ib0 = (ptrdiff_t)((oy0 + pl->pad) / pl->s) - (ptrdiff_t)pl->dmax;
     size_t br = (size_t)((ptrdiff_t)((oy1 - 1 + pl->pad) / pl->s) - ib0 + 1);
     fill_band(pl, j->x, ib0, br, band);
-    for (size_t oy = oy0; oy < oy1; oy++)
-        for (size_t qx = 0; qx < pl->s; qx++)
-            run_row(j->l, pl, j->shift, band, ib0, j->wp, oy, qx, j->y);
+    for (size_t oy = oy0; oy < oy1; oy++) run_row(j->l, pl, j->shift, band, ib0, j->wp, oy, j->y, row);
 }
 
 /* Share t: a contiguous run of bands. Each output row is one band's, and
@@ -305,7 +317,9 @@ static void run_band(const dot_job *j, size_t bi, int16_t *band) {
 static void dot_share(void *arg, unsigned t) {
     const dot_job *j = arg;
     size_t b0 = j->nbands * t / j->nthr, b1 = j->nbands * (t + 1) / j->nthr;
-    for (size_t b = b0; b < b1; b++) run_band(j, b, j->bands + t * j->nb);
+    int16_t *band = j->bands + t * j->nb;
+    int64_t *row = (int64_t *)(void *)(band + j->nrow);
+    for (size_t b = b0; b < b1; b++) run_band(j, b, band, row);
 }
 
 /* Rows per band for n threads: BAND, or fewer when there are fewer bands
@@ -323,17 +337,25 @@ int wai_conv_t2d_dot(const wai_exec *ex, const wai_layer *l, uint32_t shift, con
     unsigned nthr = wai_exec_threads(ex);
     if (nthr > WAI_THREADS_MAX) nthr = WAI_THREADS_MAX;
     dot_plan pl;
-    if (!plan_call(l, &pl, h, w, oh, ow, a, wai_exec_cores(ex), band_rows(oh, nthr))) return 0;
-    /* Sizes: the planner's caps keep cin, cout, k, sides far below the
-     * products' overflow (cin*cout*k*k and cin*rows*rl are tensor sizes). */
-    size_t nw = pl.k * pl.k * pl.npairs * pl.nblk * NO * 2;
-    size_t nb = (size_t)pl.limbs * pl.npairs * pl.pstride;
-    size_t nbands = ((size_t)oh + pl.band - 1) / pl.band;
+    size_t band = band_rows(oh, nthr), nw, nrow, nb;
     /* The temporaries stay under a fixed size, whatever the thread count
      * (docs/neural-decodes.md): the weights once, then as many threads'
-     * bands as fit. A layer whose weights and one band do not fit runs on
-     * the tiled path, which needs none. */
+     * bands as fit. Bands are made shorter (halved, down to one row) until
+     * every thread's fits; a layer whose weights and one band of one row do
+     * not fit runs on the tiled path, which needs none. */
     const size_t cap = WAI_DOT_TEMP_MAX / sizeof(int16_t);
+    for (;;) {
+        if (!plan_call(l, &pl, h, w, oh, ow, a, wai_exec_cores(ex), band)) return 0;
+        /* Sizes: the planner's caps keep cin, cout, k, sides far below the
+         * products' overflow (cin*cout*k*k and cin*rows*rl are tensor sizes). */
+        nw = pl.k * pl.k * pl.npairs * pl.nblk * NO * 2;
+        /* A thread's band, then its row buffer (NO rows of ow i64, 8-aligned). */
+        nrow = ((size_t)pl.limbs * pl.npairs * pl.pstride + 3) & ~(size_t)3;
+        nb = nrow + (size_t)NO * pl.ow * 4;
+        if (band == 1 || (nw < cap && (cap - nw) / nb >= nthr)) break;
+        band /= 2;
+    }
+    size_t nbands = ((size_t)oh + pl.band - 1) / pl.band;
     if (nw + nb > cap) return 0;
     size_t fit = (cap - nw) / nb;
     if (nthr > fit) nthr = (unsigned)fit;
@@ -349,7 +371,7 @@ int wai_conv_t2d_dot(const wai_exec *ex, const wai_layer *l, uint32_t shift, con
     /* Packing (and its refusal, a chunk of no pair) precedes the threads. */
     int ok = wp && bands && pack_weights(l, &pl, wp);
     if (ok) {
-        dot_job j = {l, &pl, shift, x, y, wp, bands, nb, nbands, nthr};
+        dot_job j = {l, &pl, shift, x, y, wp, bands, nb, nbands, nrow, nthr};
         wai_exec_run(ex, nthr, dot_share, &j);
     }
     wai_free(alloc, bands);

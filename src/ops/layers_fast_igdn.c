@@ -169,7 +169,7 @@ static wai_status igdn_run(const wai_exec *ex, const wai_layer *l, const uint64_
         !wai_count3(l->c, l->c, 1, &cc) || !wai_count3(l->c, PB, 1, &cb))
         return WAI_invalid_argument;
     const wai_allocator *alloc = ex ? ex->alloc : NULL;
-    uint64_t a = wai_max_abs_i64(x, n);
+    uint64_t a = wai_exec_max_abs(ex, x, n);
     /* floor(sqrt(2^63 - 1)): above it x^2 may leave i64; the reference's
      * u128 squares handle that rare case. */
     if (a > 3037000499u) {

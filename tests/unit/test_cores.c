@@ -179,6 +179,47 @@ static int igdn_value_case(const wai_cores *c, const wai_cores *ref) {
            memcmp(y[0], y[2], sizeof(int64_t) * n) == 0;
 }
 
+/* Requantisation of a row: magnitudes from 0 to 2^63 with m and the shift
+ * drawn so every result fits i64 (the contract), some rows where the
+ * product needs more than 63 bits (the C loop's), strides 1 to 3. */
+static int requant_case(const wai_cores *c, const wai_cores *ref) {
+    enum { N = 45 };
+    uint64_t acc[N];
+    int64_t y[2][3 * N];
+    size_t n = (size_t)rnd_in(0, N), ys = (size_t)rnd_in(1, 3);
+    uint32_t shift = (uint32_t)(rnd_in(0, 7) ? rnd_in(1, 63) : rnd_in(0, 70));
+    int pm = (int)rnd_in(1, 63);
+    int64_t m = (int64_t)(harness_rand(&g_seed) >> (64 - pm)) * (rnd_in(0, 1) ? 1 : -1);
+    /* |acc * m| < 2^(pa + pm) and the result below 2^(pa + pm - shift) + 1. */
+    int pa = (int)rnd_in(0, 64);
+    int room = (int)shift + 60 - pm;
+    if (pa > room) pa = room < 0 ? 0 : room;
+    int64_t b = rnd_in(-((int64_t)1 << 60), (int64_t)1 << 60);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v = pa >= 64 ? harness_rand(&g_seed) : harness_rand(&g_seed) >> (64 - pa);
+        if (pa == 0) v = 0;
+        acc[i] = rnd_in(0, 1) ? v : 0 - v;
+        if (pa >= 64 && rnd_in(0, 7) == 0) acc[i] = (uint64_t)INT64_MIN;
+    }
+    memset(y, 0x5a, sizeof y);
+    ref->requant(y[0], ys, acc, n, m, shift, b);
+    c->requant(y[1], ys, acc, n, m, shift, b);
+    return memcmp(y[0], y[1], sizeof y[0]) == 0;
+}
+
+/* The largest |x| of a run, with -2^63 and the other extremes in it. */
+static int max_abs_case(const wai_cores *c, const wai_cores *ref) {
+    enum { N = 80 };
+    int64_t x[N];
+    size_t n = (size_t)rnd_in(0, N);
+    int bits = (int)rnd_in(0, 63);
+    for (size_t i = 0; i < n; i++) {
+        x[i] = (int64_t)(harness_rand(&g_seed) >> (63 - bits)) * (rnd_in(0, 1) ? 1 : -1);
+        if (rnd_in(0, 60) == 0) x[i] = rnd_in(0, 1) ? INT64_MIN : INT64_MAX;
+    }
+    return ref->max_abs(x, n) == c->max_abs(x, n);
+}
+
 static void test_every_level_matches_c(void) {
     const wai_cores *ref = wai_cores_portable();
     for (int isa = 0; isa <= wai_cpu_isa(); isa++) {
@@ -193,8 +234,11 @@ static void test_every_level_matches_c(void) {
             bad += !CHECK_MSG(dot_case(&c, ref), "level %d dot case %d", isa, n);
             bad += !CHECK_MSG(igdn_case(&c, ref), "level %d igdn_acc64 case %d", isa, n);
         }
-        for (int n = 0; n < 20000 && bad < 3; n++)
+        for (int n = 0; n < 20000 && bad < 3; n++) {
             bad += !CHECK_MSG(igdn_value_case(&c, ref), "level %d igdn_value case %d", isa, n);
+            bad += !CHECK_MSG(requant_case(&c, ref), "level %d requant case %d", isa, n);
+            bad += !CHECK_MSG(max_abs_case(&c, ref), "level %d max_abs case %d", isa, n);
+        }
     }
 }
 
@@ -209,7 +253,7 @@ static void test_init_levels(void) {
     CHECK(c.isa == WAI_FAST_ISA_PORTABLE && c.tap_i64 == p->tap_i64 &&
           c.tap_i64x32 == p->tap_i64x32 && c.tap_i32 == p->tap_i32 && c.dot == p->dot &&
           c.dot_cols == p->dot_cols && c.igdn_acc64 == p->igdn_acc64 &&
-          c.igdn_value == p->igdn_value);
+          c.igdn_value == p->igdn_value && c.max_abs == p->max_abs && c.requant == p->requant);
     const wai_exec none = {NULL, NULL, NULL, NULL};
     CHECK(wai_exec_cores(NULL) == wai_cores_portable() && wai_exec_cores(&none) == wai_cores_portable());
 }

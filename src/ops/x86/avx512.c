@@ -74,6 +74,44 @@ __attribute__((target("avx512f"))) static __m512i isqrt8(__m512i n) {
     return r;
 }
 
+/* The same over 16 u32 lanes (every lane below 2^32): twice the lanes a
+ * step. r < 2^17 and bit <= 2^30, so r + bit fits. */
+__attribute__((target("avx512f"))) static __m512i isqrt16_u32(__m512i n, uint32_t top) {
+    int e = (31 - __builtin_clz(top)) & ~1;
+    __m512i r = _mm512_setzero_si512(), rem = n;
+    for (; e >= 0; e -= 2) {
+        const __m512i bit = _mm512_set1_epi32((int)((uint32_t)1 << e));
+        const __m512i trial = _mm512_add_epi32(r, bit);
+        const __mmask16 ge = _mm512_cmpge_epu32_mask(rem, trial);
+        rem = _mm512_mask_sub_epi32(rem, ge, rem, trial);
+        r = _mm512_mask_add_epi32(_mm512_srli_epi32(r, 1), ge, _mm512_srli_epi32(r, 1), bit);
+    }
+    return r;
+}
+
+/* n = beta + floor(sum / 2^gf) where it is >= 0, else 0, for 8 lanes (see
+ * igdn_value). */
+__attribute__((target("avx512f"))) static inline __m512i value_n(const uint64_t *sum,
+                                                                  __m128i sg, __m512i vb,
+                                                                  int beta_neg) {
+    const __m512i zero = _mm512_setzero_si512();
+    __m512i t = _mm512_sra_epi64(_mm512_loadu_si512(sum), sg);
+    __m512i s = _mm512_add_epi64(t, vb);
+    __mmask8 tneg = _mm512_cmplt_epi64_mask(t, zero), sneg = _mm512_cmplt_epi64_mask(s, zero);
+    __mmask8 z = beta_neg ? (__mmask8)(tneg | sneg) : (__mmask8)(tneg & sneg);
+    return _mm512_maskz_mov_epi64((__mmask8)~z, s);
+}
+
+/* round_shift(x * r, afrac) for 8 lanes: the exact product (|x| < 2^31, r
+ * < 2^32), then floor plus the bit below. */
+__attribute__((target("avx512f,avx512dq"))) static inline void value_out(
+    int64_t *y, const int64_t *x, __m512i r, __m128i sa, __m128i sa1) {
+    __m512i v = _mm512_mullo_epi64(_mm512_loadu_si512(x), r);
+    __m512i q = _mm512_add_epi64(_mm512_sra_epi64(v, sa),
+                                 _mm512_and_si512(_mm512_srl_epi64(v, sa1), _mm512_set1_epi64(1)));
+    _mm512_storeu_si512(y, q);
+}
+
 /* The value (cores.h) eight lanes at a time: t = floor(sum / 2^gf) by an
  * arithmetic shift (a count of 63 gives the same -1 or 0 as any count past
  * it); n = t + beta wrapped in u64, which is n itself where n >= 0, zero
@@ -86,23 +124,90 @@ __attribute__((target("avx512f,avx512dq"))) static void igdn_value(
     uint32_t afrac) {
     size_t i = 0;
     if (afrac >= 1 && afrac <= 63) {
-        const __m512i vb = _mm512_set1_epi64(beta), zero = _mm512_setzero_si512();
-        const __m512i one = _mm512_set1_epi64(1);
+        const __m512i vb = _mm512_set1_epi64(beta);
         const __m128i sg = _mm_cvtsi32_si128(gf >= 63 ? 63 : (int)gf);
         const __m128i sa = _mm_cvtsi32_si128((int)afrac), sa1 = _mm_cvtsi32_si128((int)afrac - 1);
-        for (; i + 8 <= n; i += 8) {
-            __m512i t = _mm512_sra_epi64(_mm512_loadu_si512(sum + i), sg);
-            __m512i s = _mm512_add_epi64(t, vb);
-            __mmask8 tneg = _mm512_cmplt_epi64_mask(t, zero), sneg = _mm512_cmplt_epi64_mask(s, zero);
-            __mmask8 z = beta >= 0 ? (__mmask8)(tneg & sneg) : (__mmask8)(tneg | sneg);
-            __m512i r = isqrt8(_mm512_maskz_mov_epi64((__mmask8)~z, s));
-            __m512i v = _mm512_mullo_epi64(_mm512_loadu_si512(x + i), r);
-            __m512i q = _mm512_add_epi64(_mm512_sra_epi64(v, sa),
-                                         _mm512_and_si512(_mm512_srl_epi64(v, sa1), one));
-            _mm512_storeu_si512(y + i, q);
+        const int bneg = beta < 0;
+        for (; i + 16 <= n; i += 16) {
+            __m512i n0 = value_n(sum + i, sg, vb, bneg), n1 = value_n(sum + i + 8, sg, vb, bneg);
+            uint64_t top = _mm512_reduce_or_epi64(_mm512_or_si512(n0, n1));
+            __m512i r0 = n0, r1 = n1; /* all zero when top is */
+            if (top > 0xFFFFFFFFu) {
+                r0 = isqrt8(n0), r1 = isqrt8(n1);
+            } else if (top) {
+                /* Both halves as one vector of 16 u32, the roots widened back. */
+                __m512i n32 = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(n0)),
+                                                 _mm512_cvtepi64_epi32(n1), 1);
+                __m512i r = isqrt16_u32(n32, (uint32_t)top);
+                r0 = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(r));
+                r1 = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(r, 1));
+            }
+            value_out(y + i, x + i, r0, sa, sa1);
+            value_out(y + i + 8, x + i + 8, r1, sa, sa1);
         }
+        for (; i + 8 <= n; i += 8)
+            value_out(y + i, x + i, isqrt8(value_n(sum + i, sg, vb, bneg)), sa, sa1);
     }
     if (i < n) wai_cores_portable()->igdn_value(y + i, x + i, sum + i, n - i, beta, gf, afrac);
+}
+
+/* max |x|: vpabsq then an unsigned max (|-2^63| is 2^63 as u64), four
+ * vectors a step. */
+__attribute__((target("avx512f"))) static uint64_t max_abs(const int64_t *x, size_t n) {
+    __m512i m0 = _mm512_setzero_si512(), m1 = m0, m2 = m0, m3 = m0;
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        m0 = _mm512_max_epu64(m0, _mm512_abs_epi64(_mm512_loadu_si512(x + i)));
+        m1 = _mm512_max_epu64(m1, _mm512_abs_epi64(_mm512_loadu_si512(x + i + 8)));
+        m2 = _mm512_max_epu64(m2, _mm512_abs_epi64(_mm512_loadu_si512(x + i + 16)));
+        m3 = _mm512_max_epu64(m3, _mm512_abs_epi64(_mm512_loadu_si512(x + i + 24)));
+    }
+    for (; i + 8 <= n; i += 8)
+        m0 = _mm512_max_epu64(m0, _mm512_abs_epi64(_mm512_loadu_si512(x + i)));
+    uint64_t a = _mm512_reduce_max_epu64(
+        _mm512_max_epu64(_mm512_max_epu64(m0, m1), _mm512_max_epu64(m2, m3)));
+    uint64_t t = wai_cores_portable()->max_abs(x + i, n - i);
+    return t > a ? t : a;
+}
+
+/* Requantisation (cores.h) eight lanes at a time where the row allows it:
+ * when every |acc| < 2^p and |m| < 2^q with p + q <= 63 the product is
+ * exact in i64 (vpmullq), then round_shift as floor plus the bit below, then
+ * + b (the sum the bound keeps in i64). Other rows, shifts 0 and 64 up, and
+ * the tail run the C loop. */
+__attribute__((target("avx512f,avx512dq"))) static void requant(int64_t *y, size_t ys,
+                                                                 const uint64_t *acc, size_t n,
+                                                                 int64_t m, uint32_t shift,
+                                                                 int64_t b) {
+    size_t i = 0;
+    if (shift >= 1 && shift <= 63 && n >= 8) {
+        __m512i top = _mm512_setzero_si512();
+        for (size_t t = 0; t + 8 <= n; t += 8)
+            top = _mm512_max_epu64(top, _mm512_abs_epi64(_mm512_loadu_si512(acc + t)));
+        uint64_t amax = _mm512_reduce_max_epu64(top);
+        uint64_t mabs = m < 0 ? 0 - (uint64_t)m : (uint64_t)m;
+        int pa = amax ? 64 - __builtin_clzll(amax) : 0, pm = mabs ? 64 - __builtin_clzll(mabs) : 0;
+        if (pa + pm <= 63) {
+            const __m512i vm = _mm512_set1_epi64(m), vb = _mm512_set1_epi64(b);
+            const __m512i one = _mm512_set1_epi64(1);
+            const __m128i sh = _mm_cvtsi32_si128((int)shift), sh1 = _mm_cvtsi32_si128((int)shift - 1);
+            for (; i + 8 <= n; i += 8) {
+                __m512i v = _mm512_mullo_epi64(_mm512_loadu_si512(acc + i), vm);
+                __m512i q = _mm512_add_epi64(
+                    _mm512_add_epi64(_mm512_sra_epi64(v, sh),
+                                     _mm512_and_si512(_mm512_srl_epi64(v, sh1), one)),
+                    vb);
+                if (ys == 1) {
+                    _mm512_storeu_si512(y + i, q);
+                } else {
+                    int64_t tmp[8];
+                    _mm512_storeu_si512(tmp, q);
+                    for (int k = 0; k < 8; k++) y[(i + (size_t)k) * ys] = tmp[k];
+                }
+            }
+        }
+    }
+    if (i < n) wai_cores_portable()->requant(y + i * ys, ys, acc + i, n - i, m, shift, b);
 }
 
 void wai_cores_init_avx512(wai_cores *c) {
@@ -111,5 +216,7 @@ void wai_cores_init_avx512(wai_cores *c) {
     c->tap_i64x32 = tap_i64x32;
     c->igdn_acc64 = igdn_acc64;
     c->igdn_value = igdn_value;
+    c->max_abs = max_abs;
+    c->requant = requant;
 }
 #endif
