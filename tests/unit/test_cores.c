@@ -196,8 +196,7 @@ static int requant_case(const wai_cores *c, const wai_cores *ref) {
     if (pa > room) pa = room < 0 ? 0 : room;
     int64_t b = rnd_in(-((int64_t)1 << 60), (int64_t)1 << 60);
     for (size_t i = 0; i < n; i++) {
-        uint64_t v = pa >= 64 ? harness_rand(&g_seed) : harness_rand(&g_seed) >> (64 - pa);
-        if (pa == 0) v = 0;
+        uint64_t v = pa == 0 ? 0 : pa >= 64 ? harness_rand(&g_seed) : harness_rand(&g_seed) >> (64 - pa);
         acc[i] = rnd_in(0, 1) ? v : 0 - v;
         if (pa >= 64 && rnd_in(0, 7) == 0) acc[i] = (uint64_t)INT64_MIN;
     }
