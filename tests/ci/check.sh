@@ -224,6 +224,20 @@ main() {
         unset UBSAN_OPTIONS ASAN_OPTIONS
     fi
 
+    # ThreadSanitizer over the pool and every kernel's split of its work:
+    # the tests that run the kernels and decodes at several thread counts.
+    if [[ "$vlimit" == unlimited ]] && build tsan -DCMAKE_C_COMPILER=clang -DWAI_TSAN=ON \
+        -DWAI_BUILD_BENCH=OFF -DWAI_BUILD_TOOLS=OFF -DCMAKE_C_FLAGS=-g; then
+        local tprog
+        if tprog="$(find_program "$CI/tsan" wai_unit_tests)"; then
+            run_test unit-tsan env TSAN_OPTIONS=halt_on_error=1 "$tprog" --data "$WAI_REPO/tests" \
+                --filter "threads,layers_diff/thread_shapes,layers_diff/igdn_dot_edges,layers_diff/bmshj_shapes"
+        else
+            echo "  FAIL unit-tsan: wai_unit_tests not found in $CI/tsan"
+            count unit-tsan 0 1
+        fi
+    fi
+
     local xarch_ok=1
     if build i386 -DCMAKE_TOOLCHAIN_FILE="$WAI_REPO/cmake/toolchains/i386.cmake" \
         -DWAI_BUILD_BENCH=OFF; then

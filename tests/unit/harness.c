@@ -36,8 +36,21 @@ int harness_check_msg(int ok, const char *file, int line, const char *fmt, ...) 
     return ok;
 }
 
+/* Whether name contains one of the filter's comma-separated substrings. */
+static int filter_takes(const char *name) {
+    if (!g_filter) return 1;
+    for (const char *p = g_filter;;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        for (const char *q = name; len && strlen(q) >= len; q++)
+            if (strncmp(q, p, len) == 0) return 1;
+        if (!end) return 0;
+        p = end + 1;
+    }
+}
+
 void harness_run(const char *name, wai_test_fn fn) {
-    if (g_filter && !strstr(name, g_filter)) return;
+    if (!filter_takes(name)) return;
     g_current = name;
     int before = g_failed_checks;
     fn();
@@ -128,7 +141,7 @@ int main(int argc, char **argv) {
         if (strcmp(argv[i], "--data") == 0 && i + 1 < argc) g_data = argv[++i];
         else if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) g_filter = argv[++i];
         else {
-            fprintf(stderr, "usage: %s [--data TESTS_DIR] [--filter SUBSTRING]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--data TESTS_DIR] [--filter SUBSTRING[,SUBSTRING...]]\n", argv[0]);
             return 2;
         }
     }
