@@ -48,6 +48,29 @@ else
     echo "(PyTorch not importable from $py: its rows are left out)" >&2
 fi
 
+# The whole network on oneDNN f32 (bench/bench_dnnl_synthesis.c: the same
+# shapes, the inverse GDN as a 1x1 convolution of the squares with sqrt and
+# the product as post-ops), weights and latent from bench_webnn_synthesis.py's
+# seed, on 1 thread and on libwai's thread count: the like-for-like peer of
+# libwai's whole-network rows.
+direct=$1/bench/wai_bench_dnnl_synthesis
+if [ -x "$direct" ] && "$py" -c 'import torch' 2>/dev/null; then
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' EXIT
+    "$py" "$here/bench_webnn_synthesis.py" --make "$tmp" >/dev/null 2>&1
+    nthr=$(echo "$raw" | awk '$1 == "threads" { print $2 }')
+    whole_macs=$(echo "$raw" | awk '$1 == "wai_fast_network" { print $3 }')
+    d1=$(OMP_NUM_THREADS=1 "$direct" "$tmp/decoder.f32" "$tmp/latent.f32" --reps "$reps" |
+        sed -n 's/^dnnl_synthesis //p')
+    dn=$(OMP_NUM_THREADS=${nthr:-1} "$direct" "$tmp/decoder.f32" "$tmp/latent.f32" --reps "$reps" |
+        sed -n 's/^dnnl_synthesis //p')
+    raw="$raw
+dnnl_whole $d1 $whole_macs
+dnnl_whole_mt $dn $whole_macs"
+else
+    echo "(wai_bench_dnnl_synthesis or torch missing: no whole-network oneDNN row)" >&2
+fi
+
 echo "$raw" | awk '
     NF >= 2 { ms[$1] = $2; macs[$1] = $3; v[$1] = $2 }
     function row(name, key, base,    r) {
@@ -58,20 +81,25 @@ echo "$raw" | awk '
     END {
         n = ("threads" in v) ? v["threads"] : 1
         printf "%-48s %10s %8s %8s\n", "implementation (threads)", "ms", "GMAC/s", "/oneDNN"
+        print "(/oneDNN: against its deconvolutions alone, or its whole network where the row says)"
         row("libwai int, fast, 1 thr: network + RGB8", "wai_fast_total", "dnnl_convt")
         row("libwai int, fast, 1 thr: network (run)", "wai_fast_network", "dnnl_convt")
         row("libwai int, fast, 1 thr: network, ws kept", "wai_fast_network_ws", "dnnl_convt")
+        row("  the same against oneDNN, whole network", "wai_fast_network_ws", "dnnl_whole")
         row("libwai int, fast, 1 thr: deconvs only", "wai_fast_convt", "dnnl_convt")
         row("libwai int, fast, 1 thr: inverse GDNs only", "wai_fast_igdn", "dnnl_convt")
         t = sprintf("libwai int, fast, %d thr: ", n)
         row(t "network + RGB8", "wai_fast_total_mt", "dnnl_convt")
         row(t "network (run)", "wai_fast_network_mt", "dnnl_convt")
         row(t "network, ws kept", "wai_fast_network_ws_mt", "dnnl_convt")
+        row("  the same against oneDNN, whole network", "wai_fast_network_ws_mt", "dnnl_whole_mt")
         row(t "deconvs only", "wai_fast_convt_mt", "dnnl_convt")
         row(t "inverse GDNs only", "wai_fast_igdn_mt", "dnnl_convt")
         row("libwai int, reference, 1 thr: network (1 run)", "wai_ref_network", "dnnl_convt")
         row("libwai int, reference, 1 thr: layer 0 (1 run)", "wai_ref_layer0", "dnnl_layer0")
         row("oneDNN f32, 1 thr: deconvs only", "dnnl_convt", "dnnl_convt")
+        row("oneDNN f32, 1 thr: whole network, GDNs as 1x1 conv", "dnnl_whole", "dnnl_whole")
+        row(sprintf("oneDNN f32, %d thr: whole network", n), "dnnl_whole_mt", "dnnl_whole")
         row("PyTorch f32, 1 thr: deconvs only", "torch_convt", "dnnl_convt")
         row("PyTorch f32, 1 thr: network, torch-op IGDN", "torch_network", "dnnl_convt")
         print ""

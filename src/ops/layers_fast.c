@@ -273,6 +273,9 @@ wai_status wai_conv2d_fast(const wai_exec *ex, const wai_layer *l, const uint64_
     /* Refusals come before any thread starts. */
     wai_status st = wai_bound_conv(a, sums, l->mult, l->bias, l->cout, shift);
     if (st != WAI_ok) return st;
+
+    if (wai_conv2d_dot(ex, l, shift, x, h, w, y, oh, ow, a)) return WAI_ok;
+
     conv_job j = {l, shift, x, y, h, w, oh, ow,
                   choose_mode(a, sums, l->cout, l->weights, (size_t)l->cout * l->cin,
                               (size_t)l->k * l->k, l->cin, wai_exec_cores(ex)),

@@ -13,7 +13,8 @@
  * registers across a chunk of channel pairs and every tap of the phase.
  *
  * Limbs. x does not fit i16 in general: with A = max |x| <= 32767 it is
- * used as is (one limb); else x = hi * 2^b + lo with lo = x mod 2^b in
+ * used as is (one limb), unless the weights are so large that one limb of
+ * A leaves no chunk (below); else x = hi * 2^b + lo with lo = x mod 2^b in
  * [0, 2^b) and hi = floor(x / 2^b), both in i16 for the b chosen
  * (choose_limbs; none past A = 32767 * 2^15), and the two limbs run as two
  * passes whose sums are combined as lo_sum + hi_sum * 2^b. Integer addition is associative, so
@@ -51,6 +52,7 @@
 /* ---- the plan of one call ---------------------------------------------------------- */
 
 typedef struct dot_plan {
+    int conv;       /* a convolution of stride 1, run as the transposed one */
     size_t k, s, pad, cin, cout, h, w, oh, ow;
     size_t dmax;    /* (k - 1) / s: the most taps a phase reaches back */
     size_t npairs;  /* ceil(cin / 2) */
@@ -71,11 +73,13 @@ typedef struct dot_plan {
 
 static size_t taps_of(size_t q, size_t k, size_t s) { return q < k ? (k - 1 - q) / s + 1 : 0; }
 
-/* The limbs for A < 2^31: one when A fits i16; else the b that makes the
- * larger limb bound, max(2^b - 1, ceil(A / 2^b)), smallest, with hi in i16
- * (hi lies in [-ceil(A/2^b), floor(A/2^b)]). 0 when none does. */
-static int choose_limbs(dot_plan *pl, uint64_t a) {
-    if (a <= INT16_MAX) {
+/* The limbs for A < 2^31: one when A fits i16 (and two are not asked
+ * for); else the b that makes the larger limb bound, max(2^b - 1,
+ * ceil(A / 2^b)), smallest, with hi in i16 (hi lies in [-ceil(A/2^b),
+ * floor(A/2^b)]). 0 when none does. Two limbs of about sqrt(A) each let
+ * large weights have chunks where one limb of A would leave none. */
+static int choose_limbs(dot_plan *pl, uint64_t a, int two) {
+    if (a <= INT16_MAX && !two) {
         pl->limbs = 1, pl->b = 0, pl->lmax[0] = a, pl->lmax[1] = 0;
         return 1;
     }
@@ -93,15 +97,21 @@ static int choose_limbs(dot_plan *pl, uint64_t a) {
 }
 
 /* The weight of input channel i (zero past cin), output o (zero past cout),
- * tap (ky, kx); the layer's weights are [cin][cout][k][k]. */
+ * tap (ky, kx) of the transposed convolution: the layer's weights are
+ * [cin][cout][k][k]; a convolution's are [cout][cin][k][k], its tap (ky,
+ * kx) the transposed one's (k-1-ky, k-1-kx): y[o][oy][ox] = sum W[o][i][ky]
+ * [kx] x[i][oy - pad + ky][ox - pad + kx] is the transposed convolution of
+ * stride 1 and padding k - 1 - pad with that kernel. */
 static int16_t weight_at(const wai_layer *l, const dot_plan *pl, size_t i, size_t o, size_t ky,
                          size_t kx) {
     if (i >= pl->cin || o >= pl->cout) return 0;
-    return l->weights[((i * pl->cout + o) * pl->k + ky) * pl->k + kx];
+    const size_t k = pl->k;
+    if (pl->conv) return l->weights[((o * pl->cin + i) * k + (k - 1 - ky)) * k + (k - 1 - kx)];
+    return l->weights[((i * pl->cout + o) * k + ky) * k + kx];
 }
 
-/* Packs phase (qy, qx)'s weights at wp as [blk][pair][tap][NO][2] and
- * returns tp, the phase's largest sum of |W| over its taps and one pair for
+/* Packs phase (qy, qx)'s weights at wp (unless NULL) as
+ * [blk][pair][tap][NO][2] and returns tp, the phase's largest sum of |W| over its taps and one pair for
  * one output channel. */
 static uint64_t pack_phase(const wai_layer *l, const dot_plan *pl, size_t qy, size_t qx,
                            int16_t *wp) {
@@ -116,7 +126,7 @@ static uint64_t pack_phase(const wai_layer *l, const dot_plan *pl, size_t qy, si
                     size_t ky = qy + (j / nkx) * pl->s, kx = qx + (j % nkx) * pl->s;
                     for (size_t e = 0; e < 2; e++) {
                         int16_t v = weight_at(l, pl, 2 * p + e, blk * NO + o, ky, kx);
-                        wp[(((blk * pl->npairs + p) * nt + j) * NO + o) * 2 + e] = v;
+                        if (wp) wp[(((blk * pl->npairs + p) * nt + j) * NO + o) * 2 + e] = v;
                         t += wai_abs_i64(v);
                     }
                 }
@@ -262,13 +272,19 @@ static void run_row(const wai_layer *l, const dot_plan *pl, uint32_t shift, cons
 }
 
 /* Sets the geometry; 0 when this path does not take the shape or A. */
-static int plan_call(const wai_layer *l, dot_plan *pl, uint32_t h, uint32_t w, uint32_t oh,
-                     uint32_t ow, uint64_t a, const wai_cores *cores, size_t band) {
+static int plan_call(const wai_layer *l, int conv, dot_plan *pl, uint32_t h, uint32_t w,
+                     uint32_t oh, uint32_t ow, uint64_t a, const wai_cores *cores, size_t band,
+                     int two) {
     memset(pl, 0, sizeof *pl);
     /* A < 2^31 also keeps limbs_row's x + 2^31 >= 0. */
     if (l->k > DKMAX || l->stride > DKMAX || a > (uint64_t)INT32_MAX) return 0;
-    if (!choose_limbs(pl, a)) return 0;
-    pl->k = l->k, pl->s = l->stride, pl->pad = l->pad, pl->cin = l->cin, pl->cout = l->cout;
+    /* A convolution runs as the transposed one of stride 1 with the kernel
+     * flipped and padding k - 1 - pad (weight_at). */
+    if (conv && (l->stride != 1 || l->pad > l->k - 1)) return 0;
+    if (!choose_limbs(pl, a, two)) return 0;
+    pl->conv = conv;
+    pl->k = l->k, pl->s = l->stride, pl->pad = conv ? l->k - 1 - l->pad : l->pad;
+    pl->cin = l->cin, pl->cout = l->cout;
     pl->h = h, pl->w = w, pl->oh = oh, pl->ow = ow;
     pl->dmax = (pl->k - 1) / pl->s;
     pl->npairs = (pl->cin + 1) / 2, pl->nblk = (pl->cout + NO - 1) / NO;
@@ -331,8 +347,9 @@ static size_t band_rows(uint32_t oh, unsigned n) {
     return r ? r : 1;
 }
 
-int wai_conv_t2d_dot(const wai_exec *ex, const wai_layer *l, uint32_t shift, const int64_t *x,
-                     uint32_t h, uint32_t w, int64_t *y, uint32_t oh, uint32_t ow, uint64_t a) {
+static int dot_run(const wai_exec *ex, const wai_layer *l, int conv, uint32_t shift,
+                   const int64_t *x, uint32_t h, uint32_t w, int64_t *y, uint32_t oh, uint32_t ow,
+                   uint64_t a) {
     const wai_allocator *alloc = ex ? ex->alloc : NULL;
     unsigned nthr = wai_exec_threads(ex);
     if (nthr > WAI_THREADS_MAX) nthr = WAI_THREADS_MAX;
@@ -344,8 +361,20 @@ int wai_conv_t2d_dot(const wai_exec *ex, const wai_layer *l, uint32_t shift, con
      * every thread's fits; a layer whose weights and one band of one row do
      * not fit runs on the tiled path, which needs none. */
     const size_t cap = WAI_DOT_TEMP_MAX / sizeof(int16_t);
+    /* One limb unless the weights' largest tp leaves it no chunk. */
+    int two = 0;
+    if (!plan_call(l, conv, &pl, h, w, oh, ow, a, wai_exec_cores(ex), band, 0)) return 0;
+    if (pl.limbs == 1) {
+        uint64_t tp = 0;
+        for (size_t qy = 0; qy < pl.s; qy++)
+            for (size_t qx = 0; qx < pl.s; qx++) {
+                uint64_t t = pack_phase(l, &pl, qy, qx, NULL);
+                if (t > tp) tp = t;
+            }
+        two = tp * pl.lmax[0] > CHUNK_LIM; /* tp <= 2 * 64 * 2^15, lmax < 2^15 */
+    }
     for (;;) {
-        if (!plan_call(l, &pl, h, w, oh, ow, a, wai_exec_cores(ex), band)) return 0;
+        if (!plan_call(l, conv, &pl, h, w, oh, ow, a, wai_exec_cores(ex), band, two)) return 0;
         /* Sizes: the planner's caps keep cin, cout, k, sides far below the
          * products' overflow (cin*cout*k*k and cin*rows*rl are tensor sizes). */
         nw = pl.k * pl.k * pl.npairs * pl.nblk * NO * 2;
@@ -377,4 +406,14 @@ int wai_conv_t2d_dot(const wai_exec *ex, const wai_layer *l, uint32_t shift, con
     wai_free(alloc, bands);
     wai_free(alloc, wp);
     return ok;
+}
+
+int wai_conv_t2d_dot(const wai_exec *ex, const wai_layer *l, uint32_t shift, const int64_t *x,
+                     uint32_t h, uint32_t w, int64_t *y, uint32_t oh, uint32_t ow, uint64_t a) {
+    return dot_run(ex, l, 0, shift, x, h, w, y, oh, ow, a);
+}
+
+int wai_conv2d_dot(const wai_exec *ex, const wai_layer *l, uint32_t shift, const int64_t *x,
+                   uint32_t h, uint32_t w, int64_t *y, uint32_t oh, uint32_t ow, uint64_t a) {
+    return dot_run(ex, l, 1, shift, x, h, w, y, oh, ow, a);
 }

@@ -29,4 +29,10 @@
 int wai_conv_t2d_dot(const wai_exec *ex, const wai_layer *l, uint32_t shift, const int64_t *x,
                      uint32_t h, uint32_t w, int64_t *y, uint32_t oh, uint32_t ow, uint64_t a);
 
+/* The same for a convolution of stride 1 and padding at most k - 1 (the
+ * transposed convolution of stride 1, padding k - 1 - pad, its kernel
+ * flipped: layers_fast_dot.c); 0, having written nothing, for any other. */
+int wai_conv2d_dot(const wai_exec *ex, const wai_layer *l, uint32_t shift, const int64_t *x,
+                   uint32_t h, uint32_t w, int64_t *y, uint32_t oh, uint32_t ow, uint64_t a);
+
 #endif
