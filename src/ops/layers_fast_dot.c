@@ -96,42 +96,74 @@ static int choose_limbs(dot_plan *pl, uint64_t a, int two) {
     return best != UINT64_MAX;
 }
 
-/* The weight of input channel i (zero past cin), output o (zero past cout),
- * tap (ky, kx) of the transposed convolution: the layer's weights are
- * [cin][cout][k][k]; a convolution's are [cout][cin][k][k], its tap (ky,
- * kx) the transposed one's (k-1-ky, k-1-kx): y[o][oy][ox] = sum W[o][i][ky]
- * [kx] x[i][oy - pad + ky][ox - pad + kx] is the transposed convolution of
- * stride 1 and padding k - 1 - pad with that kernel. */
-static int16_t weight_at(const wai_layer *l, const dot_plan *pl, size_t i, size_t o, size_t ky,
-                         size_t kx) {
-    if (i >= pl->cin || o >= pl->cout) return 0;
+/* Where tap (ky, kx) of the transposed convolution lies in one (input,
+ * output) block of k*k weights: the layer's weights are [cin][cout][k][k];
+ * a convolution's are [cout][cin][k][k], its tap (ky, kx) the transposed
+ * one's (k-1-ky, k-1-kx): y[o][oy][ox] = sum W[o][i][ky][kx] x[i][oy - pad
+ * + ky][ox - pad + kx] is the transposed convolution of stride 1 and
+ * padding k - 1 - pad with that kernel. */
+static size_t tap_index(const dot_plan *pl, size_t ky, size_t kx) {
     const size_t k = pl->k;
-    if (pl->conv) return l->weights[((o * pl->cin + i) * k + (k - 1 - ky)) * k + (k - 1 - kx)];
-    return l->weights[((i * pl->cout + o) * k + ky) * k + kx];
+    return pl->conv ? (k - 1 - ky) * k + (k - 1 - kx) : ky * k + kx;
+}
+
+/* The k*k weights of input i and output o; NULL past cin or cout. */
+static const int16_t *block_of(const wai_layer *l, const dot_plan *pl, size_t i, size_t o) {
+    if (i >= pl->cin || o >= pl->cout) return NULL;
+    const size_t kk = pl->k * pl->k;
+    return l->weights + (pl->conv ? o * pl->cin + i : i * pl->cout + o) * kk;
 }
 
 /* Packs phase (qy, qx)'s weights at wp (unless NULL) as
- * [blk][pair][tap][NO][2] and returns tp, the phase's largest sum of |W| over its taps and one pair for
- * one output channel. */
+ * [blk][pair][tap][NO][2] (zero past cin and cout) and returns tp, the
+ * phase's largest sum of |W| over its taps and one pair for one output
+ * channel. */
 static uint64_t pack_phase(const wai_layer *l, const dot_plan *pl, size_t qy, size_t qx,
                            int16_t *wp) {
     const size_t nky = taps_of(qy, pl->k, pl->s), nkx = taps_of(qx, pl->k, pl->s);
     const size_t nt = nky * nkx;
+    size_t tk[NTMAX];
+    for (size_t j = 0; j < nt; j++)
+        tk[j] = tap_index(pl, qy + (j / nkx) * pl->s, qx + (j % nkx) * pl->s);
     uint64_t tp = 0;
     for (size_t blk = 0; blk < pl->nblk; blk++)
         for (size_t p = 0; p < pl->npairs; p++)
             for (size_t o = 0; o < NO; o++) {
                 uint64_t t = 0;
-                for (size_t j = 0; j < nt; j++) {
-                    size_t ky = qy + (j / nkx) * pl->s, kx = qx + (j % nkx) * pl->s;
-                    for (size_t e = 0; e < 2; e++) {
-                        int16_t v = weight_at(l, pl, 2 * p + e, blk * NO + o, ky, kx);
-                        if (wp) wp[(((blk * pl->npairs + p) * nt + j) * NO + o) * 2 + e] = v;
+                for (size_t e = 0; e < 2; e++) {
+                    const int16_t *wv = block_of(l, pl, 2 * p + e, blk * NO + o);
+                    int16_t *d = wp ? wp + ((blk * pl->npairs + p) * nt * NO + o) * 2 + e : NULL;
+                    for (size_t j = 0; j < nt; j++) {
+                        int16_t v = wv ? wv[tk[j]] : 0;
+                        if (d) d[j * NO * 2] = v;
                         t += wai_abs_i64(v);
                     }
                 }
                 if (t > tp) tp = t;
             }
+    return tp;
+}
+
+/* The largest tp over every phase (pack_phase's), in one pass over the
+ * layer's weights in their own order: per output and channel pair, each
+ * tap's |W| added to its phase's sum. */
+static uint64_t largest_tp(const wai_layer *l, const dot_plan *pl) {
+    const size_t k = pl->k, s = pl->s, kk = k * k;
+    uint64_t tp = 0, ph[DKMAX * DKMAX];
+    unsigned char phase_of[DKMAX * DKMAX]; /* by index in the k*k block */
+    for (size_t ky = 0; ky < k; ky++)
+        for (size_t kx = 0; kx < k; kx++)
+            phase_of[tap_index(pl, ky, kx)] = (unsigned char)((ky % s) * s + kx % s);
+    for (size_t p = 0; p < pl->npairs; p++)
+        for (size_t o = 0; o < pl->cout; o++) {
+            memset(ph, 0, sizeof ph);
+            for (size_t i = 2 * p; i < 2 * p + 2 && i < pl->cin; i++) {
+                const int16_t *wv = block_of(l, pl, i, o);
+                for (size_t t = 0; t < kk; t++) ph[phase_of[t]] += wai_abs_i64(wv[t]);
+            }
+            for (size_t q = 0; q < s * s; q++)
+                if (ph[q] > tp) tp = ph[q];
+        }
     return tp;
 }
 
@@ -279,7 +311,7 @@ static int plan_call(const wai_layer *l, int conv, dot_plan *pl, uint32_t h, uin
     /* A < 2^31 also keeps limbs_row's x + 2^31 >= 0. */
     if (l->k > DKMAX || l->stride > DKMAX || a > (uint64_t)INT32_MAX) return 0;
     /* A convolution runs as the transposed one of stride 1 with the kernel
-     * flipped and padding k - 1 - pad (weight_at). */
+     * flipped and padding k - 1 - pad (tap_index). */
     if (conv && (l->stride != 1 || l->pad > l->k - 1)) return 0;
     if (!choose_limbs(pl, a, two)) return 0;
     pl->conv = conv;
@@ -365,12 +397,7 @@ static int dot_run(const wai_exec *ex, const wai_layer *l, int conv, uint32_t sh
     int two = 0;
     if (!plan_call(l, conv, &pl, h, w, oh, ow, a, wai_exec_cores(ex), band, 0)) return 0;
     if (pl.limbs == 1) {
-        uint64_t tp = 0;
-        for (size_t qy = 0; qy < pl.s; qy++)
-            for (size_t qx = 0; qx < pl.s; qx++) {
-                uint64_t t = pack_phase(l, &pl, qy, qx, NULL);
-                if (t > tp) tp = t;
-            }
+        uint64_t tp = largest_tp(l, &pl);
         two = tp * pl.lmax[0] > CHUNK_LIM; /* tp <= 2 * 64 * 2^15, lmax < 2^15 */
     }
     for (;;) {
