@@ -1,6 +1,8 @@
 /* Reference vs fast layers on bmshj2018 synthesis shapes: one transposed
  * convolution (cin 128 -> cout 128, 5x5, stride 2, pad 2, opad 1, input
- * [128, 64, 96]) and the inverse GDN that follows it ([128, 128, 192]),
+ * [128, 64, 96]) and the inverse GDN that follows it ([128, 128, 192]);
+ * then a WAM1-shaped one-dimensional transposed convolution (128 -> 64,
+ * k 8, stride 4, pad 2 on 4096 samples: an audio synthesis's upsampling),
  * with inputs at a realistic scale (afrac 16: |x| up to 2^18). Prints ms
  * (best of the runs) and GMAC/s, and checks that both paths agree.
  *
@@ -40,6 +42,52 @@ static uint64_t now_ns(void) {
 
 static void report(const char *what, uint64_t ns, double macs) {
     printf("  %-22s %9.2f ms  %7.2f GMAC/s\n", what, ns / 1e6, macs / (double)ns);
+}
+
+/* The one-dimensional transposed convolution, reference against fast. */
+static void bench_t1d(int reps, int64_t xrange, int64_t wrange, const wai_exec *ex) {
+    const uint32_t cin = 128, cout = 64, k = 8, s = 4, pad = 2, opad = 0, len = 4096;
+    uint32_t ulen, olen;
+    wai_conv_t_sides(len, k, s, pad, opad, &ulen, &olen);
+    wai_layer l;
+    memset(&l, 0, sizeof l);
+    l.kind = WAI_LAYER_CONV_T;
+    l.cin = cin, l.cout = cout, l.k = k, l.stride = s, l.pad = pad, l.opad = opad;
+    l.n_weights = (uint64_t)cin * cout * k;
+    l.weights = malloc(sizeof(int16_t) * l.n_weights);
+    l.mult = malloc(sizeof(int64_t) * cout);
+    l.bias = malloc(sizeof(int64_t) * cout);
+    for (size_t i = 0; i < l.n_weights; i++) l.weights[i] = (int16_t)rnd_range(-wrange, wrange);
+    for (uint32_t o = 0; o < cout; o++) {
+        l.mult[o] = rnd_range(1 << 14, 1 << 16);
+        l.bias[o] = rnd_range(-(1 << 16), 1 << 16);
+    }
+    uint64_t *sums = malloc(sizeof(uint64_t) * cout);
+    wai_layer_param_sums(&l, 1, sums);
+    size_t n_in = (size_t)cin * len, n_out = (size_t)cout * olen;
+    int64_t *x = malloc(sizeof(int64_t) * n_in), *y0 = malloc(sizeof(int64_t) * n_out),
+            *y1 = malloc(sizeof(int64_t) * n_out), *scr = malloc(sizeof(int64_t) * cout * ulen);
+    for (size_t i = 0; i < n_in; i++) x[i] = rnd_range(-xrange, xrange);
+    double macs = (double)n_in * cout * k;
+    printf("conv_t1d %u->%u k%u s%u on [%u,%u] -> [%u,%u]: %.2f GMAC\n", cin, cout, k, s, cin,
+           len, cout, olen, macs / 1e9);
+    uint64_t t0 = now_ns();
+    wai_status st0 = wai_conv_t1d_ref(&l, sums, 30, x, len, scr, y0, olen);
+    uint64_t ref_ns = now_ns() - t0, best = UINT64_MAX;
+    wai_status st1 = WAI_ok;
+    for (int r = 0; r < reps; r++) {
+        t0 = now_ns();
+        st1 = wai_conv_t1d_fast(ex, &l, sums, 30, x, len, scr, y1, olen);
+        uint64_t d = now_ns() - t0;
+        if (d < best) best = d;
+    }
+    report("reference", ref_ns, macs);
+    report("fast", best, macs);
+    printf("  status %d/%d, outputs %s, speedup %.1fx\n", (int)st0, (int)st1,
+           st0 == st1 && memcmp(y0, y1, sizeof(int64_t) * n_out) == 0 ? "identical" : "DIFFER",
+           (double)ref_ns / (double)best);
+    free(x), free(y0), free(y1), free(scr), free(sums);
+    free(l.weights), free(l.mult), free(l.bias);
 }
 
 int main(int argc, char **argv) {
@@ -150,5 +198,6 @@ int main(int argc, char **argv) {
     printf("  status %d/%d, outputs %s, speedup %.1fx\n", (int)st0, (int)st1,
            st0 == st1 && memcmp(z0, z1, sizeof(int64_t) * n_out) == 0 ? "identical" : "DIFFER",
            (double)ref_ns / (double)best);
+    bench_t1d(reps, xrange, wrange, &ex);
     return 0;
 }

@@ -39,6 +39,13 @@ wai_status wai_conv_t2d_fast(const wai_exec *ex, const wai_layer *l, const uint6
                              uint32_t shift, const int64_t *x, uint32_t h, uint32_t w,
                              int64_t *scratch, int64_t *y, uint32_t oh, uint32_t ow);
 
+/* One-dimensional (WAM1): on the pair dot product path where it takes
+ * the call (layers_fast_dot.h), else the reference. scratch as the
+ * reference's (used only on its path). */
+wai_status wai_conv_t1d_fast(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
+                             uint32_t shift, const int64_t *x, uint32_t len, int64_t *scratch,
+                             int64_t *y, uint32_t olen);
+
 /* On the calling thread (a layer 0's inverse GDN, whose input is the
  * caller's). */
 wai_status wai_igdn_fast(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,

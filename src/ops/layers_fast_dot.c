@@ -51,10 +51,14 @@
 
 /* ---- the plan of one call ---------------------------------------------------------- */
 
+enum { DOT_CONV_T2D, DOT_CONV2D, DOT_CONV_T1D }; /* what a call computes */
+
 typedef struct dot_plan {
     int conv;       /* a convolution of stride 1, run as the transposed one */
     size_t k, s, pad, cin, cout, h, w, oh, ow;
+    size_t kh, sy, pady; /* rows: k, s, pad in 2-D; 1, 1, 0 in 1-D (one row) */
     size_t dmax;    /* (k - 1) / s: the most taps a phase reaches back */
+    size_t dmaxy;   /* (kh - 1) / sy: the same in rows */
     size_t npairs;  /* ceil(cin / 2) */
     size_t nblk;    /* ceil(cout / NO) */
     size_t cl, rl;  /* band row: cl zero columns, then input columns; rl in all */
@@ -64,7 +68,7 @@ typedef struct dot_plan {
     int limbs;      /* 1: x itself; 2: lo and hi */
     unsigned b;     /* lo's bits (limbs == 2) */
     uint64_t lmax[2];
-    size_t wofs[NTMAX];         /* phase (qy*s + qx)'s packed weights */
+    size_t wofs[NTMAX];         /* phase (qy*s + qx)'s packed weights (qy < sy) */
     size_t chunk[2][NTMAX];     /* pairs per 32-bit chunk, per limb and phase */
     wai_dot_fn dot;             /* the exec's loops (ops/cores.h) */
     wai_requant_fn requant;
@@ -104,13 +108,13 @@ static int choose_limbs(dot_plan *pl, uint64_t a, int two) {
  * padding k - 1 - pad with that kernel. */
 static size_t tap_index(const dot_plan *pl, size_t ky, size_t kx) {
     const size_t k = pl->k;
-    return pl->conv ? (k - 1 - ky) * k + (k - 1 - kx) : ky * k + kx;
+    return pl->conv ? (k - 1 - ky) * k + (k - 1 - kx) : ky * k + kx; /* ky = 0 in 1-D */
 }
 
 /* The k*k weights of input i and output o; NULL past cin or cout. */
 static const int16_t *block_of(const wai_layer *l, const dot_plan *pl, size_t i, size_t o) {
     if (i >= pl->cin || o >= pl->cout) return NULL;
-    const size_t kk = pl->k * pl->k;
+    const size_t kk = pl->kh * pl->k;
     return l->weights + (pl->conv ? o * pl->cin + i : i * pl->cout + o) * kk;
 }
 
@@ -120,11 +124,11 @@ static const int16_t *block_of(const wai_layer *l, const dot_plan *pl, size_t i,
  * channel. */
 static uint64_t pack_phase(const wai_layer *l, const dot_plan *pl, size_t qy, size_t qx,
                            int16_t *wp) {
-    const size_t nky = taps_of(qy, pl->k, pl->s), nkx = taps_of(qx, pl->k, pl->s);
+    const size_t nky = taps_of(qy, pl->kh, pl->sy), nkx = taps_of(qx, pl->k, pl->s);
     const size_t nt = nky * nkx;
     size_t tk[NTMAX];
     for (size_t j = 0; j < nt; j++)
-        tk[j] = tap_index(pl, qy + (j / nkx) * pl->s, qx + (j % nkx) * pl->s);
+        tk[j] = tap_index(pl, qy + (j / nkx) * pl->sy, qx + (j % nkx) * pl->s);
     uint64_t tp = 0;
     for (size_t blk = 0; blk < pl->nblk; blk++)
         for (size_t p = 0; p < pl->npairs; p++)
@@ -148,12 +152,12 @@ static uint64_t pack_phase(const wai_layer *l, const dot_plan *pl, size_t qy, si
  * layer's weights in their own order: per output and channel pair, each
  * tap's |W| added to its phase's sum. */
 static uint64_t largest_tp(const wai_layer *l, const dot_plan *pl) {
-    const size_t k = pl->k, s = pl->s, kk = k * k;
+    const size_t k = pl->k, s = pl->s, kk = pl->kh * k;
     uint64_t tp = 0, ph[DKMAX * DKMAX];
-    unsigned char phase_of[DKMAX * DKMAX]; /* by index in the k*k block */
-    for (size_t ky = 0; ky < k; ky++)
+    unsigned char phase_of[DKMAX * DKMAX]; /* by index in the kh*k block */
+    for (size_t ky = 0; ky < pl->kh; ky++)
         for (size_t kx = 0; kx < k; kx++)
-            phase_of[tap_index(pl, ky, kx)] = (unsigned char)((ky % s) * s + kx % s);
+            phase_of[tap_index(pl, ky, kx)] = (unsigned char)((ky % pl->sy) * s + kx % s);
     for (size_t p = 0; p < pl->npairs; p++)
         for (size_t o = 0; o < pl->cout; o++) {
             memset(ph, 0, sizeof ph);
@@ -161,21 +165,21 @@ static uint64_t largest_tp(const wai_layer *l, const dot_plan *pl) {
                 const int16_t *wv = block_of(l, pl, i, o);
                 for (size_t t = 0; t < kk; t++) ph[phase_of[t]] += wai_abs_i64(wv[t]);
             }
-            for (size_t q = 0; q < s * s; q++)
+            for (size_t q = 0; q < pl->sy * s; q++)
                 if (ph[q] > tp) tp = ph[q];
         }
     return tp;
 }
 
-/* Packs every phase into wp (k*k*npairs*nblk*NO*2 i16 in all) and sets the
+/* Packs every phase into wp (kh*k*npairs*nblk*NO*2 i16 in all) and sets the
  * chunks: n pairs with n * lmax * tp <= 2^31 - 1 (tp = 0: all pairs). 0
  * when some chunk would be empty. */
 static int pack_weights(const wai_layer *l, dot_plan *pl, int16_t *wp) {
     size_t ofs = 0;
-    for (size_t qy = 0; qy < pl->s; qy++)
+    for (size_t qy = 0; qy < pl->sy; qy++)
         for (size_t qx = 0; qx < pl->s; qx++) {
             size_t ph = qy * pl->s + qx;
-            size_t nt = taps_of(qy, pl->k, pl->s) * taps_of(qx, pl->k, pl->s);
+            size_t nt = taps_of(qy, pl->kh, pl->sy) * taps_of(qx, pl->k, pl->s);
             pl->wofs[ph] = ofs;
             /* tp <= 2 * 64 * 2^15 and lmax < 2^15: the product fits. */
             uint64_t tp = pack_phase(l, pl, qy, qx, wp + ofs);
@@ -256,8 +260,8 @@ static void fill_band(const dot_plan *pl, const int64_t *x, ptrdiff_t ib0, size_
 static void run_phase(const wai_layer *l, const dot_plan *pl, uint32_t shift, const int16_t *band,
                       ptrdiff_t ib0, const int16_t *wpk, size_t oy, size_t qx, size_t blk,
                       int64_t *row) {
-    const size_t s = pl->s, uy = oy + pl->pad, qy = uy % s, iyb = uy / s;
-    const size_t nky = taps_of(qy, pl->k, s), nkx = taps_of(qx, pl->k, s), nt = nky * nkx;
+    const size_t s = pl->s, uy = oy + pl->pady, qy = uy % pl->sy, iyb = uy / pl->sy;
+    const size_t nky = taps_of(qy, pl->kh, pl->sy), nkx = taps_of(qx, pl->k, s), nt = nky * nkx;
     const size_t ph = qy * s + qx, cols = pl->cols;
     const size_t t_lo = pl->pad > qx ? (pl->pad - qx + s - 1) / s : 0;
     const size_t t_end = pl->pad + pl->ow - 1 >= qx ? (pl->pad + pl->ow - 1 - qx) / s + 1 : 0;
@@ -304,10 +308,11 @@ static void run_row(const wai_layer *l, const dot_plan *pl, uint32_t shift, cons
 }
 
 /* Sets the geometry; 0 when this path does not take the shape or A. */
-static int plan_call(const wai_layer *l, int conv, dot_plan *pl, uint32_t h, uint32_t w,
+static int plan_call(const wai_layer *l, int mode, dot_plan *pl, uint32_t h, uint32_t w,
                      uint32_t oh, uint32_t ow, uint64_t a, const wai_cores *cores, size_t band,
                      int two) {
     memset(pl, 0, sizeof *pl);
+    const int conv = mode == DOT_CONV2D;
     /* A < 2^31 also keeps limbs_row's x + 2^31 >= 0. */
     if (l->k > DKMAX || l->stride > DKMAX || a > (uint64_t)INT32_MAX) return 0;
     /* A convolution runs as the transposed one of stride 1 with the kernel
@@ -316,9 +321,13 @@ static int plan_call(const wai_layer *l, int conv, dot_plan *pl, uint32_t h, uin
     if (!choose_limbs(pl, a, two)) return 0;
     pl->conv = conv;
     pl->k = l->k, pl->s = l->stride, pl->pad = conv ? l->k - 1 - l->pad : l->pad;
+    /* In 1-D the kernel, stride and padding are the columns' alone. */
+    pl->kh = mode == DOT_CONV_T1D ? 1 : pl->k;
+    pl->sy = mode == DOT_CONV_T1D ? 1 : pl->s;
+    pl->pady = mode == DOT_CONV_T1D ? 0 : pl->pad;
     pl->cin = l->cin, pl->cout = l->cout;
     pl->h = h, pl->w = w, pl->oh = oh, pl->ow = ow;
-    pl->dmax = (pl->k - 1) / pl->s;
+    pl->dmax = (pl->k - 1) / pl->s, pl->dmaxy = (pl->kh - 1) / pl->sy;
     pl->npairs = (pl->cin + 1) / 2, pl->nblk = (pl->cout + NO - 1) / NO;
     pl->dot = cores->dot, pl->cols = cores->dot_cols, pl->requant = cores->requant;
     /* The tiles read columns t - c with t < t_end + cols - 1 and t_end <=
@@ -327,9 +336,11 @@ static int plan_call(const wai_layer *l, int conv, dot_plan *pl, uint32_t h, uin
     size_t tend = (pl->pad + pl->ow - 1) / pl->s + 1;
     pl->rl = pl->cl + (tend > pl->w ? tend : pl->w) + pl->cols;
     /* A band's outputs oy0 .. oy0 + band - 1 reach input rows
-     * (oy0 + pad)/s - dmax .. (oy0 + band - 1 + pad)/s. */
+     * (oy0 + pady)/sy - dmaxy .. (oy0 + band - 1 + pady)/sy: the two
+     * quotients differ by band - 1 when sy is 1, else by at most
+     * (band - 1)/sy + 1. */
     pl->band = band;
-    pl->brmax = (band - 1) / pl->s + 2 + pl->dmax;
+    pl->brmax = (pl->sy == 1 ? band - 1 : (band - 1) / pl->sy + 1) + 1 + pl->dmaxy;
     pl->pstride = pl->brmax * pl->rl * 2;
     return 1;
 }
@@ -354,8 +365,8 @@ typedef struct dot_job {
 static void run_band(const dot_job *j, size_t bi, int16_t *band, int64_t *row) {
     const dot_plan *pl = j->pl;
     size_t oy0 = bi * pl->band, oy1 = pl->oh - oy0 < pl->band ? pl->oh : oy0 + pl->band;
-    ptrdiff_t ib0 = (ptrdiff_t)((oy0 + pl->pad) / pl->s) - (ptrdiff_t)pl->dmax;
-    size_t br = (size_t)((ptrdiff_t)((oy1 - 1 + pl->pad) / pl->s) - ib0 + 1);
+    ptrdiff_t ib0 = (ptrdiff_t)((oy0 + pl->pady) / pl->sy) - (ptrdiff_t)pl->dmaxy;
+    size_t br = (size_t)((ptrdiff_t)((oy1 - 1 + pl->pady) / pl->sy) - ib0 + 1);
     fill_band(pl, j->x, ib0, br, band);
     for (size_t oy = oy0; oy < oy1; oy++) run_row(j->l, pl, j->shift, band, ib0, j->wp, oy, j->y, row);
 }
@@ -379,7 +390,7 @@ static size_t band_rows(uint32_t oh, unsigned n) {
     return r ? r : 1;
 }
 
-static int dot_run(const wai_exec *ex, const wai_layer *l, int conv, uint32_t shift,
+static int dot_run(const wai_exec *ex, const wai_layer *l, int mode, uint32_t shift,
                    const int64_t *x, uint32_t h, uint32_t w, int64_t *y, uint32_t oh, uint32_t ow,
                    uint64_t a) {
     const wai_allocator *alloc = ex ? ex->alloc : NULL;
@@ -395,16 +406,16 @@ static int dot_run(const wai_exec *ex, const wai_layer *l, int conv, uint32_t sh
     const size_t cap = WAI_DOT_TEMP_MAX / sizeof(int16_t);
     /* One limb unless the weights' largest tp leaves it no chunk. */
     int two = 0;
-    if (!plan_call(l, conv, &pl, h, w, oh, ow, a, wai_exec_cores(ex), band, 0)) return 0;
+    if (!plan_call(l, mode, &pl, h, w, oh, ow, a, wai_exec_cores(ex), band, 0)) return 0;
     if (pl.limbs == 1) {
         uint64_t tp = largest_tp(l, &pl);
         two = tp * pl.lmax[0] > CHUNK_LIM; /* tp <= 2 * 64 * 2^15, lmax < 2^15 */
     }
     for (;;) {
-        if (!plan_call(l, conv, &pl, h, w, oh, ow, a, wai_exec_cores(ex), band, two)) return 0;
+        if (!plan_call(l, mode, &pl, h, w, oh, ow, a, wai_exec_cores(ex), band, two)) return 0;
         /* Sizes: the planner's caps keep cin, cout, k, sides far below the
          * products' overflow (cin*cout*k*k and cin*rows*rl are tensor sizes). */
-        nw = pl.k * pl.k * pl.npairs * pl.nblk * NO * 2;
+        nw = pl.kh * pl.k * pl.npairs * pl.nblk * NO * 2;
         /* A thread's band, then its row buffer (NO rows of ow i64, 8-aligned). */
         nrow = ((size_t)pl.limbs * pl.npairs * pl.pstride + 3) & ~(size_t)3;
         nb = nrow + (size_t)NO * pl.ow * 4;
@@ -437,10 +448,15 @@ static int dot_run(const wai_exec *ex, const wai_layer *l, int conv, uint32_t sh
 
 int wai_conv_t2d_dot(const wai_exec *ex, const wai_layer *l, uint32_t shift, const int64_t *x,
                      uint32_t h, uint32_t w, int64_t *y, uint32_t oh, uint32_t ow, uint64_t a) {
-    return dot_run(ex, l, 0, shift, x, h, w, y, oh, ow, a);
+    return dot_run(ex, l, DOT_CONV_T2D, shift, x, h, w, y, oh, ow, a);
 }
 
 int wai_conv2d_dot(const wai_exec *ex, const wai_layer *l, uint32_t shift, const int64_t *x,
                    uint32_t h, uint32_t w, int64_t *y, uint32_t oh, uint32_t ow, uint64_t a) {
-    return dot_run(ex, l, 1, shift, x, h, w, y, oh, ow, a);
+    return dot_run(ex, l, DOT_CONV2D, shift, x, h, w, y, oh, ow, a);
+}
+
+int wai_conv_t1d_dot(const wai_exec *ex, const wai_layer *l, uint32_t shift, const int64_t *x,
+                     uint32_t len, int64_t *y, uint32_t olen, uint64_t a) {
+    return dot_run(ex, l, DOT_CONV_T1D, shift, x, 1, len, y, 1, olen, a);
 }

@@ -35,4 +35,9 @@ int wai_conv_t2d_dot(const wai_exec *ex, const wai_layer *l, uint32_t shift, con
 int wai_conv2d_dot(const wai_exec *ex, const wai_layer *l, uint32_t shift, const int64_t *x,
                    uint32_t h, uint32_t w, int64_t *y, uint32_t oh, uint32_t ow, uint64_t a);
 
+/* The same for a one-dimensional transposed convolution (WAM1: weights
+ * [cin][cout][k]; x [cin][len], y [cout][olen]), as one row. */
+int wai_conv_t1d_dot(const wai_exec *ex, const wai_layer *l, uint32_t shift, const int64_t *x,
+                     uint32_t len, int64_t *y, uint32_t olen, uint64_t a);
+
 #endif

@@ -25,6 +25,13 @@ static wai_status conv2d_ref(const wai_exec *ex, const wai_layer *l, const uint6
     return wai_conv2d_ref(l, sums, shift, x, h, w, y, oh, ow);
 }
 
+static wai_status conv_t1d_ref(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
+                               uint32_t shift, const int64_t *x, uint32_t len, int64_t *scratch,
+                               int64_t *y, uint32_t olen) {
+    (void)ex;
+    return wai_conv_t1d_ref(l, sums, shift, x, len, scratch, y, olen);
+}
+
 static wai_status igdn_ref(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
                            uint32_t gf, uint32_t afrac, const int64_t *x, size_t positions,
                            int64_t *y) {
@@ -33,13 +40,13 @@ static wai_status igdn_ref(const wai_exec *ex, const wai_layer *l, const uint64_
 }
 
 const wai_kernels wai_kernels_ref = {
-    conv2d_ref, conv_t2d_ref, wai_conv_t1d_ref, igdn_ref, wai_relu_ref, wai_leaky_ref, 0,
+    conv2d_ref, conv_t2d_ref, conv_t1d_ref, igdn_ref, wai_relu_ref, wai_leaky_ref, 0,
 };
 
 /* The fast kernels where there are any; tests/unit/test_layers_diff.c and
  * test_network.c hold them to the reference. */
 const wai_kernels wai_kernels_fast = {
-    wai_conv2d_fast, wai_conv_t2d_fast, wai_conv_t1d_ref, wai_igdn_fast, wai_relu_ref,
+    wai_conv2d_fast, wai_conv_t2d_fast, wai_conv_t1d_fast, wai_igdn_fast, wai_relu_ref,
     wai_leaky_ref,   1,
 };
 
@@ -81,7 +88,7 @@ static wai_status run_layer(const wai_exec *ex, const wai_kernels *k, const wai_
         return k->conv2d(ex, l, sums, m->shift, x, pl->in_h, pl->in_w, y, pl->out_h, pl->out_w);
     case WAI_LAYER_CONV_T:
         if (m->dims == 1)
-            return k->conv_t1d(l, sums, m->shift, x, pl->in_w, scratch, y, pl->out_w);
+            return k->conv_t1d(ex, l, sums, m->shift, x, pl->in_w, scratch, y, pl->out_w);
         return k->conv_t2d(ex, l, sums, m->shift, x, pl->in_h, pl->in_w, scratch, y, pl->out_h,
                            pl->out_w);
     case WAI_LAYER_IGDN:

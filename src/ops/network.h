@@ -20,7 +20,7 @@
  * refusals of its *_ref counterpart in ops/layers.h (bound first, then
  * compute; field_range writes nothing). */
 typedef struct wai_kernels {
-    /* ex (both convolutions): what a fast kernel allocates its temporaries
+    /* ex (the convolutions, the inverse GDN): what a fast kernel allocates its temporaries
      * through, and the threads it may use (NULL: the default allocator,
      * one thread). */
     wai_status (*conv2d)(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
@@ -30,9 +30,9 @@ typedef struct wai_kernels {
                            uint32_t shift,
                            const int64_t *x, uint32_t h, uint32_t w, int64_t *scratch,
                            int64_t *y, uint32_t oh, uint32_t ow);
-    wai_status (*conv_t1d)(const wai_layer *l, const uint64_t *sums, uint32_t shift,
-                           const int64_t *x, uint32_t len, int64_t *scratch, int64_t *y,
-                           uint32_t olen);
+    wai_status (*conv_t1d)(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
+                           uint32_t shift, const int64_t *x, uint32_t len, int64_t *scratch,
+                           int64_t *y, uint32_t olen);
     wai_status (*igdn)(const wai_exec *ex, const wai_layer *l, const uint64_t *sums, uint32_t gf,
                        uint32_t afrac, const int64_t *x, size_t positions, int64_t *y);
     wai_status (*relu)(const int64_t *x, size_t n, int64_t *y);

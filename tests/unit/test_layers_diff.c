@@ -170,7 +170,17 @@ static void note(int kind, wai_status st, uint64_t a) {
     n_cases++;
 }
 
-/* One conv (transposed = 0) or conv_t (1) case of the given shape; returns
+/* The fast kernel of kind transposed (conv_case_full) on c. */
+static wai_status run_fast(const wai_exec *ex, const conv_case *c, int transposed,
+                           const int64_t *x, uint32_t h, uint32_t w, int64_t *scr, int64_t *y,
+                           uint32_t oh, uint32_t ow) {
+    if (transposed == 2) return wai_conv_t1d_fast(ex, &c->l, c->sums, c->shift, x, w, scr, y, ow);
+    if (transposed) return wai_conv_t2d_fast(ex, &c->l, c->sums, c->shift, x, h, w, scr, y, oh, ow);
+    return wai_conv2d_fast(ex, &c->l, c->sums, c->shift, x, h, w, y, oh, ow);
+}
+
+/* One conv (transposed = 0), conv_t (1) or one-dimensional conv_t (2: one
+ * row, h must be 1, weights [cin][cout][k]) case of the given shape; returns
  * 1 when the fast path agreed. weights_small: small weights and tame
  * requantisation; wconst != 0: every weight wconst (with tame
  * requantisation); forced_a != 0: the input's max |x|; style >= 0: how the
@@ -180,8 +190,12 @@ static int conv_case_full(int transposed, uint32_t cin, uint32_t cout, uint32_t 
                           int16_t wconst, uint64_t forced_a, int style_in) {
     conv_case c;
     memset(&c, 0, sizeof c);
+    const int one_d = transposed == 2;
     uint32_t oh, ow, uh = 0, uw = 0;
-    if (transposed) {
+    if (one_d) {
+        h = 1, oh = 1, uh = 1;
+        if (wai_conv_t_sides(w, k, s, pad, opad, &uw, &ow)) return 1;
+    } else if (transposed) {
         if (wai_conv_t_sides(h, k, s, pad, opad, &uh, &oh) ||
             wai_conv_t_sides(w, k, s, pad, opad, &uw, &ow))
             return 1; /* not a valid shape: nothing to compare */
@@ -190,7 +204,7 @@ static int conv_case_full(int transposed, uint32_t cin, uint32_t cout, uint32_t 
     }
     c.l.kind = transposed ? WAI_LAYER_CONV_T : WAI_LAYER_CONV;
     c.l.cin = cin, c.l.cout = cout, c.l.k = k, c.l.stride = s, c.l.pad = pad, c.l.opad = opad;
-    c.l.n_weights = (uint64_t)cin * cout * k * k;
+    c.l.n_weights = (uint64_t)cin * cout * k * (one_d ? 1 : k);
     c.l.weights = malloc(sizeof(int16_t) * c.l.n_weights);
     c.l.mult = malloc(sizeof(int64_t) * cout);
     c.l.bias = malloc(sizeof(int64_t) * cout);
@@ -212,7 +226,7 @@ static int conv_case_full(int transposed, uint32_t cin, uint32_t cout, uint32_t 
         rnd_weights(c.l.weights, c.l.n_weights);
         rnd_requant(&c);
     }
-    CHECK(wai_layer_param_sums(&c.l, 2, c.sums) == WAI_ok);
+    CHECK(wai_layer_param_sums(&c.l, one_d ? 1 : 2, c.sums) == WAI_ok);
 
     size_t n_in = (size_t)cin * h * w, n_out = (size_t)cout * oh * ow;
     int64_t *x = malloc(sizeof(int64_t) * (n_in + 1));
@@ -227,7 +241,9 @@ static int conv_case_full(int transposed, uint32_t cin, uint32_t cout, uint32_t 
     for (size_t i = 0; i < n_out; i++) y0[i] = y1[i] = (int64_t)0x5a5a5a5a5a5a5a5a;
 
     wai_status s0, s1 = WAI_ok;
-    if (transposed)
+    if (one_d)
+        s0 = wai_conv_t1d_ref(&c.l, c.sums, c.shift, x, w, scr, y0, ow);
+    else if (transposed)
         s0 = wai_conv_t2d_ref(&c.l, c.sums, c.shift, x, h, w, scr, y0, oh, ow);
     else
         s0 = wai_conv2d_ref(&c.l, c.sums, c.shift, x, h, w, y0, oh, ow);
@@ -237,8 +253,7 @@ static int conv_case_full(int transposed, uint32_t cin, uint32_t cout, uint32_t 
     for (int isa = harness_isa(); ok && isa >= 0; isa--) {
         const wai_exec ex = {NULL, NULL, harness_cores(isa), NULL};
         for (size_t i = 0; i < n_out; i++) y1[i] = (int64_t)0x5a5a5a5a5a5a5a5a;
-        s1 = transposed ? wai_conv_t2d_fast(&ex, &c.l, c.sums, c.shift, x, h, w, scr, y1, oh, ow)
-                        : wai_conv2d_fast(&ex, &c.l, c.sums, c.shift, x, h, w, y1, oh, ow);
+        s1 = run_fast(&ex, &c, transposed, x, h, w, scr, y1, oh, ow);
         ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n_out) == 0;
         if (!ok) isa_bad = isa;
     }
@@ -249,16 +264,15 @@ static int conv_case_full(int transposed, uint32_t cin, uint32_t cout, uint32_t 
         int isa = t % 2 ? WAI_FAST_ISA_BEST : (int)(t % (size_t)(harness_isa() + 1));
         const wai_exec ex = {NULL, harness_pool(k_threads[t]), harness_cores(isa), NULL};
         for (size_t i = 0; i < n_out; i++) y1[i] = (int64_t)0x5a5a5a5a5a5a5a5a;
-        s1 = transposed ? wai_conv_t2d_fast(&ex, &c.l, c.sums, c.shift, x, h, w, scr, y1, oh, ow)
-                        : wai_conv2d_fast(&ex, &c.l, c.sums, c.shift, x, h, w, y1, oh, ow);
+        s1 = run_fast(&ex, &c, transposed, x, h, w, scr, y1, oh, ow);
         ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n_out) == 0;
         if (!ok) thr_bad = (int)k_threads[t];
     }
-    note(transposed, s0, wai_max_abs_i64(x, n_in));
+    note(one_d ? 0 : transposed, s0, wai_max_abs_i64(x, n_in));
     CHECK_MSG(ok,
               "%s cin %u cout %u k %u s %u pad %u opad %u in %ux%u shift %u A %llu: "
               "status %d vs %d (isa cap %d, threads %d)",
-              transposed ? "conv_t2d" : "conv2d", cin, cout, k, s, pad, opad, h, w, c.shift,
+              one_d ? "conv_t1d" : transposed ? "conv_t2d" : "conv2d", cin, cout, k, s, pad, opad, h, w, c.shift,
               (unsigned long long)wai_max_abs_i64(x, n_in), (int)s0, (int)s1, isa_bad, thr_bad);
     free(x), free(y0), free(y1), free(scr);
     free_layer(&c.l);
@@ -385,6 +399,18 @@ static int igdn_case_run(uint32_t ch, size_t positions, int realistic, uint64_t 
 static void test_conv2d_random(void) {
     int bad = 0;
     for (int t = 0; t < N_CONV && bad < 5; t++) bad += !conv_random_case(0);
+}
+
+/* One-dimensional transposed convolutions (WAM1's): long rows over
+ * several column tiles, every stride and padding up to 8. */
+static void test_conv_t1d_random(void) {
+    int bad = 0;
+    for (int t = 0; t < 1500 && bad < 5; t++) {
+        uint32_t cin = rnd_channels(), cout = rnd_channels();
+        uint32_t k = 1 + rnd(8), s = 1 + rnd(rnd(4) ? 4 : 8), len = 1 + rnd(rnd(4) ? 40 : 400);
+        uint32_t pad = rnd(k + 1), opad = rnd(s);
+        bad += !conv_case_run(2, cin, cout, k, s, pad, opad, 1, len, 0, 0);
+    }
 }
 
 static void test_conv_t2d_random(void) {
@@ -711,6 +737,7 @@ static void test_coverage(void) {
 void suite_layers_diff(void) {
     harness_run("layers_diff/conv2d_random", test_conv2d_random);
     harness_run("layers_diff/conv_t2d_random", test_conv_t2d_random);
+    harness_run("layers_diff/conv_t1d_random", test_conv_t1d_random);
     harness_run("layers_diff/igdn_random", test_igdn_random);
     harness_run("layers_diff/chunk_edges", test_chunk_edges);
     harness_run("layers_diff/igdn_dot_edges", test_igdn_dot_edges);
