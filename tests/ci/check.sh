@@ -196,6 +196,10 @@ main() {
         # The float path end to end: a smoke-trained set, its payloads and
         # the shipped ones against torch and ONNX Runtime.
         run_test bmshj2018-agreement bash "$WAI_REPO/tests/bmshj2018/run.sh" "$CI/gcc"
+        # The Python module over this build's library, then as pip installs it.
+        run_test python-module env WAI_LIBRARY="$CI/gcc/libwai_python.so" \
+            WAI_TOOL="$CI/gcc/tools/wai/wai" /usr/bin/python3 "$WAI_REPO/python/tests/run.py"
+        run_test python-pip bash "$WAI_REPO/tests/ci/python-pip.sh" "$CI/gcc/tools/wai/wai"
     fi
 
     if build clang -DCMAKE_C_COMPILER=clang; then

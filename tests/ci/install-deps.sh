@@ -15,6 +15,7 @@ PACKAGES=(
     libsodium-dev  # Ed25519 for receipts (optional in the build: libwai_ed25519)
     # the bmshj2018 tools and the float path's agreement test (tests/bmshj2018)
     python3-torch python3-onnx python3-numpy python3-pil python3-skimage
+    python3-venv python3-pip  # the Python module: pip install . into a venv (tests/ci/python-pip.sh)
     python-matplotlib-data
 )
 

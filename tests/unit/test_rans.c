@@ -5,6 +5,7 @@
 
 #include "entropy/rans.h"
 #include "harness.h"
+#include "wai/wai_rans.h"
 #include "wai/wai_write.h"
 #include "write/rans_encode.h"
 
@@ -544,8 +545,58 @@ static void test_public_encoder(void) {
     CHECK(wai_rans_encode_symbols(NULL, NULL, 5, 0, syms, 1, &out, &len) == WAI_invalid_argument);
 }
 
+/* The public decoder (wai_rans.h) against the public encoder, several
+ * tables in one stream, with every refusal it names. */
+static void test_public_decoder(void) {
+    static const uint32_t c0[] = {0, 20000, 45000, 60000, 65536};
+    static const uint32_t c1[] = {0, 1, 65535, 65536};
+    const uint32_t *cdfs[2] = {c0, c1};
+    const size_t lens[2] = {5, 4};
+    const int32_t offs[2] = {-3, 100};
+    enum { N = 300 };
+    uint32_t tof[N];
+    int32_t syms[N], got[N];
+    uint64_t seed = 99;
+    for (size_t i = 0; i < N; i++) {
+        tof[i] = (uint32_t)(harness_rand(&seed) & 1);
+        syms[i] = offs[tof[i]] + (int32_t)(harness_rand(&seed) % 7) - (i % 50 == 0 ? 100000 : 0);
+    }
+    uint8_t *st = NULL;
+    size_t len = 0;
+    if (!CHECK(wai_rans_encode_symbols_tables(NULL, 2, cdfs, lens, offs, tof, syms, N, &st,
+                                              &len) == WAI_ok))
+        return;
+    CHECK(wai_rans_decode_symbols_tables(NULL, 2, cdfs, lens, offs, tof, st, len, got, N) ==
+              WAI_ok &&
+          memcmp(got, syms, sizeof syms) == 0);
+    /* One symbol short: the stream has more (noncanonical); one past: it
+     * runs out. */
+    CHECK(wai_rans_decode_symbols_tables(NULL, 2, cdfs, lens, offs, tof, st, len, got, N - 1) ==
+          WAI_stream_noncanonical);
+    uint32_t tof2[N + 1];
+    memcpy(tof2, tof, sizeof tof);
+    tof2[N] = 0;
+    int32_t got2[N + 1];
+    CHECK(wai_rans_decode_symbols_tables(NULL, 2, cdfs, lens, offs, tof2, st, len, got2, N + 1) ==
+          WAI_stream_exhausted);
+    CHECK(wai_rans_decode_symbols_tables(NULL, 2, cdfs, lens, offs, tof, st, len - 4, got, N) !=
+          WAI_ok);
+    static const uint32_t bad[] = {0, 20000, 20000, 65536};
+    const uint32_t *bcdfs[2] = {c0, bad};
+    const size_t blens[2] = {5, 4};
+    CHECK(wai_rans_decode_symbols_tables(NULL, 2, bcdfs, blens, offs, tof, st, len, got, N) ==
+          WAI_cdf_malformed);
+    tof2[0] = 2;
+    CHECK(wai_rans_decode_symbols_tables(NULL, 2, cdfs, lens, offs, tof2, st, len, got, N) ==
+          WAI_invalid_argument);
+    CHECK(wai_rans_decode_symbols_tables(NULL, 2, cdfs, lens, offs, NULL, st, len, got, N) ==
+          WAI_invalid_argument);
+    wai_write_free(NULL, st);
+}
+
 void suite_rans(void) {
     harness_run("rans/public_encoder", test_public_encoder);
+    harness_run("rans/public_decoder", test_public_decoder);
     harness_run("rans/steps_copy_streams_exactly", test_steps_copy_streams_exactly);
     harness_run("rans/table_rules", test_table_rules);
     harness_run("rans/lookup_matches_scan", test_lookup_matches_scan);

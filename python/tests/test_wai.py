@@ -1,0 +1,142 @@
+"""The Python module against the repository's examples and corpus, and
+against the `wai` tool's own decode of the same payloads.
+
+    WAI_LIBRARY=build/release/libwai_python.so PYTHONPATH=python \
+        /usr/bin/python3 -m unittest discover -s python/tests -v
+
+WAI_TOOL (optional) names a build's `wai`, whose decode the module's
+outputs are held to byte for byte. Prints "N passed, N failed"."""
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+import numpy as np
+
+import wai
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def read(rel):
+    with open(os.path.join(REPO, rel), "rb") as f:
+        return f.read()
+
+
+class Decode(unittest.TestCase):
+    def test_image_against_the_set(self):
+        d = wai.decode(read("examples/hello.wih1"), set=os.path.join(REPO, "examples/hello_set"))
+        self.assertEqual(d.capability, "wai.neural.int_hyper")
+        self.assertEqual(len(d.outputs), 1)
+        o = d.outputs[0]
+        self.assertEqual((o.kind, o.array.dtype, o.array.shape), ("image", np.uint8, (48, 32, 3)))
+        self.assertEqual(d.cost["output_bytes"], o.array.size)
+        self.assertEqual(d.report["kind"], "wai-neural-dispatch/1")
+        self.assertEqual(d.report["ran"]["arithmetic"], "integer")
+
+    def test_set_as_a_mapping_and_threads(self):
+        set_dir = os.path.join(REPO, "examples/hello_set")
+        members = {n: read(os.path.join("examples/hello_set", n)) for n in os.listdir(set_dir)}
+        a = wai.decode(read("examples/hello.wih1"), set=members, threads=1)
+        b = wai.decode(read("examples/hello.wih1"), set=set_dir, threads=3)
+        self.assertTrue(np.array_equal(a.outputs[0].array, b.outputs[0].array))
+
+    def test_clip_frames(self):
+        d = wai.decode(read("examples/hello.wiv1"))
+        self.assertEqual([o.index for o in d.outputs], [0, 1, 2])
+        self.assertTrue(all(o.kind == "frame" and o.array.shape == (16, 24, 3) for o in d.outputs))
+
+    @unittest.skipUnless(os.environ.get("WAI_TOOL"), "WAI_TOOL not set")
+    def test_same_bytes_as_the_tool(self):
+        for payload, extra in (("examples/hello.wiv1", []),
+                               ("examples/hello.wih1", ["--set", "examples/hello_set"])):
+            out = subprocess.run([os.environ["WAI_TOOL"], "decode", "--json", *extra, payload],
+                                 cwd=REPO, capture_output=True, check=True, text=True).stdout
+            want = [o["sha256"] for o in json.loads(out)["outputs"]]
+            d = wai.decode(read(payload), set=os.path.join(REPO, extra[1]) if extra else None)
+            got = [hashlib.sha256(o.array.tobytes()).hexdigest() for o in d.outputs]
+            self.assertEqual(got, want, payload)
+
+
+class Errors(unittest.TestCase):
+    def assertCode(self, code, fn, *a, **k):
+        with self.assertRaises(wai.WaiError) as e:
+            fn(*a, **k)
+        self.assertEqual(e.exception.code, code)
+
+    def test_the_spec_codes(self):
+        clip = read("examples/hello.wiv1")
+        self.assertCode("cost_over_limit", wai.decode, clip, max_cost=10)
+        self.assertCode("cost_over_limit", wai.decode, clip, max_memory=100)
+        self.assertCode("bad_magic", wai.decode, b"NOPE" + clip[4:])
+        self.assertCode("set_incomplete", wai.decode, read("examples/hello.wih1"))
+        self.assertCode("stream_length", wai.decode, clip[:40])
+
+    def test_the_conformance_corpus(self):
+        """Every decode case of tests/corpus/index.txt (MODE CAPABILITY
+        STATUS MAXCOST FILES HASHES [SET]): the files sent in order through
+        one Decoder, the first refusal's code (or ok) and the SHA-256 of
+        each output before it."""
+        root = os.path.join(REPO, "tests/corpus")
+        checked = 0
+        with open(os.path.join(root, "index.txt")) as f:
+            lines = [ln.split() for ln in f if ln.strip() and not ln.startswith("#")]
+        for mode, cap, status, maxcost, files, hashes, *rest in lines:
+            if mode != "decode":
+                continue
+            set_dir = os.path.join(root, rest[0]) if rest and rest[0] != "-" else None
+            got_status, got_hashes = "ok", []
+            try:
+                with wai.Decoder(cap, set_dir, None if maxcost == "-" else int(maxcost)) as d:
+                    for name in files.split(","):
+                        with open(os.path.join(root, name), "rb") as g:
+                            for o in d.send(g.read()):
+                                got_hashes.append(hashlib.sha256(o.array.tobytes()).hexdigest())
+            except wai.WaiError as e:
+                got_status = e.code
+            self.assertEqual(got_status, status, files)
+            self.assertEqual(",".join(got_hashes) or "-", hashes, files)
+            checked += 1
+        self.assertGreater(checked, 200)
+        print(f"  ({checked} corpus cases)", file=sys.stderr)
+
+
+class Inspect(unittest.TestCase):
+    def test_header_and_cost(self):
+        i = wai.inspect(read("examples/hello.wiv1"))
+        self.assertEqual(i["capability"], "wai.video.int_motion")
+        self.assertEqual((i["header"]["h"], i["header"]["w"], i["header"]["n_frames"]), (16, 24, 3))
+        self.assertEqual(i["cost"]["output_bytes"], 3 * 16 * 24 * 3)
+        j = wai.inspect(read("examples/hello.wih1"), set=os.path.join(REPO, "examples/hello_set"))
+        self.assertEqual(j["capability"], "wai.neural.int_hyper")
+        self.assertIn("macs", j["cost"])
+        self.assertEqual(wai.inspect(read("examples/hello.wih1"))["cost_status"], "set_incomplete")
+
+
+class Rans(unittest.TestCase):
+    def test_round_trip_several_tables(self):
+        rng = np.random.default_rng(7)
+        t0 = ([0, 20000, 45000, 60000, 65536], -3)
+        t1 = ([0, 1, 65535, 65536], 100)
+        table_of = rng.integers(0, 2, 5000).astype(np.uint32)
+        base = np.where(table_of == 0, -3, 100)
+        sym = (base + rng.integers(0, 6, 5000) - np.where(rng.random(5000) < 0.01, 1000, 0))
+        stream = wai.rans_encode(sym, [t0, t1], table_of)
+        back = wai.rans_decode(stream, sym.size, [t0, t1], table_of)
+        self.assertTrue(np.array_equal(back, sym.astype(np.int32)))
+
+    def test_refusals(self):
+        t = ([0, 20000, 45000, 60000, 65536], 0)
+        stream = wai.rans_encode([0, 1, 2, 3], [t])
+        with self.assertRaises(wai.WaiError) as e:
+            wai.rans_decode(stream, 3, [t])
+        self.assertEqual(e.exception.code, "stream_noncanonical")
+        with self.assertRaises(wai.WaiError) as e:
+            wai.rans_encode([0], [([0, 5, 5, 65536], 0)])
+        self.assertEqual(e.exception.code, "cdf_malformed")
+
+
+if __name__ == "__main__":
+    unittest.main()

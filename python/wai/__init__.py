@@ -1,0 +1,317 @@
+"""libwai from Python: decode, inspect, and the rANS coder, over the C API.
+
+    import wai
+    d = wai.decode(open("photo.wih1", "rb").read(), set="examples/hello_set")
+    d.outputs[0].array          # numpy uint8 [h, w, 3]
+    d.report                    # the wai-neural-dispatch/1 report, a dict
+    wai.inspect(payload)        # capability, header fields, declared cost
+
+Errors raise wai.WaiError, whose .code is the spec's code verbatim
+("cost_over_limit", "stream_exhausted", ...). numpy in and out; Debian's
+python3-numpy is enough. The C library is found as wai/_lib.py says."""
+import ctypes
+import json
+import os
+
+import numpy as np
+
+from . import _lib
+from ._lib import lib
+
+__all__ = ["WaiError", "Output", "Decoded", "Decoder", "decode", "inspect", "rans_encode", "rans_decode",
+           "version"]
+
+NO_LIMIT = (1 << 64) - 1
+
+
+class WaiError(Exception):
+    """A libwai status other than ok: .code is its name (the spec's code
+    verbatim), .status its number."""
+
+    def __init__(self, status, what=""):
+        self.status = int(status)
+        self.code = lib.wai_status_name(self.status).decode()
+        super().__init__(f"{what}: {self.code}" if what else self.code)
+
+
+def _check(status, what=""):
+    if status != 0:
+        raise WaiError(status, what)
+
+
+def version():
+    """libwai's version string."""
+    return lib.wai_version().decode()
+
+
+class Output:
+    """One decoded output: kind ("frame", "image", "pcm" or "planes"), array
+    (numpy: [h, w, 3] uint8 for a frame or image, [n] int16 for pcm, [n,
+    side, side] uint8 for planes), index (its number in the stream) and
+    sample_rate (pcm)."""
+
+    def __init__(self, kind, array, index, sample_rate):
+        self.kind, self.array, self.index, self.sample_rate = kind, array, index, sample_rate
+
+    def __repr__(self):
+        return f"Output({self.kind}, {self.array.dtype}{list(self.array.shape)}, index {self.index})"
+
+
+class Decoded:
+    """What decode returns: outputs (a list of Output), cost (the declared
+    cost: output_bytes, entropy_steps, macs, working_bytes), capability,
+    report (the dispatch report as a dict, for a neural capability that
+    reached the dispatch; else None) and symbols_digest (hex, or None)."""
+
+    def __init__(self, outputs, cost, capability, report, symbols_digest):
+        self.outputs, self.cost, self.capability = outputs, cost, capability
+        self.report, self.symbols_digest = report, symbols_digest
+
+
+class _Context:
+    def __init__(self, threads):
+        s = _lib.Settings()
+        lib.wai_settings_default(ctypes.byref(s))
+        s.n_threads = threads
+        self.ptr = ctypes.c_void_p()
+        _check(lib.wai_context_create(ctypes.byref(s), ctypes.byref(self.ptr)), "context")
+
+    def close(self):
+        if self.ptr:
+            lib.wai_context_destroy(self.ptr)
+            self.ptr = ctypes.c_void_p()
+
+
+def _members(set_):
+    """A set given as a directory (every file in it) or a mapping of member
+    names to bytes."""
+    if set_ is None:
+        return None
+    if isinstance(set_, (str, os.PathLike)):
+        d = os.fspath(set_)
+        out = {}
+        for name in sorted(os.listdir(d)):
+            p = os.path.join(d, name)
+            if os.path.isfile(p):
+                with open(p, "rb") as f:
+                    out[name] = f.read()
+        return out
+    return {str(k): bytes(v) for k, v in set_.items()}
+
+
+class _Set:
+    def __init__(self, ctx, members):
+        self.ptr = ctypes.c_void_p()
+        self.keep = []
+        if members is None:
+            return
+        _check(lib.wai_set_create(ctx.ptr, ctypes.byref(self.ptr)), "set")
+        for name, data in members.items():
+            self.keep.append(data)
+            _check(lib.wai_set_add(self.ptr, name.encode(), data, len(data)), f"set member {name}")
+
+    def close(self):
+        if self.ptr:
+            lib.wai_set_destroy(self.ptr)
+            self.ptr = ctypes.c_void_p()
+
+
+def _cost_dict(c):
+    return {"output_bytes": c.output_bytes, "entropy_steps": c.entropy_steps, "macs": c.macs,
+            "working_bytes": c.working_bytes}
+
+
+def _array(o):
+    kind = lib.wai_output_kind_name(o.kind).decode()
+    raw = np.ctypeslib.as_array(o.data, shape=(o.size,)).copy() if o.size else np.zeros(0, np.uint8)
+    if kind in ("frame", "image"):
+        arr = raw.reshape(o.height, o.width, 3)
+    elif kind == "pcm":
+        arr = raw.view("<i2").astype(np.int16)
+    elif kind == "planes":
+        side = o.width
+        arr = raw.reshape(-1, side, side) if side else raw
+    else:
+        arr = raw
+    return Output(kind, arr, int(o.index), int(o.sample_rate))
+
+
+class Decoder:
+    """A decoder kept across payloads: the frames of a frame-form stream
+    (each send one frame, in order), or a player's run of images with its
+    network memory kept. Arguments as decode's; use it as a context manager
+    or call close()."""
+
+    def __init__(self, capability=None, set=None, max_cost=None, max_memory=None, threads=0):
+        self._ctx = _Context(threads)
+        self._dec = ctypes.c_void_p()
+        try:
+            self._set = _Set(self._ctx, _members(set))
+            cfg = _lib.DecoderConfig()
+            lib.wai_decoder_config_default(ctypes.byref(cfg))
+            cfg.capability = capability.encode() if capability else None
+            cfg.max_cost = NO_LIMIT if max_cost is None else int(max_cost)
+            cfg.max_memory = NO_LIMIT if max_memory is None else int(max_memory)
+            cfg.set = self._set.ptr if self._set.ptr else None
+            _check(lib.wai_decoder_create(self._ctx.ptr, ctypes.byref(cfg),
+                                          ctypes.byref(self._dec)), "decoder")
+        except BaseException:
+            self.close()
+            raise
+        self.cost = self.report = self.symbols_digest = None
+
+    def send(self, payload):
+        """Decodes one payload and returns its outputs (a list of Output);
+        sets .cost, .report and .symbols_digest for it. A refusal raises
+        WaiError (with .cost set when the cost was known)."""
+        payload = bytes(payload)
+        cost = _lib.Cost()
+        self.cost = self.report = self.symbols_digest = None
+        st = lib.wai_decoder_send(self._dec, payload, len(payload), ctypes.byref(cost))
+        if cost.output_bytes or cost.working_bytes:
+            self.cost = _cost_dict(cost)
+        r = lib.wai_decoder_dispatch_report(self._dec)
+        if r:
+            text = ctypes.c_char_p()
+            _check(lib.wai_dispatch_report_json_alloc(None, r, ctypes.byref(text)), "report")
+            self.report = json.loads(text.value.decode())
+            lib.wai_dispatch_report_json_free(None, text)
+        _check(st, "decode")
+        outputs = []
+        while True:
+            o = _lib.Output()
+            _check(lib.wai_decoder_receive(self._dec, ctypes.byref(o)), "receive")
+            if o.kind == 0:
+                break
+            outputs.append(_array(o))
+        digest = (ctypes.c_uint8 * 32)()
+        if lib.wai_decoder_symbols_digest(self._dec, digest):
+            self.symbols_digest = bytes(digest).hex()
+        return outputs
+
+    @property
+    def capability(self):
+        cap = lib.wai_decoder_capability(self._dec) if self._dec else None
+        return cap.decode() if cap else None
+
+    def close(self):
+        if self._dec:
+            lib.wai_decoder_destroy(self._dec)
+            self._dec = ctypes.c_void_p()
+        if getattr(self, "_set", None):
+            self._set.close()
+        self._ctx.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def decode(payload, set=None, capability=None, max_cost=None, max_memory=None, threads=0):
+    """Decodes one payload (bytes): a clip, an image, a clip of samples or
+    one frame. set: the parameter set of a neural capability, a directory
+    or a {name: bytes} mapping. capability: None for the one the magic
+    names. max_cost / max_memory: refuse a payload whose declared work or
+    memory is above them (cost_over_limit) before any symbol. threads: the
+    context's threads (0: one per core); the bytes are the same for any."""
+    with Decoder(capability, set, max_cost, max_memory, threads) as d:
+        outputs = d.send(payload)
+        return Decoded(outputs, d.cost, d.capability, d.report, d.symbols_digest)
+
+
+def inspect(payload, set=None, capability=None):
+    """What a payload is without decoding it: its capability, its header's
+    fields (the tool's JSON), its declared cost (with the set when its
+    capability needs one) and its symbols digest (the entropy stage alone,
+    where the capability has one and its set is given)."""
+    payload = bytes(payload)
+    cap = (lib.wai_capability_find(capability.encode()) if capability
+           else lib.wai_capability_detect(payload, len(payload)))
+    if not cap:
+        raise WaiError(_status("bad_magic"), "inspect")
+    name = cap[0].decode()
+    need = ctypes.c_size_t()
+    lib.wai_payload_header_json(ctypes.cast(cap, ctypes.c_void_p), payload, len(payload), None, 0,
+                                ctypes.byref(need))
+    buf = ctypes.create_string_buffer(need.value + 1)
+    _check(lib.wai_payload_header_json(ctypes.cast(cap, ctypes.c_void_p), payload, len(payload),
+                                       buf, len(buf), ctypes.byref(need)), "header")
+    out = {"capability": name, "header": json.loads(buf.value.decode())}
+    ctx = _Context(1)
+    s = _Set(ctx, _members(set))
+    try:
+        c = _lib.Cost()
+        status = lib.wai_declared_cost_set(ctx.ptr, name.encode(), s.ptr if s.ptr else None,
+                                           payload, len(payload), ctypes.byref(c))
+        if status == 0:
+            out["cost"] = _cost_dict(c)
+        else:
+            out["cost_status"] = lib.wai_status_name(status).decode()
+        d = (ctypes.c_uint8 * 32)()
+        if lib.wai_symbols_digest(ctx.ptr, name.encode(), s.ptr if s.ptr else None, payload,
+                                  len(payload), d) == 0:
+            out["symbols_digest"] = bytes(d).hex()
+    finally:
+        s.close()
+        ctx.close()
+    return out
+
+
+def _status(name):
+    for i in range(256):
+        n = lib.wai_status_name(i)
+        if n and n.decode() == name:
+            return i
+    return -1
+
+
+def _tables(tables):
+    """[(cdf, offset), ...] as the C arrays."""
+    cdfs = [np.ascontiguousarray(c, dtype=np.uint32) for c, _ in tables]
+    ptrs = (ctypes.POINTER(ctypes.c_uint32) * len(cdfs))(
+        *[c.ctypes.data_as(ctypes.POINTER(ctypes.c_uint32)) for c in cdfs])
+    lens = (ctypes.c_size_t * len(cdfs))(*[c.size for c in cdfs])
+    offs = (ctypes.c_int32 * len(cdfs))(*[int(o) for _, o in tables])
+    return cdfs, ptrs, lens, offs
+
+
+def _table_of(table_of, n):
+    if table_of is None:
+        table_of = np.zeros(n, dtype=np.uint32)
+    t = np.ascontiguousarray(table_of, dtype=np.uint32)
+    if t.size != n:
+        raise ValueError("table_of needs one table index a symbol")
+    return t
+
+
+def rans_encode(symbols, tables, table_of=None):
+    """The rANS stream (integer-payloads §2, without its u32 length) of
+    symbols (ints) against tables [(cdf, offset), ...], symbol i against
+    tables[table_of[i]] (table 0 for all when table_of is None)."""
+    sym = np.ascontiguousarray(symbols, dtype=np.int32)
+    keep, ptrs, lens, offs = _tables(tables)
+    tof = _table_of(table_of, sym.size)
+    out, n = _lib.c_u8p(), ctypes.c_size_t()
+    _check(lib.wai_rans_encode_symbols_tables(
+        None, len(keep), ptrs, lens, offs, tof.ctypes.data_as(ctypes.POINTER(ctypes.c_uint32)),
+        sym.ctypes.data_as(ctypes.POINTER(ctypes.c_int32)), sym.size, ctypes.byref(out),
+        ctypes.byref(n)), "rans_encode")
+    data = ctypes.string_at(out, n.value)
+    lib.wai_write_free(None, out)
+    return data
+
+
+def rans_decode(stream, n, tables, table_of=None):
+    """The n symbols of a stream rans_encode wrote (numpy int32), which must
+    end canonically (stream_noncanonical otherwise)."""
+    stream = bytes(stream)
+    keep, ptrs, lens, offs = _tables(tables)
+    tof = _table_of(table_of, n)
+    out = np.zeros(n, dtype=np.int32)
+    _check(lib.wai_rans_decode_symbols_tables(
+        None, len(keep), ptrs, lens, offs, tof.ctypes.data_as(ctypes.POINTER(ctypes.c_uint32)),
+        stream, len(stream), out.ctypes.data_as(ctypes.POINTER(ctypes.c_int32)), n),
+        "rans_decode")
+    return out

@@ -1,0 +1,96 @@
+"""Loading libwai's shared library and the C structs ctypes needs.
+
+The library is the build's libwai_python.so (both of libwai's APIs in one
+file): the copy installed beside this module by `pip install .`, or the
+file WAI_LIBRARY names (a build tree's, for tests)."""
+import ctypes
+import os
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _load():
+    path = os.environ.get("WAI_LIBRARY") or os.path.join(_HERE, "libwai_python.so")
+    if not os.path.exists(path):
+        raise ImportError(
+            f"libwai's shared library is not at {path}: install the module with "
+            "'pip install .' from the repository, or set WAI_LIBRARY to a build's "
+            "libwai_python.so")
+    return ctypes.CDLL(path)
+
+
+lib = _load()
+
+c_u8p = ctypes.POINTER(ctypes.c_uint8)
+
+
+class Allocator(ctypes.Structure):
+    _fields_ = [("alloc", ctypes.c_void_p), ("free", ctypes.c_void_p), ("opaque", ctypes.c_void_p)]
+
+
+class Settings(ctypes.Structure):
+    _fields_ = [("allocator", Allocator), ("n_threads", ctypes.c_uint),
+                ("set_cache_budget", ctypes.c_uint64), ("reserved", ctypes.c_uint8 * 64)]
+
+
+class Cost(ctypes.Structure):
+    _fields_ = [("output_bytes", ctypes.c_uint64), ("entropy_steps", ctypes.c_uint64),
+                ("macs", ctypes.c_uint64), ("working_bytes", ctypes.c_uint64),
+                ("reserved", ctypes.c_uint64 * 4)]
+
+
+class Output(ctypes.Structure):
+    _fields_ = [("kind", ctypes.c_int), ("data", c_u8p), ("size", ctypes.c_size_t),
+                ("width", ctypes.c_uint32), ("height", ctypes.c_uint32),
+                ("index", ctypes.c_uint64), ("sample_rate", ctypes.c_uint32),
+                ("reserved", ctypes.c_uint8 * 32)]
+
+
+class DecoderConfig(ctypes.Structure):
+    _fields_ = [("capability", ctypes.c_char_p), ("max_cost", ctypes.c_uint64),
+                ("set", ctypes.c_void_p), ("dispatch", ctypes.c_void_p),
+                ("max_memory", ctypes.c_uint64), ("probe", ctypes.c_void_p),
+                ("reserved", ctypes.c_uint8 * 48)]
+
+
+def _sig(name, restype, *argtypes):
+    f = getattr(lib, name)
+    f.restype = restype
+    f.argtypes = list(argtypes)
+
+
+vp, sz, i32, u32 = ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_uint32
+_sig("wai_version", ctypes.c_char_p)
+_sig("wai_status_name", ctypes.c_char_p, i32)
+_sig("wai_settings_default", None, ctypes.POINTER(Settings))
+_sig("wai_context_create", i32, ctypes.POINTER(Settings), ctypes.POINTER(vp))
+_sig("wai_context_destroy", None, vp)
+_sig("wai_set_create", i32, vp, ctypes.POINTER(vp))
+_sig("wai_set_destroy", None, vp)
+_sig("wai_set_add", i32, vp, ctypes.c_char_p, ctypes.c_char_p, sz)
+_sig("wai_decoder_config_default", None, ctypes.POINTER(DecoderConfig))
+_sig("wai_decoder_create", i32, vp, ctypes.POINTER(DecoderConfig), ctypes.POINTER(vp))
+_sig("wai_decoder_destroy", None, vp)
+_sig("wai_decoder_capability", ctypes.c_char_p, vp)
+_sig("wai_decoder_send", i32, vp, ctypes.c_char_p, sz, ctypes.POINTER(Cost))
+_sig("wai_decoder_receive", i32, vp, ctypes.POINTER(Output))
+_sig("wai_decoder_dispatch_report", vp, vp)
+_sig("wai_decoder_symbols_digest", i32, vp, ctypes.c_uint8 * 32)
+_sig("wai_dispatch_report_json_alloc", i32, vp, vp, ctypes.POINTER(ctypes.c_char_p))
+_sig("wai_dispatch_report_json_free", None, vp, ctypes.c_char_p)
+_sig("wai_output_kind_name", ctypes.c_char_p, i32)
+_sig("wai_capability_detect", ctypes.POINTER(ctypes.c_char_p), ctypes.c_char_p, sz)
+_sig("wai_capability_find", ctypes.POINTER(ctypes.c_char_p), ctypes.c_char_p)
+_sig("wai_payload_header_json", i32, vp, ctypes.c_char_p, sz, ctypes.c_char_p, sz,
+     ctypes.POINTER(sz))
+_sig("wai_declared_cost_set", i32, vp, ctypes.c_char_p, vp, ctypes.c_char_p, sz,
+     ctypes.POINTER(Cost))
+_sig("wai_symbols_digest", i32, vp, ctypes.c_char_p, vp, ctypes.c_char_p, sz,
+     ctypes.c_uint8 * 32)
+_sig("wai_rans_encode_symbols_tables", i32, vp, sz, ctypes.POINTER(ctypes.POINTER(u32)),
+     ctypes.POINTER(sz), ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(u32),
+     ctypes.POINTER(ctypes.c_int32), sz, ctypes.POINTER(c_u8p), ctypes.POINTER(sz))
+_sig("wai_rans_decode_symbols_tables", i32, vp, sz, ctypes.POINTER(ctypes.POINTER(u32)),
+     ctypes.POINTER(sz), ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(u32), ctypes.c_char_p,
+     sz, ctypes.POINTER(ctypes.c_int32), sz)
+_sig("wai_write_free", None, vp, vp)
