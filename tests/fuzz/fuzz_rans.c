@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "entropy/rans.h"
+#include "wai/wai_rans.h"
 #include "write/rans_encode.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -124,7 +125,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     md.encoder_form = md.x >= ((uint64_t)1 << 31) && md.x < ((uint64_t)1 << 63);
 
     wai_rans_step *all = malloc(sizeof *all * (count + 1) * WAI_RANS_MAX_STEPS_PER_SYMBOL);
-    if (!all) __builtin_trap();
+    int32_t *syms = malloc(sizeof *syms * (count + 1)), *pub = malloc(sizeof *pub * (count + 1));
+    uint32_t *tof = calloc(count + 1, sizeof *tof);
+    if (!all || !syms || !pub || !tof) __builtin_trap();
     size_t n_all = 0, i;
     int ran_out = 0;
     for (i = 0; i < count; i++) {
@@ -146,6 +149,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             break;
         }
         if (sym != msym) __builtin_trap();
+        syms[i] = sym;
         memcpy(all + n_all, st_lib, k_lib * sizeof all[0]);
         n_all += k_lib;
     }
@@ -153,6 +157,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (end != wai_rans_end_canonical(&ds)) __builtin_trap();
     if (ran_out ? end != WAI_stream_exhausted : end == WAI_stream_exhausted) __builtin_trap();
     if (end == WAI_ok && (d.x != ((uint64_t)1 << 31) || d.next != len / 4)) __builtin_trap();
+    /* The public decoder (wai_rans.h): the same symbols and the same end. */
+    const uint32_t *cdfs[1] = {cdf};
+    const size_t lens[1] = {n};
+    wai_status pst = wai_rans_decode_symbols_tables(NULL, 1, cdfs, lens, &offset, tof, stream, len,
+                                                    pub, count);
+    if (pst != (ran_out ? WAI_stream_exhausted : end)) __builtin_trap();
+    if (pst == WAI_ok && count && memcmp(pub, syms, count * sizeof *syms) != 0) __builtin_trap();
+    free(syms), free(pub), free(tof);
 
     if (!ran_out) {
         uint8_t *re;
