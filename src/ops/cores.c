@@ -4,9 +4,7 @@
 
 #include <string.h>
 
-#include "common/int128.h"
-#include "ops/bounds.h"
-#include "ops/layers.h"
+#include "ops/cores_c.h"
 #include "ops/x86/x86.h"
 
 static void tap_i64(int64_t *acc, size_t nob, const int64_t *const *xp, const int64_t *wts,
@@ -65,46 +63,10 @@ static void igdn_acc64(int64_t *acc, const int64_t *x, size_t positions, size_t 
     WAI_IGDN_ACC64_BODY
 }
 
-/* floor(v / 2^s) for s < 64, without shifting a negative value. */
-static int64_t floor_shift_i64(int64_t v, unsigned s) {
-    return v >= 0 ? (int64_t)((uint64_t)v >> s) : -(int64_t)(~(uint64_t)v >> s) - 1;
-}
-
-/* The reference's value in 64 bits (cores.h): n = beta + floor(sum / 2^gf)
- * formed by signs (it may pass i64, never u64), its root below 2^32. */
-static void igdn_value(int64_t *y, const int64_t *x, const uint64_t *sum, size_t n,
-                       int64_t beta, uint32_t gf, uint32_t afrac) {
-    for (size_t i = 0; i < n; i++) {
-        int64_t s = wai_u64_to_i64(sum[i]);
-        int64_t t = gf >= 64 ? (s < 0 ? -1 : 0) : floor_shift_i64(s, gf);
-        uint64_t m;
-        if (t < 0 && beta < 0) {
-            m = 0;
-        } else if (t >= 0 && beta >= 0) {
-            m = (uint64_t)t + (uint64_t)beta;
-        } else {
-            int64_t d = t + beta; /* opposite signs: no overflow */
-            m = d < 0 ? 0 : (uint64_t)d;
-        }
-        int64_t v = x[i] * (int64_t)wai_isqrt_u64(m); /* |x| < 2^31, r < 2^32 */
-        if (afrac == 0)
-            y[i] = v;
-        else if (afrac >= 64)
-            y[i] = 0; /* |v| < 2^63 <= 2^(afrac-1) */
-        else
-            y[i] = floor_shift_i64(v, afrac) + (int64_t)(((uint64_t)v >> (afrac - 1)) & 1);
-    }
-}
-
-static void requant(int64_t *y, size_t ys, const uint64_t *acc, size_t n, int64_t m,
-                    uint32_t shift, int64_t b) {
-    for (size_t t = 0; t < n; t++) y[t * ys] = wai_requantize(wai_u64_to_i64(acc[t]), m, shift, b);
-}
-
 /* tap_i64x32 is tap_i64: with x in i32 the same loop is as exact. */
 static const wai_cores portable = {WAI_FAST_ISA_PORTABLE, tap_i64, tap_i64, tap_i32, dot,
-                                   DOT_COLS, igdn_acc64, igdn_value, wai_max_abs_i64,
-                                   requant};
+                                   DOT_COLS, igdn_acc64, wai_igdn_value_c, wai_max_abs_i64,
+                                   wai_requant_c};
 
 const wai_cores *wai_cores_portable(void) { return &portable; }
 

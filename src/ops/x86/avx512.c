@@ -1,11 +1,15 @@
 /* The AVX-512 F and DQ level's loops (ops/cores.h): the three tap loops in
- * 512-bit lanes and the inverse GDN's sums of squares with 64-bit
- * multiplies. Its pair dot product stays AVX2's (F and DQ alone have no
- * 512-bit i16 multiply). */
+ * 512-bit lanes, the inverse GDN's sums of squares with 64-bit multiplies
+ * and its value (an integer root eight or sixteen lanes at a time),
+ * requantisation, and the largest |x|; their tails run the C loops
+ * (ops/cores_c.h). Its pair dot product stays AVX2's (F and DQ alone have
+ * no 512-bit i16 multiply). */
 #include "ops/x86/x86.h"
 
 #if WAI_X86_SIMD
 #include <immintrin.h>
+
+#include "ops/cores_c.h"
 
 /* One broadcast multiply-add loop per lane type and multiply: LANES values
  * of T per register, SET1 broadcasts a weight, MUL multiplies (its result
@@ -148,7 +152,7 @@ __attribute__((target("avx512f,avx512dq"))) static void igdn_value(
         for (; i + 8 <= n; i += 8)
             value_out(y + i, x + i, isqrt8(value_n(sum + i, sg, vb, bneg)), sa, sa1);
     }
-    if (i < n) wai_cores_portable()->igdn_value(y + i, x + i, sum + i, n - i, beta, gf, afrac);
+    if (i < n) wai_igdn_value_c(y + i, x + i, sum + i, n - i, beta, gf, afrac);
 }
 
 /* max |x|: vpabsq then an unsigned max (|-2^63| is 2^63 as u64), four
@@ -166,7 +170,7 @@ __attribute__((target("avx512f"))) static uint64_t max_abs(const int64_t *x, siz
         m0 = _mm512_max_epu64(m0, _mm512_abs_epi64(_mm512_loadu_si512(x + i)));
     uint64_t a = _mm512_reduce_max_epu64(
         _mm512_max_epu64(_mm512_max_epu64(m0, m1), _mm512_max_epu64(m2, m3)));
-    uint64_t t = wai_cores_portable()->max_abs(x + i, n - i);
+    uint64_t t = wai_max_abs_i64(x + i, n - i);
     return t > a ? t : a;
 }
 
@@ -207,7 +211,7 @@ __attribute__((target("avx512f,avx512dq"))) static void requant(int64_t *y, size
             }
         }
     }
-    if (i < n) wai_cores_portable()->requant(y + i * ys, ys, acc + i, n - i, m, shift, b);
+    if (i < n) wai_requant_c(y + i * ys, ys, acc + i, n - i, m, shift, b);
 }
 
 void wai_cores_init_avx512(wai_cores *c) {

@@ -1,0 +1,52 @@
+/* The C loops of the table's per-element entries (ops/cores.h), written
+ * once as inline functions: the portable table's entries (ops/cores.c)
+ * and the tails a level's vector loop leaves (ops/x86/avx512.c). */
+#ifndef WAI_OPS_CORES_C_H
+#define WAI_OPS_CORES_C_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/int128.h"
+#include "ops/bounds.h"
+#include "ops/layers.h"
+
+/* floor(v / 2^s) for s < 64, without shifting a negative value. */
+static inline int64_t wai_floor_shift_i64(int64_t v, unsigned s) {
+    return v >= 0 ? (int64_t)((uint64_t)v >> s) : -(int64_t)(~(uint64_t)v >> s) - 1;
+}
+
+/* The inverse GDN's value (cores.h, wai_igdn_value_fn): the reference's in
+ * 64 bits, n = beta + floor(sum / 2^gf) formed by signs (it may pass i64,
+ * never u64), its root below 2^32. */
+static inline void wai_igdn_value_c(int64_t *y, const int64_t *x, const uint64_t *sum, size_t n,
+                                    int64_t beta, uint32_t gf, uint32_t afrac) {
+    for (size_t i = 0; i < n; i++) {
+        int64_t s = wai_u64_to_i64(sum[i]);
+        int64_t t = gf >= 64 ? (s < 0 ? -1 : 0) : wai_floor_shift_i64(s, gf);
+        uint64_t m;
+        if (t < 0 && beta < 0) {
+            m = 0;
+        } else if (t >= 0 && beta >= 0) {
+            m = (uint64_t)t + (uint64_t)beta;
+        } else {
+            int64_t d = t + beta; /* opposite signs: no overflow */
+            m = d < 0 ? 0 : (uint64_t)d;
+        }
+        int64_t v = x[i] * (int64_t)wai_isqrt_u64(m); /* |x| < 2^31, r < 2^32 */
+        if (afrac == 0)
+            y[i] = v;
+        else if (afrac >= 64)
+            y[i] = 0; /* |v| < 2^63 <= 2^(afrac-1) */
+        else
+            y[i] = wai_floor_shift_i64(v, afrac) + (int64_t)(((uint64_t)v >> (afrac - 1)) & 1);
+    }
+}
+
+/* Requantisation of a row (cores.h, wai_requant_fn). */
+static inline void wai_requant_c(int64_t *y, size_t ys, const uint64_t *acc, size_t n, int64_t m,
+                                 uint32_t shift, int64_t b) {
+    for (size_t t = 0; t < n; t++) y[t * ys] = wai_requantize(wai_u64_to_i64(acc[t]), m, shift, b);
+}
+
+#endif
