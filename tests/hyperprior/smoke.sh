@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The hyperprior's training script as CI runs it (issue 17): three steps on
+# small crops, a checkpoint that loads back into the model, and the coder's
+# symbols of a held-out photograph in the shapes WIH1 carries (z: N x h/64
+# x w/64, y: M x h/16 x w/16; scales and means M each). Prints
+# "N passed, N failed".
+set -u
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+py=/usr/bin/python3
+passed=0 failed=0
+check() {  # check NAME CMD...
+    if "${@:2}" >"$tmp/$1.log" 2>&1; then
+        echo "  ok   $1"; passed=$((passed + 1))
+    else
+        echo "  FAIL $1"; tail -20 "$tmp/$1.log"; failed=$((failed + 1))
+    fi
+}
+if ! "$py" -c 'import torch, skimage' 2>/dev/null; then
+    echo "  FAIL python3-torch or python3-skimage missing"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+check train-smoke "$py" "$repo/tools/hyperprior/train.py" --smoke --out "$tmp/q.pt"
+check reload-and-code "$py" - "$repo" "$tmp/q.pt" <<'PY'
+import os, sys
+import numpy as np
+import torch
+repo, ckpt = sys.argv[1], sys.argv[2]
+sys.path.insert(0, os.path.join(repo, "tools", "hyperprior"))
+sys.path.append(os.path.join(repo, "tools", "bmshj2018"))
+import data, model
+net = model.MeanScaleHyperprior()
+net.load_state_dict(torch.load(ckpt))
+rgb = data.load_rgb(data.held_out_paths()[0])[:128, :192]
+x = torch.from_numpy(rgb.astype(np.float32).transpose(2, 0, 1)[None] / 255.0)
+z, y, latent, scales, means = net.code(x)
+assert tuple(z.shape) == (1, 64, 2, 3), z.shape
+assert tuple(y.shape) == (1, 96, 8, 12) == tuple(scales.shape) == tuple(means.shape), y.shape
+assert torch.allclose(latent - means, y, atol=1e-4)
+assert torch.equal(y, torch.round(y))
+print("ok")
+PY
+echo "$passed passed, $failed failed"
+((failed == 0))
