@@ -201,7 +201,7 @@ main() {
             WAI_TOOL="$CI/gcc/tools/wai/wai" /usr/bin/python3 "$WAI_REPO/python/tests/run.py"
         run_test python-pip bash "$WAI_REPO/tests/ci/python-pip.sh" "$CI/gcc/tools/wai/wai"
         # The hyperprior's training script, as a three-step smoke run.
-        run_test hyperprior-smoke bash "$WAI_REPO/tests/hyperprior/smoke.sh"
+        run_test hyperprior-smoke bash "$WAI_REPO/tests/hyperprior/smoke.sh" "$CI/gcc"
     fi
 
     if build clang -DCMAKE_C_COMPILER=clang; then
