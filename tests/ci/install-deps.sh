@@ -17,6 +17,7 @@ PACKAGES=(
     python3-torch python3-onnx python3-numpy python3-pil python3-skimage
     python3-venv python3-pip  # the Python module: pip install . into a venv (tests/ci/python-pip.sh)
     python-matplotlib-data
+    libjpeg-turbo-progs webp  # the rate-distortion peers (tools/rd/rd_curves.py): cjpeg, cwebp
 )
 
 # npm packages, under build/npm (nothing outside the registries):

@@ -1,0 +1,251 @@
+#!/usr/bin/python3
+"""Rate-distortion evidence (issue 17): test photographs no model trained on,
+coded at several rates by
+
+  - WIH1, libwai's integer hyperprior: each trained checkpoint of
+    tools/hyperprior/ lowered (tools/hyperprior/lower.py) and its payloads
+    decoded by libwai (python/wai);
+  - bmshj2018, the float path's set (tools/bmshj2018/make_set.py over a
+    checkpoint), decoded by libwai's native WebNN;
+  - JPEG (libjpeg-turbo's cjpeg / djpeg, Debian's libjpeg-turbo-progs);
+  - WebP (cwebp / dwebp, Debian's webp);
+
+and measured in bits per pixel, PSNR (RGB) and MS-SSIM (RGB, Wang et al.
+2003: five scales, an 11-tap Gaussian of sigma 1.5). Writes OUT.md (a table
+a rate point a row, the means over the photographs, and each codec's
+BD-rate against JPEG, Bjontegaard's cubic fit of log rate over PSNR) and
+OUT.png (PSNR and MS-SSIM against bpp, matplotlib).
+
+    WAI_LIBRARY=build/release/libwai_python.so /usr/bin/python3 tools/rd/rd_curves.py \\
+        --wih1 examples/hyperprior/q3.pt [--wih1 CKPT ...] \\
+        --bmshj2018 examples/bmshj2018/q3.pt --out docs/rd/rd
+
+Every photograph is cropped to a multiple of 64 on both sides (WIH1's
+stride), the same crop for every codec."""
+import argparse
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+from PIL import Image
+
+here = os.path.dirname(os.path.abspath(__file__))
+repo = os.path.dirname(os.path.dirname(here))
+sys.path.insert(0, os.path.join(repo, "python"))
+import wai  # noqa: E402
+
+SKIMAGE = "/usr/lib/python3/dist-packages/skimage/data"
+# None of these is in tools/bmshj2018/data.py's training set.
+PHOTOS = ["chelsea.png", "coffee.png", "ihc.png", "camera.png", "grass.png"]
+JPEG_Q = [10, 20, 30, 45, 60, 75, 90]
+WEBP_Q = [5, 15, 30, 45, 60, 75, 90]
+PY = "/usr/bin/python3"
+
+
+# ---- the metrics ----------------------------------------------------------------------------
+
+def psnr(a, b):
+    mse = np.mean((a.astype(np.float64) - b.astype(np.float64)) ** 2)
+    return 10 * math.log10(255 ** 2 / max(mse, 1e-12))
+
+
+def _gauss(n=11, sigma=1.5):
+    x = np.arange(n) - n // 2
+    g = np.exp(-x ** 2 / (2 * sigma ** 2))
+    return g / g.sum()
+
+
+def _filter(x, g):
+    """Valid separable filtering of a 2-D array."""
+    from numpy.lib.stride_tricks import sliding_window_view
+    x = sliding_window_view(x, len(g), axis=0) @ g
+    return sliding_window_view(x, len(g), axis=1) @ g
+
+
+def _ssim(a, b):
+    g, c1, c2 = _gauss(), (0.01 * 255) ** 2, (0.03 * 255) ** 2
+    ma, mb = _filter(a, g), _filter(b, g)
+    va, vb = _filter(a * a, g) - ma * ma, _filter(b * b, g) - mb * mb
+    cov = _filter(a * b, g) - ma * mb
+    cs = (2 * cov + c2) / (va + vb + c2)
+    return np.mean((2 * ma * mb + c1) / (ma * ma + mb * mb + c1) * cs), np.mean(cs)
+
+
+def ms_ssim(a, b):
+    w = [0.0448, 0.2856, 0.3001, 0.2363, 0.1333]
+    out = []
+    for ch in range(3):
+        x, y = a[..., ch].astype(np.float64), b[..., ch].astype(np.float64)
+        v = 1.0
+        for i, wi in enumerate(w):
+            s, cs = _ssim(x, y)
+            if i == len(w) - 1:
+                v *= max(s, 1e-9) ** wi
+            else:
+                v *= max(cs, 1e-9) ** wi
+                h, ww = x.shape[0] // 2 * 2, x.shape[1] // 2 * 2
+                x = x[:h, :ww].reshape(h // 2, 2, ww // 2, 2).mean(axis=(1, 3))
+                y = y[:h, :ww].reshape(h // 2, 2, ww // 2, 2).mean(axis=(1, 3))
+        out.append(v)
+    return float(np.mean(out))
+
+
+def bd_rate(ref, test):
+    """Bjontegaard delta rate of test against ref, lists of (bpp, psnr): the
+    mean difference of log rate over the common PSNR range, in percent."""
+    if len(ref) < 4 or len(test) < 4:
+        return None
+    def fit(pts):
+        r = np.log([p[0] for p in pts])
+        q = [p[1] for p in pts]
+        return np.polyfit(q, r, 3), min(q), max(q)
+    pr, lo1, hi1 = fit(ref)
+    pt, lo2, hi2 = fit(test)
+    lo, hi = max(lo1, lo2), min(hi1, hi2)
+    if lo >= hi:
+        return None
+    ir, it = np.polyint(pr), np.polyint(pt)
+    avg = ((np.polyval(it, hi) - np.polyval(it, lo)) - (np.polyval(ir, hi) - np.polyval(ir, lo))) / (hi - lo)
+    return (math.exp(avg) - 1) * 100
+
+
+# ---- the codecs -----------------------------------------------------------------------------
+
+def run(*cmd, **kw):
+    return subprocess.run(cmd, check=True, capture_output=True, **kw)
+
+
+def jpeg(src_ppm, q, tmp):
+    out = os.path.join(tmp, f"q{q}.jpg")
+    run("cjpeg", "-quality", str(q), "-outfile", out, src_ppm)
+    dec = os.path.join(tmp, f"q{q}.dec.ppm")
+    run("djpeg", "-ppm", "-outfile", dec, out)
+    return os.path.getsize(out), np.asarray(Image.open(dec).convert("RGB"))
+
+
+def webp(src_png, q, tmp):
+    out = os.path.join(tmp, f"q{q}.webp")
+    run("cwebp", "-quiet", "-q", str(q), src_png, "-o", out)
+    dec = os.path.join(tmp, f"q{q}.dec.png")
+    run("dwebp", "-quiet", out, "-o", dec)
+    return os.path.getsize(out), np.asarray(Image.open(dec).convert("RGB"))
+
+
+def wih1(ckpt, pngs, tmp):
+    """Each photo's (bytes, decoded) through the lowered set of ckpt."""
+    set_dir, pay = os.path.join(tmp, "set"), os.path.join(tmp, "payloads")
+    run(PY, os.path.join(repo, "tools", "hyperprior", "lower.py"), ckpt, "--out", set_dir,
+        "--check", *pngs, "--payloads", pay)
+    res = []
+    for p in pngs:
+        with open(os.path.join(pay, os.path.splitext(os.path.basename(p))[0] + ".wih1"), "rb") as f:
+            data = f.read()
+        res.append((len(data), wai.decode(data, set=set_dir).outputs[0].array))
+    return res
+
+
+def bmshj2018(ckpt, pngs, tmp, lib):
+    set_dir = os.path.join(tmp, "set")
+    specs = []
+    for p in pngs:
+        specs += ["--payload", os.path.join(tmp, os.path.basename(p) + ".b18f") + "=" + p]
+    run(PY, os.path.join(repo, "tools", "bmshj2018", "make_set.py"), "--checkpoint", ckpt,
+        "--out", set_dir, "--lib", lib, *specs)
+    res = []
+    for p in pngs:
+        with open(os.path.join(tmp, os.path.basename(p) + ".b18f"), "rb") as f:
+            data = f.read()
+        res.append((len(data), wai.decode(data, set=set_dir).outputs[0].array))
+    return res
+
+
+# ---- the run --------------------------------------------------------------------------------
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--wih1", action="append", default=[], help="a hyperprior checkpoint")
+    ap.add_argument("--bmshj2018", action="append", default=[], help="a bmshj2018 checkpoint")
+    ap.add_argument("--out", required=True, help="OUT.md and OUT.png")
+    ap.add_argument("--photos", nargs="*", default=PHOTOS)
+    a = ap.parse_args()
+    lib = os.environ.get("WAI_LIBRARY", os.path.join(repo, "build", "release", "libwai_python.so"))
+    curves = {}  # codec -> list of (label, [(bpp, psnr, msssim) per photo])
+    with tempfile.TemporaryDirectory() as tmp:
+        pngs, ppms, photos = [], [], []
+        for n in a.photos:
+            rgb = np.asarray(Image.open(os.path.join(SKIMAGE, n)).convert("RGB"))
+            h, w = rgb.shape[0] // 64 * 64, rgb.shape[1] // 64 * 64
+            rgb = np.ascontiguousarray(rgb[:h, :w])
+            photos.append(rgb)
+            pngs.append(os.path.join(tmp, n.rsplit(".", 1)[0] + ".png"))
+            ppms.append(pngs[-1][:-4] + ".ppm")
+            Image.fromarray(rgb).save(pngs[-1])
+            Image.fromarray(rgb).save(ppms[-1])
+
+        def measure(results):
+            return [(8 * b / (r.shape[0] * r.shape[1]), psnr(d, r), ms_ssim(d, r))
+                    for (b, d), r in zip(results, photos)]
+
+        for q in JPEG_Q:
+            with tempfile.TemporaryDirectory() as t:
+                curves.setdefault("JPEG", []).append(
+                    (f"q {q}", measure([jpeg(p, q, t) for p in ppms])))
+        for q in WEBP_Q:
+            with tempfile.TemporaryDirectory() as t:
+                curves.setdefault("WebP", []).append(
+                    (f"q {q}", measure([webp(p, q, t) for p in pngs])))
+        for c in a.wih1:
+            with tempfile.TemporaryDirectory() as t:
+                curves.setdefault("WIH1 (libwai, integer)", []).append(
+                    (os.path.basename(c), measure(wih1(c, pngs, t))))
+        for c in a.bmshj2018:
+            with tempfile.TemporaryDirectory() as t:
+                curves.setdefault("bmshj2018 (libwai, float)", []).append(
+                    (os.path.basename(c), measure(bmshj2018(c, pngs, t, lib))))
+    write(curves, a)
+
+
+def write(curves, a):
+    means = {k: [(lab, tuple(np.mean([m[i] for m in ms]) for i in range(3))) for lab, ms in v]
+             for k, v in curves.items()}
+    ref = [(p[0], p[1]) for _, p in means["JPEG"]]
+    lines = [f"Photographs ({', '.join(a.photos)}, cropped to multiples of 64), the means over "
+             "them at each rate point.", "",
+             "| codec | setting | bpp | PSNR (dB) | MS-SSIM |", "|---|---|---|---|---|"]
+    for k, v in means.items():
+        for lab, (b, p, s) in sorted(v, key=lambda t: t[1][0]):
+            lines.append(f"| {k} | {lab} | {b:.3f} | {p:.2f} | {s:.4f} |")
+    lines += ["", "BD-rate against JPEG (PSNR; negative: fewer bits at the same quality):", ""]
+    for k, v in means.items():
+        if k == "JPEG":
+            continue
+        d = bd_rate(ref, [(p[0], p[1]) for _, p in v])
+        lines.append(f"- {k}: " + (f"{d:+.1f} %" if d is not None else
+                                   f"n/a ({len(v)} rate point(s); the fit needs 4)"))
+    os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
+    with open(a.out + ".md", "w") as f:
+        f.write("\n".join(lines) + "\n")
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(1, 2, figsize=(11, 4.2))
+    for k, v in means.items():
+        pts = sorted(p for _, p in v)
+        style = "o-" if len(pts) > 1 else "o"
+        ax[0].plot([p[0] for p in pts], [p[1] for p in pts], style, label=k)
+        ax[1].plot([p[0] for p in pts], [p[2] for p in pts], style, label=k)
+    ax[0].set(xlabel="bits per pixel", ylabel="PSNR (dB), RGB", title="PSNR")
+    ax[1].set(xlabel="bits per pixel", ylabel="MS-SSIM, RGB", title="MS-SSIM")
+    for x in ax:
+        x.grid(alpha=0.3)
+        x.legend()
+    fig.tight_layout()
+    fig.savefig(a.out + ".png", dpi=110)
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
