@@ -30,3 +30,12 @@ grep -q '^PNG_FOUND:INTERNAL=1' "$(dirname "$wai")/../../CMakeCache.txt" 2>/dev/
 run decode -y --report --set examples/bmshj2018/set examples/bmshj2018/coffee.b18f \
     -o "$picture" || exit 1
 echo "wrote $picture: a 600x400 photograph from 10452 bytes (0.348 bpp)"
+# The integer codec on a real photograph: python3-skimage's chelsea (held
+# out of training) coded by the hyperprior libwai trains and lowers itself
+# (examples/hyperprior/), decoded in integers, the same bytes on every
+# machine.
+picture=build/chelsea.png
+grep -q '^PNG_FOUND:INTERNAL=1' "$(dirname "$wai")/../../CMakeCache.txt" 2>/dev/null ||
+    picture=build/chelsea.ppm
+run decode -y --set examples/hyperprior/set examples/hyperprior/chelsea.wih1 -o "$picture" || exit 1
+echo "wrote $picture: $(wc -c <examples/hyperprior/chelsea.wih1) bytes of WIH1, decoded by integer networks"

@@ -78,6 +78,26 @@ record_corpus() {
     done <"$CORPUS_INDEX"
 }
 
+# record_examples ARCH DIR OUT: `wai decode --json` of each line of
+# tests/ci/xarch-examples.txt (the shipped examples: real photographs coded
+# by trained sets), run from the repository's root.
+EXAMPLES_INDEX="$WAI_REPO/tests/ci/xarch-examples.txt"
+record_examples() {
+    local arch="$1" dir="$2" out="$3" tool line rc
+    [[ -f "$EXAMPLES_INDEX" ]] || return 0
+    tool="$(find_program "$dir" wai)" || return 1
+    while IFS= read -r line || [[ -n "$line" ]]; do
+        [[ "$line" =~ ^[[:space:]]*(#|$) ]] && continue
+        local -a args
+        read -ra args <<<"$line"
+        echo "== decode --json ${args[*]}" >>"$out"
+        rc=0
+        (cd "$WAI_REPO" && run_for_arch "$arch" "$tool" decode --json "${args[@]}" </dev/null) \
+            >>"$out" 2>>"$out.stderr" || rc=$?
+        echo "== exit $rc" >>"$out"
+    done <"$EXAMPLES_INDEX"
+}
+
 # record ARCH DIR OUT: everything for one architecture; OUT.ok says whether
 # the programs were there to run.
 record() {
@@ -88,6 +108,7 @@ record() {
     set -- "$1" "$dir" "$3"
     record_digest "$1" "$2" "$3" || ok=0
     record_corpus "$1" "$2" "$3" || ok=0
+    record_examples "$1" "$2" "$3" || ok=0
     echo "$ok" >"$3.ok"
 }
 
