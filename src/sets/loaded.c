@@ -30,9 +30,8 @@ wai_status wai_set_check_members(const wai_set_kind *k, const wai_set *set) {
         if (wai_set_find(set, k->members[i], &data, &len) != WAI_ok) return WAI_set_incomplete;
     if (!set->pinned) return WAI_ok;
     if (n != 1) return WAI_set_incomplete; /* several files pin through a listing */
-    uint8_t d[32];
-    wai_sha256_oneshot(data, len, d);
-    return memcmp(d, set->pin, 32) == 0 ? WAI_ok : WAI_set_incomplete;
+    const uint8_t *d = wai_set_member_sha256(set, k->members[0]);
+    return d && memcmp(d, set->pin, 32) == 0 ? WAI_ok : WAI_set_incomplete;
 }
 
 wai_status wai_set_digest(const wai_set_kind *k, const wai_set *set, uint8_t out[32]) {
@@ -52,7 +51,9 @@ wai_status wai_set_digest(const wai_set_kind *k, const wai_set *set, uint8_t out
         wai_sha256_update(&h, names[i], nl);
         for (int s = 0; s < 8; s++) b[s] = (uint8_t)((uint64_t)len >> (8 * s));
         wai_sha256_update(&h, b, 8);
-        wai_sha256_update(&h, data, len);
+        /* The member's own SHA-256, taken when it was added (sets/set.h):
+         * the key covers its bytes without hashing them every decode. */
+        wai_sha256_update(&h, wai_set_member_sha256(set, names[i]), 32);
     }
     wai_sha256_final(&h, out);
     return WAI_ok;

@@ -6,6 +6,7 @@
 
 #include "common/alloc.h"
 #include "common/context.h"
+#include "wai/wai_hash.h"
 
 #define NAME_MAX_BYTES 255
 
@@ -62,6 +63,7 @@ static wai_status add(wai_set *s, const char *name, const uint8_t *data, size_t 
     s->members[s->n].data = copy ? d : data;
     s->members[s->n].len = len;
     s->members[s->n].owned = copy;
+    wai_sha256_oneshot(s->members[s->n].data, len, s->members[s->n].sha256);
     s->n++;
     return WAI_ok;
 }
@@ -91,6 +93,11 @@ wai_status wai_set_member_at(const wai_set *s, size_t i, const char **name,
     *data = s->members[i].data;
     *len = s->members[i].len;
     return WAI_ok;
+}
+
+const uint8_t *wai_set_member_sha256(const wai_set *s, const char *name) {
+    const wai_set_member *m = s && name ? find(s, name) : NULL;
+    return m ? m->sha256 : NULL;
 }
 
 wai_status wai_set_find(const wai_set *s, const char *name, const uint8_t **data, size_t *len) {

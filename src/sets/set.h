@@ -12,6 +12,9 @@ typedef struct wai_set_member {
     const uint8_t *data;
     size_t len;
     int owned;               /* data is the set's copy (else the caller's) */
+    uint8_t sha256[32];      /* the bytes' SHA-256, taken once when added: a pin's
+                              * check and the loaded-set cache's key read it, so
+                              * no decode hashes a member again */
 } wai_set_member;
 
 struct wai_set {
@@ -21,5 +24,8 @@ struct wai_set {
     int pinned;
     uint8_t pin[32];
 };
+
+/* The SHA-256 of member name's bytes, or NULL when there is none. */
+const uint8_t *wai_set_member_sha256(const wai_set *s, const char *name);
 
 #endif
