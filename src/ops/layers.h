@@ -56,6 +56,10 @@ int wai_conv2d_args_ok(const wai_layer *l, uint32_t h, uint32_t w, uint32_t oh, 
 int wai_conv_t2d_args_ok(const wai_layer *l, uint32_t h, uint32_t w, uint32_t oh, uint32_t ow,
                          uint32_t *uh, uint32_t *uw, size_t *n_in, size_t *n_u, size_t *n_out);
 
+/* The same for a one-dimensional transposed convolution (len -> olen). */
+int wai_conv_t1d_args_ok(const wai_layer *l, uint32_t len, uint32_t olen, uint32_t *ulen,
+                         size_t *n_in, size_t *n_u, size_t *n_out);
+
 int64_t wai_requantize(int64_t acc, int64_t m, uint32_t shift, int64_t b);
 
 /* Leaky ReLU of one value: x if x >= 0, else floor_shift(x * slope, lshift). */

@@ -406,13 +406,9 @@ wai_status wai_conv_t2d_fast(const wai_exec *ex, const wai_layer *l, const uint6
 wai_status wai_conv_t1d_fast(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
                              uint32_t shift, const int64_t *x, uint32_t len, int64_t *scratch,
                              int64_t *y, uint32_t olen) {
-    uint32_t ulen, elen;
+    uint32_t ulen;
     size_t n_in, n_u, n_out;
-    /* The reference's argument checks, in its order. */
-    if (l->kind != WAI_LAYER_CONV_T ||
-        wai_conv_t_sides(len, l->k, l->stride, l->pad, l->opad, &ulen, &elen) ||
-        elen != olen || !wai_layer_weights_match(l, l->k) || !wai_count3(l->cin, len, 1, &n_in) ||
-        !wai_count3(l->cout, ulen, 1, &n_u) || !wai_count3(l->cout, olen, 1, &n_out))
+    if (!wai_conv_t1d_args_ok(l, len, olen, &ulen, &n_in, &n_u, &n_out))
         return WAI_invalid_argument;
     uint64_t a = wai_exec_max_abs(ex, x, n_in);
     wai_status st = wai_bound_conv(a, sums, l->mult, l->bias, l->cout, shift);

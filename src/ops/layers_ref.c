@@ -64,6 +64,15 @@ int wai_conv_t2d_args_ok(const wai_layer *l, uint32_t h, uint32_t w, uint32_t oh
 
 /* ---- per-element arithmetic ------------------------------------------------- */
 
+int wai_conv_t1d_args_ok(const wai_layer *l, uint32_t len, uint32_t olen, uint32_t *ulen,
+                         size_t *n_in, size_t *n_u, size_t *n_out) {
+    uint32_t elen;
+    return l->kind == WAI_LAYER_CONV_T &&
+           !wai_conv_t_sides(len, l->k, l->stride, l->pad, l->opad, ulen, &elen) &&
+           elen == olen && wai_layer_weights_match(l, l->k) && wai_count3(l->cin, len, 1, n_in) &&
+           wai_count3(l->cout, *ulen, 1, n_u) && wai_count3(l->cout, olen, 1, n_out);
+}
+
 int64_t wai_requantize(int64_t acc, int64_t m, uint32_t shift, int64_t b) {
     /* |acc * m| <= 2^126 fits i128; the bound makes the sum fit i64. */
     wai_i128 v = wai_i128_round_shift(wai_i128_mul_i64(acc, m), shift);
@@ -174,12 +183,9 @@ wai_status wai_conv_t2d_ref(const wai_layer *l, const uint64_t *sums, uint32_t s
 wai_status wai_conv_t1d_ref(const wai_layer *l, const uint64_t *sums, uint32_t shift,
                             const int64_t *x, uint32_t len, int64_t *scratch, int64_t *y,
                             uint32_t olen) {
-    uint32_t ulen, elen;
+    uint32_t ulen;
     size_t n_in, n_u, n_out;
-    if (l->kind != WAI_LAYER_CONV_T ||
-        wai_conv_t_sides(len, l->k, l->stride, l->pad, l->opad, &ulen, &elen) ||
-        elen != olen || !wai_layer_weights_match(l, l->k) || !wai_count3(l->cin, len, 1, &n_in) ||
-        !wai_count3(l->cout, ulen, 1, &n_u) || !wai_count3(l->cout, olen, 1, &n_out))
+    if (!wai_conv_t1d_args_ok(l, len, olen, &ulen, &n_in, &n_u, &n_out))
         return WAI_invalid_argument;
     wai_status st = wai_bound_conv(wai_max_abs_i64(x, n_in), sums, l->mult, l->bias, l->cout,
                                    shift);
