@@ -57,6 +57,12 @@ typedef struct wai_capability {
  * refuses the others with dispatch_program_absent. */
 WAI_API const char *const *wai_capability_program_members(const wai_capability *cap);
 
+/* The members an encoder reads beside cap's set_members (wai.neural.int_hyper's
+ * and its video forms': analysis.webnn.json and analysis.f32, the analysis
+ * networks; include/wai/wai_write.h), NULL-terminated; none for the others.
+ * A decode never reads them, and a set's digest and pin leave them out. */
+WAI_API const char *const *wai_capability_encoder_members(const wai_capability *cap);
+
 WAI_API size_t wai_capability_count(void);
 WAI_API const wai_capability *wai_capability_at(size_t i);
 /* Exact name match, or NULL. */

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "wai.h"
+#include "wai_set.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -211,6 +212,67 @@ WAI_WRITE_API wai_status wai_motion_encode(const wai_allocator *a, const uint8_t
 
 WAI_WRITE_API void wai_motion_encode_result_free(const wai_allocator *a,
                                                  wai_motion_encode_result *res);
+
+/* ---- the WIH1 image encoder (wai.neural.int_hyper, §4) -------------------
+ * A picture to a WIH1 against a parameter set that holds, beside the
+ * decoder's members (g_s.whm, h_s.whm, entropy.json), the encoder's
+ * (wai_capability_encoder_members): analysis.webnn.json and analysis.f32,
+ * the analysis networks as a WebNN graph description (input "x" [1, 3, H,
+ * W], RGB / 255; outputs "y" and "z"). The analysis runs in float on the
+ * native WebNN and its latents are taken at 2^afrac; from there every step
+ * is the decoder's integer arithmetic: z's symbols, h_s run by libwai
+ * itself so the scales pick exactly the decoder's tables, y's symbols,
+ * then the streams. The payload is decoded again and measured, so the
+ * figures are what any decoder gives (docs/hyperprior.md, "The encoder"). */
+
+/* The stages, in order, that progress reports. */
+typedef enum wai_hyper_encode_stage {
+    WAI_HYPER_STAGE_ANALYSIS = 0, /* g_a and h_a (float) */
+    WAI_HYPER_STAGE_HYPER,        /* z's symbols and stream, then h_s */
+    WAI_HYPER_STAGE_LATENT,       /* y's symbols and stream, the payload */
+    WAI_HYPER_STAGE_CHECK,        /* the payload decoded and measured */
+    WAI_HYPER_STAGES
+} wai_hyper_encode_stage;
+
+typedef struct wai_hyper_encode_params {
+    /* Called as each stage starts (NULL: no reports). */
+    void (*progress)(void *opaque, wai_hyper_encode_stage stage);
+    void *progress_opaque;
+    uint8_t reserved[32]; /* zero (invalid_argument otherwise): room to grow */
+} wai_hyper_encode_params;
+
+WAI_WRITE_API void wai_hyper_encode_params_default(wai_hyper_encode_params *p);
+
+typedef struct wai_hyper_encode_result {
+    uint8_t *payload;           /* the WIH1 (wai_write_free with the context's allocator) */
+    size_t payload_len;
+    uint32_t h, w;              /* the picture's size */
+    uint32_t coded_h, coded_w;  /* the payload's: each rounded up to a multiple of 64 (the
+                                 * model's stride), the picture's last row and column
+                                 * repeated; its decode is this size */
+    uint64_t samples;           /* h * w * 3 */
+    uint64_t sse;               /* over the decode's top-left h x w against the picture */
+    size_t z_bytes, y_bytes;    /* the two streams */
+    uint32_t m, n_z;            /* the latent's and the hyper-latent's channels */
+    uint64_t z_escapes, y_escapes; /* symbols coded through their table's escape */
+    uint8_t reserved[32];
+} wai_hyper_encode_result;
+
+/* Encodes an h x w RGB8 picture (rows top to bottom, R, G, B) against set
+ * on ctx's threads and allocator. Refusals: invalid_argument (no picture, a
+ * zero side, reserved bytes set); too_large when the coded picture's 3·H·W
+ * passes 2^26 (§7's cap on a tensor), before anything is allocated;
+ * set_incomplete for a set without the decoder's or the encoder's members;
+ * the set's own refusals (model_mismatch); model_mismatch when the
+ * analysis program does not build on the picture or its latents do not
+ * fit h_s and the tables; field_range for a latent the tables or the
+ * networks cannot carry; dispatch_backend_failed when the float analysis
+ * does not run; out_of_memory. On failure *r holds nothing to free. */
+WAI_WRITE_API wai_status wai_hyper_encode(wai_context *ctx, const wai_set *set, const uint8_t *rgb,
+                                          uint32_t h, uint32_t w, const wai_hyper_encode_params *p,
+                                          wai_hyper_encode_result *r);
+
+WAI_WRITE_API void wai_hyper_encode_result_free(wai_context *ctx, wai_hyper_encode_result *r);
 
 #ifdef __cplusplus
 }

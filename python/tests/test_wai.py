@@ -25,6 +25,49 @@ def read(rel):
         return f.read()
 
 
+HYPER = "examples/hyperprior/set"
+CHELSEA = "/usr/lib/python3/dist-packages/skimage/data/chelsea.png"
+
+
+def psnr(a, b):
+    mse = np.mean((a.astype(np.int64) - b.astype(np.int64)) ** 2)
+    return 10 * np.log10(255 ** 2 / mse)
+
+
+class EncodeImage(unittest.TestCase):
+    """wai.encode_image with the shipped trained set: the reference
+    encoder's bytes, and the decode's PSNR."""
+
+    def picture(self):
+        from PIL import Image  # python3-pil (tests/ci/install-deps.sh)
+        return np.asarray(Image.open(CHELSEA).convert("RGB"))
+
+    def test_the_reference_bytes_and_psnr(self):
+        rgb = np.ascontiguousarray(self.picture()[:256, :448])
+        e = wai.encode_image(rgb, set=os.path.join(REPO, HYPER))
+        self.assertEqual(e.payload, read("examples/hyperprior/chelsea.wih1"))
+        got = wai.decode(e.payload, set=os.path.join(REPO, HYPER)).outputs[0].array
+        self.assertAlmostEqual(e.psnr, psnr(got, rgb), places=9)
+        self.assertEqual((e.coded_h, e.coded_w, e.samples), (256, 448, rgb.size))
+
+    def test_a_picture_padded_to_64(self):
+        rgb = np.ascontiguousarray(self.picture()[100:170, 200:300])
+        e = wai.encode_image(rgb, set=os.path.join(REPO, HYPER), threads=2)
+        self.assertEqual((e.h, e.w, e.coded_h, e.coded_w), (70, 100, 128, 128))
+        got = wai.decode(e.payload, set=os.path.join(REPO, HYPER)).outputs[0].array
+        self.assertEqual(got.shape, (128, 128, 3))
+        self.assertAlmostEqual(e.psnr, psnr(got[:70, :100], rgb), places=9)
+
+    def test_refusals(self):
+        members = {n: read(os.path.join(HYPER, n)) for n in ("g_s.whm", "h_s.whm", "entropy.json")}
+        rgb = np.zeros((64, 64, 3), dtype=np.uint8)
+        with self.assertRaises(wai.WaiError) as c:
+            wai.encode_image(rgb, set=members)
+        self.assertEqual(c.exception.code, "set_incomplete")
+        with self.assertRaises(ValueError):
+            wai.encode_image(np.zeros((64, 64), dtype=np.uint8), set=members)
+
+
 class Decode(unittest.TestCase):
     def test_image_against_the_set(self):
         d = wai.decode(read("examples/hello.wih1"), set=os.path.join(REPO, "examples/hello_set"))

@@ -5,12 +5,15 @@
     d.outputs[0].array          # numpy uint8 [h, w, 3]
     d.report                    # the wai-neural-dispatch/1 report, a dict
     wai.inspect(payload)        # capability, header fields, declared cost
+    e = wai.encode_image(rgb, set="examples/hyperprior/set")   # a WIH1
+    e.payload, e.psnr, e.bpp    # its bytes, and what its decode measures
 
 Errors raise wai.WaiError, whose .code is the spec's code verbatim
 ("cost_over_limit", "stream_exhausted", ...). numpy in and out; Debian's
 python3-numpy is enough. The C library is found as wai/_lib.py says."""
 import ctypes
 import json
+import math
 import os
 
 import numpy as np
@@ -18,8 +21,8 @@ import numpy as np
 from . import _lib
 from ._lib import lib
 
-__all__ = ["WaiError", "Output", "Decoded", "Decoder", "decode", "inspect", "rans_encode", "rans_decode",
-           "version"]
+__all__ = ["WaiError", "Output", "Decoded", "Decoder", "decode", "inspect", "Encoded", "encode_image",
+           "rans_encode", "rans_decode", "version"]
 
 NO_LIMIT = (1 << 64) - 1
 
@@ -315,3 +318,47 @@ def rans_decode(stream, n, tables, table_of=None):
         stream, len(stream), out.ctypes.data_as(ctypes.POINTER(ctypes.c_int32)), n),
         "rans_decode")
     return out
+
+
+class Encoded:
+    """What encode_image returns: payload (the WIH1's bytes); h, w (the
+    picture's) and coded_h, coded_w (the payload's, each a multiple of 64:
+    its decode is that size, the picture its top-left); sse and samples
+    (the decode's top-left against the picture), psnr (dB; inf when sse is
+    0) and bpp (bits per picture pixel); z_bytes, y_bytes (the streams)."""
+
+    def __init__(self, r, payload):
+        self.payload = payload
+        for k in ("h", "w", "coded_h", "coded_w", "sse", "samples", "z_bytes", "y_bytes"):
+            setattr(self, k, int(getattr(r, k)))
+        self.psnr = 10 * math.log10(255 ** 2 * self.samples / self.sse) if self.sse else math.inf
+        self.bpp = 8 * len(payload) / (self.h * self.w)
+
+    def __repr__(self):
+        return (f"Encoded({len(self.payload)} bytes, {self.w}x{self.h}, {self.bpp:.4f} bpp, "
+                f"{self.psnr:.2f} dB)")
+
+
+def encode_image(rgb, set, threads=0):
+    """A WIH1 of rgb (numpy uint8 [h, w, 3]) against a wai.neural.int_hyper
+    set that holds the encoder's members too (analysis.webnn.json,
+    analysis.f32): a directory or a mapping of names to bytes. The library's
+    encoder (wai_hyper_encode): the analysis in float, then the decoder's
+    integer arithmetic; the payload is decoded again and measured."""
+    a = np.ascontiguousarray(rgb, dtype=np.uint8)
+    if a.ndim != 3 or a.shape[2] != 3:
+        raise ValueError("rgb must be uint8 [h, w, 3]")
+    ctx = _Context(threads)
+    s = _Set(ctx, _members(set))
+    try:
+        r = _lib.HyperEncodeResult()
+        _check(lib.wai_hyper_encode(ctx.ptr, s.ptr, a.ctypes.data_as(ctypes.c_char_p), a.shape[0],
+                                    a.shape[1], None, ctypes.byref(r)), "encode_image")
+        try:
+            payload = ctypes.string_at(r.payload, r.payload_len)
+            return Encoded(r, payload)
+        finally:
+            lib.wai_hyper_encode_result_free(ctx.ptr, ctypes.byref(r))
+    finally:
+        s.close()
+        ctx.close()

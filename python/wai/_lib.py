@@ -53,6 +53,15 @@ class DecoderConfig(ctypes.Structure):
                 ("reserved", ctypes.c_uint8 * 48)]
 
 
+class HyperEncodeResult(ctypes.Structure):
+    _fields_ = [("payload", ctypes.POINTER(ctypes.c_uint8)), ("payload_len", ctypes.c_size_t),
+                ("h", ctypes.c_uint32), ("w", ctypes.c_uint32), ("coded_h", ctypes.c_uint32),
+                ("coded_w", ctypes.c_uint32), ("samples", ctypes.c_uint64), ("sse", ctypes.c_uint64),
+                ("z_bytes", ctypes.c_size_t), ("y_bytes", ctypes.c_size_t), ("m", ctypes.c_uint32),
+                ("n_z", ctypes.c_uint32), ("z_escapes", ctypes.c_uint64),
+                ("y_escapes", ctypes.c_uint64), ("reserved", ctypes.c_uint8 * 32)]
+
+
 def _sig(name, restype, *argtypes):
     f = getattr(lib, name)
     f.restype = restype
@@ -94,3 +103,6 @@ _sig("wai_rans_decode_symbols_tables", i32, vp, sz, ctypes.POINTER(ctypes.POINTE
      ctypes.POINTER(sz), ctypes.POINTER(ctypes.c_int32), ctypes.POINTER(u32), ctypes.c_char_p,
      sz, ctypes.POINTER(ctypes.c_int32), sz)
 _sig("wai_write_free", None, vp, vp)
+_sig("wai_hyper_encode", i32, vp, vp, ctypes.c_char_p, u32, u32, vp,
+     ctypes.POINTER(HyperEncodeResult))
+_sig("wai_hyper_encode_result_free", None, vp, ctypes.POINTER(HyperEncodeResult))

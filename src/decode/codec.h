@@ -122,6 +122,9 @@ struct wai_codec {
     /* The members its backends read beside the set's (their programs),
      * NULL-terminated. */
     const char *program_members[4];
+    /* The members an encoder reads beside the set's (libwai_write's),
+     * NULL-terminated; a decode never reads them. */
+    const char *encoder_members[4];
     /* Its parameter set's loader (the members are cap.set_members); NULL:
      * it reads none. */
     wai_status (*load_set)(const wai_allocator *a, const wai_set *set, wai_loaded_set *l);

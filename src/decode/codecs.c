@@ -66,6 +66,8 @@ static const wai_status b18f_codes[] = {FRAMING, HEADER, WAI_too_large, WAI_trai
 /* One row per capability, designated so each says what it is. Rows whose
  * decoders are still to come carry what the spec fixes of them (their
  * format, members and largest payload) and no ops. */
+/* The WIH1 encoder's analysis networks (write/hyper_encode.c). */
+#define ANALYSIS {"analysis.webnn.json", "analysis.f32", NULL}
 #define INTEGER .paths = INTEGER_PATH, .n_paths = 1
 static const wai_codec codecs[] = {
     {.cap = {"wai.video.int_motion", WAI_FORMAT_WIV1, 0, 0, INT_EXACT, DECODE_EQ, {NULL}},
@@ -73,11 +75,13 @@ static const wai_codec codecs[] = {
      .parse_codes = video_k0_codes, .ops = &wai_int_motion_ops},
     {.cap = {"wai.video.int_hyper", WAI_FORMAT_WIV1, 1, 0, INT_EXACT, DECODE_EQ, HYPER_SET},
      INTEGER, .output = WAI_OUTPUT_FRAME, .max_bytes = WAI_WIV1_K1_MAX_BYTES,
-     .parse_codes = video_k1_codes, .load_set = wai_int_hyper_load_set,
+     .parse_codes = video_k1_codes, .encoder_members = ANALYSIS,
+     .load_set = wai_int_hyper_load_set,
      .ops = &wai_int_hyper_clip_ops},
     {.cap = {"wai.neural.int_hyper", WAI_FORMAT_WIH1, -1, 0, INT_EXACT, DECODE_EQ, HYPER_SET},
      INTEGER, .output = WAI_OUTPUT_IMAGE, .max_bytes = WAI_WIH1_MAX_BYTES,
-     .parse_codes = wih1_codes, .load_set = wai_int_hyper_load_set, .ops = &wai_int_hyper_ops},
+     .parse_codes = wih1_codes, .encoder_members = ANALYSIS,
+     .load_set = wai_int_hyper_load_set, .ops = &wai_int_hyper_ops},
     {.cap = {"wai.audio.int_codec", WAI_FORMAT_WIA1, -1, 0, INT_EXACT, DECODE_EQ,
              {"model.wam", NULL}},
      INTEGER, .output = WAI_OUTPUT_PCM, .max_bytes = WAI_WIA1_MAX_BYTES,
@@ -93,6 +97,7 @@ static const wai_codec codecs[] = {
     {.cap = {"wai.video.int_hyper.frame", WAI_FORMAT_WIF1, 1, 1, INT_EXACT, DECODE_EQ, HYPER_SET},
      INTEGER, .output = WAI_OUTPUT_FRAME,
      .max_bytes = WAI_WIF1_MAX_BYTES(WAI_WIF1_K1_INTRA_MAX_BYTES), .parse_codes = frame_k1_codes,
+     .encoder_members = ANALYSIS,
      .load_set = wai_int_hyper_load_set, .ops = &wai_int_hyper_frame_ops},
     /* §17: a WIC1 clip of WCF1 frames and its frame form (docs/int_cond.md). */
     {.cap = {"wai.video.int_cond", WAI_FORMAT_WIC1, -1, 0, INT_EXACT, DECODE_EQ,
@@ -188,6 +193,12 @@ const char *const *wai_capability_program_members(const wai_capability *cap) {
     static const char *const none[] = {NULL};
     const wai_codec *c = wai_codec_of(cap);
     return c ? c->program_members : none;
+}
+
+const char *const *wai_capability_encoder_members(const wai_capability *cap) {
+    static const char *const none[] = {NULL};
+    const wai_codec *c = wai_codec_of(cap);
+    return c ? c->encoder_members : none;
 }
 
 wai_output_kind wai_capability_output(const wai_capability *cap) {

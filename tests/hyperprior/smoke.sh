@@ -5,7 +5,8 @@
 # x w/64, y: M x h/16 x w/16; scales and means M each); then that
 # checkpoint lowered to an integer set (tools/hyperprior/lower.py), a
 # held-out photograph coded and decoded by BUILD's libwai, within 0.1 dB of
-# the float model's decode of the same symbols. Prints "N passed, N failed".
+# the float model's decode of the same symbols; and that set's analysis
+# members driving `wai encode`. Prints "N passed, N failed".
 #
 #   tests/hyperprior/smoke.sh BUILD
 set -u
@@ -50,6 +51,9 @@ if [[ -n "${1:-}" && -e "$1/libwai_python.so" ]]; then
     check lower-and-decode env WAI_LIBRARY="$1/libwai_python.so" "$py" \
         "$repo/tools/hyperprior/lower.py" "$tmp/q.pt" --out "$tmp/set" \
         --check /usr/lib/python3/dist-packages/skimage/data/chelsea.png
+    # The lowered set's analysis members drive the C encoder.
+    check wai-encode "$1/tools/wai/wai" encode --capability wai.neural.int_hyper --set "$tmp/set" \
+        /usr/lib/python3/dist-packages/skimage/data/coffee.png -o "$tmp/coffee.wih1"
 else
     echo "  FAIL lower-and-decode: no BUILD/libwai_python.so"; failed=$((failed + 1))
 fi

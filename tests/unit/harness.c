@@ -157,6 +157,7 @@ int main(int argc, char **argv) {
     suite_motion_diff();
     suite_motion();
     suite_encode();
+    suite_hyper_encode();
     suite_model();
     suite_layers();
     suite_cores();

@@ -59,6 +59,7 @@ void suite_codecs(void);
 void suite_motion_diff(void);
 void suite_motion(void);
 void suite_encode(void);
+void suite_hyper_encode(void);
 void suite_model(void);
 void suite_layers(void);
 void suite_cores(void);

@@ -33,6 +33,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import data  # noqa: E402
+from graph_weights import Weights  # noqa: E402
 import model  # noqa: E402
 
 PRECISION = 16
@@ -40,23 +41,6 @@ MAX_TABLE = 4097  # entries: 4095 direct values, the escape, and 65536
 
 
 # ---- the synthesis as a graph description --------------------------------------
-
-
-class Weights:
-    """decoder.f32: float32 little-endian, each constant at a 4-byte offset."""
-
-    def __init__(self):
-        self.parts, self.offset = [], 0
-
-    def add(self, t):
-        a = np.ascontiguousarray(t.detach().cpu().numpy().astype("<f4"))
-        at = self.offset
-        self.parts.append(a.tobytes())
-        self.offset += a.nbytes
-        return at
-
-    def bytes(self):
-        return b"".join(self.parts)
 
 
 def describe(net, lh=16, lw=16):

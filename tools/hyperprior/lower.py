@@ -39,6 +39,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 repo = os.path.dirname(os.path.dirname(here))
 sys.path.insert(0, here)
 sys.path.append(os.path.join(repo, "tools", "bmshj2018"))
+import analysis_graph  # noqa: E402
 import data  # noqa: E402
 import model  # noqa: E402
 
@@ -291,8 +292,17 @@ def main():
         with open(os.path.join(a.out, name), "wb") as f:
             f.write(blob)
     print(f"wrote {a.out}: g_s.whm, h_s.whm, entropy.json (afrac {a.afrac})")
-    import wai
     photos = a.check if a.check else data.held_out_paths()
+    # The encoder's members: the analysis as a graph, held to the module.
+    desc, weights = analysis_graph.describe(net, model.GDN)
+    rgb0 = data.load_rgb(photos[0])[:256, :256]
+    worst = analysis_graph.check(
+        net, desc, weights, torch.from_numpy(rgb0.astype(np.float32).transpose(2, 0, 1)[None] / 255.0))
+    for name, blob in (("analysis.webnn.json", json.dumps(desc).encode()), ("analysis.f32", weights)):
+        with open(os.path.join(a.out, name), "wb") as f:
+            f.write(blob)
+    print(f"wrote {a.out}: analysis.webnn.json, analysis.f32 (the encoder's; {worst:.1e} from the module)")
+    import wai
     worst = 0.0
     for p in photos:
         rgb = data.load_rgb(p)

@@ -136,7 +136,11 @@ int cmd_inspect(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_capabilities(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
+/* 1 when s ends in suffix (lower case), ignoring ASCII case: "A.PNG", ".png". */
+int cli_has_suffix(const char *s, const char *suffix);
+
 int cmd_encode_synth(int argc, char **argv); /* encode_synth.c */
+int cmd_encode_hyper(int argc, char **argv); /* encode_hyper.c */
 int cmd_graph(int argc, char **argv);
 int cmd_split(int argc, char **argv);  /* cmd_split.c */
 int cmd_join(int argc, char **argv);   /* cmd_split.c */

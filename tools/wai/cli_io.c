@@ -370,3 +370,14 @@ int cli_usage_error(const char *command, const char *fmt, ...) {
     fprintf(stderr, "\n(see 'wai help %s')\n", command);
     return EXIT_USAGE;
 }
+
+int cli_has_suffix(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    if (n < m) return 0;
+    for (size_t i = 0; i < m; i++) {
+        char c = s[n - m + i];
+        if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
+        if (c != suffix[i]) return 0;
+    }
+    return 1;
+}

@@ -56,9 +56,9 @@ void cli_set_free(cli_set *s) {
     memset(s, 0, sizeof *s);
 }
 
-int cli_load_set(const char *command, wai_context *ctx, const wai_capability *cap,
-                 const char *dir, const char *pin, uint64_t max_bytes, cli_inputs *inputs,
-                 cli_set *out) {
+static int load(const char *command, wai_context *ctx, const wai_capability *cap, const char *dir,
+                const char *pin, uint64_t max_bytes, cli_inputs *inputs, int encoder,
+                cli_set *out) {
     memset(out, 0, sizeof *out);
     uint8_t digest[32];
     if (pin && !parse_pin(pin, digest))
@@ -68,13 +68,16 @@ int cli_load_set(const char *command, wai_context *ctx, const wai_capability *ca
         fprintf(stderr, "wai %s: out of memory\n", command);
         return EXIT_USAGE;
     }
-    /* The set's members, then the programs its backends read (each only
-     * where the directory holds it). */
+    /* The set's members, then the programs its backends read, then for an
+     * encoder its members (each only where the directory holds it). */
     const char *names[8];
     size_t n = 0;
     for (size_t i = 0; cap && i < 4 && cap->set_members[i]; i++) names[n++] = cap->set_members[i];
     for (const char *const *p = cap ? wai_capability_program_members(cap) : NULL; p && *p && n < 8;
          p++)
+        names[n++] = *p;
+    for (const char *const *p = encoder && cap ? wai_capability_encoder_members(cap) : NULL;
+         p && *p && n < 8; p++)
         names[n++] = *p;
     for (size_t i = 0; dir && i < n; i++)
         if (add_member(command, out, dir, names[i], max_bytes, inputs) != 0) {
@@ -83,4 +86,15 @@ int cli_load_set(const char *command, wai_context *ctx, const wai_capability *ca
         }
     if (pin) wai_set_pin(out->set, digest);
     return 0;
+}
+
+int cli_load_set(const char *command, wai_context *ctx, const wai_capability *cap,
+                 const char *dir, const char *pin, uint64_t max_bytes, cli_inputs *inputs,
+                 cli_set *out) {
+    return load(command, ctx, cap, dir, pin, max_bytes, inputs, 0, out);
+}
+
+int cli_load_encoder_set(const char *command, wai_context *ctx, const wai_capability *cap,
+                         const char *dir, uint64_t max_bytes, cli_inputs *inputs, cli_set *out) {
+    return load(command, ctx, cap, dir, NULL, max_bytes, inputs, 1, out);
 }

@@ -27,6 +27,10 @@ typedef struct cli_set {
 int cli_load_set(const char *command, wai_context *ctx, const wai_capability *cap,
                  const char *dir, const char *pin, uint64_t max_bytes, cli_inputs *inputs,
                  cli_set *out);
+/* The same with the encoder's members too (wai_capability_encoder_members),
+ * and no pin. */
+int cli_load_encoder_set(const char *command, wai_context *ctx, const wai_capability *cap,
+                         const char *dir, uint64_t max_bytes, cli_inputs *inputs, cli_set *out);
 void cli_set_free(cli_set *s);
 
 #endif

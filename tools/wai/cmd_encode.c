@@ -13,6 +13,7 @@
 #include "frame_files.h"
 #include "input.h"
 #include "keys.h"
+#include "psnr.h"
 #include "receipt_cli.h"
 #include "wai/wai_write.h"
 
@@ -110,17 +111,6 @@ static int parse_options(int argc, char **argv, encode_options *o, int *first, i
     return 0;
 }
 
-static int has_suffix(const char *s, const char *suffix) {
-    size_t n = strlen(s), m = strlen(suffix);
-    if (n < m) return 0;
-    for (size_t i = 0; i < m; i++) {
-        char c = s[n - m + i];
-        if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
-        if (c != suffix[i]) return 0;
-    }
-    return 1;
-}
-
 typedef struct progress_state {
     uint32_t next;   /* the next frame count worth a line */
 } progress_state;
@@ -135,31 +125,6 @@ static void report_progress(void *opaque, uint32_t frame, uint32_t n_frames) {
     s->next = done + step;
 }
 
-/* log10 without libm (the tool links none): x = m * 2^e with m in [1, 2),
- * ln m = 2 atanh((m - 1) / (m + 1)), a series in z^2 <= 1/9. */
-static double log10_of(double x) {
-    int e = 0;
-    while (x >= 2.0) {
-        x /= 2.0;
-        e++;
-    }
-    while (x < 1.0) {
-        x *= 2.0;
-        e--;
-    }
-    double z = (x - 1.0) / (x + 1.0), z2 = z * z, term = z, ln_m = 0.0;
-    for (int k = 1; k < 80; k += 2) {
-        ln_m += term / k;
-        term *= z2;
-    }
-    const double ln2 = 0.69314718055994530942, ln10 = 2.30258509299404568402;
-    return (2.0 * ln_m + e * ln2) / ln10;
-}
-
-static double psnr(uint64_t sse, uint64_t samples) {
-    return 10.0 * log10_of(255.0 * 255.0 * (double)samples / (double)sse);
-}
-
 static void print_report(const wai_motion_encode_result *r, uint64_t bytes, uint32_t files) {
     fprintf(stderr, "frames: %u (%ux%u)\n", r->n_frames, r->w, r->h);
     if (files) fprintf(stderr, "bytes: %llu (%u files)\n", (unsigned long long)bytes, files);
@@ -170,10 +135,10 @@ static void print_report(const wai_motion_encode_result *r, uint64_t bytes, uint
     uint32_t lossy = 0;
     for (uint32_t f = 0; f < r->n_frames; f++) {
         if (!r->frame_sse[f]) continue;
-        sum += psnr(r->frame_sse[f], frame_samples);
+        sum += cli_psnr(r->frame_sse[f], frame_samples);
         lossy++;
     }
-    if (r->sse) fprintf(stderr, "psnr: %.4f dB overall", psnr(r->sse, r->samples));
+    if (r->sse) fprintf(stderr, "psnr: %.4f dB overall", cli_psnr(r->sse, r->samples));
     else fprintf(stderr, "psnr: inf dB overall");
     if (!lossy) fprintf(stderr, ", inf dB per-frame average\n");
     else if (lossy == r->n_frames)
@@ -188,8 +153,8 @@ static void print_report(const wai_motion_encode_result *r, uint64_t bytes, uint
 static int read_inputs(char **in, int n_in, input_clip *clip) {
     int n_y4m = 0;
     for (int i = 0; i < n_in; i++) {
-        if (has_suffix(in[i], ".y4m") || !strcmp(in[i], "-")) n_y4m++;
-        else if (!has_suffix(in[i], ".png"))
+        if (cli_has_suffix(in[i], ".y4m") || !strcmp(in[i], "-")) n_y4m++;
+        else if (!cli_has_suffix(in[i], ".png"))
             return cli_usage_error("encode", "%s: neither .y4m nor .png", in[i]);
     }
     if (n_y4m && n_in > 1)
@@ -275,10 +240,13 @@ static int write_receipt(const encode_options *o, const wai_motion_encode_result
 }
 
 int cmd_encode(int argc, char **argv) {
-    /* wai.neural.int_synth's payload is its latents: its own encoder. */
+    /* wai.neural.int_synth's payload is its latents, and
+     * wai.neural.int_hyper's a picture's WIH1: each its own encoder. */
     for (int i = 1; i + 1 < argc; i++)
         if (!strcmp(argv[i], "--capability") && !strcmp(argv[i + 1], "wai.neural.int_synth"))
             return cmd_encode_synth(argc, argv);
+        else if (!strcmp(argv[i], "--capability") && !strcmp(argv[i + 1], "wai.neural.int_hyper"))
+            return cmd_encode_hyper(argc, argv);
     encode_options o;
     int first = 0, last = 0;
     int rc = parse_options(argc, argv, &o, &first, &last);

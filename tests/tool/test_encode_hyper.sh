@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# `wai encode --capability wai.neural.int_hyper` with the shipped trained set
+# (examples/hyperprior/set): the payload of chelsea is byte for byte the one
+# the lowering tool's reference encoder wrote (examples/hyperprior/
+# chelsea.wih1, tools/hyperprior/lower.py); `wai decode` of what it writes
+# gives the PSNR and squared error it printed (measured here with numpy), a
+# picture whose sides are not multiples of 64 included (coded padded, the
+# top-left measured); progress lines for large pictures; the refusals.
+# Needs /usr/bin/python3 with numpy and PIL, and python3-skimage's
+# photographs (tests/ci/install-deps.sh installs them).
+# usage: tests/tool/test_encode_hyper.sh WAI_BINARY
+set -u
+WAI=${1:?usage: test_encode_hyper.sh WAI_BINARY}
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+SET=$REPO/examples/hyperprior/set
+CAP=wai.neural.int_hyper
+PHOTOS=/usr/lib/python3/dist-packages/skimage/data
+
+if [ ! -f "$PHOTOS/chelsea.png" ]; then
+    fail "python3-skimage's photographs are missing (tests/ci/install-deps.sh installs them)"
+    echo "$passed passed, $failed failed"
+    exit 1
+fi
+
+# The pictures: chelsea cropped as lower.py crops it (to multiples of 64),
+# whole (451 x 300), and a 1088 x 1024 enlargement (progress lines).
+/usr/bin/python3 - "$PHOTOS/chelsea.png" "$TMP" <<'EOF'
+import sys
+import numpy as np
+from PIL import Image
+src, tmp = sys.argv[1:]
+a = np.asarray(Image.open(src).convert("RGB"))
+Image.fromarray(np.ascontiguousarray(a[:256, :448])).save(tmp + "/crop.png")
+Image.fromarray(a).save(tmp + "/whole.png")
+Image.fromarray(a).resize((1088, 1024), Image.BILINEAR).save(tmp + "/large.png")
+EOF
+
+# measure NAME PICTURE DECODED ERR: the decode's top-left against PICTURE
+# gives the psnr and sse lines of ERR, and the decode is the coded size.
+cat >"$TMP/measure.py" <<'EOF'
+import math, re, sys
+import numpy as np
+from PIL import Image
+pic, dec, err = sys.argv[1:]
+a = np.asarray(Image.open(pic).convert("RGB")).astype(np.int64)
+b = np.asarray(Image.open(dec).convert("RGB")).astype(np.int64)
+h, w = a.shape[:2]
+H, W = (h + 63) // 64 * 64, (w + 63) // 64 * 64
+text = open(err).read()
+if b.shape[:2] != (H, W):
+    sys.exit(f"decode is {b.shape[1]}x{b.shape[0]}, want {W}x{H}")
+sse = int(((b[:h, :w] - a) ** 2).sum())
+want = f"psnr: {10 * math.log10(255 ** 2 * a.size / sse):.4f} dB"
+if want not in text:
+    sys.exit(f"'{want}' not in the report: {text}")
+if f"sse: {sse} over {a.size} samples" not in text:
+    sys.exit(f"sse {sse} not in the report: {text}")
+EOF
+measure() {
+    if /usr/bin/python3 "$TMP/measure.py" "$2" "$3" "$4" >"$TMP/m.err" 2>&1; then ok
+    else fail "$1: $(cat "$TMP/m.err")"; fi
+}
+
+# 1. The crop: the reference encoder's bytes, and the decode's PSNR.
+expect_exit 0 "crop" -- "$WAI" encode --capability $CAP --set "$SET" "$TMP/crop.png" -o "$TMP/crop.wih1"
+cp "$TMP/err" "$TMP/crop.err"
+if cmp -s "$TMP/crop.wih1" "$REPO/examples/hyperprior/chelsea.wih1"; then ok
+else fail "crop: not the bytes of examples/hyperprior/chelsea.wih1 (lower.py's reference encoder)"; fi
+expect_contains "crop: bpp" "bits per pixel: 0.3" "$TMP/crop.err"
+expect_exit 0 "crop decode" -- "$WAI" decode --set "$SET" "$TMP/crop.wih1" -o "$TMP/crop.dec.png"
+measure "crop" "$TMP/crop.png" "$TMP/crop.dec.png" "$TMP/crop.err"
+
+# 2. The whole photograph, padded to 512 x 320.
+expect_exit 0 "whole" -- "$WAI" encode --capability $CAP --set "$SET" "$TMP/whole.png" -o "$TMP/whole.wih1"
+cp "$TMP/err" "$TMP/whole.err"
+expect_contains "whole: padded" "picture: 451x300, coded as 512x320" "$TMP/whole.err"
+expect_exit 0 "whole decode" -- "$WAI" decode --set "$SET" "$TMP/whole.wih1" -o "$TMP/whole.dec.png"
+measure "whole" "$TMP/whole.png" "$TMP/whole.dec.png" "$TMP/whole.err"
+# The same payload at every thread count.
+expect_exit 0 "whole 2 threads" -- "$WAI" encode --capability $CAP --set "$SET" --threads 2 \
+    "$TMP/whole.png" -o "$TMP/whole2.wih1"
+if cmp -s "$TMP/whole.wih1" "$TMP/whole2.wih1"; then ok; else fail "whole: 2 threads change the payload"; fi
+
+# 3. Progress lines for a large picture, none with --quiet.
+expect_exit 0 "large" -- "$WAI" encode --capability $CAP --set "$SET" "$TMP/large.png" -o "$TMP/large.wih1"
+expect_contains "large: progress" "wai encode: the analysis (g_a, h_a)" "$TMP/err"
+expect_contains "large: progress check" "wai encode: decoding the payload to measure it" "$TMP/err"
+expect_exit 0 "large quiet" -- "$WAI" encode --capability $CAP --set "$SET" --quiet -y \
+    "$TMP/large.png" -o "$TMP/large.wih1"
+if grep -q '^wai encode:' "$TMP/err"; then fail "large --quiet: progress lines"; else ok; fi
+
+# 4. Refusals and usage errors.
+mkdir -p "$TMP/decoder_only" "$TMP/bad_analysis"
+cp "$SET/g_s.whm" "$SET/h_s.whm" "$SET/entropy.json" "$TMP/decoder_only/"
+cp "$SET"/* "$TMP/bad_analysis/"
+echo '{"kind": "wai-webnn-graph/1"}' >"$TMP/bad_analysis/analysis.webnn.json"
+expect_exit 1 "no analysis" -- "$WAI" encode --capability $CAP --set "$TMP/decoder_only" \
+    "$TMP/crop.png" -o "$TMP/x.wih1"
+expect_contains "no analysis: code" "refused: set_incomplete" "$TMP/err"
+expect_exit 1 "bad analysis" -- "$WAI" encode --capability $CAP --set "$TMP/bad_analysis" \
+    "$TMP/crop.png" -o "$TMP/x.wih1"
+expect_contains "bad analysis: code" "refused: model_mismatch" "$TMP/err"
+[ ! -e "$TMP/x.wih1" ] && ok || fail "a refused encode wrote its output"
+expect_exit 2 "no set" -- "$WAI" encode --capability $CAP "$TMP/crop.png" -o "$TMP/x.wih1"
+expect_exit 2 "no output" -- "$WAI" encode --capability $CAP --set "$SET" "$TMP/crop.png"
+expect_exit 2 "two pictures" -- "$WAI" encode --capability $CAP --set "$SET" "$TMP/crop.png" \
+    "$TMP/whole.png" -o "$TMP/x.wih1"
+expect_exit 2 "not a picture" -- "$WAI" encode --capability $CAP --set "$SET" "$SET/entropy.json" \
+    -o "$TMP/x.wih1"
+expect_exit 2 "exists" -- "$WAI" encode --capability $CAP --set "$SET" "$TMP/crop.png" -o "$TMP/crop.wih1"
+# 4700 x 4700 is under the PNG reader's 2^26 samples, but its coded 4736 x
+# 4736 is not: the encoder's too_large.
+/usr/bin/python3 -c "
+from PIL import Image; Image.new('RGB', (4700, 4700), (90, 120, 200)).save('$TMP/huge.png')"
+expect_exit 1 "too large" -- "$WAI" encode --capability $CAP --set "$SET" "$TMP/huge.png" -o "$TMP/x.wih1"
+expect_contains "too large: code" "refused: too_large" "$TMP/err"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,153 @@
+/* wai encode --capability wai.neural.int_hyper: a picture to a WIH1 with
+ * the library's encoder (wai_hyper_encode, include/wai/wai_write.h):
+ *
+ *   wai encode --capability wai.neural.int_hyper --set DIR [--threads N]
+ *              [--quiet] [-y] PICTURE -o OUT
+ *
+ * PICTURE is a .png, or a .y4m of one frame. The set holds the decoder's
+ * members and the encoder's (analysis.webnn.json, analysis.f32). The
+ * report (stderr) is the decode's: any decoder gives the bytes it
+ * measured. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_set.h"
+#include "frame_files.h"
+#include "input.h"
+#include "psnr.h"
+#include "wai/wai_write.h"
+
+#define CAP "wai.neural.int_hyper"
+
+/* Progress lines only for pictures that take a while: about 2^20 pixels. */
+#define PROGRESS_MIN_PIXELS ((uint64_t)1 << 20)
+
+typedef struct hyper_options {
+    const char *in, *out, *set_dir;
+    uint64_t threads;
+    int quiet, force;
+} hyper_options;
+
+static int usage(const char *why) { return cli_usage_error("encode", "%s", why); }
+
+static int parse(int argc, char **argv, hyper_options *o) {
+    memset(o, 0, sizeof *o);
+    o->threads = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--capability")) i++;
+        else if (!strcmp(a, "-o") && v) o->out = v, i++;
+        else if (!strcmp(a, "--set") && v) o->set_dir = v, i++;
+        else if (!strcmp(a, "--threads") && v) {
+            if (!cli_parse_u64(v, &o->threads) || o->threads > 1024)
+                return usage("--threads needs 0 (one per core) to 1024");
+            i++;
+        } else if (!strcmp(a, "--quiet")) o->quiet = 1;
+        else if (!strcmp(a, "-y") || !strcmp(a, "--force")) o->force = 1;
+        else if (a[0] == '-' && a[1]) return cli_usage_error("encode", "unknown option '%s' for " CAP, a);
+        else if (!o->in) o->in = a;
+        else return usage("give one PICTURE");
+    }
+    if (!o->in || !o->out || !o->set_dir)
+        return usage("for " CAP ": --set DIR PICTURE -o OUT (PICTURE: a .png, or a one-frame .y4m)");
+    return 0;
+}
+
+static int read_picture(const char *path, input_clip *clip) {
+    int rc;
+    if (cli_has_suffix(path, ".y4m") || !strcmp(path, "-")) rc = input_read_y4m(path, clip);
+    else if (cli_has_suffix(path, ".png")) rc = input_read_pngs(&path, 1, clip);
+    else return usage("PICTURE is neither .png nor .y4m");
+    if (rc == INPUT_TOO_LARGE) {
+        fprintf(stderr, "wai encode: refused: too_large\n");
+        return EXIT_REFUSED;
+    }
+    if (rc != 0) return EXIT_USAGE;
+    if (clip->n_frames != 1) {
+        input_clip_free(clip);
+        return usage("the .y4m holds more than one frame: a WIH1 is one picture");
+    }
+    return 0;
+}
+
+static void progress(void *opaque, wai_hyper_encode_stage s) {
+    (void)opaque;
+    static const char *const names[WAI_HYPER_STAGES] = {
+        "the analysis (g_a, h_a)", "the hyper-latent and h_s", "the latent",
+        "decoding the payload to measure it"};
+    fprintf(stderr, "wai encode: %s\n", names[s]);
+}
+
+static void report(const hyper_options *o, const wai_hyper_encode_result *r) {
+    fprintf(stderr, "picture: %ux%u", r->w, r->h);
+    if (r->coded_w != r->w || r->coded_h != r->h)
+        fprintf(stderr, ", coded as %ux%u (the last row and column repeated: WIH1 carries "
+                        "no picture size, so its decode is %ux%u; the top-left %ux%u is the "
+                        "picture)", r->coded_w, r->coded_h, r->coded_w, r->coded_h, r->w, r->h);
+    fprintf(stderr, "\nbytes: %zu (header 32, hyper-latent %zu + 4, latent %zu + 4)\n",
+            r->payload_len, r->z_bytes, r->y_bytes);
+    fprintf(stderr, "bits per pixel: %.6f\n",
+            8.0 * (double)r->payload_len / ((double)r->w * (double)r->h));
+    if (r->sse) fprintf(stderr, "psnr: %.4f dB\n", cli_psnr(r->sse, r->samples));
+    else fprintf(stderr, "psnr: inf dB\n");
+    fprintf(stderr, "sse: %llu over %llu samples\n", (unsigned long long)r->sse,
+            (unsigned long long)r->samples);
+    fprintf(stderr, "latents: %u channels (escapes %llu), hyper-latent %u channels (escapes %llu)\n",
+            r->m, (unsigned long long)r->y_escapes, r->n_z, (unsigned long long)r->z_escapes);
+    (void)o;
+}
+
+int cmd_encode_hyper(int argc, char **argv) {
+    hyper_options o;
+    int rc = parse(argc, argv, &o);
+    if (rc != 0) return rc;
+    cli_inputs inputs;
+    cli_inputs_init(&inputs, o.force);
+    if (cli_check_input("encode", o.in, &inputs) != 0 ||
+        (strcmp(o.out, "-") != 0 && cli_out_check("encode", o.out, &inputs) != 0)) {
+        cli_inputs_free(&inputs);
+        return EXIT_USAGE;
+    }
+    wai_settings settings;
+    wai_settings_default(&settings);
+    settings.n_threads = (unsigned)o.threads;
+    wai_context *ctx = NULL;
+    if (wai_context_create(&settings, &ctx) != WAI_ok) {
+        cli_inputs_free(&inputs);
+        fprintf(stderr, "wai encode: out of memory\n");
+        return EXIT_USAGE;
+    }
+    cli_set set;
+    memset(&set, 0, sizeof set);
+    input_clip clip;
+    memset(&clip, 0, sizeof clip);
+    rc = cli_load_encoder_set("encode", ctx, wai_capability_find(CAP), o.set_dir,
+                              CLI_DEFAULT_MAX_MEMORY, &inputs, &set);
+    if (rc == 0) rc = read_picture(o.in, &clip);
+    if (rc != 0) goto out;
+    wai_hyper_encode_params p;
+    wai_hyper_encode_params_default(&p);
+    if (!o.quiet && (uint64_t)clip.w * clip.h >= PROGRESS_MIN_PIXELS) p.progress = progress;
+    wai_hyper_encode_result r;
+    wai_status st = wai_hyper_encode(ctx, set.set, clip.rgb, clip.h, clip.w, &p, &r);
+    if (st != WAI_ok) {
+        fprintf(stderr, "wai encode: refused: %s%s\n", wai_status_name(st),
+                st == WAI_set_incomplete ? " (the set needs g_s.whm, h_s.whm, entropy.json, "
+                                           "and the encoder's analysis.webnn.json and analysis.f32)"
+                                         : "");
+        rc = st == WAI_out_of_memory ? EXIT_USAGE : EXIT_REFUSED;
+        goto out;
+    }
+    rc = frame_file_write("encode", o.out, r.payload, r.payload_len, &inputs) == 0 ? EXIT_DONE
+                                                                                 : EXIT_USAGE;
+    if (rc == EXIT_DONE) report(&o, &r);
+    wai_hyper_encode_result_free(ctx, &r);
+out:
+    input_clip_free(&clip);
+    cli_set_free(&set);
+    wai_context_destroy(ctx);
+    cli_inputs_free(&inputs);
+    return rc;
+}
