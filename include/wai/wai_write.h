@@ -72,8 +72,9 @@ typedef struct wai_payload {
     size_t len;
 } wai_payload;
 
-/* A WIV1 clip and a WIF1 group are the same video: split cuts a clip (of
- * either keyframe kind) into n_frames WIF1 frames (*frames from a; free
+/* A WIV1 clip and a WIF1 group are the same video: split cuts a clip
+ * (keyframe 0; a keyframe-1 clip is keyframe_capability_mismatch) into
+ * n_frames WIF1 frames (*frames from a; free
  * with wai_payloads_free), join writes a group back into a clip. Both copy
  * each symbol's rANS steps exactly, so split then join gives the clip back
  * byte for byte, escape layouts included, for every clip whose stream keeps
@@ -210,6 +211,22 @@ WAI_WRITE_API wai_status wai_motion_encode(const wai_allocator *a, const uint8_t
                                            const wai_motion_encode_params *p,
                                            wai_motion_encode_result *res);
 
+/* A keyframe-1 clip (wai.video.int_hyper, §3) of the same frames: frame 0
+ * is `key`, a WIH1 payload of h x w (key_len bytes) whose decode is key_rgb
+ * (wai_hyper_encode with keep_decoded gives both); it reads no residual,
+ * and frames 1 .. n_frames - 1 are coded as wai_motion_encode codes them,
+ * frame 1 predicted from key_rgb. frames[0], frame 0's source, gives
+ * frame_sse[0]. The payload is checked by parsing it back (the nested
+ * WIH1's framing included); that the WIH1 is h x w is the decoder's check
+ * against the set (geometry_mismatch). invalid_argument for no key, and as
+ * wai_motion_encode otherwise. */
+WAI_WRITE_API wai_status wai_motion_encode_keyed(const wai_allocator *a,
+                                                 const uint8_t *const *frames, uint32_t n_frames,
+                                                 uint32_t h, uint32_t w, const uint8_t *key,
+                                                 size_t key_len, const uint8_t *key_rgb,
+                                                 const wai_motion_encode_params *p,
+                                                 wai_motion_encode_result *res);
+
 WAI_WRITE_API void wai_motion_encode_result_free(const wai_allocator *a,
                                                  wai_motion_encode_result *res);
 
@@ -238,7 +255,9 @@ typedef struct wai_hyper_encode_params {
     /* Called as each stage starts (NULL: no reports). */
     void (*progress)(void *opaque, wai_hyper_encode_stage stage);
     void *progress_opaque;
-    uint8_t reserved[32]; /* zero (invalid_argument otherwise): room to grow */
+    int keep_decoded;     /* keep the measured decode in the result (a keyframe's
+                           * reference: wai_motion_encode_keyed) */
+    uint8_t reserved[28]; /* zero (invalid_argument otherwise): room to grow */
 } wai_hyper_encode_params;
 
 WAI_WRITE_API void wai_hyper_encode_params_default(wai_hyper_encode_params *p);
@@ -255,6 +274,8 @@ typedef struct wai_hyper_encode_result {
     size_t z_bytes, y_bytes;    /* the two streams */
     uint32_t m, n_z;            /* the latent's and the hyper-latent's channels */
     uint64_t z_escapes, y_escapes; /* symbols coded through their table's escape */
+    uint8_t *decoded;           /* with keep_decoded: the decode, coded_h x coded_w x 3
+                                 * (freed with the result); else NULL */
     uint8_t reserved[32];
 } wai_hyper_encode_result;
 

@@ -59,7 +59,8 @@ class HyperEncodeResult(ctypes.Structure):
                 ("coded_w", ctypes.c_uint32), ("samples", ctypes.c_uint64), ("sse", ctypes.c_uint64),
                 ("z_bytes", ctypes.c_size_t), ("y_bytes", ctypes.c_size_t), ("m", ctypes.c_uint32),
                 ("n_z", ctypes.c_uint32), ("z_escapes", ctypes.c_uint64),
-                ("y_escapes", ctypes.c_uint64), ("reserved", ctypes.c_uint8 * 32)]
+                ("y_escapes", ctypes.c_uint64), ("decoded", ctypes.POINTER(ctypes.c_uint8)),
+                ("reserved", ctypes.c_uint8 * 32)]
 
 
 def _sig(name, restype, *argtypes):

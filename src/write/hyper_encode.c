@@ -109,7 +109,8 @@ static wai_status check(encoder *e, const wai_hyper_plan *plan, const uint8_t *r
             sse += (uint64_t)(d * d);
         }
     e->r->sse = sse;
-    wai_free(e->a, out);
+    if (st == WAI_ok && e->p && e->p->keep_decoded) e->r->decoded = out;
+    else wai_free(e->a, out);
     return st;
 }
 
@@ -181,10 +182,10 @@ static wai_status analysis_members(const wai_set *set, wai_ml_analysis_args *g) 
 
 wai_status wai_hyper_encode(wai_context *ctx, const wai_set *set, const uint8_t *rgb, uint32_t h,
                             uint32_t w, const wai_hyper_encode_params *p, wai_hyper_encode_result *r) {
-    static const uint8_t zero[32];
+    static const uint8_t zero[sizeof p->reserved];
     if (!r) return WAI_invalid_argument;
     memset(r, 0, sizeof *r);
-    if (!ctx || !set || !rgb || !h || !w || (p && memcmp(p->reserved, zero, sizeof zero) != 0))
+    if (!ctx || !set || !rgb || !h || !w || (p && memcmp(p->reserved, zero, sizeof p->reserved) != 0))
         return WAI_invalid_argument;
     /* The coded size, and §7's cap on its largest tensor, g_s's output,
      * before anything is allocated. */
@@ -234,5 +235,6 @@ wai_status wai_hyper_encode(wai_context *ctx, const wai_set *set, const uint8_t 
 void wai_hyper_encode_result_free(wai_context *ctx, wai_hyper_encode_result *r) {
     if (!r) return;
     wai_free(ctx ? &ctx->alloc : NULL, r->payload);
+    wai_free(ctx ? &ctx->alloc : NULL, r->decoded);
     memset(r, 0, sizeof *r);
 }

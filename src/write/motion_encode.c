@@ -448,8 +448,15 @@ void wai_motion_encode_result_free(const wai_allocator *a, wai_motion_encode_res
 /* One closed-loop pass at step q, its vectors searched into vectors (n_vec
  * entries) when search is set, else read from it; progress is reported by
  * the pass at the step asked for only. */
+/* A keyframe-1 clip's frame 0: its WIH1 payload and that payload's decode. */
+typedef struct keyframe {
+    const uint8_t *payload;
+    size_t len;
+    const uint8_t *rgb;
+} keyframe;
+
 static wai_status encode_pass(const wai_allocator *a, const uint8_t *const *frames,
-                              uint32_t n_frames, uint32_t h, uint32_t w,
+                              uint32_t n_frames, uint32_t h, uint32_t w, const keyframe *key,
                               const wai_motion_encode_params *p, uint32_t q, int search,
                               int16_t *vectors, wai_motion_encode_result *res) {
     wai_status st = WAI_ok;
@@ -493,10 +500,24 @@ static wai_status encode_pass(const wai_allocator *a, const uint8_t *const *fram
     }
 
     uint64_t sse = 0;
-    uint8_t *prev = NULL, *cur = rec_a;
-    for (uint32_t f = 0; f < n_frames; f++) {
+    const uint8_t *prev = NULL;
+    uint8_t *cur = rec_a;
+    /* A keyframe reads no residual: frame 0 is its decode, and the stream
+     * starts at frame 1. */
+    const uint32_t first = key ? 1 : 0;
+    if (key) {
+        for (size_t i = 0; i < frame; i++) {
+            int32_t d = (int32_t)key->rgb[i] - frames[0][i];
+            frame_sse[0] += (uint64_t)(d * d);
+        }
+        sse = frame_sse[0];
+        prev = key->rgb;
+        if (p->progress && q == p->q) p->progress(p->progress_opaque, 0, n_frames);
+    }
+    for (uint32_t f = first; f < n_frames; f++) {
         int16_t *fv = f ? vectors + (size_t)(f - 1) * 2 * (size_t)nb : NULL;
-        frame_sse[f] = code_frame(&e, frames[f], prev, fv, symbols + (size_t)f * frame, cur, hist);
+        frame_sse[f] = code_frame(&e, frames[f], prev, fv, symbols + (size_t)(f - first) * frame,
+                                  cur, hist);
         sse += frame_sse[f];
         prev = cur;
         cur = cur == rec_a ? rec_b : rec_a;
@@ -512,7 +533,7 @@ static wai_status encode_pass(const wai_allocator *a, const uint8_t *const *fram
     }
     wai_cdf_table t;
     if ((st = wai_cdf_table_init(&t, a, cdf, cdf_len, 12)) != WAI_ok) goto done;
-    st = wai_rans_encode(a, &t, NULL, NULL, offset, symbols, frame * n_frames, &stream,
+    st = wai_rans_encode(a, &t, NULL, NULL, offset, symbols, frame * (n_frames - first), &stream,
                          &stream_len);
     wai_cdf_table_free(&t, a);
     if (st != WAI_ok) goto done;
@@ -520,7 +541,9 @@ static wai_status encode_pass(const wai_allocator *a, const uint8_t *const *fram
     wai_wiv1_parts parts;
     memset(&parts, 0, sizeof parts);
     parts.mv_precision = half ? 2 : 1;
-    parts.keyframe = 0;
+    parts.keyframe = key ? 1 : 0;
+    parts.key = key ? key->payload : NULL;
+    parts.key_len = key ? key->len : 0;
     parts.n_frames = n_frames;
     parts.h = h;
     parts.w = w;
@@ -565,9 +588,9 @@ done:
     return st;
 }
 
-wai_status wai_motion_encode(const wai_allocator *a, const uint8_t *const *frames,
-                             uint32_t n_frames, uint32_t h, uint32_t w,
-                             const wai_motion_encode_params *p, wai_motion_encode_result *res) {
+static wai_status encode(const wai_allocator *a, const uint8_t *const *frames, uint32_t n_frames,
+                         uint32_t h, uint32_t w, const keyframe *key,
+                         const wai_motion_encode_params *p, wai_motion_encode_result *res) {
     memset(res, 0, sizeof *res);
     if (!frames || !p || n_frames == 0 || h == 0 || w == 0) return WAI_invalid_argument;
     if (p->q < 1 || p->q > 65535 || p->block < 1 || p->search > WAI_MOTION_ENCODE_MAX_SEARCH)
@@ -582,7 +605,7 @@ wai_status wai_motion_encode(const wai_allocator *a, const uint8_t *const *frame
     size_t n_vec = (size_t)(2 * wai_blocks_per_frame(h, w, block) * (n_frames - 1));
     int16_t *vectors = n_vec ? wai_alloc_array(a, n_vec, sizeof *vectors) : NULL;
     if (n_vec && !vectors) return WAI_out_of_memory;
-    st = encode_pass(a, frames, n_frames, h, w, p, p->q, 1, vectors, res);
+    st = encode_pass(a, frames, n_frames, h, w, key, p, p->q, 1, vectors, res);
     /* Never larger than lossless: at q > 1 the clip is coded again as q 1
      * codes it, and the smaller payload is kept, the lossless one on a tie.
      * (Reusing the first pass's vectors would save the second search, but
@@ -591,7 +614,7 @@ wai_status wai_motion_encode(const wai_allocator *a, const uint8_t *const *frame
     if (st == WAI_ok && p->q > 1) {
         wai_motion_encode_result lossless;
         memset(&lossless, 0, sizeof lossless);
-        st = encode_pass(a, frames, n_frames, h, w, p, 1, 1, vectors, &lossless);
+        st = encode_pass(a, frames, n_frames, h, w, key, p, 1, 1, vectors, &lossless);
         if (st == WAI_ok && lossless.payload_len <= res->payload_len) {
             wai_motion_encode_result_free(a, res);
             *res = lossless;
@@ -602,4 +625,23 @@ wai_status wai_motion_encode(const wai_allocator *a, const uint8_t *const *frame
     }
     wai_free(a, vectors);
     return st;
+}
+
+wai_status wai_motion_encode(const wai_allocator *a, const uint8_t *const *frames,
+                             uint32_t n_frames, uint32_t h, uint32_t w,
+                             const wai_motion_encode_params *p, wai_motion_encode_result *res) {
+    return encode(a, frames, n_frames, h, w, NULL, p, res);
+}
+
+wai_status wai_motion_encode_keyed(const wai_allocator *a, const uint8_t *const *frames,
+                                   uint32_t n_frames, uint32_t h, uint32_t w, const uint8_t *key,
+                                   size_t key_len, const uint8_t *key_rgb,
+                                   const wai_motion_encode_params *p,
+                                   wai_motion_encode_result *res) {
+    if (!key || !key_len || !key_rgb) {
+        if (res) memset(res, 0, sizeof *res);
+        return WAI_invalid_argument;
+    }
+    const keyframe k = {key, key_len, key_rgb};
+    return encode(a, frames, n_frames, h, w, &k, p, res);
 }

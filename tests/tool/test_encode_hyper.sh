@@ -5,7 +5,8 @@
 # chelsea.wih1, tools/hyperprior/lower.py); `wai decode` of what it writes
 # gives the PSNR and squared error it printed (measured here with numpy), a
 # picture whose sides are not multiples of 64 included (coded padded, the
-# top-left measured); progress lines for large pictures; the refusals.
+# top-left measured); progress lines for large pictures; the refusals;
+# and keyframe-1 clips of wai.video.int_hyper (frame 0 a WIH1).
 # Needs /usr/bin/python3 with numpy and PIL, and python3-skimage's
 # photographs (tests/ci/install-deps.sh installs them).
 # usage: tests/tool/test_encode_hyper.sh WAI_BINARY
@@ -115,6 +116,52 @@ expect_exit 2 "exists" -- "$WAI" encode --capability $CAP --set "$SET" "$TMP/cro
 from PIL import Image; Image.new('RGB', (4700, 4700), (90, 120, 200)).save('$TMP/huge.png')"
 expect_exit 1 "too large" -- "$WAI" encode --capability $CAP --set "$SET" "$TMP/huge.png" -o "$TMP/x.wih1"
 expect_contains "too large: code" "refused: too_large" "$TMP/err"
+
+# 5. A keyframe-1 clip (wai.video.int_hyper): frame 0 a WIH1, the rest
+# motion-coded from its decode; padded to multiples of 64; the decode's
+# squared error over the coded frames is the one reported.
+/usr/bin/python3 - "$PHOTOS/chelsea.png" "$TMP" <<'EOF'
+import sys
+import numpy as np
+from PIL import Image
+src, tmp = sys.argv[1:]
+a = np.asarray(Image.open(src).convert("RGB"))
+for f in range(4):
+    Image.fromarray(np.ascontiguousarray(a[10 + 2 * f:210 + 2 * f, 5 + 3 * f:305 + 3 * f])).save(
+        f"{tmp}/kf{f}.png")
+EOF
+expect_exit 0 "clip" -- "$WAI" encode --capability wai.video.int_hyper --set "$SET" --q 8 \
+    "$TMP"/kf0.png "$TMP"/kf1.png "$TMP"/kf2.png "$TMP"/kf3.png -o "$TMP/clip.wiv1"
+cp "$TMP/err" "$TMP/clip.err"
+expect_contains "clip: padded" "clip: 300x200, coded as 320x256" "$TMP/clip.err"
+expect_contains "clip: keyframe" "keyframe: WIH1 of" "$TMP/clip.err"
+expect_exit 0 "clip decode" -- "$WAI" decode --set "$SET" "$TMP/clip.wiv1" -o "$TMP/clipd_%d.png"
+cat >"$TMP/clip.py" <<'EOF'
+import sys
+import numpy as np
+from PIL import Image
+tmp = sys.argv[1]
+sse = samples = 0
+for f in range(4):
+    a = np.asarray(Image.open(f"{tmp}/kf{f}.png").convert("RGB")).astype(np.int64)
+    a = np.pad(a, ((0, 256 - a.shape[0]), (0, 320 - a.shape[1]), (0, 0)), mode="edge")
+    b = np.asarray(Image.open(f"{tmp}/clipd_{f}.png").convert("RGB")).astype(np.int64)
+    sse += int(((a - b) ** 2).sum())
+    samples += a.size
+want = f"sse: {sse} over {samples} samples"
+if want not in open(f"{tmp}/clip.err").read():
+    sys.exit(f"'{want}' not in the report")
+EOF
+if /usr/bin/python3 "$TMP/clip.py" "$TMP" >"$TMP/m.err" 2>&1; then ok; else fail "clip: $(cat "$TMP/m.err")"; fi
+expect_exit 0 "clip of one frame" -- "$WAI" encode --capability wai.video.int_hyper --set "$SET" \
+    "$TMP/crop.png" -o "$TMP/one.wiv1"
+expect_exit 0 "clip of one frame: decode" -- "$WAI" decode --set "$SET" "$TMP/one.wiv1" --json
+expect_exit 2 "clip without a set" -- "$WAI" encode --capability wai.video.int_hyper \
+    "$TMP/kf0.png" -o "$TMP/x.wiv1"
+expect_exit 2 "clip as frames" -- "$WAI" encode --capability wai.video.int_hyper --set "$SET" \
+    --frames "$TMP/kf0.png" -o "$TMP/xf"
+expect_exit 2 "motion clip with a set" -- "$WAI" encode --capability wai.video.int_motion \
+    --set "$SET" "$TMP/kf0.png" -o "$TMP/x.wiv1"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -137,6 +137,75 @@ static void test_round_trip(void) {
     free_set(&f);
 }
 
+/* A keyframe-1 clip: frame 0 the WIH1 (its kept decode the reference),
+ * frames 1 and 2 motion-coded; the public decoder of wai.video.int_hyper
+ * gives frame 0 as that decode and each frame the squared error reported. */
+static void test_keyed_clip(void) {
+    set_files f;
+    if (!read_set(&f)) return free_set(&f);
+    const uint32_t n = 3, h = 64, w = 64;
+    uint8_t *pic = make_picture(h + 2 * n, w + 2 * n);
+    uint8_t *clip = malloc((size_t)n * h * w * 3);
+    const uint8_t *frames[3];
+    for (uint32_t k = 0; k < n; k++) {
+        for (uint32_t y = 0; y < h; y++)
+            memcpy(clip + ((size_t)k * h + y) * w * 3, pic + ((size_t)(y + k) * (w + 2 * n) + 2 * k) * 3,
+                   (size_t)w * 3);
+        frames[k] = clip + (size_t)k * h * w * 3;
+    }
+    wai_context *ctx = context(1, NULL);
+    wai_set *set = make_set(ctx, &f, N_MEMBERS, -1);
+    wai_hyper_encode_params hp;
+    wai_hyper_encode_params_default(&hp);
+    hp.keep_decoded = 1;
+    wai_hyper_encode_result key;
+    wai_motion_encode_params mp;
+    wai_motion_encode_params_default(&mp);
+    mp.q = 4;
+    mp.block = 8;
+    wai_motion_encode_result r;
+    if (CHECK(wai_hyper_encode(ctx, set, frames[0], h, w, &hp, &key) == WAI_ok) &&
+        CHECK(key.decoded != NULL) &&
+        CHECK(wai_motion_encode_keyed(NULL, frames, n, h, w, key.payload, key.payload_len,
+                                      key.decoded, &mp, &r) == WAI_ok)) {
+        CHECK(r.payload[6] == 1); /* keyframe 1 */
+        CHECK(r.frame_sse[0] == key.sse);
+        wai_decoder_config cfg;
+        wai_decoder_config_default(&cfg);
+        cfg.capability = "wai.video.int_hyper";
+        cfg.set = set;
+        wai_decoder *dec = NULL;
+        uint32_t got = 0;
+        if (CHECK(wai_decoder_create(ctx, &cfg, &dec) == WAI_ok) &&
+            CHECK(wai_decoder_send(dec, r.payload, r.payload_len, NULL) == WAI_ok)) {
+            wai_output o;
+            while (CHECK(wai_decoder_receive(dec, &o) == WAI_ok) && o.kind != WAI_OUTPUT_NONE &&
+                   CHECK(o.size == (size_t)h * w * 3 && got < n)) {
+                uint64_t sse = 0;
+                for (size_t i = 0; i < o.size; i++) {
+                    int32_t d = (int32_t)o.data[i] - frames[got][i];
+                    sse += (uint64_t)(d * d);
+                }
+                CHECK_MSG(sse == r.frame_sse[got], "frame %u: sse %llu, reported %llu", got,
+                          (unsigned long long)sse, (unsigned long long)r.frame_sse[got]);
+                if (got == 0) CHECK(memcmp(o.data, key.decoded, o.size) == 0);
+                got++;
+            }
+        }
+        CHECK(got == n);
+        wai_decoder_destroy(dec);
+        wai_motion_encode_result_free(NULL, &r);
+    }
+    CHECK(wai_motion_encode_keyed(NULL, frames, n, h, w, NULL, 0, NULL, &mp, &r) ==
+          WAI_invalid_argument);
+    wai_hyper_encode_result_free(ctx, &key);
+    wai_set_destroy(set);
+    wai_context_destroy(ctx);
+    free(clip);
+    free(pic);
+    free_set(&f);
+}
+
 static void test_refusals(void) {
     set_files f;
     if (!read_set(&f)) return free_set(&f);
@@ -210,6 +279,7 @@ static void test_allocation_failures(void) {
 
 void suite_hyper_encode(void) {
     harness_run("hyper_encode/round_trip", test_round_trip);
+    harness_run("hyper_encode/keyed_clip", test_keyed_clip);
     harness_run("hyper_encode/refusals", test_refusals);
     /* Some 700 encodes: on the x86-64 builds (gcc, clang, ASan), not under
      * the emulators of the other architectures, where it takes minutes. */

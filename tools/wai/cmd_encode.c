@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "encode_hyper.h"
 #include "energy_meter.h"
 #include "file_options.h"
 #include "frame_files.h"
@@ -23,6 +24,8 @@
 typedef struct encode_options {
     const char *capability;
     const char *out;
+    const char *set_dir;       /* wai.video.int_hyper: the keyframe's set */
+    int keyed;                 /* wai.video.int_hyper(.frame): keyframe 1 */
     file_options receipt;      /* --receipt R.json (its out), --key, --id, --parent, --powercap */
     uint64_t q, block, search, threads;
     int half_pel, frames, quiet, force;
@@ -54,9 +57,10 @@ static int parse_options(int argc, char **argv, encode_options *o, int *first, i
         }
         if (!strcmp(a, "--")) {
             only_files = 1;
-        } else if (!strcmp(a, "--capability") || !strcmp(a, "-o")) {
+        } else if (!strcmp(a, "--capability") || !strcmp(a, "-o") || !strcmp(a, "--set")) {
             if (++i >= argc) return cli_usage_error("encode", "%s needs a value", a);
             if (a[1] == 'o') o->out = argv[i];
+            else if (a[2] == 's') o->set_dir = argv[i];
             else o->capability = argv[i];
         } else if (!strcmp(a, "--receipt") || !strcmp(a, "--key") || !strcmp(a, "--id") ||
                    !strcmp(a, "--parent") || !strcmp(a, "--powercap")) {
@@ -90,11 +94,25 @@ static int parse_options(int argc, char **argv, encode_options *o, int *first, i
     if (!o->capability)
         return cli_usage_error("encode", "--capability is required (wai.video.int_motion)");
     if (!strcmp(o->capability, "wai.video.int_motion.frame")) o->frames = 1;
+    else if (!strcmp(o->capability, "wai.video.int_hyper")) o->keyed = 1;
     else if (strcmp(o->capability, "wai.video.int_motion") != 0)
         return cli_usage_error("encode",
-                               "cannot encode %s: this build encodes wai.video.int_motion "
-                               "(and its frame form)",
+                               "cannot encode %s: this build encodes wai.video.int_motion (and "
+                               "its frame form), wai.video.int_hyper, wai.neural.int_hyper and "
+                               "wai.neural.int_synth",
                                o->capability);
+    if (o->keyed && !o->set_dir)
+        return cli_usage_error("encode", "%s needs --set DIR: its keyframe is a WIH1 "
+                               "(wai.neural.int_hyper's set, with the encoder's members)",
+                               o->capability);
+    if (!o->keyed && o->set_dir)
+        return cli_usage_error("encode", "--set is for wai.video.int_hyper: %s has no set",
+                               o->capability);
+    if (o->keyed && o->receipt.out)
+        return cli_usage_error("encode", "--receipt is for wai.video.int_motion clips");
+    if (o->keyed && o->frames)
+        return cli_usage_error("encode", "--frames is for wai.video.int_motion: a keyframe-1 "
+                               "clip is not split into WIF1 frames yet");
     if (n_in == 0) return cli_usage_error("encode", "no input given");
     if (!o->out) return cli_usage_error("encode", "no output given (-o OUT)");
     if (o->frames && !strcmp(o->out, "-"))
@@ -288,9 +306,23 @@ int cmd_encode(int argc, char **argv) {
         cli_inputs_free(&inputs);
         return rc;
     }
+    /* wai.video.int_hyper: the frames padded, frame 0 coded as the keyframe. */
+    wai_context *key_ctx = NULL;
+    wai_hyper_encode_result key;
+    memset(&key, 0, sizeof key);
+    if (o.keyed && (rc = encode_hyper_keyframe(o.set_dir, (unsigned)o.threads, o.quiet, &clip,
+                                               &inputs, &key_ctx, &key)) != 0) {
+        wai_hyper_encode_result_free(key_ctx, &key);
+        wai_context_destroy(key_ctx);
+        input_clip_free(&clip);
+        cli_inputs_free(&inputs);
+        return rc;
+    }
 
     const uint8_t **frames = malloc(clip.n_frames * sizeof *frames);
     if (!frames) {
+        wai_hyper_encode_result_free(key_ctx, &key);
+        wai_context_destroy(key_ctx);
         input_clip_free(&clip);
         cli_inputs_free(&inputs);
         fprintf(stderr, "wai encode: out of memory\n");
@@ -318,7 +350,12 @@ int cmd_encode(int argc, char **argv) {
         energy_meter_init(&meter, o.receipt.powercap);
         energy_meter_begin(&meter);
     }
-    wai_status st = wai_motion_encode(NULL, frames, clip.n_frames, clip.h, clip.w, &p, &r);
+    wai_status st = o.keyed ? wai_motion_encode_keyed(NULL, frames, clip.n_frames, clip.h, clip.w,
+                                                      key.payload, key.payload_len, key.decoded,
+                                                      &p, &r)
+                            : wai_motion_encode(NULL, frames, clip.n_frames, clip.h, clip.w, &p, &r);
+    wai_hyper_encode_result_free(key_ctx, &key);
+    wai_context_destroy(key_ctx);
     if (o.receipt.out) energy_meter_end(&meter, &energy);
     free(frames);
     if (st != WAI_ok) {

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "cli_set.h"
+#include "encode_hyper.h"
 #include "frame_files.h"
 #include "input.h"
 #include "psnr.h"
@@ -97,6 +98,74 @@ static void report(const hyper_options *o, const wai_hyper_encode_result *r) {
     fprintf(stderr, "latents: %u channels (escapes %llu), hyper-latent %u channels (escapes %llu)\n",
             r->m, (unsigned long long)r->y_escapes, r->n_z, (unsigned long long)r->z_escapes);
     (void)o;
+}
+
+/* The clip's frames with each side rounded up to a multiple of 64, the
+ * last row and column repeated; 0, or -1 when out of memory. */
+static int pad_clip(input_clip *clip) {
+    uint32_t H = (clip->h + 63) / 64 * 64, W = (clip->w + 63) / 64 * 64;
+    if (H == clip->h && W == clip->w) return 0;
+    uint8_t *out = malloc((size_t)clip->n_frames * H * W * 3);
+    if (!out) return -1;
+    for (uint32_t f = 0; f < clip->n_frames; f++)
+        for (uint32_t y = 0; y < H; y++) {
+            const uint8_t *src = clip->rgb + (((size_t)f * clip->h + (y < clip->h ? y : clip->h - 1)) *
+                                              clip->w) * 3;
+            uint8_t *dst = out + ((size_t)f * H + y) * W * 3;
+            memcpy(dst, src, (size_t)clip->w * 3);
+            for (uint32_t x = clip->w; x < W; x++)
+                memcpy(dst + (size_t)x * 3, src + (size_t)(clip->w - 1) * 3, 3);
+        }
+    free(clip->rgb);
+    clip->rgb = out;
+    clip->h = H;
+    clip->w = W;
+    return 0;
+}
+
+int encode_hyper_keyframe(const char *set_dir, unsigned threads, int quiet, input_clip *clip,
+                          cli_inputs *inputs, wai_context **ctx, wai_hyper_encode_result *key) {
+    memset(key, 0, sizeof *key);
+    *ctx = NULL;
+    uint32_t h = clip->h, w = clip->w;
+    if ((uint64_t)((h + 63) / 64 * 64) * ((w + 63) / 64 * 64) * 3 > ((uint64_t)1 << 26)) {
+        fprintf(stderr, "wai encode: refused: too_large (the keyframe, padded to multiples of "
+                        "64)\n");
+        return EXIT_REFUSED;
+    }
+    if (pad_clip(clip) != 0) {
+        fprintf(stderr, "wai encode: out of memory\n");
+        return EXIT_USAGE;
+    }
+    if (clip->h != h || clip->w != w)
+        fprintf(stderr, "clip: %ux%u, coded as %ux%u (the last row and column repeated: a "
+                        "keyframe-1 clip is its WIH1's size, a multiple of 64)\n",
+                w, h, clip->w, clip->h);
+    wai_settings settings;
+    wai_settings_default(&settings);
+    settings.n_threads = threads;
+    if (wai_context_create(&settings, ctx) != WAI_ok) {
+        fprintf(stderr, "wai encode: out of memory\n");
+        return EXIT_USAGE;
+    }
+    cli_set set;
+    int rc = cli_load_encoder_set("encode", *ctx, wai_capability_find(CAP), set_dir,
+                                  CLI_DEFAULT_MAX_MEMORY, inputs, &set);
+    if (rc != 0) return rc;
+    wai_hyper_encode_params p;
+    wai_hyper_encode_params_default(&p);
+    p.keep_decoded = 1;
+    if (!quiet && (uint64_t)clip->w * clip->h >= PROGRESS_MIN_PIXELS) p.progress = progress;
+    wai_status st = wai_hyper_encode(*ctx, set.set, clip->rgb, clip->h, clip->w, &p, key);
+    cli_set_free(&set);
+    if (st != WAI_ok) {
+        fprintf(stderr, "wai encode: the keyframe: refused: %s\n", wai_status_name(st));
+        return st == WAI_out_of_memory ? EXIT_USAGE : EXIT_REFUSED;
+    }
+    fprintf(stderr, "keyframe: WIH1 of %zu bytes, psnr ", key->payload_len);
+    if (key->sse) fprintf(stderr, "%.4f dB\n", cli_psnr(key->sse, key->samples));
+    else fprintf(stderr, "inf dB\n");
+    return 0;
 }
 
 int cmd_encode_hyper(int argc, char **argv) {
