@@ -154,10 +154,17 @@ def int_conv(l, x):
     return (round_shift(v, SHIFT) + l["bias"].astype(object)[:, None, None]).astype(np.int64)
 
 
-def int_run(layers, x, afrac):
+def int_run(layers, x, afrac, peaks=None):
     """The network on x (int64 at 2^afrac), as the decoder runs it. The
-    magnitudes are checked against float bounds so no int64 step wraps."""
-    for l in layers:
+    magnitudes are checked against float bounds so no int64 step wraps.
+    peaks (a list, or None): each layer's largest |input| appended."""
+    for i, l in enumerate(layers):
+        if peaks is not None:
+            a = int(np.abs(x).max())
+            if i == len(peaks):
+                peaks.append(a)
+            else:
+                peaks[i] = max(peaks[i], a)
         if l["kind"] in (0, 1):
             if np.abs(x).max() * np.abs(l["w"]).sum(axis=tuple(range(1, 4))).max() > 2 ** 62:
                 raise SystemExit("an accumulator could pass 2^62 here")
@@ -174,6 +181,55 @@ def int_run(layers, x, afrac):
             r = np.vectorize(lambda v: math.isqrt(v) if v > 0 else 0, otypes=[object])(n)
             x = round_shift(xo * r, afrac).astype(np.int64).reshape(x.shape)
     return x
+
+
+# ---- the exactness bounds (integer-operators: "Exactness") ---------------------------------
+
+def headroom_bits(l, A, afrac):
+    """The bits between the tightest of the layer's exactness bounds and
+    its limit, for an input whose largest |X| is A (negative: refused)."""
+    lim63, lim127 = (1 << 63) - 1, (1 << 127) - 1
+    pairs = []
+    if l["kind"] in (0, 1):
+        W = np.abs(l["w"].astype(np.int64))
+        S = W.sum(axis=(0, 2, 3)) if l["kind"] == 0 else W.sum(axis=(1, 2, 3))
+        pairs.append((A * int(S.max()), lim63))
+        pairs.append((max(((A * int(S[o]) * abs(int(l["mult"][o]))) >> SHIFT) + 1 + abs(int(l["bias"][o]))
+                          for o in range(len(S))), lim63))
+    elif l["kind"] == 2:
+        G = [int(v) for v in np.abs(l["gamma"]).sum(axis=1)]
+        pairs.append((A * A * max(G), lim127))
+        pairs.append((max(((A * (math.isqrt(abs(int(b)) + ((A * A * g) >> GF)) + 1)) >> afrac) + 1
+                          for g, b in zip(G, l["beta"])), lim63))
+    elif l["kind"] == 4:
+        pairs.append((((A * abs(l["slope"])) >> l["lshift"]) + 1, lim63))
+    return min(math.log2(lim) - math.log2(max(v, 1)) for v, lim in pairs)
+
+
+def float_peaks(seq, x, afrac):
+    """Each layer's largest |input| at 2^afrac, from the float model, with
+    a margin (1 % and 16) for what the integer run may add."""
+    out = []
+    with torch.no_grad():
+        for m in seq:
+            out.append(int(float(x.abs().max()) * 2 ** afrac * 1.01) + 16)
+            x = m(x)
+    return out
+
+
+def exactness_report(name, layers, peaks, afrac, how):
+    """Lines of a layer-by-layer report; raises when a layer would be refused."""
+    kinds = {0: "transposed conv", 1: "conv", 2: "inverse GDN", 4: "leaky ReLU"}
+    lines = [f"{name} ({how}):"]
+    worst = math.inf
+    for i, (l, A) in enumerate(zip(layers, peaks)):
+        h = headroom_bits(l, A, afrac)
+        worst = min(worst, h)
+        lines.append(f"  layer {i} {kinds[l['kind']]:15s} max |X| 2^{math.log2(max(A, 1)):5.2f}"
+                     f"  headroom {h:5.1f} bits")
+    if worst < 0:
+        raise SystemExit("\n".join(lines) + f"\n{name}: a layer would be refused (field_range)")
+    return lines
 
 
 # ---- the tables ---------------------------------------------------------------------------
@@ -234,7 +290,7 @@ def bucket(sigma, edges):
 
 # ---- the reference encoder and the check --------------------------------------------------
 
-def encode(net, hs_layers, tables, rgb, afrac):
+def encode(net, hs_layers, tables, rgb, afrac, hs_peaks=None):
     """A WIH1 of rgb ([H, W, 3] uint8, H and W multiples of 64), and its
     latent symbols for the float decode."""
     import wai
@@ -246,7 +302,7 @@ def encode(net, hs_layers, tables, rgb, afrac):
     z_sym = np.rint(z[0].double().numpy() - med[:, None, None]).astype(np.int64)
     n_z, zh, zw = z_sym.shape
     z_int = z_sym * (1 << afrac) + np.array(tables["z_median_q"], dtype=np.int64)[:, None, None]
-    hs = int_run(hs_layers, z_int, afrac)
+    hs = int_run(hs_layers, z_int, afrac, hs_peaks)
     m = hs.shape[0] // 2
     scales, means = hs[:m], hs[m:]
     y_int = np.rint(y[0].double().numpy() * 2 ** afrac).astype(np.int64)
@@ -277,6 +333,7 @@ def main():
     ap.add_argument("--afrac", type=int, default=12)
     ap.add_argument("--check", nargs="*", default=None, help="photographs (default: the held-out two)")
     ap.add_argument("--payloads", help="where the checked photographs' WIH1 go")
+    ap.add_argument("--report", help="where the layer-by-layer exactness report goes")
     ap.add_argument("--tolerance", type=float, default=0.1,
                     help="largest |integer - float| PSNR in dB before the check fails")
     a = ap.parse_args()
@@ -304,11 +361,14 @@ def main():
     print(f"wrote {a.out}: analysis.webnn.json, analysis.f32 (the encoder's; {worst:.1e} from the module)")
     import wai
     worst = 0.0
+    hs_peaks, gs_peaks = [], None
     for p in photos:
         rgb = data.load_rgb(p)
         h, w = rgb.shape[0] // 64 * 64, rgb.shape[1] // 64 * 64
         rgb = np.ascontiguousarray(rgb[:h, :w])
-        payload, y_hat = encode(net, h_s, tables, rgb, a.afrac)
+        payload, y_hat = encode(net, h_s, tables, rgb, a.afrac, hs_peaks)
+        pk = float_peaks(net.g_s, torch.from_numpy(y_hat[None].astype(np.float32)), a.afrac)
+        gs_peaks = pk if gs_peaks is None else [max(u, v) for u, v in zip(gs_peaks, pk)]
         got = wai.decode(payload, set=a.out).outputs[0].array
         with torch.no_grad():
             f = net.g_s(torch.from_numpy(y_hat[None].astype(np.float32)))[0].numpy()
@@ -323,6 +383,13 @@ def main():
             name = os.path.splitext(os.path.basename(p))[0] + ".wih1"
             with open(os.path.join(a.payloads, name), "wb") as f:
                 f.write(payload)
+    # integer-operators "Exactness": every layer's bounds on these photographs.
+    report = (exactness_report("h_s", h_s, hs_peaks, a.afrac, "exact integer inputs") +
+              exactness_report("g_s", g_s, gs_peaks, a.afrac, "inputs from the float model, +1 %"))
+    print("\n".join(report))
+    if a.report:
+        with open(a.report, "w") as f:
+            f.write("\n".join(report) + "\n")
     if worst > a.tolerance:
         raise SystemExit(f"the integer decode is {worst:.3f} dB from the float (over {a.tolerance})")
 
