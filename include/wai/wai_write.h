@@ -176,7 +176,10 @@ typedef struct wai_motion_encode_params {
     void *progress_opaque;
     unsigned n_threads;  /* motion search threads (0: one per core); the payload
                           * is the same at every count */
-    uint8_t reserved[32]; /* zero (invalid_argument otherwise): room to grow */
+    int sad_search;      /* 0: each vector the least squared error plus lambda
+                          * times the residuals' bits among the best by SAD
+                          * (docs/motion-encoder.md); 1: the least SAD alone */
+    uint8_t reserved[28]; /* zero (invalid_argument otherwise): room to grow */
 } wai_motion_encode_params;
 
 /* q 1, block 16, search 8, whole-pel, no progress, one thread. */

@@ -135,8 +135,10 @@ static inline int better(uint64_t sad, uint32_t len, uint64_t best_sad, uint32_t
     return sad < best_sad || (sad == best_sad && len < best_len);
 }
 
-/* The block's vector, in the units of the payload (half pels when half). */
-static void search_block(const frame_geom *g, const uint8_t *prev, const uint8_t *src,
+/* The block's vector by SAD alone, in the units of the payload (half pels
+ * when half): the search before the rate term, kept for comparisons
+ * (wai_motion_encode_params.sad_search). */
+static void search_block_sad(const frame_geom *g, const uint8_t *prev, const uint8_t *src,
                          uint32_t y0, uint32_t x0, uint32_t bh, uint32_t bw, uint32_t radius,
                          int half, uint8_t *scratch, int16_t *vy, int16_t *vx) {
     /* A vector past h - 1 rows (w - 1 columns) reads only clamped edge
@@ -339,6 +341,141 @@ static void build_table(const uint64_t *hist, uint32_t *cdf, uint32_t *n, int32_
     *offset = (int32_t)(lo - R_MAX);
 }
 
+/* ---- the rate term ---------------------------------------------------------
+ * A vector's cost is J = D + lambda * R over its block: D the squared error
+ * of the samples the decoder will reconstruct, R the bits of their residuals
+ * under the residual costs of the frames coded so far (vectors are raw i16s,
+ * the same bits for every one). lambda = ln 2 / 6 * q^2, the slope of a
+ * uniform quantiser's D(R) = q^2 / 12 * 2^(-2R) at high rate; held as
+ * J = D * 8864 + q^2 * R_q10 (1024 / (ln 2 / 6) = 8864.3; R in 1/1024 bits),
+ * all in integers so that every target picks the same vector. The SAD
+ * search proposes the candidates and the rate term chooses among them:
+ * weighing every vector of the window would cost a quantiser step per
+ * sample per vector. */
+
+#define RD_WHOLE 8       /* the whole-pel vectors of least SAD carried over */
+#define RD_MAX (RD_WHOLE + 8)
+#define RD_D_WEIGHT 8864 /* see above */
+#define RD_Q_CAP 256     /* past it every residual is about 0 or +-1: lambda stops growing,
+                          * so J cannot overflow (2^42 * 2^14 + 2^16 * 2^41) */
+
+typedef struct rate_model {
+    const uint32_t *cost; /* HIST_LEN entries: a residual's bits, Q10 */
+    int32_t q;
+    uint64_t lambda;      /* min(q, RD_Q_CAP)^2 */
+} rate_model;
+
+/* The costs of frame f's residuals from the inter frames coded before it:
+ * -log2((count + 1) / (total + HIST_LEN)) (every residual possible); before
+ * any, the length of a signed exponential-Golomb code, 1 + 2 log2(1 + |r|),
+ * a Laplacian's shape. */
+static void rate_costs(const uint64_t *inter_hist, uint32_t *cost) {
+    uint64_t total = 0;
+    for (int i = 0; i < HIST_LEN; i++) total += inter_hist[i];
+    if (!total) {
+        for (int i = 0; i < HIST_LEN; i++) {
+            int32_t r = i - R_MAX;
+            cost[i] = (uint32_t)(1024 + 2 * log2_q10((uint64_t)(1 + (r < 0 ? -r : r))));
+        }
+        return;
+    }
+    uint64_t lt = log2_q10(total + HIST_LEN);
+    for (int i = 0; i < HIST_LEN; i++) cost[i] = (uint32_t)(lt - log2_q10(inter_hist[i] + 1));
+}
+
+typedef struct candidate {
+    uint64_t sad;
+    uint32_t len;
+    int32_t dy, dx;
+} candidate;
+
+/* Inserts c into list (n entries, at most cap, best first by better()). */
+static void keep_candidate(candidate *list, unsigned *n, unsigned cap, candidate c) {
+    unsigned at = *n;
+    while (at > 0 && better(c.sad, c.len, list[at - 1].sad, list[at - 1].len)) at--;
+    if (at >= cap) return;
+    unsigned last = *n < cap ? *n : cap - 1;
+    for (unsigned i = last; i > at; i--) list[i] = list[i - 1];
+    list[at] = c;
+    if (*n < cap) (*n)++;
+}
+
+/* J of one prediction of the block (pred: bh rows of bw pixels). */
+static uint64_t rd_cost(const frame_geom *g, const uint8_t *src, uint32_t y0, uint32_t x0,
+                        uint32_t bh, uint32_t bw, const uint8_t *pred, const rate_model *m) {
+    uint64_t sse = 0, bits = 0;
+    for (uint32_t by = 0; by < bh; by++) {
+        const uint8_t *s = src + (size_t)(y0 + by) * g->stride + (size_t)x0 * 3;
+        const uint8_t *p = pred + (size_t)by * bw * 3;
+        for (uint32_t i = 0; i < bw * 3; i++) {
+            uint8_t rec;
+            int32_t r = quantise(s[i], p[i], m->q, &rec);
+            int32_t d = (int32_t)rec - s[i];
+            sse += (uint64_t)(d * d);
+            bits += m->cost[r + R_MAX];
+        }
+    }
+    return sse * RD_D_WEIGHT + m->lambda * bits;
+}
+
+/* The block's vector under the rate term, in the units of the payload. A
+ * block the zero vector predicts exactly keeps it, as the SAD search does. */
+static void search_block_rd(const frame_geom *g, const uint8_t *prev, const uint8_t *src,
+                            uint32_t y0, uint32_t x0, uint32_t bh, uint32_t bw, uint32_t radius,
+                            int half, const rate_model *m, uint8_t *scratch, int16_t *vy,
+                            int16_t *vx) {
+    int32_t ry = (int32_t)(radius < g->h - 1 ? radius : g->h - 1);
+    int32_t rx = (int32_t)(radius < g->w - 1 ? radius : g->w - 1);
+    candidate list[RD_MAX];
+    unsigned n = 0;
+    candidate zero = {sad_whole(g, prev, src, y0, x0, bh, bw, 0, 0, UINT64_MAX), 0, 0, 0};
+    keep_candidate(list, &n, RD_WHOLE, zero);
+    if (zero.sad) {
+        for (int32_t dy = -ry; dy <= ry; dy++) {
+            for (int32_t dx = -rx; dx <= rx; dx++) {
+                if (!dy && !dx) continue;
+                uint64_t bound = n < RD_WHOLE ? UINT64_MAX : list[n - 1].sad;
+                candidate c = {sad_whole(g, prev, src, y0, x0, bh, bw, dy, dx, bound), l1(dy, dx),
+                               dy, dx};
+                keep_candidate(list, &n, RD_WHOLE, c);
+            }
+        }
+    }
+    int32_t scale = half ? 2 : 1;
+    for (unsigned i = 0; i < n; i++) {
+        list[i].dy *= scale;
+        list[i].dx *= scale;
+        list[i].len = l1(list[i].dy, list[i].dx);
+    }
+    if (half && zero.sad) {
+        /* The best whole-pel vector's 8 half-pel neighbours join the list. */
+        int32_t cy = list[0].dy, cx = list[0].dx;
+        for (int32_t ddy = -1; ddy <= 1; ddy++) {
+            for (int32_t ddx = -1; ddx <= 1; ddx++) {
+                if (!ddy && !ddx) continue;
+                candidate c = {0, l1(cy + ddy, cx + ddx), cy + ddy, cx + ddx};
+                list[n++] = c;
+            }
+        }
+    }
+    /* The least J; a tie keeps the shorter vector, then the earlier one. */
+    uint64_t best = UINT64_MAX;
+    uint32_t best_len = 0;
+    int32_t bdy = 0, bdx = 0;
+    for (unsigned i = 0; i < n; i++) {
+        predict_block(g, prev, y0, x0, bh, bw, list[i].dy, list[i].dx, half, scratch);
+        uint64_t j = rd_cost(g, src, y0, x0, bh, bw, scratch, m);
+        if (better(j, list[i].len, best, best_len)) {
+            best = j;
+            best_len = list[i].len;
+            bdy = list[i].dy;
+            bdx = list[i].dx;
+        }
+    }
+    *vy = (int16_t)bdy;
+    *vx = (int16_t)bdx;
+}
+
 /* ---- the clip ---------------------------------------------------------- */
 
 static wai_status check_caps(uint32_t n_frames, uint32_t h, uint32_t w, uint32_t block) {
@@ -357,6 +494,9 @@ typedef struct enc_state {
     uint32_t q, block, radius;
     int half;
     int search;             /* 0: the vectors are given (a second pass) */
+    int sad_search;         /* 1: vectors by SAD alone, no rate term */
+    uint64_t *inter_hist;   /* HIST_LEN: the residuals of inter frames coded so far */
+    uint32_t *cost;         /* HIST_LEN: rate_costs of them, for the frame in hand */
     unsigned n_threads;
     wai_pool *pool;         /* the encode's threads, started once for all its frames */
     size_t scratch_bytes;   /* one block's prediction */
@@ -371,6 +511,7 @@ typedef struct search_job {
     const uint8_t *src, *prev;
     int16_t *vectors;
     uint32_t nbx;
+    rate_model m;
 } search_job;
 
 static void search_rows(void *arg, unsigned i) {
@@ -387,8 +528,12 @@ static void search_rows(void *arg, unsigned i) {
         for (uint32_t x0 = 0; x0 < g->w; x0 += b, k++) {
             uint32_t bw = g->w - x0 < b ? g->w - x0 : b;
             int16_t vy, vx;
-            search_block(g, j->prev, j->src, y0, x0, bh, bw, e->radius, e->half, scratch, &vy,
-                         &vx);
+            if (e->sad_search)
+                search_block_sad(g, j->prev, j->src, y0, x0, bh, bw, e->radius, e->half, scratch,
+                                 &vy, &vx);
+            else
+                search_block_rd(g, j->prev, j->src, y0, x0, bh, bw, e->radius, e->half, &j->m,
+                                scratch, &vy, &vx);
             j->vectors[2 * k] = vy;
             j->vectors[2 * k + 1] = vx;
         }
@@ -414,8 +559,12 @@ static uint64_t code_frame(const enc_state *e, const uint8_t *src, const uint8_t
         return sse;
     }
     uint32_t b = e->block;
-    search_job job = {e, src, prev, vectors, (g->w + b - 1) / b};
-    if (e->search) wai_pool_run(e->pool, e->n_threads, search_rows, &job);
+    uint32_t ql = e->q < RD_Q_CAP ? e->q : RD_Q_CAP;
+    search_job job = {e, src, prev, vectors, (g->w + b - 1) / b, {e->cost, q, (uint64_t)ql * ql}};
+    if (e->search) {
+        if (!e->sad_search) rate_costs(e->inter_hist, e->cost);
+        wai_pool_run(e->pool, e->n_threads, search_rows, &job);
+    }
     size_t k = 0;
     for (uint32_t y0 = 0; y0 < g->h; y0 += b) {
         uint32_t bh = g->h - y0 < b ? g->h - y0 : b;
@@ -429,6 +578,7 @@ static uint64_t code_frame(const enc_state *e, const uint8_t *src, const uint8_t
                 for (uint32_t i = 0; i < bw * 3; i++) {
                     res[at + i] = quantise(src[at + i], p[i], q, &rec[at + i]);
                     hist[res[at + i] + R_MAX]++;
+                    e->inter_hist[res[at + i] + R_MAX]++;
                     int32_t d = (int32_t)rec[at + i] - src[at + i];
                     sse += (uint64_t)(d * d);
                 }
@@ -473,6 +623,7 @@ static wai_status encode_pass(const wai_allocator *a, const uint8_t *const *fram
     e.radius = p->search;
     e.half = half;
     e.search = search;
+    e.sad_search = p->sad_search != 0;
     size_t frame = (size_t)h * w * 3;
     uint64_t nb = wai_blocks_per_frame(h, w, block);
     size_t n_vec = (size_t)(2 * nb * (n_frames - 1));
@@ -490,11 +641,13 @@ static wai_status encode_pass(const wai_allocator *a, const uint8_t *const *fram
     if (e.n_threads > 1 && wai_pool_create(a, e.n_threads, &e.pool) != WAI_ok) e.pool = NULL;
     uint64_t *frame_sse = wai_alloc_zeroed(a, n_frames, sizeof *frame_sse);
     uint64_t *hist = wai_alloc_zeroed(a, HIST_LEN, sizeof *hist);
+    e.inter_hist = wai_alloc_zeroed(a, HIST_LEN, sizeof *e.inter_hist);
+    e.cost = wai_alloc_array(a, HIST_LEN, sizeof *e.cost);
     uint32_t *cdf = wai_alloc_array(a, HIST_LEN + 2, sizeof *cdf);
     uint8_t *stream = NULL, *payload = NULL;
     size_t stream_len = 0, payload_len = 0;
     if (!symbols || (n_vec && !vectors) || !rec_a || !rec_b || !e.scratch || !frame_sse ||
-        !hist || !cdf) {
+        !hist || !e.inter_hist || !e.cost || !cdf) {
         st = WAI_out_of_memory;
         goto done;
     }
@@ -578,6 +731,8 @@ static wai_status encode_pass(const wai_allocator *a, const uint8_t *const *fram
 done:
     wai_free(a, stream);
     wai_free(a, cdf);
+    wai_free(a, e.cost);
+    wai_free(a, e.inter_hist);
     wai_free(a, hist);
     wai_free(a, frame_sse);
     wai_pool_destroy(e.pool);

@@ -200,6 +200,8 @@ main() {
         run_test python-module env WAI_LIBRARY="$CI/gcc/libwai_python.so" \
             WAI_TOOL="$CI/gcc/tools/wai/wai" /usr/bin/python3 "$WAI_REPO/python/tests/run.py"
         run_test python-pip bash "$WAI_REPO/tests/ci/python-pip.sh" "$CI/gcc/tools/wai/wai"
+        # The BD-rate the RD table and the motion benchmark report.
+        run_test rd-bd /usr/bin/python3 "$WAI_REPO/tools/rd/bd.py"
         # The hyperprior's training script, as a three-step smoke run.
         run_test hyperprior-smoke bash "$WAI_REPO/tests/hyperprior/smoke.sh" "$CI/gcc"
     fi

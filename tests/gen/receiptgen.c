@@ -68,6 +68,9 @@ int rg_make_clip(uint32_t n, uint32_t h, uint32_t w, uint32_t q, uint8_t **rgb, 
     p.q = q;
     p.block = 8;
     p.search = 2;
+    /* The search the committed files were made with (before the rate term):
+     * their vectors are fixtures, not the encoder's best. */
+    p.sad_search = 1;
     wai_motion_encode_result r;
     wai_status st = wai_motion_encode(NULL, frames, n, h, w, &p, &r);
     free(frames);

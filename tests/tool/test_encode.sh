@@ -125,6 +125,7 @@ done
 lossless "a420 block 1" "$TMP/a420.sha" -- --block 1 --search 1 "$TMP/a420.y4m"
 lossless "a420 block 64" "$TMP/a420.sha" -- --block 64 --search 20 --half-pel "$TMP/a420.y4m"
 lossless "stdin" "$TMP/b420.sha" -- - <"$TMP/b420.y4m"
+lossless "a420 sad search" "$TMP/a420.sha" -- --sad-search --half-pel --block 4 "$TMP/a420.y4m"
 
 # A one-frame clip: whole-pel and block 1 in the header (integer-payloads §3).
 "$WAI" encode -y --capability wai.video.int_motion --half-pel --block 8 "$TMP/one.y4m" -o "$TMP/one.wiv1" 2>/dev/null
@@ -175,6 +176,7 @@ lossy() {
 }
 lossy "q8" a420 33 17 -- --q 8
 lossy "q8 half-pel" a420 33 17 -- --q 8 --half-pel --block 8
+lossy "q8 half-pel sad search" a420 33 17 -- --q 8 --half-pel --block 8 --sad-search
 lossy "q3 444" c444 33 17 -- --q 3 --block 2
 lossy "q200" b420 33 18 -- --q 200 --search 2
 lossy "q65535" e420 16 16 -- --q 65535

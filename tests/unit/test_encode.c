@@ -162,6 +162,7 @@ static void test_round_trips(void) {
             p.block = 1 + rnd(12);
             p.search = rnd(4);
             p.half_pel = (int)rnd(2);
+            p.sad_search = (int)rnd(2);
             round_trip(dims[d][0], dims[d][1], dims[d][2], &p, (int)((d + qi) & 1));
         }
     }
@@ -323,7 +324,73 @@ static void test_never_larger_than_lossless(void) {
     free(clip);
 }
 
+/* The rate term (issue 16): a block whose least-SAD vector leaves residuals
+ * that cost more bits than another's. Frame 1's left block is S; frame 0
+ * holds S + -1 on every sample at the zero vector (SAD 768, each residual
+ * about 3 bits under the first inter frame's costs) and, 16 columns right,
+ * S with 96 samples off by 9 (SAD 864, but 672 zeros). Lossless either way:
+ * SAD alone keeps (0, 0), the rate term takes (0, 16) and a smaller
+ * payload. Both decode to the clip (round_trip's checks), and the rate
+ * term's payload is the same at every thread count. */
+static void test_rate_term(void) {
+    const uint32_t n = 2, h = 16, w = 32;
+    size_t frame = (size_t)h * w * 3;
+    uint8_t *clip = malloc(frame * n);
+    uint64_t seed = 99;
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < 16; x++)
+            for (uint32_t k = 0; k < 3; k++) {
+                size_t l = ((size_t)y * w + x) * 3 + k, r = l + 16 * 3;
+                uint8_t v = (uint8_t)(20 + (harness_rand(&seed) >> 24) % 200);
+                size_t i = ((size_t)y * 16 + x) * 3 + k;
+                clip[frame + l] = v;                                      /* S */
+                clip[l] = (uint8_t)(v + ((harness_rand(&seed) >> 40) & 1 ? 1 : -1));
+                clip[r] = (uint8_t)(v + (i % 8 == 0 ? 9 : 0));            /* 96 off */
+                clip[frame + r] = clip[r];    /* the right block stays */
+            }
+    const uint8_t *frames[2] = {clip, clip + frame};
+    wai_motion_encode_params p;
+    wai_motion_encode_params_default(&p);
+    p.search = 16;
+    wai_motion_encode_result sad, rate;
+    p.sad_search = 1;
+    CHECK(wai_motion_encode(NULL, frames, n, h, w, &p, &sad) == WAI_ok);
+    p.sad_search = 0;
+    CHECK(wai_motion_encode(NULL, frames, n, h, w, &p, &rate) == WAI_ok);
+    const uint8_t *vs = sad.payload + 36 + 4 * (size_t)sad.cdf_len;
+    const uint8_t *vr = rate.payload + 36 + 4 * (size_t)rate.cdf_len;
+    CHECK_MSG(wai_load_u16le(vs) == 0 && wai_load_u16le(vs + 2) == 0, "SAD: (%d, %d)",
+              (int16_t)wai_load_u16le(vs), (int16_t)wai_load_u16le(vs + 2));
+    CHECK_MSG(wai_load_u16le(vr) == 0 && wai_load_u16le(vr + 2) == 16, "rate: (%d, %d)",
+              (int16_t)wai_load_u16le(vr), (int16_t)wai_load_u16le(vr + 2));
+    CHECK_MSG(rate.payload_len < sad.payload_len, "rate term %zu bytes, SAD alone %zu",
+              rate.payload_len, sad.payload_len);
+    CHECK(sad.sse == 0 && rate.sse == 0);
+    wai_motion_encode_result_free(NULL, &sad);
+    wai_motion_encode_result_free(NULL, &rate);
+    free(clip);
+    p.q = 6;
+    p.half_pel = 1;
+    p.block = 8;
+    p.search = 5;
+    round_trip(4, 40, 56, &p, 1);
+    uint8_t *moving = make_clip(4, 40, 56, 1);
+    const uint8_t *mf[4];
+    for (uint32_t f = 0; f < 4; f++) mf[f] = moving + (size_t)f * 40 * 56 * 3;
+    wai_motion_encode_result one, three;
+    p.n_threads = 1;
+    CHECK(wai_motion_encode(NULL, mf, 4, 40, 56, &p, &one) == WAI_ok);
+    p.n_threads = 3;
+    CHECK(wai_motion_encode(NULL, mf, 4, 40, 56, &p, &three) == WAI_ok);
+    CHECK(one.payload_len == three.payload_len &&
+          memcmp(one.payload, three.payload, one.payload_len) == 0);
+    wai_motion_encode_result_free(NULL, &one);
+    wai_motion_encode_result_free(NULL, &three);
+    free(moving);
+}
+
 void suite_encode(void) {
+    harness_run("encode.rate_term", test_rate_term);
     harness_run("encode.never_larger_than_lossless", test_never_larger_than_lossless);
     harness_run("encode.round_trips", test_round_trips);
     harness_run("encode.edges", test_edges);

@@ -28,7 +28,7 @@ typedef struct encode_options {
     int keyed;                 /* wai.video.int_hyper(.frame): keyframe 1 */
     file_options receipt;      /* --receipt R.json (its out), --key, --id, --parent, --powercap */
     uint64_t q, block, search, threads;
-    int half_pel, frames, quiet, force;
+    int half_pel, sad_search, frames, quiet, force;
 } encode_options;
 
 static int parse_number(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *v) {
@@ -82,6 +82,8 @@ static int parse_options(int argc, char **argv, encode_options *o, int *first, i
             o->force = 1;
         } else if (!strcmp(a, "--half-pel")) {
             o->half_pel = 1;
+        } else if (!strcmp(a, "--sad-search")) {
+            o->sad_search = 1;
         } else if (!strcmp(a, "--frames")) {
             o->frames = 1;
         } else if (!strcmp(a, "--quiet")) {
@@ -337,6 +339,7 @@ int cmd_encode(int argc, char **argv) {
     p.block = (uint32_t)o.block;
     p.search = (uint32_t)o.search;
     p.half_pel = o.half_pel;
+    p.sad_search = o.sad_search;
     p.n_threads = (unsigned)o.threads;
     progress_state ps = {1};
     if (!o.quiet && (uint64_t)clip.n_frames * clip.w * clip.h >= PROGRESS_MIN_PIXELS) {

@@ -228,8 +228,8 @@ static const char help_capabilities[] =
 
 static const char help_encode[] =
     "usage: wai encode --capability wai.video.int_motion [--q N] [--block N]\n"
-    "                  [--search R] [--half-pel] [--frames] [--threads N]\n"
-    "                  [--quiet] [-y] IN... -o OUT\n"
+    "                  [--search R] [--half-pel] [--sad-search] [--frames]\n"
+    "                  [--threads N] [--quiet] [-y] IN... -o OUT\n"
     "                  [--receipt R.json --key KEY [--id ID] [--parent HASH]\n"
     "                   [--powercap DIR]]\n"
     "       wai encode --capability wai.neural.int_synth --size HxW [--set DIR]\n"
@@ -288,6 +288,10 @@ static const char help_encode[] =
     "  --search R        whole-pel full search within +-R pels, 0..16383\n"
     "                    (default 8)\n"
     "  --half-pel        refine each vector to half-pel precision\n"
+    "  --sad-search      choose each vector by its SAD alone; by default the\n"
+    "                    few of least SAD are weighed by squared error plus\n"
+    "                    lambda times their residuals' bits (smaller clips\n"
+    "                    at the same PSNR; docs/motion-encoder.md)\n"
     "  --frames          write the clip as a WIF1 frame stream\n"
     "                    (wai.video.int_motion.frame), one file per frame: OUT\n"
     "                    is a name with one %d or %0Nd (N 1..9; %% for a\n"
