@@ -1,4 +1,4 @@
-/* Decode speed of integer motion video (single thread).
+/* Decode speed of integer motion video, on 1 thread and 2.
  *
  *   wai_bench_motion          the tables below
  *   wai_bench_motion --quick  smaller inputs (1 M symbols, 8 frames), for
@@ -15,7 +15,11 @@
  *    smooth moving content with noise, a panning background and an object
  *    moving against it, half-pel vectors on 16x16 blocks, coded at q=1 and
  *    q=8 by a small encoder here (exact reconstruction, the decoder's
- *    prediction), and checked against that reconstruction once.
+ *    prediction), and checked against that reconstruction once; on a
+ *    context of 1 thread and of 2 (the second reconstructs while the first
+ *    runs the rANS chain, decode/motion_pipe.c). The same clip split into
+ *    its WIF1 group (wai.video.int_motion.frame), frame by frame, likewise;
+ *    and the frame step alone: reference, fast, two threads.
  *
  * Every figure is the best of REPS runs. Cycles: on x86-64 the time-stamp
  * counter (__rdtsc) around each run, its rate measured against
@@ -35,6 +39,7 @@
 #include "entropy/rans.h"
 #include "formats/wiv1.h"
 #include "wai/wai_decode.h"
+#include "wai/wai_write.h"
 #include "write/payloads.h"
 #include "write/rans_encode.h"
 
@@ -446,12 +451,15 @@ static void encode_clip(const clip_spec *s, encoded *e) {
 }
 
 /* One decode through the public API; checks the frames when `check`. */
-static timing decode_clip(const clip_spec *s, const encoded *e, int check) {
+static timing decode_clip(const clip_spec *s, const encoded *e, int check, unsigned nthr) {
     wai_context *ctx = NULL;
     wai_decoder *dec = NULL;
     wai_decoder_config cfg;
     wai_decoder_config_default(&cfg);
-    if (wai_context_create(NULL, &ctx) != WAI_ok || wai_decoder_create(ctx, &cfg, &dec) != WAI_ok)
+    wai_settings set;
+    wai_settings_default(&set);
+    set.n_threads = nthr;
+    if (wai_context_create(&set, &ctx) != WAI_ok || wai_decoder_create(ctx, &cfg, &dec) != WAI_ok)
         die("decoder");
     size_t frame = (size_t)s->w * s->h * 3;
     uint64_t t0 = now_ns(), c0 = ticks();
@@ -479,8 +487,37 @@ static timing decode_clip(const clip_spec *s, const encoded *e, int check) {
     return t;
 }
 
-/* The frame step alone, reference against fast path, on a parsed clip: the
- * ratio is the fast path's gain (the differential test holds their bytes
+/* The clip as its WIF1 group, each frame sent and received in turn. */
+static timing decode_group(const clip_spec *s, const wai_payload *group, uint32_t n,
+                           unsigned nthr) {
+    wai_context *ctx = NULL;
+    wai_decoder *dec = NULL;
+    wai_decoder_config cfg;
+    wai_decoder_config_default(&cfg);
+    cfg.capability = "wai.video.int_motion.frame";
+    wai_settings set;
+    wai_settings_default(&set);
+    set.n_threads = nthr;
+    if (wai_context_create(&set, &ctx) != WAI_ok || wai_decoder_create(ctx, &cfg, &dec) != WAI_ok)
+        die("decoder");
+    uint64_t t0 = now_ns(), c0 = ticks();
+    for (uint32_t i = 0; i < n; i++) {
+        if (wai_decoder_send(dec, group[i].data, group[i].len, NULL) != WAI_ok) die("frame refused");
+        wai_output o;
+        if (wai_decoder_receive(dec, &o) != WAI_ok || o.kind == WAI_OUTPUT_NONE) die("receive");
+        g_sink += o.data[o.size / 2];
+    }
+    uint64_t c1 = ticks(), t1 = now_ns();
+    (void)s;
+    wai_decoder_destroy(dec);
+    wai_context_destroy(ctx);
+    timing t = {t1 - t0 ? t1 - t0 : 1, 0};
+    t.cycles = HAVE_TSC ? (double)(c1 - c0) : (double)t.ns * g_ghz;
+    return t;
+}
+
+/* The frame step alone on a parsed clip: mode 0 the reference, 1 the fast
+ * path, 2 the two-thread path (the differential test holds their bytes
  * equal). */
 static timing time_frame_steps(const encoded *e, int fast) {
     wai_wiv1 v;
@@ -493,6 +530,8 @@ static timing time_frame_steps(const encoded *e, int fast) {
     uint8_t *frames = malloc(fb * v.n_frames);
     if (!frames) die("out of memory");
     memset(frames, 0, fb * v.n_frames); /* page in before timing */
+    wai_pool *pool = NULL;
+    if (fast == 2 && wai_pool_create(NULL, 2, &pool) != WAI_ok) die("pool");
     wai_motion_frame f = {v.h, v.w, &t, v.offset, v.q, NULL, NULL, v.block, v.nbx, v.mv_precision};
     wai_rans_dec d;
     wai_rans_dec_init(&d, v.residual.bytes, v.residual.len);
@@ -502,11 +541,13 @@ static timing time_frame_steps(const encoded *e, int fast) {
             f.prev = frames + (i - 1) * fb;
             f.vectors = v.vectors + 4 * (size_t)(i - 1) * v.nb;
         }
-        wai_status st = fast ? wai_decode_motion_frame_fast(&f, &d, frames + i * fb)
-                             : wai_decode_motion_frame_ref(&f, &d, frames + i * fb);
+        wai_status st = fast == 2 ? wai_decode_motion_frame_threads(&f, &d, pool, NULL, frames + i * fb)
+                        : fast ? wai_decode_motion_frame_fast(&f, &d, frames + i * fb)
+                               : wai_decode_motion_frame_ref(&f, &d, frames + i * fb);
         if (st != WAI_ok) die("frame step");
     }
     uint64_t c1 = ticks(), t1 = now_ns();
+    wai_pool_destroy(pool);
     if (wai_rans_end_canonical(&d) != WAI_ok) die("end");
     g_sink += frames[fb * v.n_frames / 2];
     free(frames);
@@ -535,24 +576,46 @@ static void bench_clips(uint32_t n_frames) {
         clip_spec s = {1280, 720, n_frames, qs[i]};
         encoded e;
         encode_clip(&s, &e);
-        timing best = decode_clip(&s, &e, 1);
-        for (int rep = 1; rep < REPS; rep++) {
-            timing t = decode_clip(&s, &e, 0);
-            if (t.ns < best.ns) best = t;
-        }
-        char name[16], shape[64];
-        snprintf(name, sizeof name, "clip q=%u", s.q);
-        snprintf(shape, sizeof shape, "%zu bytes, %.3f bits/px", e.len,
-                 8.0 * (double)e.len / ((double)s.w * s.h * s.n_frames));
-        print_row(name, shape, s.n_frames, (double)s.w * s.h * 3 * s.n_frames,
-                  e.stream_bits, best);
         double n_sym = (double)s.w * s.h * 3 * s.n_frames;
+        wai_payload *group = NULL;
+        uint32_t n_group = 0;
+        if (wai_wiv1_split(NULL, e.payload, e.len, &group, &n_group) != WAI_ok) die("split");
+        timing by[2][2];
+        for (unsigned nthr = 1; nthr <= 2; nthr++) {
+            timing best = decode_clip(&s, &e, 1, nthr);
+            timing bg = decode_group(&s, group, n_group, nthr);
+            for (int rep = 1; rep < REPS; rep++) {
+                timing t = decode_clip(&s, &e, 0, nthr);
+                if (t.ns < best.ns) best = t;
+                t = decode_group(&s, group, n_group, nthr);
+                if (t.ns < bg.ns) bg = t;
+            }
+            by[nthr - 1][0] = best;
+            by[nthr - 1][1] = bg;
+            char name[24], shape[64];
+            snprintf(name, sizeof name, "clip q=%u", s.q);
+            snprintf(shape, sizeof shape, "%u thread%s, %zu bytes, %.3f bits/px", nthr,
+                     nthr > 1 ? "s" : "", e.len,
+                     8.0 * (double)e.len / ((double)s.w * s.h * s.n_frames));
+            print_row(name, shape, s.n_frames, n_sym, e.stream_bits, best);
+            snprintf(name, sizeof name, "WIF1 q=%u", s.q);
+            snprintf(shape, sizeof shape, "%u thread%s, the clip's group", nthr,
+                     nthr > 1 ? "s" : "");
+            print_row(name, shape, s.n_frames, n_sym, e.stream_bits, bg);
+        }
+        wai_payloads_free(NULL, group, n_group);
         timing ref = best_frame_steps(&e, 0), fast = best_frame_steps(&e, 1);
+        timing two = best_frame_steps(&e, 2);
         print_row("  steps ref", "frame step, plain reference path", s.n_frames, n_sym,
                   e.stream_bits, ref);
         print_row("  steps fast", "frame step, fast path", s.n_frames, n_sym, e.stream_bits,
                   fast);
-        printf("%-10s fast / reference time: %.2f\n", "", (double)fast.ns / (double)ref.ns);
+        print_row("  steps 2t", "frame step, two threads", s.n_frames, n_sym, e.stream_bits,
+                  two);
+        printf("%-10s fast / reference time: %.2f; 1 -> 2 threads: clip %.2fx, WIF1 %.2fx, "
+               "frame step %.2fx\n",
+               "", (double)fast.ns / (double)ref.ns, (double)by[0][0].ns / (double)by[1][0].ns,
+               (double)by[0][1].ns / (double)by[1][1].ns, (double)fast.ns / (double)two.ns);
         fflush(stdout);
         free(e.payload);
         free(e.recon);

@@ -59,7 +59,7 @@ static wai_status clip_run(wai_job *j, const wai_exec *ex, const wai_kernels *k,
     hyper_clip_job *s = WAI_JOB_STATE(j, hyper_clip_job);
     j->outputs = out;
     wai_status st = wai_wih1_decode(ex, k, j->set, &s->v.key_header, &s->p, out);
-    return st == WAI_ok ? wai_wiv1_decode(ex->alloc, &s->v, out) : st;
+    return st == WAI_ok ? wai_wiv1_decode(ex->alloc, ex->pool, &s->v, out) : st;
 }
 
 static void clip_release(wai_job *j, const wai_allocator *a) {
@@ -117,7 +117,7 @@ static wai_status frame_prepare(wai_job *j, const wai_allocator *a) {
 static wai_status frame_run(wai_job *j, const wai_exec *ex, const wai_kernels *k, uint8_t *out) {
     (void)out;
     hyper_frame_job *s = WAI_JOB_STATE(j, hyper_frame_job);
-    if (!is_key(&s->f)) return wai_motion_frame_run(j, ex->alloc, &s->f);
+    if (!is_key(&s->f)) return wai_motion_frame_run(j, ex, &s->f);
     /* The frame's RGB (declared: the keyframe's output), copied into the
      * group it opens. */
     uint8_t *rgb = wai_alloc(ex->alloc, (size_t)j->cost.output_bytes);

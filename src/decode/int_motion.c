@@ -19,7 +19,8 @@ void wai_wiv1_cost(const wai_wiv1 *v, wai_cost *c) {
     c->working_bytes = wai_sat_add(samples, wai_sat_mul3(4, v->nb, v->n_frames - 1));
 }
 
-wai_status wai_wiv1_decode(const wai_allocator *a, const wai_wiv1 *v, uint8_t *frames) {
+wai_status wai_wiv1_decode(const wai_allocator *a, wai_pool *pool, const wai_wiv1 *v,
+                           uint8_t *frames) {
     uint32_t cdf[WAI_CDF_MAX_LEN_T4097];
     wai_cdf_from_bytes(cdf, v->cdf, v->cdf_len);
     wai_cdf_table table;
@@ -37,7 +38,7 @@ wai_status wai_wiv1_decode(const wai_allocator *a, const wai_wiv1 *v, uint8_t *f
             f.prev = out - frame_bytes;
             f.vectors = v->vectors + 4 * (size_t)(i - 1) * vectors_per_frame;
         }
-        st = wai_decode_motion_frame_fast(&f, &d, out);
+        st = wai_decode_motion_frame_threads(&f, &d, pool, a, out);
     }
     if (st == WAI_ok) st = wai_rans_end_canonical(&d);
     wai_cdf_table_free(&table, a);
@@ -97,7 +98,8 @@ wai_status wai_wif1_open_keyframe(const wai_allocator *a, const wai_wif1 *f, wai
     return st;
 }
 
-wai_status wai_wif1_decode(const wai_allocator *a, const wai_wif1 *f, wai_motion_group *g) {
+wai_status wai_wif1_decode(const wai_allocator *a, wai_pool *pool, const wai_wif1 *f,
+                           wai_motion_group *g) {
     wai_status st = wai_wif1_check_group(f, g);
     if (st != WAI_ok) {
         wai_motion_group_close(g, a);
@@ -110,7 +112,7 @@ wai_status wai_wif1_decode(const wai_allocator *a, const wai_wif1 *f, wai_motion
                            f->mv_precision};
     wai_rans_dec d;
     wai_rans_dec_init(&d, f->residual.bytes, f->residual.len);
-    st = wai_decode_motion_frame_fast(&mf, &d, g->scratch);
+    st = wai_decode_motion_frame_threads(&mf, &d, pool, a, g->scratch);
     if (st == WAI_ok) st = wai_rans_end_canonical(&d);
     if (st != WAI_ok) {
         wai_motion_group_close(g, a);
@@ -154,7 +156,7 @@ static wai_status clip_prepare(wai_job *j, const wai_allocator *a) {
 static wai_status clip_run(wai_job *j, const wai_exec *ex, const wai_kernels *k, uint8_t *out) {
     (void)k;
     j->outputs = out;
-    return wai_wiv1_decode(ex->alloc, &WAI_JOB_STATE(j, clip_job)->v, out);
+    return wai_wiv1_decode(ex->alloc, ex->pool, &WAI_JOB_STATE(j, clip_job)->v, out);
 }
 
 static void clip_describe(const wai_job *j, wai_text *t) {
@@ -175,9 +177,9 @@ wai_status wai_motion_frame_prepare(wai_job *j, const wai_wif1 *f) {
     return WAI_ok;
 }
 
-wai_status wai_motion_frame_run(wai_job *j, const wai_allocator *a, const wai_wif1 *f) {
+wai_status wai_motion_frame_run(wai_job *j, const wai_exec *ex, const wai_wif1 *f) {
     wai_motion_group *g = j->stream;
-    wai_status st = wai_wif1_decode(a, f, g);
+    wai_status st = wai_wif1_decode(ex->alloc, ex->pool, f, g);
     j->outputs = g->frame;
     return st;
 }
@@ -203,7 +205,7 @@ static wai_status frame_prepare(wai_job *j, const wai_allocator *a) {
 
 static wai_status frame_run(wai_job *j, const wai_exec *ex, const wai_kernels *k, uint8_t *out) {
     (void)k, (void)out;
-    return wai_motion_frame_run(j, ex->alloc, &WAI_JOB_STATE(j, frame_job)->f);
+    return wai_motion_frame_run(j, ex, &WAI_JOB_STATE(j, frame_job)->f);
 }
 
 static void frame_describe(const wai_job *j, wai_text *t) {

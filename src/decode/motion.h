@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "common/pool.h"
 #include "entropy/rans.h"
 
 /* E9: clamp(pred + r * q, 0, 255); |r| < 2^31 and q < 2^16, so i64 is exact. */
@@ -38,5 +39,18 @@ typedef struct wai_motion_frame {
  * differential test holds them together. */
 wai_status wai_decode_motion_frame_ref(const wai_motion_frame *f, wai_rans_dec *d, uint8_t *out);
 wai_status wai_decode_motion_frame_fast(const wai_motion_frame *f, wai_rans_dec *d, uint8_t *out);
+
+/* A third path, the same bytes, status and end state again, on two of the
+ * pool's threads (motion_pipe.c): one runs the rANS chain into a ring of row
+ * chunks, the other predicts and reconstructs the chunks decoded. _threads
+ * takes it where the pool has a second thread and the frame is large (else
+ * the fast path); _pipe always, with chunks of chunk_rows rows (0: about
+ * 32768 samples), for tests. Without memory for the ring, the fast path. */
+wai_status wai_decode_motion_frame_threads(const wai_motion_frame *f, wai_rans_dec *d,
+                                           wai_pool *pool, const wai_allocator *a,
+                                           uint8_t *out);
+wai_status wai_decode_motion_frame_pipe(const wai_motion_frame *f, wai_rans_dec *d,
+                                        wai_pool *pool, const wai_allocator *a,
+                                        uint32_t chunk_rows, uint8_t *out);
 
 #endif

@@ -62,8 +62,13 @@ static void test_local_matches_symbol_decode(void) {
     }
 }
 
+/* The pool the two-thread path runs on (a second thread where the build has
+ * threads). */
+static wai_pool *g_pool;
+
 /* The frame step: fast and reference on the same random frame, vectors and
- * stream. */
+ * stream; and the two-thread path, with chunks of 1 to 5 rows (the ring of
+ * four wraps), on the pool and on the caller alone. */
 static int frame_case(int trial) {
     wai_motion_frame f;
     memset(&f, 0, sizeof f);
@@ -97,16 +102,22 @@ static int frame_case(int trial) {
     size_t words = 2 + rnd(trial % 2 ? 8 : (uint32_t)frame_bytes + 8);
     uint8_t *s = random_stream(words);
     uint8_t *out_ref = malloc(frame_bytes), *out_fast = malloc(frame_bytes);
-    wai_rans_dec a, b;
+    uint8_t *out_pipe = malloc(frame_bytes);
+    wai_rans_dec a, b, c;
     wai_rans_dec_init(&a, s, 4 * words);
     wai_rans_dec_init(&b, s, 4 * words);
+    wai_rans_dec_init(&c, s, 4 * words);
     wai_status sa = wai_decode_motion_frame_ref(&f, &a, out_ref);
     wai_status sb = wai_decode_motion_frame_fast(&f, &b, out_fast);
-    int same = sa == sb;
+    wai_status sc = wai_decode_motion_frame_pipe(&f, &c, trial % 3 ? g_pool : NULL, NULL,
+                                                 1 + rnd(5), out_pipe);
+    int same = sa == sb && sa == sc;
     if (same && sa == WAI_ok)
-        same = memcmp(out_ref, out_fast, frame_bytes) == 0 && a.x == b.x && a.next == b.next;
+        same = memcmp(out_ref, out_fast, frame_bytes) == 0 && a.x == b.x && a.next == b.next &&
+               memcmp(out_ref, out_pipe, frame_bytes) == 0 && a.x == c.x && a.next == c.next;
     free(out_ref);
     free(out_fast);
+    free(out_pipe);
     free(s);
     free(prev);
     free(vec);
@@ -116,11 +127,28 @@ static int frame_case(int trial) {
 
 static void test_frame_fast_matches_reference(void) {
     int bad = 0;
+    if (!CHECK(wai_pool_create(NULL, 2, &g_pool) == WAI_ok)) return;
     for (int trial = 0; trial < 20000 && !bad; trial++)
         bad = !CHECK_MSG(frame_case(trial), "frame case %d differs", trial);
+    wai_pool_destroy(g_pool);
+    g_pool = NULL;
+}
+
+/* The same cases, fewer: CI's ThreadSanitizer run takes this one (the
+ * ring's hand-offs between the two threads). */
+static void test_frame_pipe_threads(void) {
+    int bad = 0;
+    if (!CHECK(wai_pool_create(NULL, 2, &g_pool) == WAI_ok)) return;
+    for (int trial = 1; trial < 3000 && !bad; trial += 3) {
+        bad = !CHECK_MSG(frame_case(trial), "frame case %d differs", trial);
+        if (!bad) bad = !CHECK_MSG(frame_case(trial + 1), "frame case %d differs", trial + 1);
+    }
+    wai_pool_destroy(g_pool);
+    g_pool = NULL;
 }
 
 void suite_motion_diff(void) {
     harness_run("diff/rans_local", test_local_matches_symbol_decode);
     harness_run("diff/motion_frame", test_frame_fast_matches_reference);
+    harness_run("diff/motion_pipe_threads", test_frame_pipe_threads);
 }

@@ -1,0 +1,251 @@
+/* The frame step on two threads (see motion.h): the rANS chain is serial and
+ * sets the pace, so one thread decodes residuals into a ring of row chunks
+ * while another predicts and reconstructs the chunks already decoded. What a
+ * sample becomes depends only on its residual, its vector and the previous
+ * frame, so the bytes are the fast path's whichever thread makes them.
+ *
+ * No thread ever waits on work nobody holds: a chunk is claimed by exactly
+ * one thread (a compare-and-swap on the claim counter) and only once it is
+ * decoded; the decoding thread, when the ring is full, reconstructs the
+ * oldest chunk itself unless another thread already claimed it. So a run
+ * whose shares the pool leaves to the caller alone (it is busy with another
+ * decoder) still finishes: share 0 decodes and reconstructs everything, and
+ * share 1 finds nothing left. */
+#if defined(WAI_HAVE_PTHREAD)
+#define _POSIX_C_SOURCE 200809L /* sched_yield */
+#include <sched.h>
+#endif
+#include <stdatomic.h>
+
+#include "common/alloc.h"
+#include "common/reader.h"
+#include "decode/motion.h"
+
+#define PIPE_SLOTS 4u
+#define PIPE_CHUNK_SAMPLES 32768u /* a chunk's residuals, 64 KiB: the ring stays in L2 */
+#define PIPE_MIN_SAMPLES 65536u   /* smaller frames take the one-thread path */
+
+/* |r| past 256 reconstructs as 256 does (pred in 0..255, q >= 1: the clamp
+ * of E9 saturates either way), so a residual fits an i16 exactly. */
+static inline int16_t narrow(int32_t r) {
+    return (int16_t)(r < -256 ? -256 : r > 256 ? 256 : r);
+}
+
+/* E9 with |r| <= 256 and q < 2^16: r * q fits 32 bits. */
+static inline uint8_t step(int32_t pred, int32_t r, int32_t q) {
+    int32_t v = pred + r * q;
+    return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+}
+
+/* A wait's step: a pause instruction; after many in a row the core is given
+ * up, so a thread waiting on one that is not running (more threads than
+ * cores) does not hold the core it needs. */
+#define SPINS_BEFORE_YIELD 4096u
+
+static inline void spin_pause(unsigned *spins) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+#if defined(WAI_HAVE_PTHREAD)
+    if (++*spins >= SPINS_BEFORE_YIELD) {
+        *spins = 0;
+        sched_yield();
+    }
+#else
+    (void)spins;
+#endif
+}
+
+static inline int32_t clamp_to(int64_t v, int32_t hi) {
+    return v < 0 ? 0 : v > hi ? hi : (int32_t)v;
+}
+
+static inline int32_t floor_half(int32_t v) {
+    return v >= 0 ? v / 2 : -((1 - v) / 2);
+}
+
+typedef struct pipe {
+    const wai_motion_frame *f;
+    wai_rans_dec *d;
+    uint8_t *out;
+    int16_t *ring;               /* PIPE_SLOTS chunks of chunk_rows rows */
+    uint32_t chunk_rows, n_chunks;
+    size_t row;                  /* samples a row: w * 3 */
+    wai_status status;           /* the decoding thread's */
+    atomic_uint produced;        /* chunks decoded into the ring */
+    atomic_uint claimed;         /* chunks taken for reconstruction */
+    atomic_uint failed;          /* the stream ran out: no more chunks */
+    atomic_uint done[PIPE_SLOTS]; /* per slot: 1 + the last chunk reconstructed there */
+} pipe;
+
+/* ---- reconstruction of one decoded chunk ---------------------------------- */
+
+static void whole_segment(const wai_motion_frame *f, const uint8_t *src_row, uint32_t x0,
+                          uint32_t x1, int32_t dx, const int16_t *r, uint8_t *out) {
+    int32_t wmax = (int32_t)f->w - 1, q = (int32_t)f->q;
+    if ((int64_t)x0 + dx >= 0 && (int64_t)x1 - 1 + dx <= wmax) {
+        const uint8_t *src = src_row + ((int64_t)x0 + dx) * 3;
+        size_t n = (size_t)(x1 - x0) * 3;
+        for (size_t i = 0; i < n; i++) out[i] = step(src[i], r[i], q);
+        return;
+    }
+    for (uint32_t x = x0; x < x1; x++) {
+        const uint8_t *px = src_row + (size_t)clamp_to((int64_t)x + dx, wmax) * 3;
+        size_t o = (size_t)(x - x0) * 3;
+        for (int c = 0; c < 3; c++) out[o + (size_t)c] = step(px[c], r[o + (size_t)c], q);
+    }
+}
+
+static void half_segment(const wai_motion_frame *f, const uint8_t *a, const uint8_t *b, int fy,
+                         int fx, uint32_t x0, uint32_t x1, int32_t ix, const int16_t *r,
+                         uint8_t *out) {
+    int32_t wmax = (int32_t)f->w - 1, q = (int32_t)f->q;
+    for (uint32_t x = x0; x < x1; x++) {
+        size_t c0 = (size_t)clamp_to((int64_t)x + ix, wmax) * 3;
+        size_t c1 = (size_t)clamp_to((int64_t)x + ix + 1, wmax) * 3;
+        size_t o = (size_t)(x - x0) * 3;
+        for (size_t c = 0; c < 3; c++) {
+            int32_t pred;
+            if (!fy) pred = (a[c0 + c] + a[c1 + c] + 1) >> 1;
+            else if (!fx) pred = (a[c0 + c] + b[c0 + c] + 1) >> 1;
+            else pred = (a[c0 + c] + a[c1 + c] + b[c0 + c] + b[c1 + c] + 2) >> 2;
+            out[o + c] = step(pred, r[o + c], q);
+        }
+    }
+}
+
+static void inter_row(const wai_motion_frame *f, uint32_t y, const int16_t *r, uint8_t *out) {
+    size_t stride = (size_t)f->w * 3;
+    int32_t hmax = (int32_t)f->h - 1;
+    const uint8_t *vectors = f->vectors + 4 * (size_t)(y / f->block) * f->nbx;
+    for (uint32_t x0 = 0, bx = 0; x0 < f->w; x0 += f->block, bx++) {
+        uint32_t x1 = f->w - x0 > f->block ? x0 + f->block : f->w;
+        int32_t dy = wai_i16_from_u16(wai_load_u16le(vectors + 4 * (size_t)bx));
+        int32_t dx = wai_i16_from_u16(wai_load_u16le(vectors + 4 * (size_t)bx + 2));
+        const int16_t *rs = r + (size_t)x0 * 3;
+        uint8_t *os = out + (size_t)x0 * 3;
+        if (f->mv_precision == 1) {
+            const uint8_t *src = f->prev + (size_t)clamp_to((int64_t)y + dy, hmax) * stride;
+            whole_segment(f, src, x0, x1, dx, rs, os);
+            continue;
+        }
+        int32_t iy = floor_half(dy), ix = floor_half(dx);
+        int fy = (int)((uint32_t)dy & 1), fx = (int)((uint32_t)dx & 1);
+        const uint8_t *a = f->prev + (size_t)clamp_to((int64_t)y + iy, hmax) * stride;
+        const uint8_t *b = f->prev + (size_t)clamp_to((int64_t)y + iy + 1, hmax) * stride;
+        if (!fy && !fx) whole_segment(f, a, x0, x1, ix, rs, os);
+        else half_segment(f, a, b, fy, fx, x0, x1, ix, rs, os);
+    }
+}
+
+static void reconstruct(pipe *p, uint32_t chunk) {
+    const wai_motion_frame *f = p->f;
+    const int16_t *r = p->ring + (size_t)(chunk % PIPE_SLOTS) * p->chunk_rows * p->row;
+    uint32_t y0 = chunk * p->chunk_rows;
+    uint32_t y1 = f->h - y0 > p->chunk_rows ? y0 + p->chunk_rows : f->h;
+    int32_t q = (int32_t)f->q;
+    for (uint32_t y = y0; y < y1; y++, r += p->row) {
+        uint8_t *out = p->out + (size_t)y * p->row;
+        if (f->prev) {
+            inter_row(f, y, r, out);
+        } else {
+            for (size_t i = 0; i < p->row; i++) out[i] = step(128, r[i], q);
+        }
+    }
+}
+
+/* Claims and reconstructs the oldest decoded chunk nobody holds. 0: none
+ * (all claimed, or the next not decoded yet). */
+static int take_chunk(pipe *p) {
+    unsigned c = atomic_load_explicit(&p->claimed, memory_order_relaxed);
+    for (;;) {
+        if (c >= atomic_load_explicit(&p->produced, memory_order_acquire)) return 0;
+        if (atomic_compare_exchange_weak_explicit(&p->claimed, &c, c + 1, memory_order_relaxed,
+                                                  memory_order_relaxed))
+            break;
+    }
+    reconstruct(p, c);
+    atomic_store_explicit(&p->done[c % PIPE_SLOTS], c + 1, memory_order_release);
+    return 1;
+}
+
+/* ---- the two shares ------------------------------------------------------- */
+
+static void produce(pipe *p) {
+    const wai_motion_frame *f = p->f;
+    wai_rans_local l = wai_rans_local_load(p->d);
+    unsigned spins = 0;
+    for (uint32_t k = 0; k < p->n_chunks && !l.ran_out; k++) {
+        atomic_uint *slot_done = &p->done[k % PIPE_SLOTS];
+        /* The slot's last chunk, k - PIPE_SLOTS, must be reconstructed. */
+        while (k >= PIPE_SLOTS &&
+               atomic_load_explicit(slot_done, memory_order_acquire) < k - PIPE_SLOTS + 1)
+            if (!take_chunk(p)) spin_pause(&spins);
+        int16_t *r = p->ring + (size_t)(k % PIPE_SLOTS) * p->chunk_rows * p->row;
+        uint32_t y0 = k * p->chunk_rows;
+        uint32_t rows = f->h - y0 > p->chunk_rows ? p->chunk_rows : f->h - y0;
+        size_t n = (size_t)rows * p->row;
+        for (size_t i = 0; i < n && !l.ran_out; i++)
+            r[i] = narrow(wai_rans_local_decode(&l, p->d, f->table, f->offset));
+        if (!l.ran_out) atomic_store_explicit(&p->produced, k + 1, memory_order_release);
+    }
+    wai_rans_local_store(p->d, &l);
+    if (l.ran_out) {
+        p->status = WAI_stream_exhausted;
+        atomic_store_explicit(&p->failed, 1, memory_order_release);
+        return;
+    }
+    while (take_chunk(p)) {
+    }
+}
+
+static void consume(pipe *p) {
+    unsigned spins = 0;
+    for (;;) {
+        if (atomic_load_explicit(&p->claimed, memory_order_relaxed) >= p->n_chunks) return;
+        if (take_chunk(p)) continue;
+        if (atomic_load_explicit(&p->failed, memory_order_acquire)) return;
+        spin_pause(&spins);
+    }
+}
+
+static void share(void *arg, unsigned i) {
+    if (i == 0) produce(arg);
+    else consume(arg);
+}
+
+wai_status wai_decode_motion_frame_pipe(const wai_motion_frame *f, wai_rans_dec *d,
+                                        wai_pool *pool, const wai_allocator *a,
+                                        uint32_t chunk_rows, uint8_t *out) {
+    size_t row = (size_t)f->w * 3;
+    if (chunk_rows == 0) {
+        size_t rows = PIPE_CHUNK_SAMPLES / row;
+        chunk_rows = rows < 1 ? 1 : rows > f->h ? f->h : (uint32_t)rows;
+    }
+    int16_t *ring = wai_alloc_array(a, (size_t)PIPE_SLOTS * chunk_rows * row, sizeof *ring);
+    if (!ring) return wai_decode_motion_frame_fast(f, d, out); /* no memory: one thread */
+    pipe p;
+    p.f = f;
+    p.d = d;
+    p.out = out;
+    p.ring = ring;
+    p.chunk_rows = chunk_rows;
+    p.n_chunks = (f->h + chunk_rows - 1) / chunk_rows;
+    p.row = row;
+    p.status = WAI_ok;
+    atomic_init(&p.produced, 0);
+    atomic_init(&p.claimed, 0);
+    atomic_init(&p.failed, 0);
+    for (unsigned s = 0; s < PIPE_SLOTS; s++) atomic_init(&p.done[s], 0);
+    wai_pool_run(pool, 2, share, &p);
+    wai_free(a, ring);
+    return p.status;
+}
+
+wai_status wai_decode_motion_frame_threads(const wai_motion_frame *f, wai_rans_dec *d,
+                                           wai_pool *pool, const wai_allocator *a,
+                                           uint8_t *out) {
+    if (wai_pool_threads(pool) < 2 || (uint64_t)f->h * f->w * 3 < PIPE_MIN_SAMPLES)
+        return wai_decode_motion_frame_fast(f, d, out);
+    return wai_decode_motion_frame_pipe(f, d, pool, a, 0, out);
+}
