@@ -73,9 +73,11 @@ typedef struct wai_payload {
 } wai_payload;
 
 /* A WIV1 clip and a WIF1 group are the same video: split cuts a clip
- * (keyframe 0; a keyframe-1 clip is keyframe_capability_mismatch) into
- * n_frames WIF1 frames (*frames from a; free
- * with wai_payloads_free), join writes a group back into a clip. Both copy
+ * into n_frames WIF1 frames (*frames from a; free with
+ * wai_payloads_free), join writes a group back into a clip. Either
+ * keyframe kind: a keyframe-1 clip (wai.video.int_hyper) gives frames of
+ * wai.video.int_hyper.frame, its intra frame carrying the clip's WIH1, and
+ * such a group joins back into a keyframe-1 clip. Both copy
  * each symbol's rANS steps exactly, so split then join gives the clip back
  * byte for byte, escape layouts included, for every clip whose stream keeps
  * the encoder's states -- every clip an encoder writes. A clip that does not

@@ -55,6 +55,13 @@ void wai_payloads_free(const wai_allocator *a, wai_payload *p, uint32_t n) {
     wai_free(a, p);
 }
 
+/* The keyframe kind a WIV1 or WIF1 header states (byte 6), so one parse
+ * takes either capability's payloads; a value past 1 is parsed as 0 and
+ * refused there. */
+static int keyframe_of(const uint8_t *b, size_t len) {
+    return len > 6 && b[6] == 1;
+}
+
 static void vectors_of(const uint8_t *bytes, uint64_t n, int16_t *out) {
     for (uint64_t i = 0; i < 2 * n; i++) out[i] = wai_i16_from_u16(wai_load_u16le(bytes + 2 * i));
 }
@@ -64,8 +71,11 @@ wai_status wai_wiv1_split(const wai_allocator *a, const uint8_t *clip, size_t le
     *frames = NULL;
     *n_frames = 0;
     wai_wiv1 v;
-    wai_status st = wai_wiv1_parse(clip, len, 0, &v);
+    wai_status st = wai_wiv1_parse(clip, len, keyframe_of(clip, len), &v);
     if (st != WAI_ok) return st;
+    /* Keyframe 1: frame 0 is the nested WIH1, and the stream codes frames 1
+     * on (integer-payloads §16: the group's intra frame carries it). */
+    const uint32_t first = v.keyframe ? 1 : 0;
     uint32_t cdf[WAI_CDF_MAX_LEN_T4097];
     wai_cdf_from_bytes(cdf, v.cdf, v.cdf_len);
     wai_cdf_table t;
@@ -77,15 +87,19 @@ wai_status wai_wiv1_split(const wai_allocator *a, const uint8_t *clip, size_t le
     wai_rans_dec d;
     wai_rans_dec_init(&d, v.residual.bytes, v.residual.len);
     uint64_t samples = (uint64_t)v.h * v.w * 3;
+    if (st == WAI_ok && first == v.n_frames) st = wai_rans_end_canonical(&d);
     for (uint32_t f = 0; f < v.n_frames && st == WAI_ok; f++) {
-        steps.n = 0;
-        if ((st = read_steps(&steps, &d, &t, samples)) != WAI_ok) break;
-        if (f + 1 == v.n_frames && (st = wai_rans_end_canonical(&d)) != WAI_ok) break;
-        uint8_t *stream;
-        size_t stream_len;
-        st = wai_rans_encode_steps(a, &t, steps.s, steps.n, &stream, &stream_len);
-        if (st != WAI_ok) break;
+        uint8_t *stream = NULL;
+        size_t stream_len = 0;
+        if (f >= first) {
+            steps.n = 0;
+            if ((st = read_steps(&steps, &d, &t, samples)) != WAI_ok) break;
+            if (f + 1 == v.n_frames && (st = wai_rans_end_canonical(&d)) != WAI_ok) break;
+            st = wai_rans_encode_steps(a, &t, steps.s, steps.n, &stream, &stream_len);
+            if (st != WAI_ok) break;
+        }
         wai_wif1_parts p = {0};
+        p.keyframe = v.keyframe;
         p.h = v.h;
         p.w = v.w;
         p.stream = stream;
@@ -96,6 +110,8 @@ wai_status wai_wiv1_split(const wai_allocator *a, const uint8_t *clip, size_t le
             p.offset = v.offset;
             p.cdf = cdf;
             p.cdf_len = v.cdf_len;
+            p.key = v.key;
+            p.key_len = v.key_len;
         } else {
             p.kind = WAI_WIF1_INTER;
             p.mv_precision = v.mv_precision;
@@ -121,8 +137,10 @@ wai_status wai_wiv1_split(const wai_allocator *a, const uint8_t *clip, size_t le
 /* The group's frames parsed, checked against frame 0 and each other. */
 static wai_status check_group(const wai_payload *frames, uint32_t n, wai_wif1 *parsed) {
     if (n < 1) return WAI_field_range;
+    /* Every frame of the group is of frame 0's capability. */
+    int keyframe = keyframe_of(frames[0].data, frames[0].len);
     for (uint32_t i = 0; i < n; i++) {
-        wai_status st = wai_wif1_parse(frames[i].data, frames[i].len, 0, &parsed[i]);
+        wai_status st = wai_wif1_parse(frames[i].data, frames[i].len, keyframe, &parsed[i]);
         if (st != WAI_ok) return st;
         if ((parsed[i].kind == WAI_WIF1_INTER) != (i > 0)) return WAI_field_range;
         if (parsed[i].h != parsed[0].h || parsed[i].w != parsed[0].w)
@@ -164,7 +182,9 @@ wai_status wai_wif1_join(const wai_allocator *a, const wai_payload *frames, uint
     if (n_vectors && st == WAI_ok && !vectors) st = WAI_out_of_memory;
     step_list steps = {a, NULL, 0, 0};
     uint64_t samples = (uint64_t)intra->h * intra->w * 3;
+    const int keyed = intra->keyframe == 1;
     for (uint32_t i = 0; i < n_frames && st == WAI_ok; i++) {
+        if (i == 0 && keyed) continue; /* the keyframe: a WIH1, no stream */
         wai_rans_dec d;
         wai_rans_dec_init(&d, parsed[i].residual.bytes, parsed[i].residual.len);
         if ((st = read_steps(&steps, &d, &t, samples)) == WAI_ok) st = wai_rans_end_canonical(&d);
@@ -178,6 +198,9 @@ wai_status wai_wif1_join(const wai_allocator *a, const wai_payload *frames, uint
         p.mv_precision = n_frames > 1 ? parsed[1].mv_precision : 1;
         p.block = n_frames > 1 ? parsed[1].block : 1;
         p.n_frames = n_frames;
+        p.keyframe = keyed;
+        p.key = keyed ? intra->key : NULL;
+        p.key_len = keyed ? intra->key_len : 0;
         p.h = intra->h;
         p.w = intra->w;
         p.q = intra->q;

@@ -156,10 +156,30 @@ if /usr/bin/python3 "$TMP/clip.py" "$TMP" >"$TMP/m.err" 2>&1; then ok; else fail
 expect_exit 0 "clip of one frame" -- "$WAI" encode --capability wai.video.int_hyper --set "$SET" \
     "$TMP/crop.png" -o "$TMP/one.wiv1"
 expect_exit 0 "clip of one frame: decode" -- "$WAI" decode --set "$SET" "$TMP/one.wiv1" --json
+expect_exit 0 "clip of one frame: split" -- "$WAI" split "$TMP/one.wiv1" -o "$TMP/one_%d.wif1"
+expect_exit 0 "clip of one frame: join" -- "$WAI" join "$TMP/one_0.wif1" -o "$TMP/one_j.wiv1"
+if cmp -s "$TMP/one_j.wiv1" "$TMP/one.wiv1"; then ok; else fail "one frame: join differs"; fi
 expect_exit 2 "clip without a set" -- "$WAI" encode --capability wai.video.int_hyper \
     "$TMP/kf0.png" -o "$TMP/x.wiv1"
-expect_exit 2 "clip as frames" -- "$WAI" encode --capability wai.video.int_hyper --set "$SET" \
-    --frames "$TMP/kf0.png" -o "$TMP/xf"
+# Its WIF1 group (wai.video.int_hyper.frame): --frames writes what `wai
+# split` cuts from the clip, the frames decode to the clip's frames, and
+# `wai join` gives the clip back byte for byte.
+mkdir -p "$TMP/kff" "$TMP/kfs"
+expect_exit 0 "clip as frames" -- "$WAI" encode --capability wai.video.int_hyper.frame \
+    --set "$SET" --q 8 "$TMP"/kf0.png "$TMP"/kf1.png "$TMP"/kf2.png "$TMP"/kf3.png \
+    -o "$TMP/kff/f_%d.wif1"
+expect_exit 0 "clip split" -- "$WAI" split "$TMP/clip.wiv1" -o "$TMP/kfs/f_%d.wif1"
+same=0
+for f in 0 1 2 3; do cmp -s "$TMP/kff/f_$f.wif1" "$TMP/kfs/f_$f.wif1" || same=1; done
+if [ "$same" -eq 0 ]; then ok; else fail "encode --frames and split of the clip differ"; fi
+expect_exit 0 "frames decode" -- "$WAI" decode --set "$SET" "$TMP"/kfs/f_0.wif1 \
+    "$TMP"/kfs/f_1.wif1 "$TMP"/kfs/f_2.wif1 "$TMP"/kfs/f_3.wif1 -o "$TMP/kfd_%d.png"
+same=0
+for f in 0 1 2 3; do cmp -s "$TMP/kfd_$f.png" "$TMP/clipd_$f.png" || same=1; done
+if [ "$same" -eq 0 ]; then ok; else fail "the WIF1 frames decode unlike the clip"; fi
+expect_exit 0 "frames join" -- "$WAI" join "$TMP"/kfs/f_0.wif1 "$TMP"/kfs/f_1.wif1 \
+    "$TMP"/kfs/f_2.wif1 "$TMP"/kfs/f_3.wif1 -o "$TMP/joined.wiv1"
+if cmp -s "$TMP/joined.wiv1" "$TMP/clip.wiv1"; then ok; else fail "join did not give the clip back"; fi
 expect_exit 2 "motion clip with a set" -- "$WAI" encode --capability wai.video.int_motion \
     --set "$SET" "$TMP/kf0.png" -o "$TMP/x.wiv1"
 

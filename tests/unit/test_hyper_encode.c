@@ -176,6 +176,7 @@ static void test_keyed_clip(void) {
         cfg.set = set;
         wai_decoder *dec = NULL;
         uint32_t got = 0;
+        uint8_t *decoded = calloc((size_t)n * h * w * 3, 1);
         if (CHECK(wai_decoder_create(ctx, &cfg, &dec) == WAI_ok) &&
             CHECK(wai_decoder_send(dec, r.payload, r.payload_len, NULL) == WAI_ok)) {
             wai_output o;
@@ -189,11 +190,55 @@ static void test_keyed_clip(void) {
                 CHECK_MSG(sse == r.frame_sse[got], "frame %u: sse %llu, reported %llu", got,
                           (unsigned long long)sse, (unsigned long long)r.frame_sse[got]);
                 if (got == 0) CHECK(memcmp(o.data, key.decoded, o.size) == 0);
+                memcpy(decoded + (size_t)got * o.size, o.data, o.size);
                 got++;
             }
         }
         CHECK(got == n);
         wai_decoder_destroy(dec);
+        /* Its WIF1 group (wai.video.int_hyper.frame, frame 0 carrying the
+         * WIH1) decodes frame by frame to the same frames, and joins back
+         * into the clip byte for byte. */
+        wai_payload *group = NULL;
+        uint32_t n_group = 0;
+        if (CHECK(wai_wiv1_split(NULL, r.payload, r.payload_len, &group, &n_group) == WAI_ok) &&
+            CHECK(n_group == n)) {
+            CHECK(group[0].data[6] == 1 && group[1].data[6] == 1);
+            cfg.capability = "wai.video.int_hyper.frame";
+            dec = NULL;
+            if (CHECK(wai_decoder_create(ctx, &cfg, &dec) == WAI_ok)) {
+                for (uint32_t k = 0; k < n_group; k++) {
+                    wai_output o;
+                    if (!CHECK(wai_decoder_send(dec, group[k].data, group[k].len, NULL) ==
+                               WAI_ok) ||
+                        !CHECK(wai_decoder_receive(dec, &o) == WAI_ok) ||
+                        !CHECK(o.size == (size_t)h * w * 3))
+                        break;
+                    CHECK_MSG(memcmp(o.data, decoded + (size_t)k * o.size, o.size) == 0,
+                              "WIF1 frame %u differs from the clip's", k);
+                }
+            }
+            wai_decoder_destroy(dec);
+            uint8_t *joined = NULL;
+            size_t joined_len = 0;
+            if (CHECK(wai_wif1_join(NULL, group, n_group, &joined, &joined_len) == WAI_ok))
+                CHECK(joined_len == r.payload_len &&
+                      memcmp(joined, r.payload, joined_len) == 0);
+            wai_write_free(NULL, joined);
+            /* A group whose frames are of both kinds is refused. */
+            if (n_group > 1) {
+                wai_payload mixed[2] = {group[0], group[1]};
+                uint8_t *copy = malloc(group[1].len);
+                memcpy(copy, group[1].data, group[1].len);
+                copy[6] = 0;
+                mixed[1].data = copy;
+                CHECK(wai_wif1_join(NULL, mixed, 2, &joined, &joined_len) ==
+                      WAI_keyframe_capability_mismatch);
+                free(copy);
+            }
+        }
+        wai_payloads_free(NULL, group, n_group);
+        free(decoded);
         wai_motion_encode_result_free(NULL, &r);
     }
     CHECK(wai_motion_encode_keyed(NULL, frames, n, h, w, NULL, 0, NULL, &mp, &r) ==

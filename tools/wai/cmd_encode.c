@@ -97,10 +97,12 @@ static int parse_options(int argc, char **argv, encode_options *o, int *first, i
         return cli_usage_error("encode", "--capability is required (wai.video.int_motion)");
     if (!strcmp(o->capability, "wai.video.int_motion.frame")) o->frames = 1;
     else if (!strcmp(o->capability, "wai.video.int_hyper")) o->keyed = 1;
+    else if (!strcmp(o->capability, "wai.video.int_hyper.frame")) o->keyed = o->frames = 1;
     else if (strcmp(o->capability, "wai.video.int_motion") != 0)
         return cli_usage_error("encode",
                                "cannot encode %s: this build encodes wai.video.int_motion (and "
-                               "its frame form), wai.video.int_hyper, wai.neural.int_hyper and "
+                               "its frame form), wai.video.int_hyper (and its frame form), "
+                               "wai.neural.int_hyper and "
                                "wai.neural.int_synth",
                                o->capability);
     if (o->keyed && !o->set_dir)
@@ -112,9 +114,6 @@ static int parse_options(int argc, char **argv, encode_options *o, int *first, i
                                o->capability);
     if (o->keyed && o->receipt.out)
         return cli_usage_error("encode", "--receipt is for wai.video.int_motion clips");
-    if (o->keyed && o->frames)
-        return cli_usage_error("encode", "--frames is for wai.video.int_motion: a keyframe-1 "
-                               "clip is not split into WIF1 frames yet");
     if (n_in == 0) return cli_usage_error("encode", "no input given");
     if (!o->out) return cli_usage_error("encode", "no output given (-o OUT)");
     if (o->frames && !strcmp(o->out, "-"))
