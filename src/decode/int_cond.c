@@ -92,8 +92,10 @@ static wai_status plan_frame(const wai_allocator *a, const wai_loaded_set *l, co
 /* S20: n frames of one frame's work: the four networks' MACs and m·sh·sw
  * symbols; the frames' bytes; held at once, a frame's buffers (F, F', the
  * context beside the latent, sigma || mu, recon's output, as i64), the
- * largest network's own buffers, and the frames. */
-static void frame_cost(const wai_wcf1 *f, const cond_plan *p, uint64_t n, wai_cost *c) {
+ * largest network's own buffers, and the frames. That largest arena is the
+ * job's net_work_bytes: the decoder keeps it from one decode to the next. */
+static void frame_cost(const wai_wcf1 *f, const cond_plan *p, uint64_t n, wai_job *j) {
+    wai_cost *c = &j->cost;
     const uint64_t pos = wai_sat_mul(f->sh, f->sw), frame = wai_sat_mul3(3, f->h, f->w);
     uint64_t macs = 0, work = 0;
     for (int i = 0; i < 4; i++) {
@@ -107,6 +109,7 @@ static void frame_cost(const wai_wcf1 *f, const cond_plan *p, uint64_t n, wai_co
         wai_sat_mul(pos, wai_sat_add(wai_sat_mul(2, f->cf), wai_sat_add(3 * (uint64_t)f->m, p->cc))),
         p->net[RECON].out_elems);
     c->working_bytes = wai_sat_add(wai_sat_add(wai_sat_mul(8, values), work), c->output_bytes);
+    j->net_work_bytes = work;
 }
 
 /* One frame's buffers, from one allocation. */
@@ -181,7 +184,7 @@ static wai_status clip_prepare(wai_job *j, const wai_allocator *a) {
     clip_job *s = WAI_JOB_STATE(j, clip_job);
     wai_status st = plan_frame(a, j->set, &s->c.first, &s->p);
     if (st != WAI_ok) return st;
-    frame_cost(&s->c.first, &s->p, s->c.n_frames, &j->cost);
+    frame_cost(&s->c.first, &s->p, s->c.n_frames, j);
     frames_shape(j, &s->c.first, s->c.n_frames);
     return WAI_ok;
 }
@@ -263,7 +266,7 @@ static wai_status frame_prepare(wai_job *j, const wai_allocator *a) {
     frame_job *s = WAI_JOB_STATE(j, frame_job);
     wai_status st = plan_frame(a, j->set, &s->f, &s->p);
     if (st != WAI_ok) return st;
-    frame_cost(&s->f, &s->p, 1, &j->cost);
+    frame_cost(&s->f, &s->p, 1, j);
     frames_shape(j, &s->f, 1);
     return WAI_ok;
 }

@@ -122,6 +122,7 @@ static wai_status m_prepare(wai_job *j, const wai_allocator *a) {
     if (s->ent.work_bytes > net) net = s->ent.work_bytes;
     if (s->gs.work_bytes > net) net = s->gs.work_bytes;
     c->working_bytes = wai_sat_add(wai_sat_add(wai_sat_mul(8, tensors), net), c->output_bytes);
+    j->net_work_bytes = net; /* the arena the decoder keeps across decodes */
     j->kind = WAI_OUTPUT_IMAGE;
     j->width = v->w;
     j->height = v->h;
@@ -165,13 +166,15 @@ static wai_status decode_y(const wai_exec *ex, const wai_kernels *kern, const wa
     memset(x, 0, (size_t)v->cy * plane * sizeof *x);
     wai_rans_dec d;
     wai_rans_dec_init(&d, v->y, v->ly);
-    wai_network_ws ws;
-    wai_network_ws_init(&ws, ex);
+    /* The decoder's kept arena where it has one (every pass reuses it). */
+    wai_network_ws local;
+    wai_network_ws_init(&local, ex);
+    wai_network_ws *ws = ex->ws ? ex->ws : &local;
     const wai_entropy_set *t = l->tables;
     wai_status st = WAI_ok;
     for (uint32_t j = 0; st == WAI_ok && j < v->k; j++)
         for (uint32_t pass = 0; st == WAI_ok && pass < 2; pass++) {
-            st = wai_network_run_ws(&ws, kern, &l->entropy.model, &l->entropy.sums, &s->ent, x, sm);
+            st = wai_network_run_ws(ws, kern, &l->entropy.model, &l->entropy.sums, &s->ent, x, sm);
             for (size_t c = j * per_slice; st == WAI_ok && c < (j + 1) * per_slice; c++)
                 for (uint32_t r = 0; st == WAI_ok && r < v->yh; r++)
                     /* The anchors, (row + col) even, then the rest. */
@@ -185,7 +188,7 @@ static wai_status decode_y(const wai_exec *ex, const wai_kernels *kern, const wa
                                                 &x[c * plane + p]);
                     }
         }
-    wai_network_ws_free(&ws);
+    wai_network_ws_free(&local);
     if (st == WAI_ok && d.ran_out) st = WAI_stream_exhausted;
     return st;
 }

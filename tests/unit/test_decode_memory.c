@@ -113,7 +113,8 @@ static void test_kept_decoder(void) {
     char *text = corpus_index();
     if (!CHECK(text != NULL)) return;
     static const char *const caps[] = {"wai.neural.int_hyper", "wai.audio.int_codec",
-                                       "wai.splat.int_codec"};
+                                       "wai.splat.int_codec", "wai.neural.int_mlicpp",
+                                       "wai.video.int_cond"};
     harness_alloc h;
     wai_context *ctx = counting_context(&h, 1, UINT64_MAX);
     if (!CHECK(ctx != NULL)) {
@@ -197,7 +198,7 @@ static void test_kept_decoder(void) {
             wai_set_destroy(set);
         }
     }
-    CHECK(groups >= 3 && sends >= 20);
+    CHECK(groups >= 5 && sends >= 30);
     /* A payload sent again right after itself allocates no more, and less
      * where the arena was not yet there (the first of a set's payloads,
      * each time a larger one follows a smaller). */
