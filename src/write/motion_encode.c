@@ -8,6 +8,7 @@
 #include "decode/motion.h"
 #include "entropy/cdf.h"
 #include "formats/wiv1.h"
+#include "write/motion_search.h"
 #include "write/payloads.h"
 #include "write/rans_encode.h"
 
@@ -17,202 +18,12 @@
 #define CAP_CLIP_BYTES ((uint64_t)1 << 30)
 #define CAP_FRAMES ((uint64_t)1 << 20)
 
-/* A residual is round((src - pred) / q) or one step further out (see
- * quantise), so |r| <= 256 for every q: a fixed histogram holds them all. */
-#define R_MAX 257
-#define HIST_LEN (2 * R_MAX + 1)
-
 void wai_motion_encode_params_default(wai_motion_encode_params *p) {
     memset(p, 0, sizeof *p);
     p->q = 1;
     p->block = 16;
     p->search = 8;
     p->n_threads = 1;
-}
-
-static inline int32_t clamp_i(int64_t v, int32_t hi) {
-    return v < 0 ? 0 : v > hi ? hi : (int32_t)v;
-}
-
-/* floor(v / 2): the arithmetic shift of §3 without shifting a negative. */
-static inline int32_t floor_half(int32_t v) {
-    return v >= 0 ? v / 2 : -((-v + 1) / 2);
-}
-
-typedef struct frame_geom {
-    uint32_t h, w;
-    size_t stride;
-} frame_geom;
-
-/* E10 mc_predict for one block, exactly as the decoder forms it (§3,
- * reading R11): each of the reads clamped on its own. half: the vector is in
- * half pels. out holds bh rows of bw pixels. */
-static void predict_block(const frame_geom *g, const uint8_t *prev, uint32_t y0, uint32_t x0,
-                          uint32_t bh, uint32_t bw, int32_t dy, int32_t dx, int half,
-                          uint8_t *out) {
-    int32_t hmax = (int32_t)g->h - 1, wmax = (int32_t)g->w - 1;
-    int32_t fy = 0, fx = 0;
-    if (half) {
-        fy = (int32_t)((uint32_t)dy & 1);
-        fx = (int32_t)((uint32_t)dx & 1);
-        dy = floor_half(dy);
-        dx = floor_half(dx);
-    }
-    for (uint32_t by = 0; by < bh; by++) {
-        int64_t iy = (int64_t)(y0 + by) + dy;
-        const uint8_t *r0 = prev + (size_t)clamp_i(iy, hmax) * g->stride;
-        const uint8_t *r1 = prev + (size_t)clamp_i(iy + 1, hmax) * g->stride;
-        uint8_t *o = out + (size_t)by * bw * 3;
-        for (uint32_t bx = 0; bx < bw; bx++) {
-            int64_t ix = (int64_t)(x0 + bx) + dx;
-            size_t c0 = (size_t)clamp_i(ix, wmax) * 3, c1 = (size_t)clamp_i(ix + 1, wmax) * 3;
-            for (int c = 0; c < 3; c++) {
-                int32_t p;
-                if (!fy && !fx) p = r0[c0 + c];
-                else if (!fy) p = (r0[c0 + c] + r0[c1 + c] + 1) >> 1;
-                else if (!fx) p = (r0[c0 + c] + r1[c0 + c] + 1) >> 1;
-                else p = (r0[c0 + c] + r0[c1 + c] + r1[c0 + c] + r1[c1 + c] + 2) >> 2;
-                o[3 * bx + (uint32_t)c] = (uint8_t)p;
-            }
-        }
-    }
-}
-
-/* SAD of a whole-pel candidate, stopping once it exceeds `bound` (a
- * candidate that cannot win or tie needs no exact figure). */
-static uint64_t sad_whole(const frame_geom *g, const uint8_t *prev, const uint8_t *src,
-                          uint32_t y0, uint32_t x0, uint32_t bh, uint32_t bw, int32_t dy,
-                          int32_t dx, uint64_t bound) {
-    int32_t hmax = (int32_t)g->h - 1, wmax = (int32_t)g->w - 1;
-    int64_t xa = (int64_t)x0 + dx, xb = xa + bw - 1;
-    int inside = xa >= 0 && xb <= wmax;
-    uint64_t sad = 0;
-    for (uint32_t by = 0; by < bh; by++) {
-        const uint8_t *s = src + (size_t)(y0 + by) * g->stride + (size_t)x0 * 3;
-        const uint8_t *r = prev + (size_t)clamp_i((int64_t)(y0 + by) + dy, hmax) * g->stride;
-        if (inside) {
-            const uint8_t *p = r + (size_t)xa * 3;
-            for (uint32_t i = 0; i < bw * 3; i++) {
-                int32_t d = (int32_t)s[i] - (int32_t)p[i];
-                sad += (uint32_t)(d < 0 ? -d : d);
-            }
-        } else {
-            for (uint32_t bx = 0; bx < bw; bx++) {
-                const uint8_t *p = r + (size_t)clamp_i(xa + bx, wmax) * 3;
-                for (int c = 0; c < 3; c++) {
-                    int32_t d = (int32_t)s[3 * bx + (uint32_t)c] - (int32_t)p[c];
-                    sad += (uint32_t)(d < 0 ? -d : d);
-                }
-            }
-        }
-        if (sad > bound) return sad;
-    }
-    return sad;
-}
-
-static uint64_t sad_pred(const frame_geom *g, const uint8_t *src, uint32_t y0, uint32_t x0,
-                         uint32_t bh, uint32_t bw, const uint8_t *pred) {
-    uint64_t sad = 0;
-    for (uint32_t by = 0; by < bh; by++) {
-        const uint8_t *s = src + (size_t)(y0 + by) * g->stride + (size_t)x0 * 3;
-        const uint8_t *p = pred + (size_t)by * bw * 3;
-        for (uint32_t i = 0; i < bw * 3; i++) {
-            int32_t d = (int32_t)s[i] - (int32_t)p[i];
-            sad += (uint32_t)(d < 0 ? -d : d);
-        }
-    }
-    return sad;
-}
-
-static inline uint32_t l1(int32_t dy, int32_t dx) {
-    return (uint32_t)(dy < 0 ? -dy : dy) + (uint32_t)(dx < 0 ? -dx : dx);
-}
-
-/* One candidate replaces the best when its SAD is smaller, or equal with a
- * smaller |dy| + |dx|; candidates come in raster order, so an equal pair
- * keeps the earlier one. */
-static inline int better(uint64_t sad, uint32_t len, uint64_t best_sad, uint32_t best_len) {
-    return sad < best_sad || (sad == best_sad && len < best_len);
-}
-
-/* The block's vector by SAD alone, in the units of the payload (half pels
- * when half): the search before the rate term, kept for comparisons
- * (wai_motion_encode_params.sad_search). */
-static void search_block_sad(const frame_geom *g, const uint8_t *prev, const uint8_t *src,
-                         uint32_t y0, uint32_t x0, uint32_t bh, uint32_t bw, uint32_t radius,
-                         int half, uint8_t *scratch, int16_t *vy, int16_t *vx) {
-    /* A vector past h - 1 rows (w - 1 columns) reads only clamped edge
-     * samples, the same as h - 1 does, with a longer vector: it can never
-     * win the tie rule, so the search stops there. */
-    int32_t ry = (int32_t)(radius < g->h - 1 ? radius : g->h - 1);
-    int32_t rx = (int32_t)(radius < g->w - 1 ? radius : g->w - 1);
-    int32_t bdy = 0, bdx = 0;
-    uint64_t best = sad_whole(g, prev, src, y0, x0, bh, bw, 0, 0, UINT64_MAX);
-    uint32_t best_len = 0;
-    for (int32_t dy = -ry; dy <= ry && (best || best_len); dy++) {
-        for (int32_t dx = -rx; dx <= rx; dx++) {
-            if (!dy && !dx) continue;
-            uint32_t len = l1(dy, dx);
-            if (!best && len >= best_len) continue; /* cannot win */
-            uint64_t s = sad_whole(g, prev, src, y0, x0, bh, bw, dy, dx, best);
-            if (better(s, len, best, best_len)) {
-                best = s;
-                best_len = len;
-                bdy = dy;
-                bdx = dx;
-            }
-        }
-    }
-    if (half) {
-        int32_t cy = 2 * bdy, cx = 2 * bdx;
-        bdy = cy;
-        bdx = cx;
-        best_len = l1(cy, cx);
-        /* The whole-pel vector first, then its 8 neighbours in raster order. */
-        for (int32_t ddy = -1; ddy <= 1; ddy++) {
-            for (int32_t ddx = -1; ddx <= 1; ddx++) {
-                if (!ddy && !ddx) continue;
-                int32_t dy = cy + ddy, dx = cx + ddx;
-                if (!best && l1(dy, dx) >= best_len) continue;
-                predict_block(g, prev, y0, x0, bh, bw, dy, dx, 1, scratch);
-                uint64_t s = sad_pred(g, src, y0, x0, bh, bw, scratch);
-                uint32_t len = l1(dy, dx);
-                if (better(s, len, best, best_len)) {
-                    best = s;
-                    best_len = len;
-                    bdy = dy;
-                    bdx = dx;
-                }
-            }
-        }
-    }
-    /* |vector| <= 2 * 16383 + 1 by the radius cap. */
-    *vy = (int16_t)bdy;
-    *vx = (int16_t)bdx;
-}
-
-/* The residual of one sample: the nearest multiple of q (ties away from
- * zero), or one step further out when the clamp of E9 brings that closer to
- * the source (255 from pred 0 at q 200 takes r = 2). The smaller |r| wins a
- * tie. *rec is what the decoder will reconstruct. */
-static inline int32_t quantise(int32_t src, int32_t pred, int32_t q, uint8_t *rec) {
-    int32_t d = src - pred;
-    int32_t mag = d < 0 ? -d : d;
-    int32_t r = (mag + q / 2) / q;
-    if (d < 0) r = -r;
-    uint8_t v = wai_residual_step(pred, r, (uint32_t)q);
-    int32_t err = v > src ? v - src : src - v;
-    if (err && d) {
-        int32_t r2 = d < 0 ? r - 1 : r + 1;
-        uint8_t v2 = wai_residual_step(pred, r2, (uint32_t)q);
-        int32_t err2 = v2 > src ? v2 - src : src - v2;
-        if (err2 < err) {
-            r = r2;
-            v = v2;
-        }
-    }
-    *rec = v;
-    return r;
 }
 
 /* ---- the residual table ---------------------------------------------------
@@ -222,47 +33,30 @@ static inline int32_t quantise(int32_t src, int32_t pred, int32_t q, uint8_t *re
  * count group and raw groups (§2). The estimate is in 1/1024 bits, with an
  * integer log2, so the choice is the same on every target. */
 
-/* log2(x) in 1/1024ths, x >= 1: the integer part from the top bit, the
- * fraction by repeated squaring of the mantissa (kept in [1, 2) at Q30). */
-static uint64_t log2_q10(uint64_t x) {
-    uint32_t e = 0;
-    while ((x >> e) > 1) e++;
-    uint64_t y = e >= 30 ? x >> (e - 30) : x << (30 - e);
-    uint64_t frac = 0;
-    for (int i = 9; i >= 0; i--) {
-        y = (y * y) >> 30;
-        if (y >= ((uint64_t)1 << 31)) {
-            y >>= 1;
-            frac |= (uint64_t)1 << i;
-        }
-    }
-    return ((uint64_t)e << 10) | frac;
-}
-
 typedef struct hist_sums {
-    uint64_t count[HIST_LEN + 1];    /* count[i]: residuals at indices < i */
-    uint64_t clogc[HIST_LEN + 1];    /* the same of c * log2 c, Q10 */
+    uint64_t count[WAI_ME_HIST_LEN + 1];    /* count[i]: residuals at indices < i */
+    uint64_t clogc[WAI_ME_HIST_LEN + 1];    /* the same of c * log2 c, Q10 */
     uint64_t total;
 } hist_sums;
 
 /* Residuals at indices a..b inclusive, either end clamped to the histogram. */
 static uint64_t count_in(const hist_sums *s, int64_t a, int64_t b) {
     if (a < 0) a = 0;
-    if (b > HIST_LEN - 1) b = HIST_LEN - 1;
+    if (b > WAI_ME_HIST_LEN - 1) b = WAI_ME_HIST_LEN - 1;
     return a > b ? 0 : s->count[b + 1] - s->count[a];
 }
 
 static uint64_t window_cost(const hist_sums *s, int64_t lo, int64_t hi) {
-    uint64_t lt = log2_q10(s->total);
+    uint64_t lt = wai_me_log2_q10(s->total);
     uint64_t d = count_in(s, lo, hi), e = s->total - d;
     uint64_t bits = d * lt - (s->clogc[hi + 1] - s->clogc[lo]);
     bits += (uint64_t)32 * 1024 * (uint64_t)(hi - lo + 3);
     if (e) {
-        bits += e * lt - e * log2_q10(e);
+        bits += e * lt - e * wai_me_log2_q10(e);
         /* Above the window raw = 2 (r - hi - 1): 0 groups at hi + 1, one up
          * to hi + 8, two up to hi + 128, three beyond. Below it raw =
          * 2 (lo - r - 1) + 1: one group down to lo - 8, two down to lo - 128. */
-        int64_t top = HIST_LEN - 1;
+        int64_t top = WAI_ME_HIST_LEN - 1;
         uint64_t groups = count_in(s, hi + 1, top) + count_in(s, hi + 2, top) +
                           count_in(s, hi + 9, top) + count_in(s, hi + 129, top) +
                           2 * count_in(s, 0, lo - 1) + count_in(s, 0, lo - 9) +
@@ -305,17 +99,17 @@ static void build_table(const uint64_t *hist, uint32_t *cdf, uint32_t *n, int32_
     s.count[0] = 0;
     s.clogc[0] = 0;
     int64_t vmin = -1, vmax = -1;
-    for (int64_t i = 0; i < HIST_LEN; i++) {
+    for (int64_t i = 0; i < WAI_ME_HIST_LEN; i++) {
         uint64_t c = hist[i];
         s.count[i + 1] = s.count[i] + c;
-        s.clogc[i + 1] = s.clogc[i] + (c ? c * log2_q10(c) : 0);
+        s.clogc[i + 1] = s.clogc[i] + (c ? c * wai_me_log2_q10(c) : 0);
         if (c) {
             if (vmin < 0) vmin = i;
             vmax = i;
         }
     }
-    s.total = s.count[HIST_LEN];
-    int64_t lo = R_MAX, hi = R_MAX; /* no residual at all: a window at 0 */
+    s.total = s.count[WAI_ME_HIST_LEN];
+    int64_t lo = WAI_ME_R_MAX, hi = WAI_ME_R_MAX; /* no residual at all: a window at 0 */
     if (vmin >= 0) {
         uint64_t best = UINT64_MAX;
         for (int64_t a = vmin; a <= vmax; a++) {
@@ -330,150 +124,15 @@ static void build_table(const uint64_t *hist, uint32_t *cdf, uint32_t *n, int32_
         }
     }
     uint32_t len = (uint32_t)(hi - lo + 3);
-    uint64_t counts[HIST_LEN + 1];
+    uint64_t counts[WAI_ME_HIST_LEN + 1];
     for (int64_t i = lo; i <= hi; i++) counts[i - lo] = hist[i];
     counts[len - 2] = s.total - count_in(&s, lo, hi);
-    uint32_t freq[HIST_LEN + 1];
+    uint32_t freq[WAI_ME_HIST_LEN + 1];
     normalise(counts, len - 1, s.total, freq);
     cdf[0] = 0;
     for (uint32_t i = 0; i + 1 < len; i++) cdf[i + 1] = cdf[i] + freq[i];
     *n = len;
-    *offset = (int32_t)(lo - R_MAX);
-}
-
-/* ---- the rate term ---------------------------------------------------------
- * A vector's cost is J = D + lambda * R over its block: D the squared error
- * of the samples the decoder will reconstruct, R the bits of their residuals
- * under the residual costs of the frames coded so far (vectors are raw i16s,
- * the same bits for every one). lambda = ln 2 / 6 * q^2, the slope of a
- * uniform quantiser's D(R) = q^2 / 12 * 2^(-2R) at high rate; held as
- * J = D * 8864 + q^2 * R_q10 (1024 / (ln 2 / 6) = 8864.3; R in 1/1024 bits),
- * all in integers so that every target picks the same vector. The SAD
- * search proposes the candidates and the rate term chooses among them:
- * weighing every vector of the window would cost a quantiser step per
- * sample per vector. */
-
-#define RD_WHOLE 8       /* the whole-pel vectors of least SAD carried over */
-#define RD_MAX (RD_WHOLE + 8)
-#define RD_D_WEIGHT 8864 /* see above */
-#define RD_Q_CAP 256     /* past it every residual is about 0 or +-1: lambda stops growing,
-                          * so J cannot overflow (2^42 * 2^14 + 2^16 * 2^41) */
-
-typedef struct rate_model {
-    const uint32_t *cost; /* HIST_LEN entries: a residual's bits, Q10 */
-    int32_t q;
-    uint64_t lambda;      /* min(q, RD_Q_CAP)^2 */
-} rate_model;
-
-/* The costs of frame f's residuals from the inter frames coded before it:
- * -log2((count + 1) / (total + HIST_LEN)) (every residual possible); before
- * any, the length of a signed exponential-Golomb code, 1 + 2 log2(1 + |r|),
- * a Laplacian's shape. */
-static void rate_costs(const uint64_t *inter_hist, uint32_t *cost) {
-    uint64_t total = 0;
-    for (int i = 0; i < HIST_LEN; i++) total += inter_hist[i];
-    if (!total) {
-        for (int i = 0; i < HIST_LEN; i++) {
-            int32_t r = i - R_MAX;
-            cost[i] = (uint32_t)(1024 + 2 * log2_q10((uint64_t)(1 + (r < 0 ? -r : r))));
-        }
-        return;
-    }
-    uint64_t lt = log2_q10(total + HIST_LEN);
-    for (int i = 0; i < HIST_LEN; i++) cost[i] = (uint32_t)(lt - log2_q10(inter_hist[i] + 1));
-}
-
-typedef struct candidate {
-    uint64_t sad;
-    uint32_t len;
-    int32_t dy, dx;
-} candidate;
-
-/* Inserts c into list (n entries, at most cap, best first by better()). */
-static void keep_candidate(candidate *list, unsigned *n, unsigned cap, candidate c) {
-    unsigned at = *n;
-    while (at > 0 && better(c.sad, c.len, list[at - 1].sad, list[at - 1].len)) at--;
-    if (at >= cap) return;
-    unsigned last = *n < cap ? *n : cap - 1;
-    for (unsigned i = last; i > at; i--) list[i] = list[i - 1];
-    list[at] = c;
-    if (*n < cap) (*n)++;
-}
-
-/* J of one prediction of the block (pred: bh rows of bw pixels). */
-static uint64_t rd_cost(const frame_geom *g, const uint8_t *src, uint32_t y0, uint32_t x0,
-                        uint32_t bh, uint32_t bw, const uint8_t *pred, const rate_model *m) {
-    uint64_t sse = 0, bits = 0;
-    for (uint32_t by = 0; by < bh; by++) {
-        const uint8_t *s = src + (size_t)(y0 + by) * g->stride + (size_t)x0 * 3;
-        const uint8_t *p = pred + (size_t)by * bw * 3;
-        for (uint32_t i = 0; i < bw * 3; i++) {
-            uint8_t rec;
-            int32_t r = quantise(s[i], p[i], m->q, &rec);
-            int32_t d = (int32_t)rec - s[i];
-            sse += (uint64_t)(d * d);
-            bits += m->cost[r + R_MAX];
-        }
-    }
-    return sse * RD_D_WEIGHT + m->lambda * bits;
-}
-
-/* The block's vector under the rate term, in the units of the payload. A
- * block the zero vector predicts exactly keeps it, as the SAD search does. */
-static void search_block_rd(const frame_geom *g, const uint8_t *prev, const uint8_t *src,
-                            uint32_t y0, uint32_t x0, uint32_t bh, uint32_t bw, uint32_t radius,
-                            int half, const rate_model *m, uint8_t *scratch, int16_t *vy,
-                            int16_t *vx) {
-    int32_t ry = (int32_t)(radius < g->h - 1 ? radius : g->h - 1);
-    int32_t rx = (int32_t)(radius < g->w - 1 ? radius : g->w - 1);
-    candidate list[RD_MAX];
-    unsigned n = 0;
-    candidate zero = {sad_whole(g, prev, src, y0, x0, bh, bw, 0, 0, UINT64_MAX), 0, 0, 0};
-    keep_candidate(list, &n, RD_WHOLE, zero);
-    if (zero.sad) {
-        for (int32_t dy = -ry; dy <= ry; dy++) {
-            for (int32_t dx = -rx; dx <= rx; dx++) {
-                if (!dy && !dx) continue;
-                uint64_t bound = n < RD_WHOLE ? UINT64_MAX : list[n - 1].sad;
-                candidate c = {sad_whole(g, prev, src, y0, x0, bh, bw, dy, dx, bound), l1(dy, dx),
-                               dy, dx};
-                keep_candidate(list, &n, RD_WHOLE, c);
-            }
-        }
-    }
-    int32_t scale = half ? 2 : 1;
-    for (unsigned i = 0; i < n; i++) {
-        list[i].dy *= scale;
-        list[i].dx *= scale;
-        list[i].len = l1(list[i].dy, list[i].dx);
-    }
-    if (half && zero.sad) {
-        /* The best whole-pel vector's 8 half-pel neighbours join the list. */
-        int32_t cy = list[0].dy, cx = list[0].dx;
-        for (int32_t ddy = -1; ddy <= 1; ddy++) {
-            for (int32_t ddx = -1; ddx <= 1; ddx++) {
-                if (!ddy && !ddx) continue;
-                candidate c = {0, l1(cy + ddy, cx + ddx), cy + ddy, cx + ddx};
-                list[n++] = c;
-            }
-        }
-    }
-    /* The least J; a tie keeps the shorter vector, then the earlier one. */
-    uint64_t best = UINT64_MAX;
-    uint32_t best_len = 0;
-    int32_t bdy = 0, bdx = 0;
-    for (unsigned i = 0; i < n; i++) {
-        predict_block(g, prev, y0, x0, bh, bw, list[i].dy, list[i].dx, half, scratch);
-        uint64_t j = rd_cost(g, src, y0, x0, bh, bw, scratch, m);
-        if (better(j, list[i].len, best, best_len)) {
-            best = j;
-            best_len = list[i].len;
-            bdy = list[i].dy;
-            bdx = list[i].dx;
-        }
-    }
-    *vy = (int16_t)bdy;
-    *vx = (int16_t)bdx;
+    *offset = (int32_t)(lo - WAI_ME_R_MAX);
 }
 
 /* ---- the clip ---------------------------------------------------------- */
@@ -490,13 +149,13 @@ static wai_status check_caps(uint32_t n_frames, uint32_t h, uint32_t w, uint32_t
 }
 
 typedef struct enc_state {
-    frame_geom g;
+    wai_me_geom g;
     uint32_t q, block, radius;
     int half;
     int search;             /* 0: the vectors are given (a second pass) */
     int sad_search;         /* 1: vectors by SAD alone, no rate term */
-    uint64_t *inter_hist;   /* HIST_LEN: the residuals of inter frames coded so far */
-    uint32_t *cost;         /* HIST_LEN: rate_costs of them, for the frame in hand */
+    uint64_t *inter_hist;   /* WAI_ME_HIST_LEN: the residuals of inter frames coded so far */
+    uint32_t *cost;         /* WAI_ME_HIST_LEN: wai_me_rate_costs of them, for the frame in hand */
     unsigned n_threads;
     wai_pool *pool;         /* the encode's threads, started once for all its frames */
     size_t scratch_bytes;   /* one block's prediction */
@@ -511,13 +170,13 @@ typedef struct search_job {
     const uint8_t *src, *prev;
     int16_t *vectors;
     uint32_t nbx;
-    rate_model m;
+    wai_me_rate m;
 } search_job;
 
 static void search_rows(void *arg, unsigned i) {
     const search_job *j = arg;
     const enc_state *e = j->e;
-    const frame_geom *g = &e->g;
+    const wai_me_geom *g = &e->g;
     uint32_t b = e->block;
     uint8_t *scratch = e->scratch + (size_t)i * e->scratch_bytes;
     uint32_t row = 0;
@@ -529,10 +188,10 @@ static void search_rows(void *arg, unsigned i) {
             uint32_t bw = g->w - x0 < b ? g->w - x0 : b;
             int16_t vy, vx;
             if (e->sad_search)
-                search_block_sad(g, j->prev, j->src, y0, x0, bh, bw, e->radius, e->half, scratch,
+                wai_me_search_sad(g, j->prev, j->src, y0, x0, bh, bw, e->radius, e->half, scratch,
                                  &vy, &vx);
             else
-                search_block_rd(g, j->prev, j->src, y0, x0, bh, bw, e->radius, e->half, &j->m,
+                wai_me_search_rd(g, j->prev, j->src, y0, x0, bh, bw, e->radius, e->half, &j->m,
                                 scratch, &vy, &vx);
             j->vectors[2 * k] = vy;
             j->vectors[2 * k + 1] = vx;
@@ -545,24 +204,24 @@ static void search_rows(void *arg, unsigned i) {
  * the vectors; returns the frame's SSE. */
 static uint64_t code_frame(const enc_state *e, const uint8_t *src, const uint8_t *prev,
                            int16_t *vectors, int32_t *res, uint8_t *rec, uint64_t *hist) {
-    const frame_geom *g = &e->g;
+    const wai_me_geom *g = &e->g;
     int32_t q = (int32_t)e->q;
     uint64_t sse = 0;
     if (!prev) {
         size_t n = (size_t)g->h * g->stride;
         for (size_t i = 0; i < n; i++) {
-            res[i] = quantise(src[i], 128, q, &rec[i]);
-            hist[res[i] + R_MAX]++;
+            res[i] = wai_me_quantise(src[i], 128, q, &rec[i]);
+            hist[res[i] + WAI_ME_R_MAX]++;
             int32_t d = (int32_t)rec[i] - src[i];
             sse += (uint64_t)(d * d);
         }
         return sse;
     }
     uint32_t b = e->block;
-    uint32_t ql = e->q < RD_Q_CAP ? e->q : RD_Q_CAP;
+    uint32_t ql = e->q < WAI_ME_RD_Q_CAP ? e->q : WAI_ME_RD_Q_CAP;
     search_job job = {e, src, prev, vectors, (g->w + b - 1) / b, {e->cost, q, (uint64_t)ql * ql}};
     if (e->search) {
-        if (!e->sad_search) rate_costs(e->inter_hist, e->cost);
+        if (!e->sad_search) wai_me_rate_costs(e->inter_hist, e->cost);
         wai_pool_run(e->pool, e->n_threads, search_rows, &job);
     }
     size_t k = 0;
@@ -571,14 +230,14 @@ static uint64_t code_frame(const enc_state *e, const uint8_t *src, const uint8_t
         for (uint32_t x0 = 0; x0 < g->w; x0 += b, k++) {
             uint32_t bw = g->w - x0 < b ? g->w - x0 : b;
             int16_t vy = vectors[2 * k], vx = vectors[2 * k + 1];
-            predict_block(g, prev, y0, x0, bh, bw, vy, vx, e->half, e->scratch);
+            wai_me_predict_block(g, prev, y0, x0, bh, bw, vy, vx, e->half, e->scratch);
             for (uint32_t by = 0; by < bh; by++) {
                 size_t at = (size_t)(y0 + by) * g->stride + (size_t)x0 * 3;
                 const uint8_t *p = e->scratch + (size_t)by * bw * 3;
                 for (uint32_t i = 0; i < bw * 3; i++) {
-                    res[at + i] = quantise(src[at + i], p[i], q, &rec[at + i]);
-                    hist[res[at + i] + R_MAX]++;
-                    e->inter_hist[res[at + i] + R_MAX]++;
+                    res[at + i] = wai_me_quantise(src[at + i], p[i], q, &rec[at + i]);
+                    hist[res[at + i] + WAI_ME_R_MAX]++;
+                    e->inter_hist[res[at + i] + WAI_ME_R_MAX]++;
                     int32_t d = (int32_t)rec[at + i] - src[at + i];
                     sse += (uint64_t)(d * d);
                 }
@@ -640,10 +299,10 @@ static wai_status encode_pass(const wai_allocator *a, const uint8_t *const *fram
     e.pool = NULL;
     if (e.n_threads > 1 && wai_pool_create(a, e.n_threads, &e.pool) != WAI_ok) e.pool = NULL;
     uint64_t *frame_sse = wai_alloc_zeroed(a, n_frames, sizeof *frame_sse);
-    uint64_t *hist = wai_alloc_zeroed(a, HIST_LEN, sizeof *hist);
-    e.inter_hist = wai_alloc_zeroed(a, HIST_LEN, sizeof *e.inter_hist);
-    e.cost = wai_alloc_array(a, HIST_LEN, sizeof *e.cost);
-    uint32_t *cdf = wai_alloc_array(a, HIST_LEN + 2, sizeof *cdf);
+    uint64_t *hist = wai_alloc_zeroed(a, WAI_ME_HIST_LEN, sizeof *hist);
+    e.inter_hist = wai_alloc_zeroed(a, WAI_ME_HIST_LEN, sizeof *e.inter_hist);
+    e.cost = wai_alloc_array(a, WAI_ME_HIST_LEN, sizeof *e.cost);
+    uint32_t *cdf = wai_alloc_array(a, WAI_ME_HIST_LEN + 2, sizeof *cdf);
     uint8_t *stream = NULL, *payload = NULL;
     size_t stream_len = 0, payload_len = 0;
     if (!symbols || (n_vec && !vectors) || !rec_a || !rec_b || !e.scratch || !frame_sse ||
@@ -724,8 +383,8 @@ static wai_status encode_pass(const wai_allocator *a, const uint8_t *const *fram
     res->cdf_len = cdf_len;
     res->q = q;
     res->escapes = 0;
-    for (int64_t i = 0; i < HIST_LEN; i++) {
-        int64_t r = i - R_MAX;
+    for (int64_t i = 0; i < WAI_ME_HIST_LEN; i++) {
+        int64_t r = i - WAI_ME_R_MAX;
         if (r < offset || r > offset + (int64_t)cdf_len - 3) res->escapes += hist[i];
     }
 done:
