@@ -10,7 +10,6 @@ static inline int32_t floor_half(int32_t v) {
     return v >= 0 ? v / 2 : -((-v + 1) / 2);
 }
 
-
 /* E10 mc_predict for one block, exactly as the decoder forms it (§3,
  * reading R11): each of the reads clamped on its own. half: the vector is in
  * half pels. out holds bh rows of bw pixels. */
@@ -105,9 +104,9 @@ static inline int better(uint64_t sad, uint32_t len, uint64_t best_sad, uint32_t
 /* The block's vector by SAD alone, in the units of the payload (half pels
  * when half): the search before the rate term, kept for comparisons
  * (wai_motion_encode_params.sad_search). */
-void wai_me_search_sad(const wai_me_geom *g, const uint8_t *prev, const uint8_t *src,
-                         uint32_t y0, uint32_t x0, uint32_t bh, uint32_t bw, uint32_t radius,
-                         int half, uint8_t *scratch, int16_t *vy, int16_t *vx) {
+void wai_me_search_sad(const wai_me_geom *g, const uint8_t *prev, const uint8_t *src, uint32_t y0,
+                       uint32_t x0, uint32_t bh, uint32_t bw, uint32_t radius, int half,
+                       uint8_t *scratch, int16_t *vy, int16_t *vx) {
     /* A vector past h - 1 rows (w - 1 columns) reads only clamped edge
      * samples, the same as h - 1 does, with a longer vector: it can never
      * win the tie rule, so the search stops there. */
@@ -191,10 +190,9 @@ uint64_t wai_me_log2_q10(uint64_t x) {
 #define RD_MAX (RD_WHOLE + 8)
 #define RD_D_WEIGHT 8864 /* see above */
 
-
 /* The costs of frame f's residuals from the inter frames coded before it:
- * -log2((count + 1) / (total + WAI_ME_HIST_LEN)) (every residual possible); before
- * any, the length of a signed exponential-Golomb code, 1 + 2 log2(1 + |r|),
+ * -log2((count + 1) / (total + WAI_ME_HIST_LEN)) (every residual
+ * possible); before any, the length of a signed exponential-Golomb code, 1 + 2 log2(1 + |r|),
  * a Laplacian's shape. */
 void wai_me_rate_costs(const uint64_t *inter_hist, uint32_t *cost) {
     uint64_t total = 0;
@@ -207,7 +205,8 @@ void wai_me_rate_costs(const uint64_t *inter_hist, uint32_t *cost) {
         return;
     }
     uint64_t lt = wai_me_log2_q10(total + WAI_ME_HIST_LEN);
-    for (int i = 0; i < WAI_ME_HIST_LEN; i++) cost[i] = (uint32_t)(lt - wai_me_log2_q10(inter_hist[i] + 1));
+    for (int i = 0; i < WAI_ME_HIST_LEN; i++)
+        cost[i] = (uint32_t)(lt - wai_me_log2_q10(inter_hist[i] + 1));
 }
 
 typedef struct candidate {
@@ -247,10 +246,9 @@ static uint64_t rd_cost(const wai_me_geom *g, const uint8_t *src, uint32_t y0, u
 
 /* The block's vector under the rate term, in the units of the payload. A
  * block the zero vector predicts exactly keeps it, as the SAD search does. */
-void wai_me_search_rd(const wai_me_geom *g, const uint8_t *prev, const uint8_t *src,
-                            uint32_t y0, uint32_t x0, uint32_t bh, uint32_t bw, uint32_t radius,
-                            int half, const wai_me_rate *m, uint8_t *scratch, int16_t *vy,
-                            int16_t *vx) {
+void wai_me_search_rd(const wai_me_geom *g, const uint8_t *prev, const uint8_t *src, uint32_t y0,
+                      uint32_t x0, uint32_t bh, uint32_t bw, uint32_t radius, int half,
+                      const wai_me_rate *m, uint8_t *scratch, int16_t *vy, int16_t *vx) {
     int32_t ry = (int32_t)(radius < g->h - 1 ? radius : g->h - 1);
     int32_t rx = (int32_t)(radius < g->w - 1 ? radius : g->w - 1);
     candidate list[RD_MAX];
