@@ -488,8 +488,7 @@ static timing decode_clip(const clip_spec *s, const encoded *e, int check, unsig
 }
 
 /* The clip as its WIF1 group, each frame sent and received in turn. */
-static timing decode_group(const clip_spec *s, const wai_payload *group, uint32_t n,
-                           unsigned nthr) {
+static timing decode_group(const wai_payload *group, uint32_t n, unsigned nthr) {
     wai_context *ctx = NULL;
     wai_decoder *dec = NULL;
     wai_decoder_config cfg;
@@ -508,7 +507,6 @@ static timing decode_group(const clip_spec *s, const wai_payload *group, uint32_
         g_sink += o.data[o.size / 2];
     }
     uint64_t c1 = ticks(), t1 = now_ns();
-    (void)s;
     wai_decoder_destroy(dec);
     wai_context_destroy(ctx);
     timing t = {t1 - t0 ? t1 - t0 : 1, 0};
@@ -583,11 +581,11 @@ static void bench_clips(uint32_t n_frames) {
         timing by[2][2];
         for (unsigned nthr = 1; nthr <= 2; nthr++) {
             timing best = decode_clip(&s, &e, 1, nthr);
-            timing bg = decode_group(&s, group, n_group, nthr);
+            timing bg = decode_group(group, n_group, nthr);
             for (int rep = 1; rep < REPS; rep++) {
                 timing t = decode_clip(&s, &e, 0, nthr);
                 if (t.ns < best.ns) best = t;
-                t = decode_group(&s, group, n_group, nthr);
+                t = decode_group(group, n_group, nthr);
                 if (t.ns < bg.ns) bg = t;
             }
             by[nthr - 1][0] = best;

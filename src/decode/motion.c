@@ -2,10 +2,6 @@
 
 #include "common/reader.h"
 
-static inline int32_t clamp_i64(int64_t v, int32_t hi) {
-    return v < 0 ? 0 : v > hi ? hi : (int32_t)v;
-}
-
 static wai_status decode_intra(const wai_motion_frame *f, wai_rans_dec *d, uint8_t *out) {
     size_t n = (size_t)f->h * f->w * 3;
     for (size_t i = 0; i < n; i++) {
@@ -36,14 +32,14 @@ static wai_status decode_inter(const wai_motion_frame *f, wai_rans_dec *d, uint8
             if (half) {
                 fy = (int32_t)((uint32_t)dy & 1);
                 fx = (int32_t)((uint32_t)dx & 1);
-                dy = dy >= 0 ? dy / 2 : -((-dy + 1) / 2);
-                dx = dx >= 0 ? dx / 2 : -((-dx + 1) / 2);
+                dy = wai_mv_floor_half(dy);
+                dx = wai_mv_floor_half(dx);
             }
             int64_t iy = (int64_t)y + dy, ix = (int64_t)x + dx;
-            size_t r0 = (size_t)clamp_i64(iy, hmax) * stride;
-            size_t r1 = (size_t)clamp_i64(iy + 1, hmax) * stride;
-            size_t c0 = (size_t)clamp_i64(ix, wmax) * 3;
-            size_t c1 = (size_t)clamp_i64(ix + 1, wmax) * 3;
+            size_t r0 = (size_t)wai_mv_clamp(iy, hmax) * stride;
+            size_t r1 = (size_t)wai_mv_clamp(iy + 1, hmax) * stride;
+            size_t c0 = (size_t)wai_mv_clamp(ix, wmax) * 3;
+            size_t c1 = (size_t)wai_mv_clamp(ix + 1, wmax) * 3;
             uint8_t *px = out + (size_t)y * stride + (size_t)x * 3;
             for (int c = 0; c < 3; c++) {
                 int32_t pred;

@@ -7,12 +7,24 @@
 #include <stdint.h>
 
 #include "common/pool.h"
+#include "common/reader.h"
 #include "entropy/rans.h"
 
 /* E9: clamp(pred + r * q, 0, 255); |r| < 2^31 and q < 2^16, so i64 is exact. */
 static inline uint8_t wai_residual_step(int32_t pred, int32_t r, uint32_t q) {
     int64_t v = (int64_t)pred + (int64_t)r * (int64_t)q;
     return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+}
+
+/* A read's row or column clamped to 0..hi (E10: each read on its own). */
+static inline int32_t wai_mv_clamp(int64_t v, int32_t hi) {
+    return v < 0 ? 0 : v > hi ? hi : (int32_t)v;
+}
+
+/* floor(v / 2), the half-pel vector's whole part (reading R11's arithmetic
+ * shift), without shifting a negative. */
+static inline int32_t wai_mv_floor_half(int32_t v) {
+    return v >= 0 ? v / 2 : -((1 - v) / 2);
 }
 
 typedef struct wai_motion_frame {
@@ -26,6 +38,35 @@ typedef struct wai_motion_frame {
     uint32_t block, nbx;
     uint32_t mv_precision;      /* 1 whole-pel, 2 half-pel */
 } wai_motion_frame;
+
+/* What one block segment of inter row y reads, from its vector (4 bytes:
+ * LE i16 dy, dx): rows a (at the vector's whole-pel row) and b (the one
+ * below, for a vertical half), each clamped, the whole-pel column shift
+ * ix, and the half-pel flags (0 for a whole-pel clip). The fast and the
+ * two-thread frame steps share it. */
+typedef struct wai_mv_segment {
+    const uint8_t *a, *b;
+    int32_t ix;
+    int fy, fx;
+} wai_mv_segment;
+
+static inline wai_mv_segment wai_mv_segment_of(const wai_motion_frame *f, uint32_t y,
+                                               const uint8_t *v) {
+    int32_t dy = wai_i16_from_u16(wai_load_u16le(v));
+    int32_t dx = wai_i16_from_u16(wai_load_u16le(v + 2));
+    wai_mv_segment s = {NULL, NULL, dx, 0, 0};
+    if (f->mv_precision == 2) {
+        s.fy = (int)((uint32_t)dy & 1);
+        s.fx = (int)((uint32_t)dx & 1);
+        dy = wai_mv_floor_half(dy);
+        s.ix = wai_mv_floor_half(dx);
+    }
+    size_t stride = (size_t)f->w * 3;
+    int32_t hmax = (int32_t)f->h - 1;
+    s.a = f->prev + (size_t)wai_mv_clamp((int64_t)y + dy, hmax) * stride;
+    s.b = f->prev + (size_t)wai_mv_clamp((int64_t)y + dy + 1, hmax) * stride;
+    return s;
+}
 
 /* Decodes h*w*3 symbols into out: an intra frame (pred 128) when f->prev is
  * NULL, else an inter frame. Returns WAI_stream_exhausted at the first

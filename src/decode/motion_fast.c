@@ -6,15 +6,6 @@
 #include "common/reader.h"
 #include "decode/motion.h"
 
-static inline int32_t clamp_to(int64_t v, int32_t hi) {
-    return v < 0 ? 0 : v > hi ? hi : (int32_t)v;
-}
-
-/* floor(v / 2) for the half-pel split, without relying on >> of negatives. */
-static inline int32_t floor_half(int32_t v) {
-    return v >= 0 ? v / 2 : -((1 - v) / 2);
-}
-
 typedef struct frame_ctx {
     const wai_motion_frame *f;
     wai_rans_dec *d;
@@ -41,7 +32,7 @@ static void whole_segment(frame_ctx *c, const uint8_t *src_row, uint32_t x0, uin
         return;
     }
     for (uint32_t x = x0; x < x1; x++) {
-        const uint8_t *px = src_row + (size_t)clamp_to((int64_t)x + dx, wmax) * 3;
+        const uint8_t *px = src_row + (size_t)wai_mv_clamp((int64_t)x + dx, wmax) * 3;
         uint8_t *o = out + (size_t)(x - x0) * 3;
         for (int ch = 0; ch < 3; ch++) o[ch] = wai_residual_step(px[ch], NEXT_RESIDUAL(c), q);
     }
@@ -59,8 +50,8 @@ static void half_segment(frame_ctx *c, const uint8_t *a, const uint8_t *b, int f
             c0 = (size_t)((int64_t)x + ix) * 3;
             c1 = c0 + 3;
         } else {
-            c0 = (size_t)clamp_to((int64_t)x + ix, wmax) * 3;
-            c1 = (size_t)clamp_to((int64_t)x + ix + 1, wmax) * 3;
+            c0 = (size_t)wai_mv_clamp((int64_t)x + ix, wmax) * 3;
+            c1 = (size_t)wai_mv_clamp((int64_t)x + ix + 1, wmax) * 3;
         }
         uint8_t *o = out + (size_t)(x - x0) * 3;
         for (int ch = 0; ch < 3; ch++) {
@@ -75,25 +66,13 @@ static void half_segment(frame_ctx *c, const uint8_t *a, const uint8_t *b, int f
 
 static void inter_row(frame_ctx *c, uint32_t y, uint8_t *out) {
     const wai_motion_frame *f = c->f;
-    size_t stride = (size_t)f->w * 3;
-    int32_t hmax = (int32_t)f->h - 1;
     const uint8_t *vectors = f->vectors + 4 * (size_t)(y / f->block) * f->nbx;
     for (uint32_t x0 = 0, bx = 0; x0 < f->w && !c->l.ran_out; x0 += f->block, bx++) {
         uint32_t x1 = f->w - x0 > f->block ? x0 + f->block : f->w;
-        int32_t dy = wai_i16_from_u16(wai_load_u16le(vectors + 4 * (size_t)bx));
-        int32_t dx = wai_i16_from_u16(wai_load_u16le(vectors + 4 * (size_t)bx + 2));
+        wai_mv_segment s = wai_mv_segment_of(f, y, vectors + 4 * (size_t)bx);
         uint8_t *os = out + (size_t)x0 * 3;
-        if (f->mv_precision == 1) {
-            const uint8_t *src = f->prev + (size_t)clamp_to((int64_t)y + dy, hmax) * stride;
-            whole_segment(c, src, x0, x1, dx, os);
-            continue;
-        }
-        int32_t iy = floor_half(dy), ix = floor_half(dx);
-        int fy = (int)((uint32_t)dy & 1), fx = (int)((uint32_t)dx & 1);
-        const uint8_t *a = f->prev + (size_t)clamp_to((int64_t)y + iy, hmax) * stride;
-        const uint8_t *b = f->prev + (size_t)clamp_to((int64_t)y + iy + 1, hmax) * stride;
-        if (!fy && !fx) whole_segment(c, a, x0, x1, ix, os);
-        else half_segment(c, a, b, fy, fx, x0, x1, ix, os);
+        if (!s.fy && !s.fx) whole_segment(c, s.a, x0, x1, s.ix, os);
+        else half_segment(c, s.a, s.b, s.fy, s.fx, x0, x1, s.ix, os);
     }
 }
 

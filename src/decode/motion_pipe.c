@@ -56,14 +56,6 @@ static inline void spin_pause(unsigned *spins) {
 #endif
 }
 
-static inline int32_t clamp_to(int64_t v, int32_t hi) {
-    return v < 0 ? 0 : v > hi ? hi : (int32_t)v;
-}
-
-static inline int32_t floor_half(int32_t v) {
-    return v >= 0 ? v / 2 : -((1 - v) / 2);
-}
-
 typedef struct pipe {
     const wai_motion_frame *f;
     wai_rans_dec *d;
@@ -90,7 +82,7 @@ static void whole_segment(const wai_motion_frame *f, const uint8_t *src_row, uin
         return;
     }
     for (uint32_t x = x0; x < x1; x++) {
-        const uint8_t *px = src_row + (size_t)clamp_to((int64_t)x + dx, wmax) * 3;
+        const uint8_t *px = src_row + (size_t)wai_mv_clamp((int64_t)x + dx, wmax) * 3;
         size_t o = (size_t)(x - x0) * 3;
         for (int c = 0; c < 3; c++) out[o + (size_t)c] = step(px[c], r[o + (size_t)c], q);
     }
@@ -101,8 +93,8 @@ static void half_segment(const wai_motion_frame *f, const uint8_t *a, const uint
                          uint8_t *out) {
     int32_t wmax = (int32_t)f->w - 1, q = (int32_t)f->q;
     for (uint32_t x = x0; x < x1; x++) {
-        size_t c0 = (size_t)clamp_to((int64_t)x + ix, wmax) * 3;
-        size_t c1 = (size_t)clamp_to((int64_t)x + ix + 1, wmax) * 3;
+        size_t c0 = (size_t)wai_mv_clamp((int64_t)x + ix, wmax) * 3;
+        size_t c1 = (size_t)wai_mv_clamp((int64_t)x + ix + 1, wmax) * 3;
         size_t o = (size_t)(x - x0) * 3;
         for (size_t c = 0; c < 3; c++) {
             int32_t pred;
@@ -115,26 +107,14 @@ static void half_segment(const wai_motion_frame *f, const uint8_t *a, const uint
 }
 
 static void inter_row(const wai_motion_frame *f, uint32_t y, const int16_t *r, uint8_t *out) {
-    size_t stride = (size_t)f->w * 3;
-    int32_t hmax = (int32_t)f->h - 1;
     const uint8_t *vectors = f->vectors + 4 * (size_t)(y / f->block) * f->nbx;
     for (uint32_t x0 = 0, bx = 0; x0 < f->w; x0 += f->block, bx++) {
         uint32_t x1 = f->w - x0 > f->block ? x0 + f->block : f->w;
-        int32_t dy = wai_i16_from_u16(wai_load_u16le(vectors + 4 * (size_t)bx));
-        int32_t dx = wai_i16_from_u16(wai_load_u16le(vectors + 4 * (size_t)bx + 2));
+        wai_mv_segment s = wai_mv_segment_of(f, y, vectors + 4 * (size_t)bx);
         const int16_t *rs = r + (size_t)x0 * 3;
         uint8_t *os = out + (size_t)x0 * 3;
-        if (f->mv_precision == 1) {
-            const uint8_t *src = f->prev + (size_t)clamp_to((int64_t)y + dy, hmax) * stride;
-            whole_segment(f, src, x0, x1, dx, rs, os);
-            continue;
-        }
-        int32_t iy = floor_half(dy), ix = floor_half(dx);
-        int fy = (int)((uint32_t)dy & 1), fx = (int)((uint32_t)dx & 1);
-        const uint8_t *a = f->prev + (size_t)clamp_to((int64_t)y + iy, hmax) * stride;
-        const uint8_t *b = f->prev + (size_t)clamp_to((int64_t)y + iy + 1, hmax) * stride;
-        if (!fy && !fx) whole_segment(f, a, x0, x1, ix, rs, os);
-        else half_segment(f, a, b, fy, fx, x0, x1, ix, rs, os);
+        if (!s.fy && !s.fx) whole_segment(f, s.a, x0, x1, s.ix, rs, os);
+        else half_segment(f, s.a, s.b, s.fy, s.fx, x0, x1, s.ix, rs, os);
     }
 }
 

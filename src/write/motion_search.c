@@ -1,15 +1,6 @@
 /* The motion search of the WIV1 encoder (motion_search.h). */
 #include "write/motion_search.h"
 
-static inline int32_t clamp_i(int64_t v, int32_t hi) {
-    return v < 0 ? 0 : v > hi ? hi : (int32_t)v;
-}
-
-/* floor(v / 2): the arithmetic shift of §3 without shifting a negative. */
-static inline int32_t floor_half(int32_t v) {
-    return v >= 0 ? v / 2 : -((-v + 1) / 2);
-}
-
 /* E10 mc_predict for one block, exactly as the decoder forms it (§3,
  * reading R11): each of the reads clamped on its own. half: the vector is in
  * half pels. out holds bh rows of bw pixels. */
@@ -21,17 +12,17 @@ void wai_me_predict_block(const wai_me_geom *g, const uint8_t *prev, uint32_t y0
     if (half) {
         fy = (int32_t)((uint32_t)dy & 1);
         fx = (int32_t)((uint32_t)dx & 1);
-        dy = floor_half(dy);
-        dx = floor_half(dx);
+        dy = wai_mv_floor_half(dy);
+        dx = wai_mv_floor_half(dx);
     }
     for (uint32_t by = 0; by < bh; by++) {
         int64_t iy = (int64_t)(y0 + by) + dy;
-        const uint8_t *r0 = prev + (size_t)clamp_i(iy, hmax) * g->stride;
-        const uint8_t *r1 = prev + (size_t)clamp_i(iy + 1, hmax) * g->stride;
+        const uint8_t *r0 = prev + (size_t)wai_mv_clamp(iy, hmax) * g->stride;
+        const uint8_t *r1 = prev + (size_t)wai_mv_clamp(iy + 1, hmax) * g->stride;
         uint8_t *o = out + (size_t)by * bw * 3;
         for (uint32_t bx = 0; bx < bw; bx++) {
             int64_t ix = (int64_t)(x0 + bx) + dx;
-            size_t c0 = (size_t)clamp_i(ix, wmax) * 3, c1 = (size_t)clamp_i(ix + 1, wmax) * 3;
+            size_t c0 = (size_t)wai_mv_clamp(ix, wmax) * 3, c1 = (size_t)wai_mv_clamp(ix + 1, wmax) * 3;
             for (int c = 0; c < 3; c++) {
                 int32_t p;
                 if (!fy && !fx) p = r0[c0 + c];
@@ -55,7 +46,7 @@ static uint64_t sad_whole(const wai_me_geom *g, const uint8_t *prev, const uint8
     uint64_t sad = 0;
     for (uint32_t by = 0; by < bh; by++) {
         const uint8_t *s = src + (size_t)(y0 + by) * g->stride + (size_t)x0 * 3;
-        const uint8_t *r = prev + (size_t)clamp_i((int64_t)(y0 + by) + dy, hmax) * g->stride;
+        const uint8_t *r = prev + (size_t)wai_mv_clamp((int64_t)(y0 + by) + dy, hmax) * g->stride;
         if (inside) {
             const uint8_t *p = r + (size_t)xa * 3;
             for (uint32_t i = 0; i < bw * 3; i++) {
@@ -64,7 +55,7 @@ static uint64_t sad_whole(const wai_me_geom *g, const uint8_t *prev, const uint8
             }
         } else {
             for (uint32_t bx = 0; bx < bw; bx++) {
-                const uint8_t *p = r + (size_t)clamp_i(xa + bx, wmax) * 3;
+                const uint8_t *p = r + (size_t)wai_mv_clamp(xa + bx, wmax) * 3;
                 for (int c = 0; c < 3; c++) {
                     int32_t d = (int32_t)s[3 * bx + (uint32_t)c] - (int32_t)p[c];
                     sad += (uint32_t)(d < 0 ? -d : d);
