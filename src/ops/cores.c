@@ -65,7 +65,7 @@ static void igdn_acc64(int64_t *acc, const int64_t *x, size_t positions, size_t 
 
 /* tap_i64x32 is tap_i64: with x in i32 the same loop is as exact. */
 static const wai_cores portable = {WAI_FAST_ISA_PORTABLE, tap_i64, tap_i64, tap_i32, dot,
-                                   DOT_COLS, igdn_acc64, wai_igdn_value_c, wai_max_abs_i64,
+                                   DOT_COLS, igdn_acc64, wai_igdn_value_c, wai_igdn_limbs_c, wai_max_abs_i64,
                                    wai_requant_c};
 
 const wai_cores *wai_cores_portable(void) { return &portable; }

@@ -71,6 +71,16 @@ typedef void (*wai_igdn_acc_fn)(int64_t *acc, const int64_t *x, size_t positions
 typedef void (*wai_igdn_value_fn)(int64_t *y, const int64_t *x, const uint64_t *sum, size_t n,
                                   int64_t beta, uint32_t gf, uint32_t afrac);
 
+/* ---- the inverse GDN's limbs of the squares ---------------------------------
+ *
+ * For a block of cols positions (x: channel 0 of the block, channels
+ * `positions` apart, |x| < 2^31): limbs[k * lstride + (j / 2) * 2 * cols +
+ * 2 * t + (j & 1)] = (x[j][t]^2 >> 15k) & 0x7FFF for k < lsq, j < c and t <
+ * np; zero for t in [np, cols) and for channel c when c is odd. lstride is
+ * ceil(c / 2) * 2 * cols; cols a multiple of 16 (layers_fast_igdn_dot.c). */
+typedef void (*wai_igdn_limbs_fn)(int16_t *limbs, const int64_t *x, size_t positions, size_t c,
+                                  size_t np, size_t cols, int lsq);
+
 /* ---- requantisation ----------------------------------------------------------
  *
  * y[t * ys] = wai_requantize(acc[t], m, shift, b) (ops/layers.h) for t < n,
@@ -92,6 +102,7 @@ typedef struct wai_cores {
     size_t dot_cols;           /* columns per dot call: a multiple of 16, at most COLS_MAX */
     wai_igdn_acc_fn igdn_acc64;
     wai_igdn_value_fn igdn_value;
+    wai_igdn_limbs_fn igdn_limbs;
     wai_max_abs_fn max_abs;
     wai_requant_fn requant;
 } wai_cores;

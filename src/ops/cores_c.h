@@ -43,6 +43,21 @@ static inline void wai_igdn_value_c(int64_t *y, const int64_t *x, const uint64_t
     }
 }
 
+/* The inverse GDN's limbs of the squares (cores.h, wai_igdn_limbs_fn). */
+static inline void wai_igdn_limbs_c(int16_t *limbs, const int64_t *x, size_t positions, size_t c,
+                                    size_t np, size_t cols, int lsq) {
+    const size_t npairs = (c + 1) / 2, lstride = npairs * 2 * cols;
+    for (size_t j = 0; j < 2 * npairs; j++) {
+        int16_t *d = limbs + (j / 2) * 2 * cols + (j & 1);
+        for (size_t t = 0; t < cols; t++) {
+            /* |x| < 2^31: the square is below 2^62. */
+            uint64_t sq = j < c && t < np ? (uint64_t)(x[j * positions + t] * x[j * positions + t]) : 0;
+            for (int k = 0; k < lsq; k++)
+                d[(size_t)k * lstride + 2 * t] = (int16_t)((sq >> (15 * k)) & 0x7FFF);
+        }
+    }
+}
+
 /* Requantisation of a row (cores.h, wai_requant_fn). */
 static inline void wai_requant_c(int64_t *y, size_t ys, const uint64_t *acc, size_t n, int64_t m,
                                  uint32_t shift, int64_t b) {

@@ -5,7 +5,10 @@
 int wai_cpu_isa(void) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")) {
+    /* CD (the lane leading-zero count of the inverse GDN's root) comes with
+     * F on every AVX-512 CPU; asked all the same. */
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("avx512cd")) {
         if (!__builtin_cpu_supports("avx512bw")) return WAI_FAST_ISA_AVX512;
         if (!__builtin_cpu_supports("avx512vnni")) return WAI_FAST_ISA_AVX512BW;
         return WAI_FAST_ISA_VNNI;

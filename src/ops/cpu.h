@@ -8,7 +8,7 @@
  * and of the levels below, and not of the higher ones. */
 #define WAI_FAST_ISA_PORTABLE 0
 #define WAI_FAST_ISA_AVX2 1
-#define WAI_FAST_ISA_AVX512 2   /* AVX-512 F and DQ */
+#define WAI_FAST_ISA_AVX512 2   /* AVX-512 F, DQ and CD */
 #define WAI_FAST_ISA_AVX512BW 3 /* and BW: 512-bit vpmaddwd */
 #define WAI_FAST_ISA_VNNI 4     /* and VNNI: vpdpwssd */
 #define WAI_FAST_ISA_BEST 4

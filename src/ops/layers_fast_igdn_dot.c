@@ -48,6 +48,7 @@ typedef struct igdn_plan {
     size_t chunk[LSQ_MAX][LG_MAX]; /* pairs per chunk; 0: the pass is skipped */
     wai_dot_fn dot;
     wai_igdn_value_fn value;
+    wai_igdn_limbs_fn limbs;
     const int64_t *x;
     int64_t *y;
     const int16_t *wp;             /* [m][blk][pair][NO][2] */
@@ -102,16 +103,7 @@ static void pack_gamma(igdn_plan *pl, int16_t *wp, uint64_t asq) {
 static void run_block(const igdn_plan *pl, size_t p0, size_t np, int16_t *limbs,
                       uint64_t *acc) {
     const size_t c = pl->c, cols = pl->cols, positions = pl->positions;
-    memset(limbs, 0, sizeof(int16_t) * pl->lsq * pl->lstride);
-    for (size_t j = 0; j < c; j++) {
-        const int64_t *xr = pl->x + j * positions + p0;
-        int16_t *d = limbs + (j / 2) * pl->pstride + (j & 1);
-        for (size_t t = 0; t < np; t++) {
-            uint64_t sq = (uint64_t)(xr[t] * xr[t]); /* < 2^62 */
-            for (int k = 0; k < pl->lsq; k++)
-                d[k * pl->lstride + 2 * t] = (int16_t)((sq >> (15 * k)) & 0x7FFF);
-        }
-    }
+    pl->limbs(limbs, pl->x + p0, positions, c, np, cols, pl->lsq);
     memset(acc, 0, sizeof(uint64_t) * pl->nblk * NO * cols);
     const ptrdiff_t toff[1] = {0};
     for (int k = 0; k < pl->lsq; k++)
@@ -156,6 +148,7 @@ int wai_igdn_dot(const wai_exec *ex, const wai_layer *l, uint32_t gf, uint32_t a
     pl.l = l, pl.gf = gf, pl.afrac = afrac, pl.x = x, pl.y = y, pl.positions = positions;
     pl.c = l->c, pl.npairs = (pl.c + 1) / 2, pl.nblk = (pl.c + NO - 1) / NO;
     pl.cols = cores->dot_cols, pl.dot = cores->dot, pl.value = cores->igdn_value;
+    pl.limbs = cores->igdn_limbs;
     pl.pstride = 2 * pl.cols, pl.lstride = pl.npairs * pl.pstride;
     const uint64_t asq = a * a; /* < 2^62 */
     pl.lsq = asq == 0 ? 1 : (wai_bitlen64(asq) + 14) / 15;

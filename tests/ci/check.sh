@@ -188,6 +188,9 @@ main() {
 
     section "float check"
     run_test float-check bash "$WAI_REPO/tests/ci/check-no-float.sh"
+    # The root's seed table is the generator's output, unedited.
+    run_test isqrt-seed /usr/bin/python3 "$WAI_REPO/tools/ops/isqrt_seed.py" --check \
+        "$WAI_REPO/src/ops/x86/isqrt_seed.h"
 
     if build gcc -DCMAKE_C_COMPILER=gcc; then
         unit_tests unit-gcc x86-64 "$CI/gcc"
@@ -202,6 +205,10 @@ main() {
         run_test python-pip bash "$WAI_REPO/tests/ci/python-pip.sh" "$CI/gcc/tools/wai/wai"
         # The BD-rate the RD table and the motion benchmark report.
         run_test rd-bd /usr/bin/python3 "$WAI_REPO/tools/rd/bd.py"
+        # The inverse GDN's seeded root on every n below 2^32.
+        if isqrt_all="$(find_program "$CI/gcc" wai_isqrt_all)"; then
+            run_test isqrt-exhaustive "$isqrt_all"
+        fi
         # The hyperprior's training script, as a three-step smoke run.
         run_test hyperprior-smoke bash "$WAI_REPO/tests/hyperprior/smoke.sh" "$CI/gcc"
     fi

@@ -179,6 +179,26 @@ static int igdn_value_case(const wai_cores *c, const wai_cores *ref) {
            memcmp(y[0], y[2], sizeof(int64_t) * n) == 0;
 }
 
+/* The limbs of the squares: c channels (odd counts too), np of cols
+ * positions, 1 to 5 limbs, |x| up to 2^31 - 1; the output prefilled so
+ * the zeros the contract asks for are checked. */
+static int igdn_limbs_case(const wai_cores *c, const wai_cores *ref) {
+    enum { CMAX = 9, POS = 200, COLS = WAI_DOT_COLS_MAX, L = 5 };
+    static int64_t x[CMAX * POS];
+    static int16_t out[2][L * ((CMAX + 1) / 2) * 2 * COLS];
+    size_t ch = (size_t)rnd_in(1, CMAX), cols = 16 * (size_t)rnd_in(1, COLS / 16);
+    size_t np = (size_t)rnd_in(0, (int64_t)cols), positions = cols + (size_t)rnd_in(0, POS - COLS);
+    int lsq = (int)rnd_in(1, L), bits = (int)rnd_in(1, 31);
+    for (size_t i = 0; i < ch * positions; i++) {
+        x[i] = (int64_t)(harness_rand(&g_seed) >> (64 - bits)) * (rnd_in(0, 1) ? 1 : -1);
+        if (rnd_in(0, 30) == 0) x[i] = rnd_in(0, 1) ? INT32_MAX : -INT32_MAX;
+    }
+    memset(out, 0x5a, sizeof out);
+    ref->igdn_limbs(out[0], x, positions, ch, np, cols, lsq);
+    c->igdn_limbs(out[1], x, positions, ch, np, cols, lsq);
+    return memcmp(out[0], out[1], sizeof out[0]) == 0;
+}
+
 /* Requantisation of a row: magnitudes from 0 to 2^63 with m and the shift
  * drawn so every result fits i64 (the contract), some rows where the
  * product needs more than 63 bits (the C loop's), strides 1 to 3. */
@@ -232,12 +252,52 @@ static void test_every_level_matches_c(void) {
             bad += !CHECK_MSG(tap_case(&c, ref, 0, 0), "level %d tap_i64 case %d", isa, n);
             bad += !CHECK_MSG(dot_case(&c, ref), "level %d dot case %d", isa, n);
             bad += !CHECK_MSG(igdn_case(&c, ref), "level %d igdn_acc64 case %d", isa, n);
+            bad += !CHECK_MSG(igdn_limbs_case(&c, ref), "level %d igdn_limbs case %d", isa, n);
         }
         for (int n = 0; n < 20000 && bad < 3; n++) {
             bad += !CHECK_MSG(igdn_value_case(&c, ref), "level %d igdn_value case %d", isa, n);
             bad += !CHECK_MSG(requant_case(&c, ref), "level %d requant case %d", isa, n);
             bad += !CHECK_MSG(max_abs_case(&c, ref), "level %d max_abs case %d", isa, n);
         }
+    }
+}
+
+/* The value's root at every point where a seeded root could go wrong
+ * (docs/integer-operators.md, "The root from a seed"): with beta = 0, gf =
+ * 0, x = 2^12 and afrac = 12 the value is isqrt(sum) itself. Every n below
+ * 2^20, then, in [2^30, 2^32), both ends of every run of n with one root
+ * and one seed bucket (r² - 1, r², the buckets' edges): the method's
+ * estimate moves monotonically within a run, so exact ends make the whole
+ * run exact. Sixteen lanes a call, all below 2^32, so the u32 path runs. */
+static void test_igdn_root_every_run(void) {
+    enum { V = 1 << 12 };
+    static int64_t x[16], y[16];
+    uint64_t sum[16];
+    for (int i = 0; i < 16; i++) x[i] = 4096;
+    for (int isa = 0; isa <= wai_cpu_isa(); isa++) {
+        wai_cores c;
+        wai_cores_init(&c, isa);
+        size_t bad = 0, k = 0, tried = 0;
+        uint64_t n = 0;
+        /* The points, in order: n < 2^20, then r² - 1 and r² for r in
+         * [2^15, 2^16], then (i << 22) - 1 and i << 22 for i in [256, 1024]. */
+        for (uint64_t step = 0;; step++) {
+            if (step < (1u << 20)) n = step;
+            else if (step < (1u << 20) + 2 * 32769) {
+                uint64_t q = step - (1u << 20), r = 32768 + q / 2;
+                n = r * r - 1 + (q & 1);
+            } else if (step < (1u << 20) + 2 * 32769 + 2 * 769) {
+                uint64_t q = step - (1u << 20) - 2 * 32769, i = 256 + q / 2;
+                n = (i << 22) - 1 + (q & 1);
+            } else break;
+            if (n > 0xFFFFFFFFu) n = 0xFFFFFFFFu;
+            sum[k++] = n;
+            if (k < 16) continue;
+            c.igdn_value(y, x, sum, 16, 0, 0, 12);
+            for (size_t t = 0; t < 16; t++) bad += (uint64_t)y[t] != wai_isqrt_u64(sum[t]);
+            tried += 16, k = 0;
+        }
+        CHECK_MSG(bad == 0 && tried > (1u << 20), "level %d: %zu of %zu roots wrong", isa, bad, tried);
     }
 }
 
@@ -252,7 +312,7 @@ static void test_init_levels(void) {
     CHECK(c.isa == WAI_FAST_ISA_PORTABLE && c.tap_i64 == p->tap_i64 &&
           c.tap_i64x32 == p->tap_i64x32 && c.tap_i32 == p->tap_i32 && c.dot == p->dot &&
           c.dot_cols == p->dot_cols && c.igdn_acc64 == p->igdn_acc64 &&
-          c.igdn_value == p->igdn_value && c.max_abs == p->max_abs && c.requant == p->requant);
+          c.igdn_value == p->igdn_value && c.igdn_limbs == p->igdn_limbs && c.max_abs == p->max_abs && c.requant == p->requant);
     const wai_exec none = {NULL, NULL, NULL, NULL};
     CHECK(wai_exec_cores(NULL) == wai_cores_portable() && wai_exec_cores(&none) == wai_cores_portable());
 }
@@ -260,4 +320,5 @@ static void test_init_levels(void) {
 void suite_cores(void) {
     harness_run("cores_every_level_matches_c", test_every_level_matches_c);
     harness_run("cores_init_levels", test_init_levels);
+    harness_run("cores_igdn_root_every_run", test_igdn_root_every_run);
 }

@@ -1,6 +1,7 @@
-/* The AVX-512 F and DQ level's loops (ops/cores.h): the three tap loops in
+/* The AVX-512 F, DQ and CD level's loops (ops/cores.h): the three tap loops in
  * 512-bit lanes, the inverse GDN's sums of squares with 64-bit multiplies
- * and its value (an integer root eight or sixteen lanes at a time),
+ * and its value (an integer root eight or sixteen lanes at a time, the
+ * sixteen from a seed),
  * requantisation, and the largest |x|; their tails run the C loops
  * (ops/cores_c.h). Its pair dot product stays AVX2's (F and DQ alone have
  * no 512-bit i16 multiply). */
@@ -10,6 +11,7 @@
 #include <immintrin.h>
 
 #include "ops/cores_c.h"
+#include "ops/x86/isqrt_seed.h"
 
 /* One broadcast multiply-add loop per lane type and multiply: LANES values
  * of T per register, SET1 broadcasts a weight, MUL multiplies (its result
@@ -78,19 +80,32 @@ __attribute__((target("avx512f"))) static __m512i isqrt8(__m512i n) {
     return r;
 }
 
-/* The same over 16 u32 lanes (every lane below 2^32): twice the lanes a
- * step. r < 2^17 and bit <= 2^30, so r + bit fits. */
-__attribute__((target("avx512f"))) static __m512i isqrt16_u32(__m512i n, uint32_t top) {
-    int e = (31 - __builtin_clz(top)) & ~1;
-    __m512i r = _mm512_setzero_si512(), rem = n;
-    for (; e >= 0; e -= 2) {
-        const __m512i bit = _mm512_set1_epi32((int)((uint32_t)1 << e));
-        const __m512i trial = _mm512_add_epi32(r, bit);
-        const __mmask16 ge = _mm512_cmpge_epu32_mask(rem, trial);
-        rem = _mm512_mask_sub_epi32(rem, ge, rem, trial);
-        r = _mm512_mask_add_epi32(_mm512_srli_epi32(r, 1), ge, _mm512_srli_epi32(r, 1), bit);
-    }
-    return r;
+/* isqrt of 16 u32 lanes from a seed (docs/integer-operators.md, "The root
+ * from a seed"). Each n > 0 is scaled by 4^s into m in [2^30, 2^32), whose
+ * root shifted right by s is n's. Bucket i = m >> 22 gives T = isqrt(i ·
+ * 2^22) and V ~ 2^24 / (2T + D + 1) (D: the bucket's most root above T);
+ * d = (m - T²) · V >> 24 is the root's excess over T or one less, never
+ * more (rem · V < 66 · 2^24: no overflow), so one step where the remainder
+ * still holds 2r + 1 makes r exact. Integer only. */
+__attribute__((target("avx512f,avx512cd"))) static __m512i isqrt16_u32(__m512i n) {
+    const __m512i one = _mm512_set1_epi32(1);
+    const __m512i s = _mm512_srli_epi32(_mm512_lzcnt_epi32(n), 1); /* n = 0: 16 */
+    const __m512i m = _mm512_sllv_epi32(n, _mm512_add_epi32(s, s));
+    /* n = 0 gives m = 0 and bucket 0 - LO: held at 0, its lane zeroed below. */
+    __m512i i = _mm512_max_epi32(
+        _mm512_sub_epi32(_mm512_srli_epi32(m, WAI_ISQRT_SEED_SHIFT),
+                         _mm512_set1_epi32(WAI_ISQRT_SEED_LO)),
+        _mm512_setzero_si512());
+    const __m512i e = _mm512_i32gather_epi32(i, (const void *)wai_isqrt_seed, 4);
+    const __m512i t = _mm512_and_si512(e, _mm512_set1_epi32(0xFFFF));
+    const __m512i rem = _mm512_sub_epi32(m, _mm512_mullo_epi32(t, t));
+    __m512i r = _mm512_add_epi32(
+        t, _mm512_srli_epi32(_mm512_mullo_epi32(rem, _mm512_srli_epi32(e, 16)), WAI_ISQRT_SEED_K));
+    /* r <= isqrt(m) < 2^16: r² and m - r² fit u32. */
+    const __m512i left = _mm512_sub_epi32(m, _mm512_mullo_epi32(r, r));
+    const __mmask16 up = _mm512_cmpge_epu32_mask(left, _mm512_add_epi32(_mm512_add_epi32(r, r), one));
+    r = _mm512_mask_add_epi32(r, up, r, one);
+    return _mm512_maskz_srlv_epi32(_mm512_test_epi32_mask(n, n), r, s);
 }
 
 /* n = beta + floor(sum / 2^gf) where it is >= 0, else 0, for 8 lanes (see
@@ -123,7 +138,7 @@ __attribute__((target("avx512f,avx512dq"))) static inline void value_out(
  * the signed sum is; with beta < 0, whenever t < 0 or the sum is); then the
  * root, the exact product and round_shift as floor plus the bit below. The
  * tail and the shifts 0 and 64 up run the C loop. */
-__attribute__((target("avx512f,avx512dq"))) static void igdn_value(
+__attribute__((target("avx512f,avx512dq,avx512cd"))) static void igdn_value(
     int64_t *y, const int64_t *x, const uint64_t *sum, size_t n, int64_t beta, uint32_t gf,
     uint32_t afrac) {
     size_t i = 0;
@@ -142,7 +157,7 @@ __attribute__((target("avx512f,avx512dq"))) static void igdn_value(
                 /* Both halves as one vector of 16 u32, the roots widened back. */
                 __m512i n32 = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(n0)),
                                                  _mm512_cvtepi64_epi32(n1), 1);
-                __m512i r = isqrt16_u32(n32, (uint32_t)top);
+                __m512i r = isqrt16_u32(n32);
                 r0 = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(r));
                 r1 = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(r, 1));
             }
@@ -153,6 +168,47 @@ __attribute__((target("avx512f,avx512dq"))) static void igdn_value(
             value_out(y + i, x + i, isqrt8(value_n(sum + i, sg, vb, bneg)), sa, sa1);
     }
     if (i < n) wai_igdn_value_c(y + i, x + i, sum + i, n - i, beta, gf, afrac);
+}
+
+/* The limbs of the squares (cores.h) for a channel pair and 16 positions a
+ * step: each square once (vpmuldq: |x| < 2^31), then per limb the even
+ * channel's field in the low half of each 32-bit pair lane and the odd's
+ * in the high, the two 8-lane halves packed into one vector. Positions
+ * past np load as zero (masked), so the tail needs no C loop. */
+__attribute__((target("avx512f"))) static void igdn_limbs(int16_t *limbs, const int64_t *x,
+                                                           size_t positions, size_t c, size_t np,
+                                                           size_t cols, int lsq) {
+    const size_t npairs = (c + 1) / 2, lstride = npairs * 2 * cols;
+    const __m512i low15 = _mm512_set1_epi64(0x7FFF);
+    /* Lanes 0, 2, .., 14 of a then of b, as 32-bit: each 64-bit lane's low half. */
+    const __m512i pack = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+    for (size_t p = 0; p < npairs; p++) {
+        const int64_t *x0 = x + 2 * p * positions, *x1 = x0 + positions;
+        const int odd = 2 * p + 1 < c;
+        int16_t *d = limbs + p * 2 * cols;
+        for (size_t t = 0; t < cols; t += 16) {
+            size_t left = np > t ? np - t : 0;
+            __mmask8 m0 = left >= 8 ? 0xFF : (__mmask8)((1u << left) - 1);
+            __mmask8 m1 = left >= 16 ? 0xFF : left <= 8 ? 0 : (__mmask8)((1u << (left - 8)) - 1);
+            __m512i a0 = _mm512_maskz_loadu_epi64(m0, x0 + t), a1 = _mm512_maskz_loadu_epi64(m1, x0 + t + 8);
+            __m512i b0 = _mm512_setzero_si512(), b1 = b0;
+            if (odd)
+                b0 = _mm512_maskz_loadu_epi64(m0, x1 + t), b1 = _mm512_maskz_loadu_epi64(m1, x1 + t + 8);
+            a0 = _mm512_mul_epi32(a0, a0), a1 = _mm512_mul_epi32(a1, a1);
+            b0 = _mm512_mul_epi32(b0, b0), b1 = _mm512_mul_epi32(b1, b1);
+            for (int k = 0; k < lsq; k++) {
+                const __m128i sh = _mm_cvtsi32_si128(15 * k);
+                __m512i w0 = _mm512_or_si512(
+                    _mm512_and_si512(_mm512_srl_epi64(a0, sh), low15),
+                    _mm512_slli_epi64(_mm512_and_si512(_mm512_srl_epi64(b0, sh), low15), 16));
+                __m512i w1 = _mm512_or_si512(
+                    _mm512_and_si512(_mm512_srl_epi64(a1, sh), low15),
+                    _mm512_slli_epi64(_mm512_and_si512(_mm512_srl_epi64(b1, sh), low15), 16));
+                _mm512_storeu_si512(d + (size_t)k * lstride + 2 * t,
+                                    _mm512_permutex2var_epi32(w0, pack, w1));
+            }
+        }
+    }
 }
 
 /* max |x|: vpabsq then an unsigned max (|-2^63| is 2^63 as u64), four
@@ -220,6 +276,7 @@ void wai_cores_init_avx512(wai_cores *c) {
     c->tap_i64x32 = tap_i64x32;
     c->igdn_acc64 = igdn_acc64;
     c->igdn_value = igdn_value;
+    c->igdn_limbs = igdn_limbs;
     c->max_abs = max_abs;
     c->requant = requant;
 }
