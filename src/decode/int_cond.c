@@ -155,7 +155,7 @@ static wai_status decode_frame(const wai_exec *ex, const wai_kernels *k, const w
         st = wai_network_run_ex(ex, k, &n[DEC].model, &n[DEC].sums, &p->net[DEC], b->x, b->next);
     if (st == WAI_ok)
         st = wai_network_run_ex(ex, k, &n[RECON].model, &n[RECON].sums, &p->net[RECON], b->next, b->rec);
-    if (st == WAI_ok) wai_rgb8_interleave(b->rec, (size_t)f->h * f->w, l->afrac, rgb);
+    if (st == WAI_ok) wai_rgb8_interleave(ex, b->rec, (size_t)f->h * f->w, l->afrac, rgb);
     return st;
 }
 

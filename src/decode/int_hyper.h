@@ -47,8 +47,10 @@ uint64_t wai_hyper_net_bytes(const wai_hyper_plan *p);
 wai_status wai_wih1_decode(const wai_exec *ex, const wai_kernels *k, const wai_loaded_set *l,
                            const wai_wih1 *v, const wai_hyper_plan *p, uint8_t *rgb);
 
-/* The RGB8 step on a planar [3, h, w] tensor into interleaved rgb. */
-void wai_rgb8_interleave(const int64_t *planes, size_t hw, uint32_t afrac, uint8_t *rgb);
+/* The RGB8 step on a planar [3, h, w] tensor into interleaved rgb, over
+ * ex's threads (NULL: the caller's alone). */
+void wai_rgb8_interleave(const wai_exec *ex, const int64_t *planes, size_t hw, uint32_t afrac,
+                         uint8_t *rgb);
 
 /* The capability wai.neural.int_hyper (decode/codecs.c): its decode's steps,
  * and the loader of its set, which the keyframe-1 video forms share: in

@@ -216,7 +216,7 @@ static wai_status m_run(wai_job *j, const wai_exec *ex, const wai_kernels *k, ui
     if (st == WAI_ok && !(g = wai_alloc_array(a, (size_t)s->gs.out_elems, 8))) st = WAI_out_of_memory;
     if (st == WAI_ok)
         st = malformed(wai_network_run_ex(ex, k, &l->g_s.model, &l->g_s.sums, &s->gs, x, g));
-    if (st == WAI_ok) wai_rgb8_interleave(g, (size_t)v->h * v->w, l->afrac, out);
+    if (st == WAI_ok) wai_rgb8_interleave(ex, g, (size_t)v->h * v->w, l->afrac, out);
     wai_free(a, g), wai_free(a, x);
     j->outputs = out;
     return st;

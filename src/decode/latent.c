@@ -28,8 +28,10 @@ wai_status wai_decode_bucketed(wai_rans_dec *d, const wai_cdf_table *tables,
                                const wai_entropy_table *meta, const int64_t *edges, uint32_t n_edges,
                                const int64_t *sigma, const int64_t *mu, size_t n,
                                uint32_t afrac, int64_t *out) {
+    const int ascend = wai_edges_ascend(edges, n_edges);
     for (size_t p = 0; p < n; p++) {
-        uint32_t b = wai_bucket(sigma[p], edges, n_edges);
+        uint32_t b = ascend ? wai_bucket_ascending(sigma[p], edges, n_edges)
+                            : wai_bucket(sigma[p], edges, n_edges);
         int32_t s;
         wai_status st = wai_rans_decode(d, &tables[b], meta[b].offset, &s);
         if (st == WAI_ok) st = wai_dequantize(s, afrac, mu[p], &out[p]);

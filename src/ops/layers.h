@@ -112,6 +112,14 @@ wai_status wai_dequantize(int64_t s, uint32_t afrac, int64_t base, int64_t *out)
  * (0 gives 0). Read literally: no order of the edges is assumed. */
 uint32_t wai_bucket(int64_t sigma, const int64_t *edges, uint32_t n_edges);
 
+/* 1 when e_0 <= e_1 <= ... <= e_(N-2): the edges wai_bucket counts ascend. */
+int wai_edges_ascend(const int64_t *edges, uint32_t n_edges);
+
+/* wai_bucket for ascending edges (wai_edges_ascend): b is then the number of
+ * e_i (i < N - 1) below sigma', found by halving, branch-free (log2 N
+ * steps instead of N - 1 compares; the latent decode's per-symbol cost). */
+uint32_t wai_bucket_ascending(int64_t sigma, const int64_t *edges, uint32_t n_edges);
+
 /* The RGB8 step (§4 step 4): v clamped to [0, 2^afrac], then
  * (v*255 + 2^(afrac-1)) >> afrac. afrac in 1..30 (the parser's range; the
  * result is then in 0..255); any other afrac gives 0. */

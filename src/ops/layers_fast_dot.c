@@ -118,28 +118,28 @@ static const int16_t *block_of(const wai_layer *l, const dot_plan *pl, size_t i,
     return l->weights + (pl->conv ? o * pl->cin + i : i * pl->cout + o) * kk;
 }
 
-/* Packs phase (qy, qx)'s weights at wp (unless NULL) as
- * [blk][pair][tap][NO][2] (zero past cin and cout) and returns tp, the
- * phase's largest sum of |W| over its taps and one pair for one output
- * channel. */
+/* Packs blocks blk0 .. blk1 - 1 of phase (qy, qx)'s weights at wp (the
+ * phase's start) as [blk][pair][tap][NO][2] (zero past cin and cout) and
+ * returns tp over them: the largest sum of |W| over the phase's taps and one
+ * pair for one output channel. */
 static uint64_t pack_phase(const wai_layer *l, const dot_plan *pl, size_t qy, size_t qx,
-                           int16_t *wp) {
+                           int16_t *wp, size_t blk0, size_t blk1) {
     const size_t nky = taps_of(qy, pl->kh, pl->sy), nkx = taps_of(qx, pl->k, pl->s);
     const size_t nt = nky * nkx;
     size_t tk[NTMAX];
     for (size_t j = 0; j < nt; j++)
         tk[j] = tap_index(pl, qy + (j / nkx) * pl->sy, qx + (j % nkx) * pl->s);
     uint64_t tp = 0;
-    for (size_t blk = 0; blk < pl->nblk; blk++)
+    for (size_t blk = blk0; blk < blk1; blk++)
         for (size_t p = 0; p < pl->npairs; p++)
             for (size_t o = 0; o < NO; o++) {
                 uint64_t t = 0;
                 for (size_t e = 0; e < 2; e++) {
                     const int16_t *wv = block_of(l, pl, 2 * p + e, blk * NO + o);
-                    int16_t *d = wp ? wp + ((blk * pl->npairs + p) * nt * NO + o) * 2 + e : NULL;
+                    int16_t *d = wp + ((blk * pl->npairs + p) * nt * NO + o) * 2 + e;
                     for (size_t j = 0; j < nt; j++) {
                         int16_t v = wv ? wv[tk[j]] : 0;
-                        if (d) d[j * NO * 2] = v;
+                        d[j * NO * 2] = v;
                         t += wai_abs_i64(v);
                     }
                 }
@@ -151,14 +151,14 @@ static uint64_t pack_phase(const wai_layer *l, const dot_plan *pl, size_t qy, si
 /* The largest tp over every phase (pack_phase's), in one pass over the
  * layer's weights in their own order: per output and channel pair, each
  * tap's |W| added to its phase's sum. */
-static uint64_t largest_tp(const wai_layer *l, const dot_plan *pl) {
+static uint64_t largest_tp(const wai_layer *l, const dot_plan *pl, size_t p0, size_t p1) {
     const size_t k = pl->k, s = pl->s, kk = pl->kh * k;
     uint64_t tp = 0, ph[DKMAX * DKMAX];
     unsigned char phase_of[DKMAX * DKMAX]; /* by index in the kh*k block */
     for (size_t ky = 0; ky < pl->kh; ky++)
         for (size_t kx = 0; kx < k; kx++)
             phase_of[tap_index(pl, ky, kx)] = (unsigned char)((ky % pl->sy) * s + kx % s);
-    for (size_t p = 0; p < pl->npairs; p++)
+    for (size_t p = p0; p < p1; p++)
         for (size_t o = 0; o < pl->cout; o++) {
             memset(ph, 0, sizeof ph);
             for (size_t i = 2 * p; i < 2 * p + 2 && i < pl->cin; i++) {
@@ -171,25 +171,76 @@ static uint64_t largest_tp(const wai_layer *l, const dot_plan *pl) {
     return tp;
 }
 
-/* Packs every phase into wp (kh*k*npairs*nblk*NO*2 i16 in all) and sets the
- * chunks: n pairs with n * lmax * tp <= 2^31 - 1 (tp = 0: all pairs). 0
- * when some chunk would be empty. */
-static int pack_weights(const wai_layer *l, dot_plan *pl, int16_t *wp) {
-    size_t ofs = 0;
+/* Both passes over the weights split over threads (packing was a twelfth
+ * of a one-thread WIH1 decode and all of it on one thread): share t takes
+ * a run of output blocks of every phase (pack) or a run of channel pairs
+ * (largest_tp), and keeps its own maxima; the caller takes theirs. */
+#define PACK_SHARES 8
+
+typedef struct pack_job {
+    const wai_layer *l;
+    const dot_plan *pl;
+    int16_t *wp; /* NULL: largest_tp's pass */
+    unsigned n;
+    uint64_t tp[PACK_SHARES][NTMAX];
+} pack_job;
+
+static void pack_share(void *arg, unsigned t) {
+    pack_job *j = arg;
+    const dot_plan *pl = j->pl;
+    if (!j->wp) {
+        j->tp[t][0] = largest_tp(j->l, pl, pl->npairs * t / j->n, pl->npairs * (t + 1) / j->n);
+        return;
+    }
+    const size_t b0 = pl->nblk * t / j->n, b1 = pl->nblk * (t + 1) / j->n;
     for (size_t qy = 0; qy < pl->sy; qy++)
         for (size_t qx = 0; qx < pl->s; qx++) {
             size_t ph = qy * pl->s + qx;
-            size_t nt = taps_of(qy, pl->kh, pl->sy) * taps_of(qx, pl->k, pl->s);
-            pl->wofs[ph] = ofs;
-            /* tp <= 2 * 64 * 2^15 and lmax < 2^15: the product fits. */
-            uint64_t tp = pack_phase(l, pl, qy, qx, wp + ofs);
-            for (int m = 0; m < pl->limbs; m++) {
-                uint64_t per = tp * pl->lmax[m];
-                uint64_t n = per == 0 ? pl->npairs : CHUNK_LIM / per;
-                if (n == 0) return 0;
-                pl->chunk[m][ph] = n < pl->npairs ? (size_t)n : pl->npairs;
-            }
-            ofs += pl->nblk * pl->npairs * nt * NO * 2;
+            j->tp[t][ph] = pack_phase(j->l, pl, qy, qx, j->wp + pl->wofs[ph], b0, b1);
+        }
+}
+
+/* The largest tp over every phase, or (wp not NULL) every phase packed into
+ * wp (kh*k*npairs*nblk*NO*2 i16 in all) with each phase's tp in tp[ph]. */
+static uint64_t pack_run(const wai_exec *ex, const wai_layer *l, dot_plan *pl, int16_t *wp,
+                         uint64_t *tp) {
+    pack_job j;
+    j.l = l, j.pl = pl, j.wp = wp;
+    size_t n = wai_exec_threads(ex), units = wp ? pl->nblk : pl->npairs;
+    if (n > PACK_SHARES) n = PACK_SHARES;
+    if (n > units) n = units;
+    j.n = n ? (unsigned)n : 1;
+    size_t ofs = 0, nph = pl->sy * pl->s;
+    for (size_t qy = 0; qy < pl->sy; qy++)
+        for (size_t qx = 0; qx < pl->s; qx++) {
+            pl->wofs[qy * pl->s + qx] = ofs;
+            ofs += pl->nblk * pl->npairs * taps_of(qy, pl->kh, pl->sy) * taps_of(qx, pl->k, pl->s) *
+                   NO * 2;
+        }
+    wai_exec_run(ex, j.n, pack_share, &j);
+    uint64_t top = 0;
+    for (size_t ph = 0; ph < (wp ? nph : 1); ph++) {
+        uint64_t m = 0;
+        for (unsigned t = 0; t < j.n; t++)
+            if (j.tp[t][ph] > m) m = j.tp[t][ph];
+        if (tp) tp[ph] = m;
+        if (m > top) top = m;
+    }
+    return top;
+}
+
+/* Packs every phase into wp and sets the chunks: n pairs with n * lmax *
+ * tp <= 2^31 - 1 (tp = 0: all pairs). 0 when some chunk would be empty. */
+static int pack_weights(const wai_exec *ex, const wai_layer *l, dot_plan *pl, int16_t *wp) {
+    uint64_t tp[NTMAX];
+    pack_run(ex, l, pl, wp, tp);
+    for (size_t ph = 0; ph < pl->sy * pl->s; ph++)
+        /* tp <= 2 * 64 * 2^15 and lmax < 2^15: the product fits. */
+        for (int m = 0; m < pl->limbs; m++) {
+            uint64_t per = tp[ph] * pl->lmax[m];
+            uint64_t n = per == 0 ? pl->npairs : CHUNK_LIM / per;
+            if (n == 0) return 0;
+            pl->chunk[m][ph] = n < pl->npairs ? (size_t)n : pl->npairs;
         }
     return 1;
 }
@@ -408,7 +459,7 @@ static int dot_run(const wai_exec *ex, const wai_layer *l, int mode, uint32_t sh
     int two = 0;
     if (!plan_call(l, mode, &pl, h, w, oh, ow, a, wai_exec_cores(ex), band, 0)) return 0;
     if (pl.limbs == 1) {
-        uint64_t tp = largest_tp(l, &pl);
+        uint64_t tp = pack_run(ex, l, &pl, NULL, NULL);
         two = tp * pl.lmax[0] > CHUNK_LIM; /* tp <= 2 * 64 * 2^15, lmax < 2^15 */
     }
     for (;;) {
@@ -436,7 +487,7 @@ static int dot_run(const wai_exec *ex, const wai_layer *l, int mode, uint32_t sh
         bands = wai_alloc_array(alloc, nb, sizeof(int16_t));
     }
     /* Packing (and its refusal, a chunk of no pair) precedes the threads. */
-    int ok = wp && bands && pack_weights(l, &pl, wp);
+    int ok = wp && bands && pack_weights(ex, l, &pl, wp);
     if (ok) {
         dot_job j = {l, &pl, shift, x, y, wp, bands, nb, nbands, nrow, nthr};
         wai_exec_run(ex, nthr, dot_share, &j);

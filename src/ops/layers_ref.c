@@ -279,6 +279,28 @@ uint32_t wai_bucket(int64_t sigma, const int64_t *edges, uint32_t n_edges) {
     return n_edges - 1 - count;
 }
 
+int wai_edges_ascend(const int64_t *edges, uint32_t n_edges) {
+    for (uint32_t i = 1; i + 1 < n_edges; i++)
+        if (edges[i] < edges[i - 1]) return 0;
+    return 1;
+}
+
+/* With ascending e_0 .. e_(N-2), #{i : sigma' <= e_i} counts a tail, so b =
+ * N - 1 minus it is the length of the head below sigma'. The answer stays
+ * in [lo, lo + len]: where e_(lo + half - 1) < sigma' the whole first half
+ * is below and lo moves past it; either way len drops by half. */
+uint32_t wai_bucket_ascending(int64_t sigma, const int64_t *edges, uint32_t n_edges) {
+    if (n_edges <= 1) return 0;
+    const int64_t sp = sigma < edges[0] ? edges[0] : sigma;
+    uint32_t lo = 0, len = n_edges - 1;
+    while (len > 1) {
+        uint32_t half = len / 2;
+        lo += edges[lo + half - 1] < sp ? half : 0;
+        len -= half;
+    }
+    return lo + (edges[lo] < sp);
+}
+
 uint8_t wai_rgb8_step(int64_t v, uint32_t afrac) {
     if (afrac < 1 || afrac > 30) return 0;
     const int64_t top = (int64_t)1 << afrac;

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/exec.h"
 #include "common/int128.h"
+#include "decode/int_hyper.h"
 #include "harness.h"
 #include "ops/bounds.h"
 #include "ops/layers.h"
@@ -742,6 +744,55 @@ static void test_stage_bucket(void) {
     const int64_t u[4] = {5, 1, 9, 7};
     CHECK(wai_bucket(6, u, 4) == 2);
     CHECK(wai_bucket(0, u, 4) == 1); /* sigma' = 5: 5 <= 5 and 5 <= 9 */
+    CHECK(!wai_edges_ascend(u, 4) && wai_edges_ascend(e, 3) && wai_edges_ascend(u, 2));
+    /* The halving search against the count: ascending edges with repeats,
+     * 1 to 70 of them, sigma at, around and beyond every edge. */
+    uint64_t seed = 0x6275636b6574ull;
+    int64_t ed[70];
+    int bad = 0;
+    for (int c = 0; c < 3000; c++) {
+        uint32_t n = 1 + (uint32_t)(harness_rand(&seed) % 70);
+        int64_t v = (int64_t)(harness_rand(&seed) % 1000) - 500;
+        for (uint32_t i = 0; i < n; i++) ed[i] = v += (int64_t)(harness_rand(&seed) % 4);
+        if (c % 7 == 0) ed[n - 1] = I64MIN; /* the last edge is never read as a bound */
+        for (uint32_t i = 0; i < n; i++)
+            for (int64_t d = -1; d <= 1; d++) {
+                int64_t sg = ed[i] == I64MIN ? I64MIN : ed[i] + d;
+                bad += wai_bucket_ascending(sg, ed, n) != wai_bucket(sg, ed, n);
+            }
+        bad += wai_bucket_ascending(I64MIN, ed, n) != wai_bucket(I64MIN, ed, n);
+        bad += wai_bucket_ascending(I64MAX, ed, n) != wai_bucket(I64MAX, ed, n);
+    }
+    CHECK_MSG(bad == 0, "%d buckets differ", bad);
+}
+
+/* The RGB8 step over a plane set, on 1 to 3 threads, against the step
+ * value by value: values around 0 and 2^afrac and at the ends of i64,
+ * afrac 0 to 31 (outside 1..30 every byte is 0). */
+static void test_stage_rgb8_interleave(void) {
+    enum { HW = 3 * (1 << 15) + 7 };
+    static int64_t pl[3 * HW];
+    static uint8_t got[3 * HW];
+    uint64_t seed = 0x72676238ull;
+    int bad = 0;
+    for (uint32_t afrac = 0; afrac <= 31; afrac += (afrac < 2 || afrac > 28) ? 1 : 9) {
+        const int64_t top = afrac < 63 ? (int64_t)1 << (afrac < 62 ? afrac : 62) : 0;
+        for (size_t i = 0; i < 3 * (size_t)HW; i++) {
+            uint64_t r = harness_rand(&seed);
+            int64_t v = (int64_t)(r % 5) == 0 ? (r & 64 ? I64MAX : I64MIN)
+                                             : (int64_t)(r >> 8) % (2 * top + 9) - 4;
+            pl[i] = v;
+        }
+        for (unsigned t = 1; t <= 3; t++) {
+            const wai_exec ex = {NULL, harness_pool(t), NULL, NULL};
+            memset(got, 0xAA, sizeof got);
+            wai_rgb8_interleave(&ex, pl, HW, afrac, got);
+            for (size_t i = 0; i < HW; i++)
+                for (size_t ch = 0; ch < 3; ch++)
+                    bad += got[3 * i + ch] != wai_rgb8_step(pl[ch * HW + i], afrac);
+        }
+    }
+    CHECK_MSG(bad == 0, "%d bytes differ", bad);
 }
 
 static void test_stage_rgb8(void) {
@@ -1036,6 +1087,7 @@ void suite_layers(void) {
     harness_run("layers/stage_dequantize", test_stage_dequantize);
     harness_run("layers/stage_bucket", test_stage_bucket);
     harness_run("layers/stage_rgb8", test_stage_rgb8);
+    harness_run("layers/stage_rgb8_interleave", test_stage_rgb8_interleave);
     harness_run("layers/stage_pcm", test_stage_pcm);
     harness_run("layers/random_vs_native", test_layers_random_vs_native);
 }
