@@ -124,8 +124,11 @@ __attribute__((target("avx512f"))) static inline __m512i value_n(const uint64_t 
 /* round_shift(x * r, afrac) for 8 lanes: the exact product (|x| < 2^31, r
  * < 2^32), then floor plus the bit below. */
 __attribute__((target("avx512f,avx512dq"))) static inline void value_out(
-    int64_t *y, const int64_t *x, __m512i r, __m128i sa, __m128i sa1) {
-    __m512i v = _mm512_mullo_epi64(_mm512_loadu_si512(x), r);
+    int64_t *y, const int64_t *x, __m512i r, __m128i sa, __m128i sa1, int r16) {
+    /* r < 2^16 (the seeded root's lanes): one vpmuldq of the low halves,
+     * |x| < 2^31, is the product; else the three-uop vpmullq. */
+    __m512i v = r16 ? _mm512_mul_epi32(_mm512_loadu_si512(x), r)
+                    : _mm512_mullo_epi64(_mm512_loadu_si512(x), r);
     __m512i q = _mm512_add_epi64(_mm512_sra_epi64(v, sa),
                                  _mm512_and_si512(_mm512_srl_epi64(v, sa1), _mm512_set1_epi64(1)));
     _mm512_storeu_si512(y, q);
@@ -151,7 +154,8 @@ __attribute__((target("avx512f,avx512dq,avx512cd"))) static void igdn_value(
             __m512i n0 = value_n(sum + i, sg, vb, bneg), n1 = value_n(sum + i + 8, sg, vb, bneg);
             uint64_t top = _mm512_reduce_or_epi64(_mm512_or_si512(n0, n1));
             __m512i r0 = n0, r1 = n1; /* all zero when top is */
-            if (top > 0xFFFFFFFFu) {
+            const int r16 = top <= 0xFFFFFFFFu;
+            if (!r16) {
                 r0 = isqrt8(n0), r1 = isqrt8(n1);
             } else if (top) {
                 /* Both halves as one vector of 16 u32, the roots widened back. */
@@ -161,11 +165,11 @@ __attribute__((target("avx512f,avx512dq,avx512cd"))) static void igdn_value(
                 r0 = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(r));
                 r1 = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(r, 1));
             }
-            value_out(y + i, x + i, r0, sa, sa1);
-            value_out(y + i + 8, x + i + 8, r1, sa, sa1);
+            value_out(y + i, x + i, r0, sa, sa1, r16);
+            value_out(y + i + 8, x + i + 8, r1, sa, sa1, r16);
         }
         for (; i + 8 <= n; i += 8)
-            value_out(y + i, x + i, isqrt8(value_n(sum + i, sg, vb, bneg)), sa, sa1);
+            value_out(y + i, x + i, isqrt8(value_n(sum + i, sg, vb, bneg)), sa, sa1, 0);
     }
     if (i < n) wai_igdn_value_c(y + i, x + i, sum + i, n - i, beta, gf, afrac);
 }
