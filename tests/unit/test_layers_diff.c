@@ -310,7 +310,7 @@ static int conv_random_case(int transposed) {
 
 typedef struct igdn_case {
     wai_layer l;
-    uint64_t sums[256];
+    uint64_t sums[1024]; /* up to test_igdn_wide's channels */
     uint32_t gf, afrac;
 } igdn_case;
 
@@ -471,6 +471,14 @@ static void test_igdn_dot_edges(void) {
         uint64_t x0 = xs[rnd(sizeof xs / sizeof xs[0])];
         bad += !igdn_case_full(ch, positions, 0, 0, &g, x0);
     }
+}
+
+/* Many channels: near c = 800 the pair dot path's temporaries fit the cap
+ * with the gathered rows (run_block) on one side and without them on the
+ * other, so both of its ways run. */
+static void test_igdn_wide(void) {
+    int bad = 0;
+    for (int t = 0; t < 6 && bad < 2; t++) bad += !igdn_case_run(780 + 10 * (uint32_t)t, 1 + rnd(9), 1, 0);
 }
 
 /* Shapes outside the tiled path (k or stride above 8) go to the reference;
@@ -741,6 +749,7 @@ void suite_layers_diff(void) {
     harness_run("layers_diff/igdn_random", test_igdn_random);
     harness_run("layers_diff/chunk_edges", test_chunk_edges);
     harness_run("layers_diff/igdn_dot_edges", test_igdn_dot_edges);
+    harness_run("layers_diff/igdn_wide", test_igdn_wide);
     harness_run("layers_diff/untiled_shapes", test_untiled_shapes);
     harness_run("layers_diff/bmshj_shapes", test_bmshj_shapes);
     harness_run("layers_diff/dot_thresholds", test_dot_thresholds);
