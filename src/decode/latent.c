@@ -24,20 +24,38 @@ wai_status wai_decode_channels(wai_rans_dec *d, const wai_channel_coding *ch, ui
     return WAI_ok;
 }
 
+/* Buckets a run at a time, then the run's symbols: the bucket (a search
+ * over the edges, off the rANS chain) no longer waits between one symbol's
+ * state and the next, and the state stays in locals (wai_rans_local_decode
+ * is wai_rans_decode exactly). A symbol that runs the stream out stops the
+ * run before its value is rebuilt, as before. */
+#define BUCKET_RUN 256
+
 wai_status wai_decode_bucketed(wai_rans_dec *d, const wai_cdf_table *tables,
                                const wai_entropy_table *meta, const int64_t *edges, uint32_t n_edges,
                                const int64_t *sigma, const int64_t *mu, size_t n,
                                uint32_t afrac, int64_t *out) {
     const int ascend = wai_edges_ascend(edges, n_edges);
-    for (size_t p = 0; p < n; p++) {
-        uint32_t b = ascend ? wai_bucket_ascending(sigma[p], edges, n_edges)
-                            : wai_bucket(sigma[p], edges, n_edges);
-        int32_t s;
-        wai_status st = wai_rans_decode(d, &tables[b], meta[b].offset, &s);
-        if (st == WAI_ok) st = wai_dequantize(s, afrac, mu[p], &out[p]);
-        if (st != WAI_ok) return st;
+    uint32_t bk[BUCKET_RUN];
+    wai_rans_local l = wai_rans_local_load(d);
+    wai_status st = WAI_ok;
+    for (size_t p0 = 0; p0 < n && st == WAI_ok; p0 += BUCKET_RUN) {
+        const size_t m = n - p0 < BUCKET_RUN ? n - p0 : BUCKET_RUN;
+        for (size_t i = 0; i < m; i++)
+            bk[i] = ascend ? wai_bucket_ascending(sigma[p0 + i], edges, n_edges)
+                           : wai_bucket(sigma[p0 + i], edges, n_edges);
+        for (size_t i = 0; i < m; i++) {
+            const uint32_t b = bk[i];
+            int32_t s = wai_rans_local_decode(&l, d, &tables[b], meta[b].offset);
+            if (l.ran_out) {
+                st = WAI_stream_exhausted;
+                break;
+            }
+            if ((st = wai_dequantize(s, afrac, mu[p0 + i], &out[p0 + i])) != WAI_ok) break;
+        }
     }
-    return WAI_ok;
+    wai_rans_local_store(d, &l);
+    return st;
 }
 
 wai_status wai_payload_tables_init(const wai_allocator *a, const uint8_t *bytes, uint32_t n,
