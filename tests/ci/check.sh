@@ -246,7 +246,7 @@ main() {
         local tprog
         if tprog="$(find_program "$CI/tsan" wai_unit_tests)"; then
             run_test unit-tsan env TSAN_OPTIONS=halt_on_error=1 "$tprog" --data "$WAI_REPO/tests" \
-                --filter "threads,layers_diff/thread_shapes,layers_diff/igdn_dot_edges,layers_diff/bmshj_shapes,diff/motion_pipe_threads"
+                --filter "threads,layers_diff/thread_shapes,layers_diff/igdn_dot_edges,layers_diff/bmshj_shapes,diff/motion_pipe_threads,layers/stage_rgb8_interleave"
         else
             echo "  FAIL unit-tsan: wai_unit_tests not found in $CI/tsan"
             count unit-tsan 0 1
