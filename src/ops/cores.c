@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ops/cores_c.h"
+#include "ops/network.h"
 #include "ops/x86/x86.h"
 
 static void tap_i64(int64_t *acc, size_t nob, const int64_t *const *xp, const int64_t *wts,
@@ -103,6 +104,8 @@ static void max_abs_share(void *arg, unsigned t) {
 }
 
 uint64_t wai_exec_max_abs(const wai_exec *ex, const int64_t *x, size_t n) {
+    uint64_t known;
+    if (wai_exec_known_max_abs(ex, x, n, &known)) return known;
     const wai_cores *c = wai_exec_cores(ex);
     unsigned nthr = wai_exec_threads(ex);
     if (nthr > WAI_THREADS_MAX) nthr = WAI_THREADS_MAX;

@@ -41,6 +41,7 @@
 #include "common/int128.h"
 #include "ops/cores.h"
 #include "ops/layers_fast.h"
+#include "ops/network.h"
 
 #define NO WAI_DOT_NO
 #define DKMAX 8      /* largest k and stride taken */
@@ -72,6 +73,7 @@ typedef struct dot_plan {
     size_t chunk[2][NTMAX];     /* pairs per 32-bit chunk, per limb and phase */
     wai_dot_fn dot;             /* the exec's loops (ops/cores.h) */
     wai_requant_fn requant;
+    wai_max_abs_fn max_abs;
     size_t cols;                /* its columns per call */
 } dot_plan;
 
@@ -346,13 +348,19 @@ static void run_phase(const wai_layer *l, const dot_plan *pl, uint32_t shift, co
 
 /* Output row oy, block by block: the block's phases interleave in row (an
  * L1-sized buffer of NO rows), which is then copied out whole, so y takes
- * full cache lines once instead of every s-th value s times. */
+ * full cache lines once instead of every s-th value s times. The rows'
+ * largest |y| is taken there too, while they are in L1 (*amax: the
+ * output's A, so the next layer need not read it all again). */
 static void run_row(const wai_layer *l, const dot_plan *pl, uint32_t shift, const int16_t *band,
-                    ptrdiff_t ib0, const int16_t *wpk, size_t oy, int64_t *y, int64_t *row) {
+                    ptrdiff_t ib0, const int16_t *wpk, size_t oy, int64_t *y, int64_t *row,
+                    uint64_t *amax) {
     for (size_t blk = 0; blk < pl->nblk; blk++) {
         for (size_t qx = 0; qx < pl->s; qx++)
             run_phase(l, pl, shift, band, ib0, wpk, oy, qx, blk, row);
-        for (size_t ob = 0; ob < NO && blk * NO + ob < pl->cout; ob++)
+        size_t nob = pl->cout - blk * NO < NO ? pl->cout - blk * NO : NO;
+        uint64_t m = pl->max_abs(row, nob * pl->ow);
+        if (m > *amax) *amax = m;
+        for (size_t ob = 0; ob < nob; ob++)
             memcpy(y + ((blk * NO + ob) * pl->oh + oy) * pl->ow, row + ob * pl->ow,
                    sizeof(int64_t) * pl->ow);
     }
@@ -381,6 +389,7 @@ static int plan_call(const wai_layer *l, int mode, dot_plan *pl, uint32_t h, uin
     pl->dmax = (pl->k - 1) / pl->s, pl->dmaxy = (pl->kh - 1) / pl->sy;
     pl->npairs = (pl->cin + 1) / 2, pl->nblk = (pl->cout + NO - 1) / NO;
     pl->dot = cores->dot, pl->cols = cores->dot_cols, pl->requant = cores->requant;
+    pl->max_abs = cores->max_abs;
     /* The tiles read columns t - c with t < t_end + cols - 1 and t_end <=
      * (pad + ow - 1) / s + 1. */
     pl->cl = pl->dmax;
@@ -410,26 +419,30 @@ typedef struct dot_job {
     size_t nb, nbands;
     size_t nrow; /* where a thread's row buffer starts in its nb i16 */
     unsigned nthr;
+    uint64_t amax[WAI_THREADS_MAX]; /* share t's largest |y|, written once */
 } dot_job;
 
 /* Band bi: its input rows converted, then its output rows computed. */
-static void run_band(const dot_job *j, size_t bi, int16_t *band, int64_t *row) {
+static void run_band(const dot_job *j, size_t bi, int16_t *band, int64_t *row, uint64_t *amax) {
     const dot_plan *pl = j->pl;
     size_t oy0 = bi * pl->band, oy1 = pl->oh - oy0 < pl->band ? pl->oh : oy0 + pl->band;
     ptrdiff_t ib0 = (ptrdiff_t)((oy0 + pl->pady) / pl->sy) - (ptrdiff_t)pl->dmaxy;
     size_t br = (size_t)((ptrdiff_t)((oy1 - 1 + pl->pady) / pl->sy) - ib0 + 1);
     fill_band(pl, j->x, ib0, br, band);
-    for (size_t oy = oy0; oy < oy1; oy++) run_row(j->l, pl, j->shift, band, ib0, j->wp, oy, j->y, row);
+    for (size_t oy = oy0; oy < oy1; oy++)
+        run_row(j->l, pl, j->shift, band, ib0, j->wp, oy, j->y, row, amax);
 }
 
 /* Share t: a contiguous run of bands. Each output row is one band's, and
  * its sums do not depend on which band or thread forms them. */
 static void dot_share(void *arg, unsigned t) {
-    const dot_job *j = arg;
+    dot_job *j = arg;
     size_t b0 = j->nbands * t / j->nthr, b1 = j->nbands * (t + 1) / j->nthr;
     int16_t *band = j->bands + t * j->nb;
     int64_t *row = (int64_t *)(void *)(band + j->nrow);
-    for (size_t b = b0; b < b1; b++) run_band(j, b, band, row);
+    uint64_t amax = 0;
+    for (size_t b = b0; b < b1; b++) run_band(j, b, band, row, &amax);
+    j->amax[t] = amax;
 }
 
 /* Rows per band for n threads: BAND, or fewer when there are fewer bands
@@ -489,8 +502,13 @@ static int dot_run(const wai_exec *ex, const wai_layer *l, int mode, uint32_t sh
     /* Packing (and its refusal, a chunk of no pair) precedes the threads. */
     int ok = wp && bands && pack_weights(ex, l, &pl, wp);
     if (ok) {
-        dot_job j = {l, &pl, shift, x, y, wp, bands, nb, nbands, nrow, nthr};
+        dot_job j = {l, &pl, shift, x, y, wp, bands, nb, nbands, nrow, nthr, {0}};
         wai_exec_run(ex, nthr, dot_share, &j);
+        /* Every output was written by one share: their largest is y's A. */
+        uint64_t amax = 0;
+        for (unsigned t = 0; t < nthr; t++)
+            if (j.amax[t] > amax) amax = j.amax[t];
+        wai_exec_note_max_abs(ex, y, pl.cout * pl.oh * pl.ow, amax);
     }
     wai_free(alloc, bands);
     wai_free(alloc, wp);

@@ -34,6 +34,7 @@
 #include "common/int128.h"
 #include "ops/cores.h"
 #include "ops/layers_fast_dot.h"
+#include "ops/network.h"
 
 #define NO WAI_DOT_NO
 #define LSQ_MAX 5 /* 15-bit limbs of a square below 2^62 */
@@ -49,6 +50,8 @@ typedef struct igdn_plan {
     wai_dot_fn dot;
     wai_igdn_value_fn value;
     wai_igdn_limbs_fn limbs;
+    wai_max_abs_fn max_abs;
+    uint64_t *amax; /* [nthr]: each share's largest |y| (gathered blocks only) */
     const int64_t *x;
     int64_t *y;
     const int16_t *wp;             /* [m][blk][pair][NO][2] */
@@ -106,8 +109,8 @@ static void pack_gamma(igdn_plan *pl, int16_t *wp, uint64_t asq) {
  * share a handful of cache sets, and the values' second read of x missed
  * again after the limbs' first (xb: c rows of cols, contiguous; 11 % of
  * the GDNs' time). */
-static void run_block(const igdn_plan *pl, size_t p0, size_t np, int16_t *limbs,
-                      uint64_t *acc, int64_t *xb) {
+static uint64_t run_block(const igdn_plan *pl, size_t p0, size_t np, int16_t *limbs,
+                          uint64_t *acc, int64_t *xb) {
     const size_t c = pl->c, cols = pl->cols, positions = pl->positions;
     const int64_t *xr = pl->x + p0; /* channel i at xr + i * xs */
     size_t xs = positions;
@@ -132,9 +135,22 @@ static void run_block(const igdn_plan *pl, size_t p0, size_t np, int16_t *limbs,
             }
         }
     const wai_layer *l = pl->l;
-    for (size_t i = 0; i < c; i++)
-        pl->value(pl->y + i * positions + p0, xr + i * xs, acc + i * cols, np,
-                  l->beta[i], pl->gf, pl->afrac);
+    if (!xb) {
+        for (size_t i = 0; i < c; i++)
+            pl->value(pl->y + i * positions + p0, xr + i * xs, acc + i * cols, np,
+                      l->beta[i], pl->gf, pl->afrac);
+        return 0;
+    }
+    /* Gathered: the values over their inputs in xb, their largest |y| while
+     * they are in cache, then the rows out. */
+    uint64_t amax = 0;
+    for (size_t i = 0; i < c; i++) {
+        pl->value(xb + i * cols, xb + i * cols, acc + i * cols, np, l->beta[i], pl->gf, pl->afrac);
+        uint64_t m = pl->max_abs(xb + i * cols, np);
+        if (m > amax) amax = m;
+        memcpy(pl->y + i * positions + p0, xb + i * cols, 8 * np);
+    }
+    return amax;
 }
 
 /* Share t: a contiguous run of blocks, with its own buffers. */
@@ -145,11 +161,14 @@ static void igdn_dot_share(void *arg, unsigned t) {
     uint64_t *acc = (uint64_t *)buf;
     int16_t *limbs = (int16_t *)(buf + sizeof(uint64_t) * pl->nblk * NO * pl->cols);
     int64_t *xb = pl->gather ? (int64_t *)(void *)(limbs + (size_t)pl->lsq * pl->lstride) : NULL;
+    uint64_t amax = 0;
     for (size_t b = b0; b < b1; b++) {
         size_t p0 = b * pl->cols;
-        run_block(pl, p0, pl->positions - p0 < pl->cols ? pl->positions - p0 : pl->cols, limbs,
-                  acc, xb);
+        uint64_t m = run_block(pl, p0, pl->positions - p0 < pl->cols ? pl->positions - p0 : pl->cols,
+                               limbs, acc, xb);
+        if (m > amax) amax = m;
     }
+    pl->amax[t] = amax;
 }
 
 int wai_igdn_dot(const wai_exec *ex, const wai_layer *l, uint32_t gf, uint32_t afrac,
@@ -161,7 +180,7 @@ int wai_igdn_dot(const wai_exec *ex, const wai_layer *l, uint32_t gf, uint32_t a
     pl.l = l, pl.gf = gf, pl.afrac = afrac, pl.x = x, pl.y = y, pl.positions = positions;
     pl.c = l->c, pl.npairs = (pl.c + 1) / 2, pl.nblk = (pl.c + NO - 1) / NO;
     pl.cols = cores->dot_cols, pl.dot = cores->dot, pl.value = cores->igdn_value;
-    pl.limbs = cores->igdn_limbs;
+    pl.limbs = cores->igdn_limbs, pl.max_abs = cores->max_abs;
     pl.pstride = 2 * pl.cols, pl.lstride = pl.npairs * pl.pstride;
     const uint64_t asq = a * a; /* < 2^62 */
     pl.lsq = asq == 0 ? 1 : (wai_bitlen64(asq) + 14) / 15;
@@ -201,7 +220,14 @@ int wai_igdn_dot(const wai_exec *ex, const wai_layer *l, uint32_t gf, uint32_t a
     if (ok) {
         pack_gamma(&pl, wp, asq);
         pl.wp = wp;
+        uint64_t amax[WAI_THREADS_MAX] = {0};
+        pl.amax = amax;
         wai_exec_run(ex, pl.nthr, igdn_dot_share, &pl);
+        /* Gathered, every value's |y| was taken: their largest is y's A. */
+        uint64_t top = 0;
+        for (unsigned t = 0; t < pl.nthr; t++)
+            if (amax[t] > top) top = amax[t];
+        if (pl.gather) wai_exec_note_max_abs(ex, y, pl.c * positions, top);
     }
     wai_free(alloc, pl.bufs);
     wai_free(alloc, wp);

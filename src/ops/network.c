@@ -138,6 +138,19 @@ static int ws_reserve(wai_network_ws *ws, uint64_t n) {
     return 1;
 }
 
+int wai_exec_known_max_abs(const wai_exec *ex, const int64_t *x, size_t n, uint64_t *a) {
+    const wai_amax *h = ex && ex->ws ? &ex->ws->in : NULL;
+    if (!h || !h->known || h->x != x || h->n != n) return 0;
+    *a = h->a;
+    return 1;
+}
+
+void wai_exec_note_max_abs(const wai_exec *ex, const int64_t *y, size_t n, uint64_t a) {
+    if (!ex || !ex->ws) return;
+    wai_amax note = {y, n, a, 1};
+    ex->ws->out = note;
+}
+
 void wai_network_ws_init(wai_network_ws *ws, const wai_exec *ex) {
     memset(ws, 0, sizeof *ws);
     ws->ex = ex;
@@ -178,17 +191,27 @@ wai_status wai_network_run_ws(wai_network_ws *ws, const wai_kernels *k, const wa
     const uint64_t e = arena_need(p);
     if (!ws_reserve(ws, e)) return WAI_out_of_memory;
 
-    const wai_exec *ex = ws->ex;
+    /* The kernels run on a copy of the exec that names this ws, so that
+     * they can read and leave A notes (wai_amax); nothing else differs. */
+    wai_exec lex;
+    if (ws->ex) lex = *ws->ex;
+    else memset(&lex, 0, sizeof lex);
+    lex.ws = ws;
+    const wai_exec *ex = &lex;
+    const wai_amax none = {NULL, 0, 0, 0};
+    ws->in = ws->out = none;
     const int64_t *x = input;
     int at_end = 1; /* where the input lies: layer 0's is outside, so its output goes first */
-    for (uint32_t i = 0; i < m->n_layers; i++) {
+    wai_status st = WAI_ok;
+    for (uint32_t i = 0; i < m->n_layers && st == WAI_ok; i++) {
         const wai_layer *l = &m->layers[i];
         const wai_plan_layer *pl = &p->layers[i];
-        wai_status st;
+        /* The last layer's note, where it is of this layer's input. */
+        ws->in = ws->out.known && ws->out.x == x ? ws->out : none;
+        ws->out = none;
         if (runs_in_place(k, l, i)) {
             st = wai_igdn_fast_inplace(ex, l, s->layers[i].sums, m->gf, m->afrac,
                                        (int64_t *)x, (size_t)pl->in_h * pl->in_w);
-            if (st != WAI_ok) return st;
             continue;
         }
         /* Output at the end opposite the input, the plane beside it. */
@@ -196,10 +219,11 @@ wai_status wai_network_run_ws(wai_network_ws *ws, const wai_kernels *k, const wa
         int64_t *y = at_end ? ws->arena : ws->arena + (e - pl->out_elems);
         int64_t *plane = at_end ? ws->arena + pl->out_elems : ws->arena + in;
         st = run_layer(ex, k, m, l, pl, s->layers[i].sums, x, plane, y);
-        if (st != WAI_ok) return st;
         x = y;
         at_end = !at_end;
     }
+    ws->in = ws->out = none;
+    if (st != WAI_ok) return st;
     if (p->out_elems) memcpy(output, x, (size_t)p->out_elems * sizeof *output);
     return WAI_ok;
 }

@@ -179,6 +179,17 @@ static wai_status run_fast(const wai_exec *ex, const conv_case *c, int transpose
     return wai_conv2d_fast(ex, &c->l, c->sums, c->shift, x, h, w, y, oh, ow);
 }
 
+/* A kernel's note of its output's A (ops/network.h, wai_amax), where it
+ * left one: of y, of all n values, and exactly their largest |y|. Counts
+ * the notes seen, so the suite can tell they were checked at all. */
+static size_t g_notes;
+
+static int note_ok(const wai_network_ws *ws, const int64_t *y, size_t n) {
+    if (!ws->out.known) return 1;
+    g_notes++;
+    return ws->out.x == y && ws->out.n == n && ws->out.a == wai_max_abs_i64(y, n);
+}
+
 /* One conv (transposed = 0), conv_t (1) or one-dimensional conv_t (2: one
  * row, h must be 1, weights [cin][cout][k]) case of the given shape; returns
  * 1 when the fast path agreed. weights_small: small weights and tame
@@ -262,10 +273,13 @@ static int conv_case_full(int transposed, uint32_t cin, uint32_t cout, uint32_t 
     int thr_bad = 0;
     for (size_t t = 0, nt = thread_counts(); ok && t < nt; t++) {
         int isa = t % 2 ? WAI_FAST_ISA_BEST : (int)(t % (size_t)(harness_isa() + 1));
-        const wai_exec ex = {NULL, harness_pool(k_threads[t]), harness_cores(isa), NULL};
+        /* In a runner's ws, so a kernel's A note is checked too. */
+        wai_network_ws ws;
+        wai_network_ws_init(&ws, NULL);
+        const wai_exec ex = {NULL, harness_pool(k_threads[t]), harness_cores(isa), &ws};
         for (size_t i = 0; i < n_out; i++) y1[i] = (int64_t)0x5a5a5a5a5a5a5a5a;
         s1 = run_fast(&ex, &c, transposed, x, h, w, scr, y1, oh, ow);
-        ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n_out) == 0;
+        ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n_out) == 0 && note_ok(&ws, y1, n_out);
         if (!ok) thr_bad = (int)k_threads[t];
     }
     note(one_d ? 0 : transposed, s0, wai_max_abs_i64(x, n_in));
@@ -371,10 +385,13 @@ static int igdn_case_full(uint32_t ch, size_t positions, int realistic, uint64_t
     ok = ok && s0 == s1 && memcmp(xi, s0 == WAI_ok ? y0 : x, sizeof(int64_t) * n) == 0;
     /* And on the thread counts (blocks of positions split over them). */
     for (size_t t = 0, nt = thread_counts(); ok && t < nt; t++) {
-        const wai_exec ex = {NULL, harness_pool(k_threads[t]), harness_cores(harness_isa()), NULL};
+        wai_network_ws ws;
+        wai_network_ws_init(&ws, NULL);
+        const wai_exec ex = {NULL, harness_pool(k_threads[t]), harness_cores(harness_isa()), &ws};
         memcpy(xi, x, sizeof(int64_t) * n);
         s1 = wai_igdn_fast_inplace(&ex, &c.l, c.sums, c.gf, c.afrac, xi, positions);
-        ok = s0 == s1 && memcmp(xi, s0 == WAI_ok ? y0 : x, sizeof(int64_t) * n) == 0;
+        ok = s0 == s1 && memcmp(xi, s0 == WAI_ok ? y0 : x, sizeof(int64_t) * n) == 0 &&
+             note_ok(&ws, xi, n);
     }
     free(xi);
     note(2, s0, wai_max_abs_i64(x, n));
@@ -732,9 +749,10 @@ static void test_coverage(void) {
     /* Every kind saw refusals and passes at every input scale (when the
      * random suites ran: a filter may have left them out). */
     printf("layers_diff: %ld random layer cases (each at %d instruction-set levels), "
-           "%ld whole networks (%ld layer runs)\n",
-           n_cases, harness_isa() + 1, n_networks, n_net_layers);
+           "%ld whole networks (%ld layer runs), %zu output A notes checked\n",
+           n_cases, harness_isa() + 1, n_networks, n_net_layers, g_notes);
     if (counts[0][0] + counts[1][0] + counts[2][0] == 0) return;
+    CHECK(g_notes > 1000);
     CHECK(n_cases >= 10000);
     CHECK(n_networks >= 100);
     for (int k = 0; k < 3; k++)
