@@ -11,6 +11,7 @@
 
 struct wai_cores;
 struct wai_network_ws;
+struct wai_amax_notes;
 
 typedef struct wai_exec {
     const wai_allocator *alloc; /* NULL: the default allocator */
@@ -18,6 +19,8 @@ typedef struct wai_exec {
     const struct wai_cores *cores; /* NULL: the portable loops */
     struct wai_network_ws *ws;  /* a decoder's network arena, kept across its decodes
                                  * (ops/network.h); NULL: each run makes its own */
+    struct wai_amax_notes *notes; /* a network run's notes of A (ops/cores.h); NULL
+                                   * outside one */
 } wai_exec;
 
 /* The threads a call may use: at least 1. */

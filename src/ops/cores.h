@@ -121,8 +121,29 @@ static inline const wai_cores *wai_exec_cores(const wai_exec *ex) {
 }
 
 /* A layer's A over ex's threads (each a run of x, the largest of theirs
- * kept: the same value whatever the count) with ex's loop. */
+ * kept: the same value whatever the count) with ex's loop; or, inside a
+ * network run, the note the layer before left of x, the same number. */
 uint64_t wai_exec_max_abs(const wai_exec *ex, const int64_t *x, size_t n);
+
+/* A tensor's A (its largest |x|) as the layer that wrote it found it, so
+ * the next layer need not read the whole tensor again to learn it
+ * (docs/integer-operators.md, "A from the layer before"). The network
+ * runner (ops/network.c) hands a layer's `out` to the next layer as its
+ * `in` only when it names that layer's input, and clears both around
+ * every layer and run; ex->notes is NULL outside a run. */
+typedef struct wai_amax {
+    const int64_t *x;
+    size_t n;
+    uint64_t a;
+    int known;
+} wai_amax;
+
+typedef struct wai_amax_notes {
+    wai_amax in, out;
+} wai_amax_notes;
+
+/* A kernel's note that it wrote y[0..n) and found a its largest |y|. */
+void wai_exec_note_max_abs(const wai_exec *ex, const int64_t *y, size_t n, uint64_t a);
 
 /* The body of the inverse GDN's loop, written once so that a level's file
  * compiles the same C for its own instructions (ops/x86/avx512.c). */

@@ -41,7 +41,6 @@
 #include "common/int128.h"
 #include "ops/cores.h"
 #include "ops/layers_fast.h"
-#include "ops/network.h"
 
 #define NO WAI_DOT_NO
 #define DKMAX 8      /* largest k and stride taken */

@@ -34,7 +34,6 @@
 #include "common/int128.h"
 #include "ops/cores.h"
 #include "ops/layers_fast_dot.h"
-#include "ops/network.h"
 
 #define NO WAI_DOT_NO
 #define LSQ_MAX 5 /* 15-bit limbs of a square below 2^62 */

@@ -8,6 +8,7 @@
 #include "common/alloc.h"
 #include "common/checked.h"
 #include "ops/bounds.h"
+#include "ops/cores.h"
 #include "ops/layers_fast.h"
 
 /* The reference transposed convolution allocates nothing. */
@@ -138,19 +139,6 @@ static int ws_reserve(wai_network_ws *ws, uint64_t n) {
     return 1;
 }
 
-int wai_exec_known_max_abs(const wai_exec *ex, const int64_t *x, size_t n, uint64_t *a) {
-    const wai_amax *h = ex && ex->ws ? &ex->ws->in : NULL;
-    if (!h || !h->known || h->x != x || h->n != n) return 0;
-    *a = h->a;
-    return 1;
-}
-
-void wai_exec_note_max_abs(const wai_exec *ex, const int64_t *y, size_t n, uint64_t a) {
-    if (!ex || !ex->ws) return;
-    wai_amax note = {y, n, a, 1};
-    ex->ws->out = note;
-}
-
 void wai_network_ws_init(wai_network_ws *ws, const wai_exec *ex) {
     memset(ws, 0, sizeof *ws);
     ws->ex = ex;
@@ -164,7 +152,7 @@ void wai_network_ws_free(wai_network_ws *ws) {
 wai_status wai_network_run(const wai_allocator *a, const wai_kernels *k, const wai_model *m,
                            const wai_sums *s, const wai_plan *p, const int64_t *input,
                            int64_t *output) {
-    const wai_exec ex = {a, NULL, NULL, NULL};
+    const wai_exec ex = {a, NULL, NULL, NULL, NULL};
     return wai_network_run_ex(&ex, k, m, s, p, input, output);
 }
 
@@ -191,15 +179,16 @@ wai_status wai_network_run_ws(wai_network_ws *ws, const wai_kernels *k, const wa
     const uint64_t e = arena_need(p);
     if (!ws_reserve(ws, e)) return WAI_out_of_memory;
 
-    /* The kernels run on a copy of the exec that names this ws, so that
-     * they can read and leave A notes (wai_amax); nothing else differs. */
+    /* The kernels run on a copy of the exec that carries this run's notes
+     * of A (ops/cores.h, wai_amax); nothing else differs. */
+    wai_amax_notes notes;
+    const wai_amax none = {NULL, 0, 0, 0};
+    notes.in = notes.out = none;
     wai_exec lex;
     if (ws->ex) lex = *ws->ex;
     else memset(&lex, 0, sizeof lex);
-    lex.ws = ws;
+    lex.notes = &notes;
     const wai_exec *ex = &lex;
-    const wai_amax none = {NULL, 0, 0, 0};
-    ws->in = ws->out = none;
     const int64_t *x = input;
     int at_end = 1; /* where the input lies: layer 0's is outside, so its output goes first */
     wai_status st = WAI_ok;
@@ -207,8 +196,8 @@ wai_status wai_network_run_ws(wai_network_ws *ws, const wai_kernels *k, const wa
         const wai_layer *l = &m->layers[i];
         const wai_plan_layer *pl = &p->layers[i];
         /* The last layer's note, where it is of this layer's input. */
-        ws->in = ws->out.known && ws->out.x == x ? ws->out : none;
-        ws->out = none;
+        notes.in = notes.out.known && notes.out.x == x ? notes.out : none;
+        notes.out = none;
         if (runs_in_place(k, l, i)) {
             st = wai_igdn_fast_inplace(ex, l, s->layers[i].sums, m->gf, m->afrac,
                                        (int64_t *)x, (size_t)pl->in_h * pl->in_w);
@@ -222,7 +211,6 @@ wai_status wai_network_run_ws(wai_network_ws *ws, const wai_kernels *k, const wa
         x = y;
         at_end = !at_end;
     }
-    ws->in = ws->out = none;
     if (st != WAI_ok) return st;
     if (p->out_elems) memcpy(output, x, (size_t)p->out_elems * sizeof *output);
     return WAI_ok;

@@ -93,30 +93,12 @@ wai_status wai_network_run_ex(const wai_exec *ex, const wai_kernels *k, const wa
  * wai_network_ws_init; release it with wai_network_ws_free (which leaves it
  * ready for reuse). ex (borrowed; NULL: the default allocator, one
  * thread) is how the kernels run. */
-/* A tensor's A (its largest |x|) as the layer that wrote it found it, so
- * the next layer need not read the whole tensor again to learn it: the
- * runner hands a layer's `out` to the next layer as its `in` when it names
- * that layer's input, and clears both around every layer and run, so a
- * note never outlives the layer after its writer. */
-typedef struct wai_amax {
-    const int64_t *x;
-    size_t n;
-    uint64_t a;
-    int known;
-} wai_amax;
-
 typedef struct wai_network_ws {
     const wai_exec *ex;
     int64_t *arena;
     uint64_t cap;   /* elements */
-    wai_amax in, out;
 } wai_network_ws;
 
-/* For kernels: the A of x[0..n) the runner knows (wai_exec_max_abs asks
- * it first), and a note of the A of what a kernel wrote to y[0..n). Both
- * do nothing outside a network run (ex->ws not the runner's). */
-int wai_exec_known_max_abs(const wai_exec *ex, const int64_t *x, size_t n, uint64_t *a);
-void wai_exec_note_max_abs(const wai_exec *ex, const int64_t *y, size_t n, uint64_t a);
 
 void wai_network_ws_init(wai_network_ws *ws, const wai_exec *ex);
 void wai_network_ws_free(wai_network_ws *ws);

@@ -179,15 +179,15 @@ static wai_status run_fast(const wai_exec *ex, const conv_case *c, int transpose
     return wai_conv2d_fast(ex, &c->l, c->sums, c->shift, x, h, w, y, oh, ow);
 }
 
-/* A kernel's note of its output's A (ops/network.h, wai_amax), where it
+/* A kernel's note of its output's A (ops/cores.h, wai_amax), where it
  * left one: of y, of all n values, and exactly their largest |y|. Counts
  * the notes seen, so the suite can tell they were checked at all. */
 static size_t g_notes;
 
-static int note_ok(const wai_network_ws *ws, const int64_t *y, size_t n) {
-    if (!ws->out.known) return 1;
+static int note_ok(const wai_amax_notes *nt, const int64_t *y, size_t n) {
+    if (!nt->out.known) return 1;
     g_notes++;
-    return ws->out.x == y && ws->out.n == n && ws->out.a == wai_max_abs_i64(y, n);
+    return nt->out.x == y && nt->out.n == n && nt->out.a == wai_max_abs_i64(y, n);
 }
 
 /* One conv (transposed = 0), conv_t (1) or one-dimensional conv_t (2: one
@@ -262,7 +262,7 @@ static int conv_case_full(int transposed, uint32_t cin, uint32_t cout, uint32_t 
      * same case. */
     int ok = 1, isa_bad = -1;
     for (int isa = harness_isa(); ok && isa >= 0; isa--) {
-        const wai_exec ex = {NULL, NULL, harness_cores(isa), NULL};
+        const wai_exec ex = {NULL, NULL, harness_cores(isa), NULL, NULL};
         for (size_t i = 0; i < n_out; i++) y1[i] = (int64_t)0x5a5a5a5a5a5a5a5a;
         s1 = run_fast(&ex, &c, transposed, x, h, w, scr, y1, oh, ow);
         ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n_out) == 0;
@@ -273,13 +273,13 @@ static int conv_case_full(int transposed, uint32_t cin, uint32_t cout, uint32_t 
     int thr_bad = 0;
     for (size_t t = 0, nt = thread_counts(); ok && t < nt; t++) {
         int isa = t % 2 ? WAI_FAST_ISA_BEST : (int)(t % (size_t)(harness_isa() + 1));
-        /* In a runner's ws, so a kernel's A note is checked too. */
-        wai_network_ws ws;
-        wai_network_ws_init(&ws, NULL);
-        const wai_exec ex = {NULL, harness_pool(k_threads[t]), harness_cores(isa), &ws};
+        /* With a run's notes, so a kernel's note of its A is checked too. */
+        wai_amax_notes notes;
+        memset(&notes, 0, sizeof notes);
+        const wai_exec ex = {NULL, harness_pool(k_threads[t]), harness_cores(isa), NULL, &notes};
         for (size_t i = 0; i < n_out; i++) y1[i] = (int64_t)0x5a5a5a5a5a5a5a5a;
         s1 = run_fast(&ex, &c, transposed, x, h, w, scr, y1, oh, ow);
-        ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n_out) == 0 && note_ok(&ws, y1, n_out);
+        ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n_out) == 0 && note_ok(&notes, y1, n_out);
         if (!ok) thr_bad = (int)k_threads[t];
     }
     note(one_d ? 0 : transposed, s0, wai_max_abs_i64(x, n_in));
@@ -373,7 +373,7 @@ static int igdn_case_full(uint32_t ch, size_t positions, int realistic, uint64_t
     wai_status s1 = WAI_ok;
     int ok = 1;
     for (int isa = harness_isa(); ok && isa >= 0; isa--) {
-        const wai_exec ex = {NULL, NULL, harness_cores(isa), NULL};
+        const wai_exec ex = {NULL, NULL, harness_cores(isa), NULL, NULL};
         for (size_t i = 0; i < n; i++) y1[i] = (int64_t)0x5a5a5a5a5a5a5a5a;
         s1 = wai_igdn_fast(&ex, &c.l, c.sums, c.gf, c.afrac, x, positions, y1);
         ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n) == 0;
@@ -385,13 +385,13 @@ static int igdn_case_full(uint32_t ch, size_t positions, int realistic, uint64_t
     ok = ok && s0 == s1 && memcmp(xi, s0 == WAI_ok ? y0 : x, sizeof(int64_t) * n) == 0;
     /* And on the thread counts (blocks of positions split over them). */
     for (size_t t = 0, nt = thread_counts(); ok && t < nt; t++) {
-        wai_network_ws ws;
-        wai_network_ws_init(&ws, NULL);
-        const wai_exec ex = {NULL, harness_pool(k_threads[t]), harness_cores(harness_isa()), &ws};
+        wai_amax_notes notes;
+        memset(&notes, 0, sizeof notes);
+        const wai_exec ex = {NULL, harness_pool(k_threads[t]), harness_cores(harness_isa()), NULL, &notes};
         memcpy(xi, x, sizeof(int64_t) * n);
         s1 = wai_igdn_fast_inplace(&ex, &c.l, c.sums, c.gf, c.afrac, xi, positions);
         ok = s0 == s1 && memcmp(xi, s0 == WAI_ok ? y0 : x, sizeof(int64_t) * n) == 0 &&
-             note_ok(&ws, xi, n);
+             note_ok(&notes, xi, n);
     }
     free(xi);
     note(2, s0, wai_max_abs_i64(x, n));
@@ -619,7 +619,7 @@ static void test_dot_chunk_edges(void) {
 static wai_status run_net_isa(const wai_model *m, const wai_sums *s, const wai_plan *p,
                               const int64_t *x, int64_t *b0, int64_t *b1, int64_t *scr, int isa,
                               const int64_t **out) {
-    const wai_exec ex = {NULL, NULL, harness_cores(isa), NULL};
+    const wai_exec ex = {NULL, NULL, harness_cores(isa), NULL, NULL};
     for (uint32_t i = 0; i < p->n_layers; i++) {
         const wai_layer *l = &m->layers[i];
         const wai_plan_layer *pl = &p->layers[i];
@@ -686,7 +686,7 @@ static void test_networks_every_isa(void) {
          * four networks; the others on one thread). */
         size_t nt = seed % 4 == 0 ? sizeof k_threads / sizeof *k_threads : 1;
         for (size_t t = 0; t < nt && !bad; t++) {
-            const wai_exec ex = {NULL, harness_pool(k_threads[t]), harness_cores(harness_isa()), NULL};
+            const wai_exec ex = {NULL, harness_pool(k_threads[t]), harness_cores(harness_isa()), NULL, NULL};
             int64_t *yt = malloc(sizeof *yt * (n_out + 1));
             memset(yt, 0x5a, sizeof *yt * (n_out + 1));
             wai_status stt = wai_network_run_ex(&ex, &wai_kernels_fast, &m, &s, &p, x, yt);
