@@ -122,8 +122,15 @@ uint32_t wai_bucket_ascending(int64_t sigma, const int64_t *edges, uint32_t n_ed
 
 /* The RGB8 step (§4 step 4): v clamped to [0, 2^afrac], then
  * (v*255 + 2^(afrac-1)) >> afrac. afrac in 1..30 (the parser's range; the
- * result is then in 0..255); any other afrac gives 0. */
-uint8_t wai_rgb8_step(int64_t v, uint32_t afrac);
+ * result is then in 0..255); any other afrac gives 0. Inline: it runs once
+ * a sample, and the image loops hoist its afrac check. */
+static inline uint8_t wai_rgb8_step(int64_t v, uint32_t afrac) {
+    if (afrac < 1 || afrac > 30) return 0;
+    const int64_t top = (int64_t)1 << afrac;
+    uint64_t c = v < 0 ? 0 : v > top ? (uint64_t)top : (uint64_t)v;
+    /* c * 255 + 2^(afrac-1) < 2^39; the result is at most 255. */
+    return (uint8_t)((c * 255 + ((uint64_t)1 << (afrac - 1))) >> afrac);
+}
 
 /* The PCM step (§5 step 3): (v*32767 + 2^(afrac-1)) >> afrac (a floor),
  * clamped to [-32768, 32767]; field_range when v*32767 + 2^(afrac-1) leaves

@@ -301,14 +301,6 @@ uint32_t wai_bucket_ascending(int64_t sigma, const int64_t *edges, uint32_t n_ed
     return lo + (edges[lo] < sp);
 }
 
-uint8_t wai_rgb8_step(int64_t v, uint32_t afrac) {
-    if (afrac < 1 || afrac > 30) return 0;
-    const int64_t top = (int64_t)1 << afrac;
-    uint64_t c = v < 0 ? 0 : v > top ? (uint64_t)top : (uint64_t)v;
-    /* c * 255 + 2^(afrac-1) < 2^39; the result is at most 255. */
-    return (uint8_t)((c * 255 + ((uint64_t)1 << (afrac - 1))) >> afrac);
-}
-
 wai_status wai_pcm_step(int64_t v, uint32_t afrac, int16_t *out) {
     if (afrac < 1 || afrac > 30) return WAI_invalid_argument;
     wai_i128 t = wai_i128_add(wai_i128_mul_i64(v, 32767),
