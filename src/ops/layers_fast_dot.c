@@ -202,8 +202,9 @@ static void pack_share(void *arg, unsigned t) {
 }
 
 /* The largest tp over every phase, or (wp not NULL) every phase packed into
- * wp (kh*k*npairs*nblk*NO*2 i16 in all) with each phase's tp in tp[ph]. */
-static uint64_t pack_run(const wai_exec *ex, const wai_layer *l, dot_plan *pl, int16_t *wp,
+ * wp (kh*k*npairs*nblk*NO*2 i16 in all, phase ph at pl->wofs[ph]) with each
+ * phase's tp in tp[ph]. */
+static uint64_t pack_run(const wai_exec *ex, const wai_layer *l, const dot_plan *pl, int16_t *wp,
                          uint64_t *tp) {
     pack_job j;
     j.l = l, j.pl = pl, j.wp = wp;
@@ -211,13 +212,7 @@ static uint64_t pack_run(const wai_exec *ex, const wai_layer *l, dot_plan *pl, i
     if (n > PACK_SHARES) n = PACK_SHARES;
     if (n > units) n = units;
     j.n = n ? (unsigned)n : 1;
-    size_t ofs = 0, nph = pl->sy * pl->s;
-    for (size_t qy = 0; qy < pl->sy; qy++)
-        for (size_t qx = 0; qx < pl->s; qx++) {
-            pl->wofs[qy * pl->s + qx] = ofs;
-            ofs += pl->nblk * pl->npairs * taps_of(qy, pl->kh, pl->sy) * taps_of(qx, pl->k, pl->s) *
-                   NO * 2;
-        }
+    const size_t nph = pl->sy * pl->s;
     wai_exec_run(ex, j.n, pack_share, &j);
     uint64_t top = 0;
     for (size_t ph = 0; ph < (wp ? nph : 1); ph++) {
@@ -389,6 +384,15 @@ static int plan_call(const wai_layer *l, int mode, dot_plan *pl, uint32_t h, uin
     pl->npairs = (pl->cin + 1) / 2, pl->nblk = (pl->cout + NO - 1) / NO;
     pl->dot = cores->dot, pl->cols = cores->dot_cols, pl->requant = cores->requant;
     pl->max_abs = cores->max_abs;
+    /* Where each phase's packed weights start: the phases in order, each
+     * nblk * npairs * its taps * NO pairs. */
+    size_t ofs = 0;
+    for (size_t qy = 0; qy < pl->sy; qy++)
+        for (size_t qx = 0; qx < pl->s; qx++) {
+            pl->wofs[qy * pl->s + qx] = ofs;
+            ofs += pl->nblk * pl->npairs * taps_of(qy, pl->kh, pl->sy) * taps_of(qx, pl->k, pl->s) *
+                   NO * 2;
+        }
     /* The tiles read columns t - c with t < t_end + cols - 1 and t_end <=
      * (pad + ow - 1) / s + 1. */
     pl->cl = pl->dmax;
