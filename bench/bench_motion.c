@@ -220,13 +220,14 @@ static timing time_rans(const wai_cdf_table *t, int32_t o, const uint8_t *stream
  * words are the stream's, read around. */
 static timing time_floor(const wai_cdf_table *t, const uint8_t *stream, size_t len, size_t n_sym,
                          int own) {
-    static uint32_t step16[1u << WAI_CDF_STEP_BITS];
-    for (uint32_t i = 0; i < (1u << WAI_CDF_STEP_BITS); i++) {
-        uint32_t s = t->bucket[i << (16 - WAI_CDF_STEP_BITS)], lo = t->cdf[s];
+    enum { STEP_BITS = 12 };
+    static uint32_t step16[1u << STEP_BITS];
+    for (uint32_t i = 0; i < (1u << STEP_BITS); i++) {
+        uint32_t s = t->bucket[i << (16 - STEP_BITS)], lo = t->cdf[s];
         step16[i] = (t->cdf[s + 1] - lo - 1) << 16 | lo;
     }
     const uint32_t *step = own && t->step ? t->step : step16;
-    const unsigned shift = own && t->step ? t->step_shift : 16 - WAI_CDF_STEP_BITS;
+    const unsigned shift = own && t->step ? 0 : 16 - STEP_BITS;
     size_t n_words = len / 4;
     timing best = {UINT64_MAX, 0};
     for (int rep = 0; rep < REPS; rep++) {
@@ -307,7 +308,7 @@ static void bench_rans(size_t n_sym) {
         print_row("  floor", "the step's chain alone (16-slot step table)", 0, (double)n_sym,
                   8.0 * (double)len, tf);
         printf("%-10s locals / floor time: %.2f\n", "", (double)tr.ns / (double)tf.ns);
-        if (t.step && t.step_shift == 0) {
+        if (t.step) {
             /* The decoder's table is per slot: the floor with it too. */
             timing to = time_floor(&t, stream, len, n_sym, 1);
             print_row("  floor", "the same chain, the table's own (per slot)", 0, (double)n_sym,

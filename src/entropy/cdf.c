@@ -12,25 +12,33 @@ int wai_cdf_valid(const uint32_t *cdf, size_t n, wai_cdf_rule rule) {
     return 1;
 }
 
-/* The step table of a full-resolution table (cdf.h): slices of 16 where
- * the mixed ones are rare, else of one slot. */
+/* The step tables of a full-resolution table (cdf.h): the pair table where
+ * the slices of 32 that two or more boundaries cut are rare, else the per-
+ * slot one. */
+static uint32_t slot_entry(const wai_cdf_table *t, uint32_t s) {
+    return (t->cdf[s + 1] - t->cdf[s] - 1) << 16 | t->cdf[s];
+}
+
 static wai_status step_init(wai_cdf_table *t, const wai_allocator *a) {
-    const uint32_t width = WAI_CDF_TOTAL >> WAI_CDF_STEP_BITS;
-    /* A slice is mixed when a symbol boundary cdf[s] (0 < s < n - 1) falls
-     * strictly inside it; at most n - 2 of them. */
-    uint32_t mixed = 0, prev = UINT32_MAX;
-    for (uint32_t s = 1; s + 1 < t->n; s++) {
-        uint32_t c = t->cdf[s];
-        if (c % width && c / width != prev) mixed++, prev = c / width;
+    const uint32_t slices = 1u << WAI_CDF_PAIR_BITS, span = 1u << WAI_CDF_PAIR_SHIFT;
+    uint32_t multi = 0;
+    for (uint32_t i = 0; i < slices; i++)
+        multi += t->bucket[i * span + span - 1] > t->bucket[i * span] + 1u;
+    if ((uint64_t)multi * span * 32 <= WAI_CDF_TOTAL) {
+        t->pair = wai_alloc_array(a, slices, sizeof *t->pair);
+        t->pair_last = wai_alloc_array(a, slices, sizeof *t->pair_last);
+        if (!t->pair || !t->pair_last) return WAI_out_of_memory;
+        for (uint32_t i = 0; i < slices; i++) {
+            uint32_t sa = t->bucket[i * span], sb = t->bucket[i * span + span - 1];
+            t->pair[i] = sb > sa + 1 ? WAI_CDF_PAIR_MULTI
+                                     : (uint64_t)slot_entry(t, sb) << 32 | slot_entry(t, sa);
+            t->pair_last[i] = (uint16_t)sb;
+        }
+        return WAI_ok;
     }
-    t->step_shift = (uint64_t)mixed * width * 32 <= WAI_CDF_TOTAL ? 4 : 0;
-    uint32_t slices = WAI_CDF_TOTAL >> t->step_shift, span = 1u << t->step_shift;
-    t->step = wai_alloc_array(a, slices, sizeof *t->step);
+    t->step = wai_alloc_array(a, WAI_CDF_TOTAL, sizeof *t->step);
     if (!t->step) return WAI_out_of_memory;
-    for (uint32_t i = 0; i < slices; i++) {
-        uint32_t first = i * span, s = t->bucket[first], lo = t->cdf[s], hi = t->cdf[s + 1];
-        t->step[i] = hi >= first + span ? (hi - lo - 1) << 16 | lo : WAI_CDF_STEP_MIXED;
-    }
+    for (uint32_t cum = 0; cum < WAI_CDF_TOTAL; cum++) t->step[cum] = slot_entry(t, t->bucket[cum]);
     return WAI_ok;
 }
 
@@ -53,8 +61,9 @@ wai_status wai_cdf_table_init(wai_cdf_table *t, const wai_allocator *a, const ui
         t->bucket[b] = (uint16_t)s;
     }
     t->bucket[n_buckets - 1] = (uint16_t)last;
+    t->pair = NULL;
+    t->pair_last = NULL;
     t->step = NULL;
-    t->step_shift = 0;
     if (bits == WAI_CDF_PRECISION && step_init(t, a) != WAI_ok) {
         wai_cdf_table_free(t, a);   /* a failed init holds nothing */
         return WAI_out_of_memory;
@@ -64,7 +73,11 @@ wai_status wai_cdf_table_init(wai_cdf_table *t, const wai_allocator *a, const ui
 
 void wai_cdf_table_free(wai_cdf_table *t, const wai_allocator *a) {
     wai_free(a, t->bucket);
+    wai_free(a, t->pair);
+    wai_free(a, t->pair_last);
     wai_free(a, t->step);
     t->bucket = NULL;
+    t->pair = NULL;
+    t->pair_last = NULL;
     t->step = NULL;
 }

@@ -32,20 +32,29 @@ typedef struct wai_cdf_table {
     uint32_t n;
     uint32_t bits;         /* lookup resolution, 0..16 */
     uint16_t *bucket;      /* 2^bits + 1 entries, owned */
-    uint32_t *step;        /* a full-resolution table's step table, owned; else NULL */
-    uint32_t step_shift;   /* cum >> step_shift is its slice: 4 or 0 */
+    uint64_t *pair;        /* a full-resolution table's pair table, owned; or NULL */
+    uint16_t *pair_last;   /* the symbol at each pair slice's last slot, owned */
+    uint32_t *step;        /* else its per-slot step table, owned; else NULL */
 } wai_cdf_table;
 
-/* The step table (docs/integer-operators.md, "The rANS step") of a
- * full-resolution table: for each slice of the 2^16 slots, (freq − 1) << 16
- * | lo of the one symbol the slice lies in, all a decode step needs to
- * advance the state, or WAI_CDF_STEP_MIXED where a symbol boundary cuts the
- * slice (no symbol's entry: lo + freq ≤ 2^16 keeps lo = freq − 1 = 65535
- * from occurring). Where the mixed slices of 16 slots hold at most 1/32 of
- * the mass, 2^12 slices of 16 (16 KiB, in L1), the step's branch all but
- * always taken one way; else 2^16 slices of one slot (256 KiB), none mixed. */
-#define WAI_CDF_STEP_BITS 12
-#define WAI_CDF_STEP_MIXED 0xFFFFFFFFu
+/* The step tables (docs/integer-operators.md, "The rANS step") of a
+ * full-resolution table: what a decode step needs to advance the state,
+ * found with one load on the state's chain.
+ *
+ * The pair table: for each of the 2^11 slices of 32 slots, the first
+ * symbol a of the slice and the last b, lo_a | (freq_a − 1) << 16 | lo_b
+ * << 32 | (freq_b − 1) << 48 (a = b where no boundary cuts the slice), and
+ * the symbol b in pair_last; cum < lo_b picks a. A slice cut by two or more
+ * boundaries holds WAI_CDF_PAIR_MULTI in its low half (lo = freq − 1 =
+ * 65535 is no symbol's: lo + freq ≤ 2^16) and takes the bucket's way. 16
+ * KiB and 4 KiB, in L1; built where those slices hold at most 1/32 of the
+ * mass, so the step's branch goes all but always one way.
+ *
+ * Else the per-slot step table: (freq − 1) << 16 | lo of each slot's
+ * symbol, 256 KiB (an L2 load), which still saves the cdf's load. */
+#define WAI_CDF_PAIR_BITS 11
+#define WAI_CDF_PAIR_SHIFT (WAI_CDF_PRECISION - WAI_CDF_PAIR_BITS)
+#define WAI_CDF_PAIR_MULTI 0xFFFFFFFFu
 
 /* Builds the lookup of a table already validated. */
 wai_status wai_cdf_table_init(wai_cdf_table *t, const wai_allocator *a, const uint32_t *cdf,

@@ -99,25 +99,39 @@ static inline void wai_rans_local_store(wai_rans_dec *d, const wai_rans_local *l
 }
 
 /* For a table built at full resolution (bits 16): bucket[cum] is the symbol.
- * With a step table (cdf.h) the state's next value waits on one load (lo
- * and freq of cum's slice; in L1 for slices of 16) instead of the bucket's
- * load and then the cdf's: x' = (freq − 1)·(x >> 16) + (x >> 16) + cum − lo,
- * the symbol's own load off that chain. A mixed slice takes the bucket's
- * way; both give wai_rans_decode's state and symbol exactly. */
+ * With a step table (cdf.h) the state's next value waits on one load
+ * instead of the bucket's and then the cdf's: x' = (freq − 1)·(x >> 16) +
+ * (x >> 16) + cum − lo, the sum beside the product computed while the
+ * multiply runs. In a pair slice cum < lo_b picks the first symbol, else
+ * the slice's last; a per-slot entry takes the symbol's own load off the
+ * chain. A slice that two boundaries cut takes the bucket's way;
+ * every way gives wai_rans_decode's state and symbol exactly. */
 static inline int32_t wai_rans_local_decode(wai_rans_local *l, wai_rans_dec *d,
                                             const wai_cdf_table *t, int32_t o) {
-    uint64_t x = l->x;
+    uint64_t x = l->x, hi = x >> WAI_CDF_PRECISION;
     uint32_t cum = (uint32_t)(x & (WAI_CDF_TOTAL - 1));
     uint32_t s;
-    uint32_t e = t->step ? t->step[cum >> t->step_shift] : WAI_CDF_STEP_MIXED;
-    if (e != WAI_CDF_STEP_MIXED) {
-        uint64_t hi = x >> WAI_CDF_PRECISION;
+    uint64_t e = t->pair ? t->pair[cum >> WAI_CDF_PAIR_SHIFT] : WAI_CDF_PAIR_MULTI;
+    if ((uint32_t)e != WAI_CDF_PAIR_MULTI) {
+        /* A branch, not a select: where no boundary cuts the slice (lo_b =
+         * lo_a) it always goes one way, and the select's two more steps
+         * on the chain cost more than the cut slices' mispredictions. */
+        uint32_t lo_b = (uint32_t)(e >> 32) & 0xFFFF;
+        s = t->pair_last[cum >> WAI_CDF_PAIR_SHIFT];
+        if (cum < lo_b) {
+            x = (e >> 16 & 0xFFFF) * hi + (hi + cum - (e & 0xFFFF));
+            s--;
+        } else {
+            x = (e >> 48) * hi + (hi + cum - lo_b);
+        }
+    } else if (t->step) {
+        uint32_t u = t->step[cum];
         s = t->bucket[cum];
-        x = (uint64_t)(e >> 16) * hi + (hi + cum - (e & 0xFFFF));
+        x = (uint64_t)(u >> 16) * hi + (hi + cum - (u & 0xFFFF));
     } else {
         s = t->bits == WAI_CDF_PRECISION ? t->bucket[cum] : wai_cdf_find(t, cum);
         uint32_t lo = t->cdf[s];
-        x = (uint64_t)(t->cdf[s + 1] - lo) * (x >> WAI_CDF_PRECISION) + cum - lo;
+        x = (uint64_t)(t->cdf[s + 1] - lo) * hi + cum - lo;
     }
     if (x < WAI_RANS_L) {
         if (l->next < d->n_words) x = (x << 32) | wai_load_u32le(d->words + 4 * l->next++);

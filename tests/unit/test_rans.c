@@ -117,23 +117,28 @@ static void peaked_table(uint32_t *cdf, uint32_t n) {
     }
 }
 
-/* The step table (cdf.h): slices of 16 where the mixed ones are rare, else
- * of one slot; either way every state's step, for every cum and high parts
- * at the extremes, is the struct decoder's: the same state, words read and
- * symbol. */
+/* The step tables (cdf.h): the pair table where the slices of 32 that two
+ * boundaries cut are rare, else the per-slot one; either way every state's
+ * step, for every cum and high parts at the extremes, is the struct
+ * decoder's: the same state, words read and symbol. */
 static void test_step_table(void) {
     uint32_t *cdf = malloc(sizeof *cdf * 65537);
     static const uint64_t his[] = {1u << 15, 0x12345, 0x7fffffff, 0xffffffffffffull >> 1,
                                    0xffffffffffffull};
     uint8_t words[16] = {0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 1, 2, 3, 4, 5, 6, 7, 8};
+    uint32_t pair_multi = 0, pair_cut = 0;
     for (int k = 0; k < 14; k++) {
         uint32_t n = k < 6 ? (uint32_t[]){2, 3, 4, 9, 19, 40}[k] : k == 12 ? 4097 : k == 13 ? 65537 : 3 + rnd(60);
         if (k < 9) peaked_table(cdf, n);
         else random_table(cdf, n);
         wai_cdf_table t;
         if (!CHECK(wai_cdf_table_init(&t, NULL, cdf, n, 16) == WAI_ok)) continue;
-        CHECK(t.step != NULL);
-        if (k < 9) CHECK_MSG(t.step_shift == 4, "a peaked table of %u symbols has slices of 16", n);
+        CHECK((t.pair != NULL) != (t.step != NULL));
+        if (k < 9) CHECK_MSG(t.pair != NULL, "a peaked table of %u symbols has a pair table", n);
+        for (uint32_t i = 0; t.pair && i < (1u << WAI_CDF_PAIR_BITS); i++) {
+            pair_multi += (uint32_t)t.pair[i] == WAI_CDF_PAIR_MULTI;
+            pair_cut += (uint32_t)t.pair[i] != WAI_CDF_PAIR_MULTI && t.pair[i] >> 32 != (uint32_t)t.pair[i];
+        }
         int bad = 0;
         for (uint32_t cum = 0; cum < WAI_CDF_TOTAL && !bad; cum++) {
             for (size_t h = 0; h < sizeof his / sizeof his[0] && !bad; h++) {
@@ -150,16 +155,20 @@ static void test_step_table(void) {
                       (st == WAI_ok && va != vb);
             }
         }
-        CHECK_MSG(!bad, "the step differs: n=%u, slices of %u", n, 1u << t.step_shift);
+        CHECK_MSG(!bad, "the step differs: n=%u, %s table", n, t.pair ? "pair" : "per-slot");
         wai_cdf_table_free(&t, NULL);
     }
-    /* A wide table's boundaries cut most slices of 16: slices of one slot. */
+    /* The pair tables above held slices of both kinds: cut once, and cut
+     * twice or more (the bucket's way). */
+    CHECK_MSG(pair_multi > 0 && pair_cut > 0, "pair slices: %u cut once, %u more", pair_cut,
+              pair_multi);
+    /* A wide table's boundaries cut most slices of 32 twice: per slot. */
     random_table(cdf, 4097);
     wai_cdf_table t;
-    CHECK(wai_cdf_table_init(&t, NULL, cdf, 4097, 16) == WAI_ok && t.step && t.step_shift == 0);
+    CHECK(wai_cdf_table_init(&t, NULL, cdf, 4097, 16) == WAI_ok && t.step && !t.pair);
     wai_cdf_table_free(&t, NULL);
     /* Tables at other resolutions have none. */
-    CHECK(wai_cdf_table_init(&t, NULL, cdf, 4097, 12) == WAI_ok && !t.step);
+    CHECK(wai_cdf_table_init(&t, NULL, cdf, 4097, 12) == WAI_ok && !t.step && !t.pair);
     wai_cdf_table_free(&t, NULL);
     free(cdf);
 }
