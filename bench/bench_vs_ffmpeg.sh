@@ -12,8 +12,8 @@
 #    source's rgb24, so the table says whether each is lossless.
 # 3. Decode time, single-threaded, the median of 5 runs (hyperfine when
 #    installed, after a warm-up run; else 5 timed runs, median):
-#      WIV1      wai decode --format rgb -o /dev/null  (and, for reference,
-#                raw rgb24 written to a file in the temp dir)
+#      WIV1      wai decode --threads 1 (decodes, writes nothing; and, for
+#                reference, raw rgb24 written to a file in the temp dir)
 #      FFV1      ffmpeg -threads 1 -i X -f null -
 #      x264rgb   ffmpeg -threads 1 -i X -f null -
 #    ffmpeg's times include its start-up and demuxing; -f null passes frames
@@ -77,7 +77,7 @@ median_ms() {
         for _ in 1 2 3 4 5; do
             local t0 t1
             t0=$(date +%s%N)
-            sh -c "$2" >/dev/null 2>&1
+            sh -c "$2" >/dev/null 2>&1 || { echo "failed: $2" >&2; exit 1; }
             t1=$(date +%s%N)
             t+=($(((t1 - t0) / 1000)))
         done
@@ -87,8 +87,11 @@ median_ms() {
 
 echo "timing (median of 5) ..." >&2
 timer=$(command -v hyperfine >/dev/null 2>&1 && echo "hyperfine, warm-up 1, median of 5" || echo "median of 5 runs")
-ms_wiv1=$(median_ms wiv1 "$WAI decode --format rgb -o /dev/null $tmp/clip.wiv1")
-ms_wiv1_file=$(median_ms wiv1_file "$WAI decode -o $tmp/out.rgb $tmp/clip.wiv1")
+# Without -o the tool decodes every frame and writes nothing (as -f null).
+# -y: it keeps an existing output (the file of the run before) unless told,
+# and never replaces /dev/null; a timed run that fails stops the script.
+ms_wiv1=$(median_ms wiv1 "$WAI decode --threads 1 $tmp/clip.wiv1")
+ms_wiv1_file=$(median_ms wiv1_file "$WAI decode --threads 1 -y -o $tmp/out.rgb $tmp/clip.wiv1")
 ms_ffv1=$(median_ms ffv1 "ffmpeg -nostdin -v error -threads 1 -i $tmp/ffv1.mkv -f null -")
 ms_x264=$(median_ms x264 "ffmpeg -nostdin -v error -threads 1 -i $tmp/x264rgb.mkv -f null -")
 
@@ -98,7 +101,7 @@ b_ffv1=$(size "$tmp/ffv1.mkv")
 b_x264=$(size "$tmp/x264rgb.mkv")
 
 python3 - "$W" "$H" "$FRAMES" "$timer" \
-    "WIV1 (wai decode -o /dev/null)" "$b_wiv1" "$ms_wiv1" "$wiv1_ok" \
+    "WIV1 (wai decode, no output)" "$b_wiv1" "$ms_wiv1" "$wiv1_ok" \
     "WIV1 (wai decode -o file.rgb)" "$b_wiv1" "$ms_wiv1_file" "$wiv1_ok" \
     "FFV1 -level 3 (.mkv)" "$b_ffv1" "$ms_ffv1" "$ffv1_ok" \
     "x264rgb -qp 0 medium (.mkv)" "$b_x264" "$ms_x264" "$x264_ok" <<'PY'
