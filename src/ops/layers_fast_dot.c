@@ -63,6 +63,7 @@ typedef struct dot_plan {
     size_t nblk;    /* ceil(cout / NO) */
     size_t cl, rl;  /* band row: cl zero columns, then input columns; rl in all */
     size_t band;    /* output rows per band */
+    int narrow;     /* rows run together: a phase's row is narrower than a tile (run_group) */
     size_t brmax;   /* input rows per band, at most */
     size_t pstride; /* i16 between pairs in the band */
     int limbs;      /* 1: x itself; 2: lo and hi */
@@ -283,14 +284,17 @@ static void zero_pads(const dot_plan *pl, int16_t *row, int inside, int odd_miss
 
 /* Fills the band: limb m, pair p, band row j (input row ib0 + j), entry
  * (cl + col) * 2 + (channel & 1) for input column col; zero outside the
- * input. Rows j >= br are never read. */
+ * input. Rows j >= br are never read for an output, but narrow rows'
+ * tiles run on over them (and over the tile of slack after the band) into
+ * lanes they drop: those are zeroed, so nothing unwritten is read. */
 static void fill_band(const dot_plan *pl, const int64_t *x, ptrdiff_t ib0, size_t br,
                       int16_t *band) {
-    const size_t lstride = pl->npairs * pl->pstride;
+    const size_t lstride = pl->npairs * pl->pstride, rows = pl->narrow ? pl->brmax : br;
+    if (pl->narrow) memset(band + (size_t)pl->limbs * lstride, 0, sizeof(int16_t) * 2 * pl->cols);
     for (size_t p = 0; p < pl->npairs; p++)
-        for (size_t j = 0; j < br; j++) {
+        for (size_t j = 0; j < rows; j++) {
             ptrdiff_t iy = ib0 + (ptrdiff_t)j;
-            int inside = iy >= 0 && (size_t)iy < pl->h;
+            int inside = j < br && iy >= 0 && (size_t)iy < pl->h;
             int16_t *row = band + p * pl->pstride + j * pl->rl * 2;
             zero_pads(pl, row, inside, 2 * p + 1 >= pl->cin);
             for (size_t i = 2 * p; inside && i < 2 * p + 2 && i < pl->cin; i++)
@@ -360,6 +364,79 @@ static void run_row(const wai_layer *l, const dot_plan *pl, uint32_t shift, cons
     }
 }
 
+/* Narrow rows: the R output rows oyf, oyf + sy, ... of one row phase (so
+ * input rows iyb, iyb + 1, ...: each rl further on in the band) for
+ * column phase qx and block blk, as one run of positions f = k * rl + t:
+ * every tap is the same offset from f in every row, so a tile of cols
+ * positions takes several rows at once, and the lanes between rows (t
+ * outside [t_lo, t_end)) are dropped. Output row oy of output ob goes to
+ * rows + (ob * nrows + oy - oy0) * ow. */
+static void run_group(const wai_layer *l, const dot_plan *pl, uint32_t shift,
+                      const int16_t *band, ptrdiff_t ib0, const int16_t *wpk, size_t oyf, size_t R,
+                      size_t qx, size_t blk, int64_t *rows, size_t oy0, size_t nrows) {
+    const size_t s = pl->s, uy = oyf + pl->pady, qy = uy % pl->sy, iyb = uy / pl->sy;
+    const size_t nky = taps_of(qy, pl->kh, pl->sy), nkx = taps_of(qx, pl->k, s), nt = nky * nkx;
+    const size_t ph = qy * s + qx, cols = pl->cols, rl = pl->rl;
+    const size_t t_lo = pl->pad > qx ? (pl->pad - qx + s - 1) / s : 0;
+    const size_t t_end = pl->pad + pl->ow - 1 >= qx ? (pl->pad + pl->ow - 1 - qx) / s + 1 : 0;
+    if (t_end <= t_lo) return;
+    const size_t lstride = pl->npairs * pl->pstride, f_end = (R - 1) * rl + t_end;
+    ptrdiff_t toff[NTMAX];
+    /* As run_phase's, for the first row; row k is k * rl further on. */
+    for (size_t j = 0; j < nt; j++)
+        toff[j] = (((ptrdiff_t)iyb - (ptrdiff_t)(j / nkx) - ib0) * (ptrdiff_t)rl +
+                   (ptrdiff_t)pl->cl - (ptrdiff_t)(j % nkx)) * 2;
+    uint64_t acc[NO * COLS_MAX];
+    const int16_t *wb = wpk + pl->wofs[ph] + blk * pl->npairs * nt * NO * 2;
+    for (size_t f0 = t_lo; f0 < f_end; f0 += cols) {
+        memset(acc, 0, sizeof(uint64_t) * NO * cols);
+        for (int m = 0; nt && m < pl->limbs; m++) {
+            const size_t ch = pl->chunk[m][ph];
+            for (size_t p0 = 0; p0 < pl->npairs; p0 += ch)
+                pl->dot(acc, band + (size_t)m * lstride + p0 * pl->pstride + f0 * 2, pl->pstride,
+                        toff, nt, wb + p0 * nt * NO * 2,
+                        pl->npairs - p0 < ch ? pl->npairs - p0 : ch, m ? pl->b : 0);
+        }
+        for (size_t k = (f0 - t_lo) / rl; k < R && k * rl + t_lo < f0 + cols; k++) {
+            size_t lo = k * rl + t_lo > f0 ? k * rl + t_lo : f0;
+            size_t hi = k * rl + t_end < f0 + cols ? k * rl + t_end : f0 + cols;
+            if (lo >= hi) continue;
+            size_t t = lo - k * rl, oy = oyf + k * pl->sy;
+            for (size_t ob = 0; ob < NO && blk * NO + ob < pl->cout; ob++) {
+                size_t o = blk * NO + ob;
+                pl->requant(rows + (ob * nrows + oy - oy0) * pl->ow + t * s + qx - pl->pad, s,
+                            acc + ob * cols + (lo - f0), hi - lo, l->mult[o], shift, l->bias[o]);
+            }
+        }
+    }
+}
+
+/* A band of narrow rows, block by block: each row phase's rows of the band
+ * run together (run_group) into rows (NO times the band's rows of ow),
+ * then their largest |y| and the rows out, as run_row does for one. */
+static void run_band_narrow(const dot_plan *pl, const wai_layer *l, uint32_t shift,
+                            const int16_t *band, ptrdiff_t ib0, const int16_t *wpk, size_t oy0,
+                            size_t oy1, int64_t *y, int64_t *rows, uint64_t *amax) {
+    const size_t nrows = oy1 - oy0, sy = pl->sy;
+    for (size_t blk = 0; blk < pl->nblk; blk++) {
+        for (size_t qy = 0; qy < sy; qy++) {
+            /* The band's first row of row phase qy, and how many it has. */
+            size_t oyf = oy0 + (qy + sy - (oy0 + pl->pady) % sy) % sy;
+            if (oyf >= oy1) continue;
+            size_t R = (oy1 - oyf + sy - 1) / sy;
+            for (size_t qx = 0; qx < pl->s; qx++)
+                run_group(l, pl, shift, band, ib0, wpk, oyf, R, qx, blk, rows, oy0, nrows);
+        }
+        size_t nob = pl->cout - blk * NO < NO ? pl->cout - blk * NO : NO;
+        uint64_t m = pl->max_abs(rows, nob * nrows * pl->ow);
+        if (m > *amax) *amax = m;
+        for (size_t ob = 0; ob < nob; ob++)
+            for (size_t r = 0; r < nrows; r++)
+                memcpy(y + ((blk * NO + ob) * pl->oh + oy0 + r) * pl->ow,
+                       rows + (ob * nrows + r) * pl->ow, sizeof(int64_t) * pl->ow);
+    }
+}
+
 /* Sets the geometry; 0 when this path does not take the shape or A. */
 static int plan_call(const wai_layer *l, int mode, dot_plan *pl, uint32_t h, uint32_t w,
                      uint32_t oh, uint32_t ow, uint64_t a, const wai_cores *cores, size_t band,
@@ -396,8 +473,12 @@ static int plan_call(const wai_layer *l, int mode, dot_plan *pl, uint32_t h, uin
     /* The tiles read columns t - c with t < t_end + cols - 1 and t_end <=
      * (pad + ow - 1) / s + 1. */
     pl->cl = pl->dmax;
-    size_t tend = (pl->pad + pl->ow - 1) / pl->s + 1;
-    pl->rl = pl->cl + (tend > pl->w ? tend : pl->w) + pl->cols;
+    size_t tend = (pl->pad + pl->ow - 1) / pl->s + 1, span = pl->cl + (tend > pl->w ? tend : pl->w);
+    /* Narrow rows lie back to back (a tile runs on into the rows after
+     * its own, whose lanes are dropped; the band ends in a tile of zero
+     * slack); wide ones keep a tile of slack each. */
+    pl->narrow = span <= pl->cols;
+    pl->rl = pl->narrow ? span : span + pl->cols;
     /* A band's outputs oy0 .. oy0 + band - 1 reach input rows
      * (oy0 + pady)/sy - dmaxy .. (oy0 + band - 1 + pady)/sy: the two
      * quotients differ by band - 1 when sy is 1, else by at most
@@ -432,6 +513,10 @@ static void run_band(const dot_job *j, size_t bi, int16_t *band, int64_t *row, u
     ptrdiff_t ib0 = (ptrdiff_t)((oy0 + pl->pady) / pl->sy) - (ptrdiff_t)pl->dmaxy;
     size_t br = (size_t)((ptrdiff_t)((oy1 - 1 + pl->pady) / pl->sy) - ib0 + 1);
     fill_band(pl, j->x, ib0, br, band);
+    if (pl->narrow) {
+        run_band_narrow(pl, j->l, j->shift, band, ib0, j->wp, oy0, oy1, j->y, row, amax);
+        return;
+    }
     for (size_t oy = oy0; oy < oy1; oy++)
         run_row(j->l, pl, j->shift, band, ib0, j->wp, oy, j->y, row, amax);
 }
@@ -483,9 +568,12 @@ static int dot_run(const wai_exec *ex, const wai_layer *l, int mode, uint32_t sh
         /* Sizes: the planner's caps keep cin, cout, k, sides far below the
          * products' overflow (cin*cout*k*k and cin*rows*rl are tensor sizes). */
         nw = pl.kh * pl.k * pl.npairs * pl.nblk * NO * 2;
-        /* A thread's band, then its row buffer (NO rows of ow i64, 8-aligned). */
-        nrow = ((size_t)pl.limbs * pl.npairs * pl.pstride + 3) & ~(size_t)3;
-        nb = nrow + (size_t)NO * pl.ow * 4;
+        /* A thread's band (narrow: and a tile of slack), then its row
+         * buffer (NO rows of ow i64, narrow: NO times the band's rows;
+         * 8-aligned). */
+        nrow = ((size_t)pl.limbs * pl.npairs * pl.pstride + (pl.narrow ? 2 * pl.cols : 0) + 3) &
+               ~(size_t)3;
+        nb = nrow + (size_t)NO * (pl.narrow ? pl.band : 1) * pl.ow * 4;
         if (band == 1 || (nw < cap && (cap - nw) / nb >= nthr)) break;
         band /= 2;
     }
