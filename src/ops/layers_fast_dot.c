@@ -305,72 +305,14 @@ static void fill_band(const dot_plan *pl, const int64_t *x, ptrdiff_t ib0, size_
 
 /* ---- the driver ---------------------------------------------------------------------- */
 
-/* Column phase qx of output row oy for the NO outputs of block blk: every
- * tile of columns t in [t_lo, t_end), through the kernel, requantised into
- * row (NO rows of ow) at columns t * s + qx - pad. */
-static void run_phase(const wai_layer *l, const dot_plan *pl, uint32_t shift, const int16_t *band,
-                      ptrdiff_t ib0, const int16_t *wpk, size_t oy, size_t qx, size_t blk,
-                      int64_t *row) {
-    const size_t s = pl->s, uy = oy + pl->pady, qy = uy % pl->sy, iyb = uy / pl->sy;
-    const size_t nky = taps_of(qy, pl->kh, pl->sy), nkx = taps_of(qx, pl->k, s), nt = nky * nkx;
-    const size_t ph = qy * s + qx, cols = pl->cols;
-    const size_t t_lo = pl->pad > qx ? (pl->pad - qx + s - 1) / s : 0;
-    const size_t t_end = pl->pad + pl->ow - 1 >= qx ? (pl->pad + pl->ow - 1 - qx) / s + 1 : 0;
-    const size_t lstride = pl->npairs * pl->pstride;
-    ptrdiff_t toff[NTMAX];
-    /* Tap (r, c) reads band row iyb - r - ib0 (>= 0: ib0 is the lowest row
-     * the band's outputs reach) and column t - c, entry cl + t - c (>= 0:
-     * c <= dmax = cl). */
-    for (size_t j = 0; j < nt; j++)
-        toff[j] = (((ptrdiff_t)iyb - (ptrdiff_t)(j / nkx) - ib0) * (ptrdiff_t)pl->rl +
-                   (ptrdiff_t)pl->cl - (ptrdiff_t)(j % nkx)) * 2;
-    uint64_t acc[NO * COLS_MAX];
-    const int16_t *wb = wpk + pl->wofs[ph] + blk * pl->npairs * nt * NO * 2;
-    for (size_t t0 = t_lo; t0 < t_end; t0 += cols) {
-        memset(acc, 0, sizeof(uint64_t) * NO * cols);
-        for (int m = 0; nt && m < pl->limbs; m++) {
-            const size_t ch = pl->chunk[m][ph];
-            for (size_t p0 = 0; p0 < pl->npairs; p0 += ch)
-                pl->dot(acc, band + (size_t)m * lstride + p0 * pl->pstride + t0 * 2, pl->pstride,
-                        toff, nt, wb + p0 * nt * NO * 2,
-                        pl->npairs - p0 < ch ? pl->npairs - p0 : ch, m ? pl->b : 0);
-        }
-        size_t n = t_end - t0 < cols ? t_end - t0 : cols;
-        for (size_t ob = 0; ob < NO && blk * NO + ob < pl->cout; ob++) {
-            size_t o = blk * NO + ob;
-            pl->requant(row + ob * pl->ow + t0 * s + qx - pl->pad, s, acc + ob * cols, n,
-                        l->mult[o], shift, l->bias[o]);
-        }
-    }
-}
-
-/* Output row oy, block by block: the block's phases interleave in row (an
- * L1-sized buffer of NO rows), which is then copied out whole, so y takes
- * full cache lines once instead of every s-th value s times. The rows'
- * largest |y| is taken there too, while they are in L1 (*amax: the
- * output's A, so the next layer need not read it all again). */
-static void run_row(const wai_layer *l, const dot_plan *pl, uint32_t shift, const int16_t *band,
-                    ptrdiff_t ib0, const int16_t *wpk, size_t oy, int64_t *y, int64_t *row,
-                    uint64_t *amax) {
-    for (size_t blk = 0; blk < pl->nblk; blk++) {
-        for (size_t qx = 0; qx < pl->s; qx++)
-            run_phase(l, pl, shift, band, ib0, wpk, oy, qx, blk, row);
-        size_t nob = pl->cout - blk * NO < NO ? pl->cout - blk * NO : NO;
-        uint64_t m = pl->max_abs(row, nob * pl->ow);
-        if (m > *amax) *amax = m;
-        for (size_t ob = 0; ob < nob; ob++)
-            memcpy(y + ((blk * NO + ob) * pl->oh + oy) * pl->ow, row + ob * pl->ow,
-                   sizeof(int64_t) * pl->ow);
-    }
-}
-
-/* Narrow rows: the R output rows oyf, oyf + sy, ... of one row phase (so
- * input rows iyb, iyb + 1, ...: each rl further on in the band) for
- * column phase qx and block blk, as one run of positions f = k * rl + t:
- * every tap is the same offset from f in every row, so a tile of cols
- * positions takes several rows at once, and the lanes between rows (t
- * outside [t_lo, t_end)) are dropped. Output row oy of output ob goes to
- * rows + (ob * nrows + oy - oy0) * ow. */
+/* Column phase qx for the NO outputs of block blk, over the R output rows
+ * oyf, oyf + sy, ... of one row phase (input rows iyb, iyb + 1, ...: each
+ * rl further on in the band): every tile of cols positions f = k * rl + t
+ * for t in [t_lo, t_end), through the kernel, requantised at columns
+ * t * s + qx - pad of output row oy of output ob, rows + (ob * nrows + oy -
+ * oy0) * ow. Every tap is the same offset from f in every row, so with
+ * narrow rows (R > 1) a tile takes several rows at once and the lanes
+ * between them are dropped; a wide row (R = 1) is tiled alone. */
 static void run_group(const wai_layer *l, const dot_plan *pl, uint32_t shift,
                       const int16_t *band, ptrdiff_t ib0, const int16_t *wpk, size_t oyf, size_t R,
                       size_t qx, size_t blk, int64_t *rows, size_t oy0, size_t nrows) {
@@ -382,7 +324,9 @@ static void run_group(const wai_layer *l, const dot_plan *pl, uint32_t shift,
     if (t_end <= t_lo) return;
     const size_t lstride = pl->npairs * pl->pstride, f_end = (R - 1) * rl + t_end;
     ptrdiff_t toff[NTMAX];
-    /* As run_phase's, for the first row; row k is k * rl further on. */
+    /* Tap (r, c) of the first row reads band row iyb - r - ib0 (>= 0: ib0
+     * is the lowest row the band's outputs reach) and column t - c, entry
+     * cl + t - c (>= 0: c <= dmax = cl); row k's, k * rl further on. */
     for (size_t j = 0; j < nt; j++)
         toff[j] = (((ptrdiff_t)iyb - (ptrdiff_t)(j / nkx) - ib0) * (ptrdiff_t)rl +
                    (ptrdiff_t)pl->cl - (ptrdiff_t)(j % nkx)) * 2;
@@ -408,6 +352,26 @@ static void run_group(const wai_layer *l, const dot_plan *pl, uint32_t shift,
                             acc + ob * cols + (lo - f0), hi - lo, l->mult[o], shift, l->bias[o]);
             }
         }
+    }
+}
+
+/* Output row oy, block by block: the block's phases interleave in row (an
+ * L1-sized buffer of NO rows), which is then copied out whole, so y takes
+ * full cache lines once instead of every s-th value s times. The rows'
+ * largest |y| is taken there too, while they are in L1 (*amax: the
+ * output's A, so the next layer need not read it all again). */
+static void run_row(const wai_layer *l, const dot_plan *pl, uint32_t shift, const int16_t *band,
+                    ptrdiff_t ib0, const int16_t *wpk, size_t oy, int64_t *y, int64_t *row,
+                    uint64_t *amax) {
+    for (size_t blk = 0; blk < pl->nblk; blk++) {
+        for (size_t qx = 0; qx < pl->s; qx++)
+            run_group(l, pl, shift, band, ib0, wpk, oy, 1, qx, blk, row, oy, 1);
+        size_t nob = pl->cout - blk * NO < NO ? pl->cout - blk * NO : NO;
+        uint64_t m = pl->max_abs(row, nob * pl->ow);
+        if (m > *amax) *amax = m;
+        for (size_t ob = 0; ob < nob; ob++)
+            memcpy(y + ((blk * NO + ob) * pl->oh + oy) * pl->ow, row + ob * pl->ow,
+                   sizeof(int64_t) * pl->ow);
     }
 }
 
