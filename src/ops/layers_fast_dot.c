@@ -63,7 +63,7 @@ typedef struct dot_plan {
     size_t nblk;    /* ceil(cout / NO) */
     size_t cl, rl;  /* band row: cl zero columns, then input columns; rl in all */
     size_t band;    /* output rows per band */
-    int narrow;     /* rows run together: a phase's row is narrower than a tile (run_group) */
+    int narrow;     /* rows run together: a phase's row is narrower than a tile (run_rows) */
     size_t brmax;   /* input rows per band, at most */
     size_t pstride; /* i16 between pairs in the band */
     int limbs;      /* 1: x itself; 2: lo and hi */
@@ -355,36 +355,20 @@ static void run_group(const wai_layer *l, const dot_plan *pl, uint32_t shift,
     }
 }
 
-/* Output row oy, block by block: the block's phases interleave in row (an
- * L1-sized buffer of NO rows), which is then copied out whole, so y takes
- * full cache lines once instead of every s-th value s times. The rows'
- * largest |y| is taken there too, while they are in L1 (*amax: the
- * output's A, so the next layer need not read it all again). */
-static void run_row(const wai_layer *l, const dot_plan *pl, uint32_t shift, const int16_t *band,
-                    ptrdiff_t ib0, const int16_t *wpk, size_t oy, int64_t *y, int64_t *row,
-                    uint64_t *amax) {
-    for (size_t blk = 0; blk < pl->nblk; blk++) {
-        for (size_t qx = 0; qx < pl->s; qx++)
-            run_group(l, pl, shift, band, ib0, wpk, oy, 1, qx, blk, row, oy, 1);
-        size_t nob = pl->cout - blk * NO < NO ? pl->cout - blk * NO : NO;
-        uint64_t m = pl->max_abs(row, nob * pl->ow);
-        if (m > *amax) *amax = m;
-        for (size_t ob = 0; ob < nob; ob++)
-            memcpy(y + ((blk * NO + ob) * pl->oh + oy) * pl->ow, row + ob * pl->ow,
-                   sizeof(int64_t) * pl->ow);
-    }
-}
-
-/* A band of narrow rows, block by block: each row phase's rows of the band
- * run together (run_group) into rows (NO times the band's rows of ow),
- * then their largest |y| and the rows out, as run_row does for one. */
-static void run_band_narrow(const dot_plan *pl, const wai_layer *l, uint32_t shift,
-                            const int16_t *band, ptrdiff_t ib0, const int16_t *wpk, size_t oy0,
-                            size_t oy1, int64_t *y, int64_t *rows, uint64_t *amax) {
+/* Output rows oy0 .. oy1 - 1, block by block: each row phase's rows run
+ * together (run_group) into rows (NO times oy1 - oy0 rows of ow, a buffer
+ * in L1 or L2), which is then copied out whole, so y takes full cache
+ * lines once instead of every s-th value s times. Their largest |y| is
+ * taken there too, while they are in cache (*amax: the output's A, so the
+ * next layer need not read it all again). Wide rows cannot share a tile:
+ * run_band passes them one at a time. */
+static void run_rows(const dot_plan *pl, const wai_layer *l, uint32_t shift, const int16_t *band,
+                     ptrdiff_t ib0, const int16_t *wpk, size_t oy0, size_t oy1, int64_t *y,
+                     int64_t *rows, uint64_t *amax) {
     const size_t nrows = oy1 - oy0, sy = pl->sy;
     for (size_t blk = 0; blk < pl->nblk; blk++) {
         for (size_t qy = 0; qy < sy; qy++) {
-            /* The band's first row of row phase qy, and how many it has. */
+            /* The first of these rows in row phase qy, and how many it has. */
             size_t oyf = oy0 + (qy + sy - (oy0 + pl->pady) % sy) % sy;
             if (oyf >= oy1) continue;
             size_t R = (oy1 - oyf + sy - 1) / sy;
@@ -478,11 +462,11 @@ static void run_band(const dot_job *j, size_t bi, int16_t *band, int64_t *row, u
     size_t br = (size_t)((ptrdiff_t)((oy1 - 1 + pl->pady) / pl->sy) - ib0 + 1);
     fill_band(pl, j->x, ib0, br, band);
     if (pl->narrow) {
-        run_band_narrow(pl, j->l, j->shift, band, ib0, j->wp, oy0, oy1, j->y, row, amax);
+        run_rows(pl, j->l, j->shift, band, ib0, j->wp, oy0, oy1, j->y, row, amax);
         return;
     }
     for (size_t oy = oy0; oy < oy1; oy++)
-        run_row(j->l, pl, j->shift, band, ib0, j->wp, oy, j->y, row, amax);
+        run_rows(pl, j->l, j->shift, band, ib0, j->wp, oy, oy + 1, j->y, row, amax);
 }
 
 /* Share t: a contiguous run of bands. Each output row is one band's, and
