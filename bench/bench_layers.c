@@ -137,7 +137,7 @@ int main(int argc, char **argv) {
     /* The CPU's loops, as a context fills them; then each lower level's. */
     wai_cores best_cores, level_cores;
     wai_cores_init(&best_cores, wai_cpu_isa());
-    const wai_exec ex = {NULL, NULL, &best_cores, NULL, NULL};
+    const wai_exec ex = {.cores = &best_cores};
     uint64_t t0 = now_ns();
     wai_status st0 = wai_conv_t2d_ref(&l, sums, shift, x, h, w, scr, y0, oh, ow);
     uint64_t ref_ns = now_ns() - t0, best = UINT64_MAX;
@@ -155,7 +155,7 @@ int main(int argc, char **argv) {
     for (int isa = 0; isa < wai_cpu_isa(); isa++) {
         uint64_t b = UINT64_MAX;
         wai_cores_init(&level_cores, isa);
-        const wai_exec lex = {NULL, NULL, &level_cores, NULL, NULL};
+        const wai_exec lex = {.cores = &level_cores};
         for (int r = 0; r < reps; r++) {
             t0 = now_ns();
             wai_conv_t2d_fast(&lex, &l, sums, shift, x, h, w, scr, y1, oh, ow);

@@ -351,7 +351,7 @@ static int run_fast_on(fast_bench *fb, const wai_exec *exp, const char *sfx) {
 static int run_fast(fast_bench *fb, unsigned nthr, const char *sfx) {
     wai_cores cores;
     wai_cores_init(&cores, wai_cpu_isa());
-    wai_exec ex = {NULL, NULL, &cores, NULL, NULL};
+    wai_exec ex = {.cores = &cores};
     if (nthr > 1 && wai_pool_create(NULL, nthr, &ex.pool) != WAI_ok) return 1;
     int r = run_fast_on(fb, &ex, sfx);
     wai_pool_destroy(ex.pool);

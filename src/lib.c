@@ -7,6 +7,7 @@
 #include "common/alloc.h"
 #include "common/context.h"
 #include "common/pool.h"
+#include "decode/backends.h"
 #include "ops/cores.h"
 #include "ops/cpu.h"
 #include "ops/network.h"
@@ -14,11 +15,12 @@
 
 #define DEFAULT_SET_CACHE_BUDGET ((uint64_t)256 << 20)
 
-/* One allocation holds the context and the inner loops its exec points at
- * (the context first, so the two pointers are one). */
+/* One allocation holds the context, the inner loops its exec points at and
+ * its backends (the context first, so the two pointers are one). */
 typedef struct context_block {
     wai_context ctx;
     wai_cores cores;
+    wai_backends backends;
 } context_block;
 
 /* The version, from the one the build writes into wai_version.h. */
@@ -57,7 +59,9 @@ wai_status wai_context_create(const wai_settings *s, wai_context **out) {
     wai_cores_init(&b->cores, isa);
     c->exec.alloc = &c->alloc;
     c->exec.cores = &b->cores;
-    c->kernels = wai_kernels_init(isa);
+    c->exec.kernels = wai_kernels_init(isa);
+    wai_backends_init(&b->backends);
+    c->backends = &b->backends;
     if (wai_set_cache_create(&c->alloc, c->set_cache_budget, &c->sets) != WAI_ok ||
         wai_pool_create(&c->alloc, wai_threads_resolve(s->n_threads), &c->exec.pool) != WAI_ok) {
         wai_context_destroy(c);
@@ -69,8 +73,25 @@ wai_status wai_context_create(const wai_settings *s, wai_context **out) {
 
 void wai_context_destroy(wai_context *ctx) {
     if (!ctx) return;
-    wai_pool_destroy(ctx->exec.pool);
+    /* The cache first: the programs it keeps are the backends'. */
     wai_set_cache_destroy(ctx->sets);
+    wai_backends_destroy(ctx->backends);
+    wai_pool_destroy(ctx->exec.pool);
     wai_allocator a = ctx->alloc;
     wai_free(&a, (context_block *)(void *)ctx);
+}
+
+/* ---- what a context lends its backends (include/wai/wai_backend.h) -------- */
+
+const wai_allocator *wai_context_allocator(const wai_context *ctx) {
+    return ctx ? &ctx->alloc : NULL;
+}
+
+unsigned wai_context_threads(const wai_context *ctx) {
+    return ctx ? wai_exec_threads(&ctx->exec) : 1;
+}
+
+void wai_context_parallel(const wai_context *ctx, unsigned n, void (*fn)(void *arg, unsigned i),
+                          void *arg) {
+    if (fn) wai_exec_run(ctx ? &ctx->exec : NULL, n, fn, arg);
 }

@@ -3,6 +3,7 @@
 #define WAI_WAI_DECODE_H
 
 #include "wai.h"
+#include "wai_backend.h"
 #include "wai_dispatch.h"
 #include "wai_format.h"
 #include "wai_set.h"
@@ -143,6 +144,34 @@ WAI_API wai_status wai_symbols_digest(wai_context *ctx, const char *capability,
 WAI_API wai_status wai_entropy_symbols(wai_context *ctx, const char *capability,
                                        const wai_set *set, const uint8_t *data, size_t len,
                                        int32_t *out, size_t cap, size_t *n_symbols);
+
+/* ---- a latent capability's decode, its networks the caller's ------------------
+ * For a caller whose networks cannot run inside a decoder (a page's WebNN,
+ * which answers later): everything before the networks, as a decoder does
+ * it (the parse, §7 steps 1 to 4, the cost against the limits, the entropy
+ * stage), once; the caller then drives the dispatch itself
+ * (wai_dispatch_start, include/wai/wai_dispatch.h) and runs the networks on
+ * the job. web/glue/float_path.c is such a caller. */
+typedef struct wai_latent wai_latent;
+
+/* c: the capability (NULL: the one the magic names), the set and the
+ * limits (its dispatch and probe are not read). The parse's, the set's and
+ * the stream's refusals, cost_over_limit, and unsupported_capability for a
+ * capability whose networks take no latent. *cost as soon as it is known
+ * (cost may be NULL). On success *out holds the loaded set until destroyed. */
+WAI_API wai_status wai_latent_decode(wai_context *ctx, const wai_decoder_config *c,
+                                     const uint8_t *data, size_t len, wai_cost *cost,
+                                     wai_latent **out);
+WAI_API void wai_latent_destroy(wai_latent *l);
+
+/* Its job (include/wai/wai_backend.h): the symbols, offsets and latent
+ * shape, the picture's size; rgb is NULL, for the caller to point at
+ * picture_height * picture_width * 3 bytes of its own before computing. */
+WAI_API wai_latent_job *wai_latent_job_of(wai_latent *l);
+
+/* Its capability, and neural-dispatch §6.3's symbols digest. */
+WAI_API const wai_capability *wai_latent_capability(const wai_latent *l);
+WAI_API void wai_latent_symbols_digest(const wai_latent *l, uint8_t out[32]);
 
 /* A payload's declared cost without decoding it (parses the header).
  * capability NULL: by its magic. A capability that decodes against a

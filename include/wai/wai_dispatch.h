@@ -77,28 +77,36 @@ typedef struct wai_path {
  * the neural processor (§3). 0 otherwise, or for values outside the enums. */
 WAI_API int wai_path_valid(const wai_path *p);
 
-/* The most paths an offer holds. There are 11 valid paths, and an offer
- * names each at most once. */
-#define WAI_DISPATCH_MAX_PATHS 16
+/* The most paths an offer names: there are 11 valid paths, and an offer
+ * names each at most once. A bound for the caller's arrays, never a size
+ * inside a struct of this API. */
+#define WAI_DISPATCH_MAX_PATHS 11
 
+/* The paths offered, in order: n of them at paths (borrowed). n == 0: the
+ * default offer. */
 typedef struct wai_dispatch_offer {
-    size_t n;                               /* 0: the default offer */
-    wai_path paths[WAI_DISPATCH_MAX_PATHS];
+    size_t n;
+    const wai_path *paths;
 } wai_dispatch_offer;
 
 /* The offer of this sink, "npu,gpu,cpu,ort,wgsl,int" (docs/dispatch.md). */
 #define WAI_DISPATCH_DEFAULT_OFFER "npu,gpu,cpu,ort,wgsl,int"
-WAI_API void wai_dispatch_offer_default(wai_dispatch_offer *out);
 
-/* Parses a comma-separated offer, in order. A token is a short name:
+/* The default offer's paths, in order, into out (cap of them): *n is their
+ * count, also when cap is short (then WAI_invalid_argument). */
+WAI_API wai_status wai_dispatch_offer_default(wai_path *out, size_t cap, size_t *n);
+
+/* Parses a comma-separated offer, in order, into out (cap paths). A token
+ * is a short name:
  *   npu  = npu/model-runtime/float     gpu = gpu/webnn/float
- *   cpu  = cpu/webnn/float             wgsl = gpu/wgsl/integer
- *   int  = cpu/wai-ops/integer
+ *   cpu  = cpu/webnn/float             ort = cpu/onnx-runtime/float
+ *   wgsl = gpu/wgsl/integer            int = cpu/wai-ops/integer
  * or a path written out as UNIT/BACKEND/ARITHMETIC with §1's tokens (e.g.
- * cpu/onnx-runtime/float). WAI_invalid_argument (and *out untouched) for an
- * empty list or token, an unknown token, a path wai_path_valid refuses, or
- * a path named twice. */
-WAI_API wai_status wai_dispatch_parse_offer(const char *list, wai_dispatch_offer *out);
+ * cpu/onnx-runtime/float). WAI_invalid_argument (and out, *n untouched)
+ * for an empty list or token, an unknown token, a path wai_path_valid
+ * refuses, a path named twice, or more paths than cap. */
+WAI_API wai_status wai_dispatch_parse_offer(const char *list, wai_path *out, size_t cap,
+                                            size_t *n);
 
 /* ---- §2 demand ----------------------------------------------------------- */
 
@@ -121,7 +129,7 @@ typedef struct wai_dispatch_options {
     uint8_t reserved[32]; /* zero (invalid_argument otherwise): room to grow */
 } wai_dispatch_options;
 
-/* intent and pin_tier NULL, the default offer written out. */
+/* intent and pin_tier NULL, the default offer (n == 0). */
 WAI_API void wai_dispatch_options_default(wai_dispatch_options *o);
 
 /* §2: the tier a decode of cap needs. opt may be NULL (no intent, no pin).
@@ -140,7 +148,7 @@ WAI_API wai_status wai_dispatch_demand(const wai_capability *cap,
 WAI_API wai_status wai_dispatch_admit(const wai_capability *cap, wai_tier needed,
                                       const wai_path *path);
 
-/* ---- the device probe (§4 steps 2 and 3) -------------------------------- */
+/* ---- the device's answers (§4 step 2) ----------------------------------- */
 
 /* Where the backend's plan puts the program's operations (constants left
  * out). stated 0: the backend states no plan, and the report's placement
@@ -150,25 +158,30 @@ typedef struct wai_placement {
     uint64_t npu, gpu, cpu, unknown;
 } wai_placement;
 
-/* What the sink's device answers, one question each. Every callback returns
- * WAI_ok for "yes", or:
- *   unit      WAI_dispatch_unit_absent     (the unit, or the backend, is absent)
- *   program   WAI_dispatch_program_absent  (the set holds no program for the backend)
- *   shape     WAI_dispatch_shape_mismatch  (the program does not take this shape)
- *   run       WAI_dispatch_backend_failed  (the backend failed the decode)
- * plan fills *out (zeroed before the call) and sets out->stated when the
- * backend states one; choose refuses the path with WAI_dispatch_not_placed
- * when the plan puts no operation on the path's unit.
- * Any callback may return WAI_dispatch_backend_failed (the backend erred
- * while answering): the path is refused with it and the next is tried.
- * Any status that is not a dispatch code (out_of_memory, a payload's
- * refusal from the networks, ...) ends the choice with that status; from
- * run, the path counts as the one that ran (report->ran, its placement). A
- * dispatch code other than the callback's own and backend_failed breaks the
- * contract: the choice ends with WAI_invalid_argument.
- * A NULL callback takes the default probe's answer; the default probe has
- * no run, and then the first path that passes the checks is chosen for the
- * caller to run its networks there. */
+/* The questions §4 puts to a path, in the order it puts them, and the
+ * refusal each may answer:
+ *   UNIT     dispatch_unit_absent     the unit, or the backend, is absent
+ *   PROGRAM  dispatch_program_absent  the set holds no program for the backend
+ *   SHAPE    dispatch_shape_mismatch  the program does not take this shape
+ *   PLAN     dispatch_not_placed      the backend's plan puts nothing on the unit
+ *   RUN      dispatch_backend_failed  the backend failed the decode
+ * Any question may also be answered dispatch_backend_failed (the backend
+ * erred while answering). */
+typedef enum wai_dispatch_question {
+    WAI_DISPATCH_UNIT = 0,
+    WAI_DISPATCH_PROGRAM = 1,
+    WAI_DISPATCH_SHAPE = 2,
+    WAI_DISPATCH_PLAN = 3,
+    WAI_DISPATCH_RUN = 4
+} wai_dispatch_question;
+
+/* "unit", "program", "shape", "plan", "run"; NULL outside the enum. */
+WAI_API const char *wai_dispatch_question_name(wai_dispatch_question q);
+
+/* What a caller knows of the device, one callback per question before the
+ * run, each returning WAI_ok for "yes" or its question's refusal. plan
+ * fills *out, which holds what the path's backend stated (or nothing) when
+ * it is called. A NULL callback takes the default probe's answer. */
 typedef struct wai_dispatch_probe {
     void *opaque;
     wai_status (*unit)(void *opaque, const wai_capability *cap, const wai_path *path);
@@ -176,19 +189,21 @@ typedef struct wai_dispatch_probe {
     wai_status (*shape)(void *opaque, const wai_capability *cap, const wai_path *path);
     wai_status (*plan)(void *opaque, const wai_capability *cap, const wai_path *path,
                        wai_placement *out);
-    wai_status (*run)(void *opaque, const wai_capability *cap, const wai_path *path);
     void *reserved[4]; /* NULL (invalid_argument otherwise): room for more questions */
 } wai_dispatch_probe;
 
-/* This sink's device: the CPU with libwai's integer interpreter (wai-ops)
- * and its native WebNN (webnn) is present; the neural processor, any GPU,
- * and the model-runtime, onnx-runtime and wgsl backends are absent. For
- * wai-ops the program is the set's integer networks, which a decode has
- * resolved and checked against the payload (set_incomplete, model_mismatch,
- * geometry_mismatch) before it dispatches, so program and shape answer yes;
- * a decode's own backend answers them for webnn first (the set's graph
- * description). Neither states a plan. */
+/* A device that has every unit and every backend, whose programs take
+ * every shape and which adds nothing to a backend's plan: every question
+ * yes. What a path lacks is its backend's to say (a decoder asks the
+ * backends registered with its context first, include/wai/wai_backend.h). */
 WAI_API const wai_dispatch_probe *wai_dispatch_probe_default(void);
+
+/* The one place a probe is asked: q (not RUN) put to probe's callback, or
+ * to the default probe's where probe (or its callback) is NULL. plan is
+ * read and written for WAI_DISPATCH_PLAN only. */
+WAI_API wai_status wai_dispatch_probe_answer(const wai_dispatch_probe *probe,
+                                             wai_dispatch_question q, const wai_capability *cap,
+                                             const wai_path *path, wai_placement *plan);
 
 /* ---- §5 the report ------------------------------------------------------- */
 
@@ -205,7 +220,8 @@ typedef struct wai_dispatch_report {
     wai_tier held;                     /* the tier the decode holds (§3) */
     wai_placement placement;           /* the plan of the path that ran */
     size_t n_refused;
-    wai_dispatch_refusal refused[WAI_DISPATCH_MAX_PATHS];  /* in the order offered */
+    const wai_dispatch_refusal *refused; /* n_refused of them, in the order offered
+                                          * (owned by whoever made the report) */
     uint8_t reserved[32];              /* written zero: room to grow */
 } wai_dispatch_report;
 
@@ -214,11 +230,12 @@ typedef struct wai_dispatch_report {
 #define WAI_DISPATCH_REPORT_JSON_MAX 4096
 
 /* Writes the report as one line of JSON (no newline), members in §5's
- * order, and a NUL. *len (if not NULL) gets the text's length without the
- * NUL, also when buf is too small; then the call returns
- * WAI_invalid_argument and buf holds nothing usable. WAI_invalid_argument
- * also for a report with a NULL capability, a token outside its enum or a
- * reason that is not a dispatch code. */
+ * order, and a NUL, by the API's rule for text (include/wai/wai.h): *len
+ * (if not NULL) gets the text's length without the NUL, also when buf is
+ * too small, and then the call returns WAI_invalid_argument and buf holds
+ * nothing usable. WAI_invalid_argument also for a report with a NULL
+ * capability, a token outside its enum or a reason that is not a dispatch
+ * code. */
 WAI_API wai_status wai_dispatch_report_json(const wai_dispatch_report *r, char *buf,
                                             size_t size, size_t *len);
 
@@ -228,28 +245,63 @@ WAI_API wai_status wai_dispatch_report_json_alloc(const wai_allocator *alloc,
                                                   const wai_dispatch_report *r, char **out);
 WAI_API void wai_dispatch_report_json_free(const wai_allocator *alloc, char *s);
 
-/* ---- §4 choose, and the entry a decode calls ----------------------------- */
+/* ---- §4 the choice, step by step ------------------------------------------
+ *
+ * One decode's choice is driven by whoever runs the networks (a decoder, a
+ * page's JavaScript): start it, then ask it for the next question and
+ * answer it, until it has none; then read its status and report.
+ *
+ *   wai_dispatch_start(d, cap, &opt);               §2, the offer checked whole
+ *   while (wai_dispatch_next(d, &path, &q)) {       §3 on each path, then §4's
+ *       wai_status a = ...;                         the answer: the backend's,
+ *       wai_dispatch_answer(d, a, &plan);           the device's, or the run's
+ *   }
+ *   st = wai_dispatch_status(d);                    and wai_dispatch_report_of(d)
+ *
+ * A path §3 refuses is recorded and never asked about (docs/dispatch.md,
+ * D5). An answer that is the question's refusal (or backend_failed)
+ * refuses the path and the next path is asked; WAI_ok moves on to the next
+ * question, and to the next path's once RUN is answered ok (the path ran:
+ * the choice is over). Any other status ends the choice with it (D9): from
+ * RUN, the path counts as the one that ran. A dispatch code the question
+ * cannot give is a broken answer: the choice ends, WAI_invalid_argument. */
+typedef struct wai_dispatch wai_dispatch;
 
-/* §4 over the offer (n == 0: the default) with the tier already demanded:
- * for each path in order, §3 (admit), then the probe's unit, program,
- * shape and plan, then run. Fills *report whatever the outcome (it is
- * zeroed first). Returns WAI_ok when a path ran (report->ran); when every
- * path is refused, the reason of the first path refused (the one the sink
- * preferred), with the whole list in the report; WAI_invalid_argument for
- * NULL arguments, an invalid path, a path offered twice or a probe that
- * breaks its contract; or the status a probe ended the choice with.
- * probe NULL: the default probe. */
-WAI_API wai_status wai_dispatch_choose(const wai_capability *cap, wai_tier needed,
-                                       const wai_dispatch_offer *offer,
-                                       const wai_dispatch_probe *probe,
-                                       wai_dispatch_report *report);
+/* A choice's state and report, allocated through alloc (NULL: libc's). */
+WAI_API wai_status wai_dispatch_create(const wai_allocator *alloc, wai_dispatch **out);
+WAI_API void wai_dispatch_destroy(wai_dispatch *d);
 
-/* What a decode calls once its set is resolved and checked against the
- * payload, before its networks run: wai_dispatch_demand, then
- * wai_dispatch_choose over opt's offer. opt NULL: no intent, no pin, the
- * default offer. */
-WAI_API wai_status wai_dispatch(const wai_capability *cap, const wai_dispatch_options *opt,
-                                const wai_dispatch_probe *probe, wai_dispatch_report *report);
+/* Starts a choice for cap (§2 from opt; opt NULL: no intent, no pin, the
+ * default offer), forgetting any before. WAI_invalid_argument (and a choice
+ * that has no question) for a NULL cap, reserved bytes not zero, an invalid
+ * path or a path offered twice. */
+WAI_API wai_status wai_dispatch_start(wai_dispatch *d, const wai_capability *cap,
+                                      const wai_dispatch_options *opt);
+
+/* The next question: 1 with the path and the question, or 0 when the
+ * choice is over. */
+WAI_API int wai_dispatch_next(wai_dispatch *d, wai_path *path, wai_dispatch_question *q);
+
+/* The answer to the question wai_dispatch_next gave last; plan is read for
+ * WAI_DISPATCH_PLAN (NULL: none stated). A call with no question pending
+ * is ignored. */
+WAI_API void wai_dispatch_answer(wai_dispatch *d, wai_status answer, const wai_placement *plan);
+
+/* The choice's outcome: WAI_ok when a path ran; while questions remain,
+ * WAI_invalid_argument; when every path was refused, the reason of the
+ * first refused (D10); or the status that ended it. */
+WAI_API wai_status wai_dispatch_status(const wai_dispatch *d);
+
+/* The report of the choice (valid until d's next start or destroy);
+ * NULL before any start. */
+WAI_API const wai_dispatch_report *wai_dispatch_report_of(const wai_dispatch *d);
+
+/* A whole choice with probe's answers and no run (the RUN question
+ * answered WAI_ok): the first path the device can run is chosen, for the
+ * caller to run its networks there. wai_dispatch_status's value. */
+WAI_API wai_status wai_dispatch_choose(wai_dispatch *d, const wai_capability *cap,
+                                       const wai_dispatch_options *opt,
+                                       const wai_dispatch_probe *probe);
 
 #ifdef __cplusplus
 }

@@ -50,13 +50,6 @@ typedef struct wai_capability {
     const char *set_members[4];  /* §9's members in order, NULL-terminated */
 } wai_capability;
 
-/* The members the backends of this build read beside cap's set_members
- * (a float path's program: wai.neural.bmshj2018's decoder.webnn.json and
- * decoder.f32), NULL-terminated; none (an empty list) for the others. A
- * set without them decodes on the paths that need none, and the dispatch
- * refuses the others with dispatch_program_absent. */
-WAI_API const char *const *wai_capability_program_members(const wai_capability *cap);
-
 /* The members an encoder reads beside cap's set_members (wai.neural.int_hyper's
  * and its video forms': analysis.webnn.json and analysis.f32, the analysis
  * networks; include/wai/wai_write.h), NULL-terminated; none for the others.

@@ -1,4 +1,7 @@
-/* libwai's native WebNN: the Web Neural Network API (../shared/spec/webnn.md,
+/* libwai_webnn, libwai's native WebNN: a library of its own (CMake target
+ * wai::wai_webnn, pkg-config wai_webnn), the one that computes in floating
+ * point and links oneDNN where it was found, so libwai needs libc alone.
+ * It is the Web Neural Network API (../shared/spec/webnn.md,
  * the W3C draft) in C, one to one, so a reader of the spec finds each piece:
  *
  *   ML.createContext()           wai_ml_create_context
@@ -31,9 +34,27 @@
 #include <stdint.h>
 
 #include "wai.h"
+#include "wai_backend.h"
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* WAI_WEBNN_API marks what libwai_webnn exports (tests/ci/check-exports.sh
+ * holds the library to this header). A Windows program using it as a DLL
+ * defines WAI_WEBNN_DLL. */
+#if defined(_WIN32) || defined(__CYGWIN__)
+#if defined(WAI_BUILDING_WEBNN_LIBRARY)
+#define WAI_WEBNN_API __declspec(dllexport)
+#elif defined(WAI_WEBNN_DLL)
+#define WAI_WEBNN_API __declspec(dllimport)
+#else
+#define WAI_WEBNN_API
+#endif
+#elif defined(WAI_BUILDING_WEBNN_LIBRARY) && defined(__GNUC__)
+#define WAI_WEBNN_API __attribute__((visibility("default")))
+#else
+#define WAI_WEBNN_API
 #endif
 
 typedef struct wai_ml_context wai_ml_context;
@@ -56,8 +77,8 @@ typedef enum wai_ml_operand_data_type {
 } wai_ml_operand_data_type;
 
 /* The IDL's token ("float32", ...), or NULL; and back (0: not a token). */
-WAI_API const char *wai_ml_data_type_name(wai_ml_operand_data_type t);
-WAI_API int wai_ml_data_type_from_name(const char *name, wai_ml_operand_data_type *out);
+WAI_WEBNN_API const char *wai_ml_data_type_name(wai_ml_operand_data_type t);
+WAI_WEBNN_API int wai_ml_data_type_from_name(const char *name, wai_ml_operand_data_type *out);
 
 /* The most dimensions an operand has here (the spec leaves the bound to the
  * implementation). */
@@ -70,7 +91,7 @@ typedef struct wai_ml_operand_descriptor {
 } wai_ml_operand_descriptor;
 
 /* Bytes of one element of t (float16: 2), 0 for no type. */
-WAI_API size_t wai_ml_data_type_size(wai_ml_operand_data_type t);
+WAI_WEBNN_API size_t wai_ml_data_type_size(wai_ml_operand_data_type t);
 
 /* ---- ML.createContext() and MLContext ----------------------------------- */
 
@@ -107,22 +128,22 @@ typedef struct wai_ml_context_options {
     uint8_t reserved[32];                      /* zero */
 } wai_ml_context_options;
 
-WAI_API void wai_ml_context_options_default(wai_ml_context_options *o);
+WAI_WEBNN_API void wai_ml_context_options_default(wai_ml_context_options *o);
 
 /* ML.createContext(options): a context of ctx (its allocator and worker
  * pool compute the graphs). options NULL: the defaults. */
-WAI_API wai_status wai_ml_create_context(wai_context *ctx, const wai_ml_context_options *options,
+WAI_WEBNN_API wai_status wai_ml_create_context(wai_context *ctx, const wai_ml_context_options *options,
                                          wai_ml_context **out);
 /* MLContext.destroy(): its graphs and tensors can no longer be used, and
  * are freed with it. */
-WAI_API void wai_ml_context_destroy(wai_ml_context *c);
+WAI_WEBNN_API void wai_ml_context_destroy(wai_ml_context *c);
 
 /* MLContext.accelerated: 0 here (the CPU computes). */
-WAI_API int wai_ml_context_accelerated(const wai_ml_context *c);
+WAI_WEBNN_API int wai_ml_context_accelerated(const wai_ml_context *c);
 
 /* The last failure's message of a context, builder or graph call made
  * through c (never NULL; "" before any). Valid until the next call on c. */
-WAI_API const char *wai_ml_error_message(const wai_ml_context *c);
+WAI_WEBNN_API const char *wai_ml_error_message(const wai_ml_context *c);
 
 /* ---- MLTensor ------------------------------------------------------------ */
 
@@ -133,23 +154,23 @@ typedef struct wai_ml_tensor_descriptor {
 } wai_ml_tensor_descriptor;
 
 /* createTensor(descriptor): every byte zero. */
-WAI_API wai_status wai_ml_create_tensor(wai_ml_context *c, const wai_ml_tensor_descriptor *d,
+WAI_WEBNN_API wai_status wai_ml_create_tensor(wai_ml_context *c, const wai_ml_tensor_descriptor *d,
                                         wai_ml_tensor **out);
 /* createConstantTensor(descriptor, data): len must be the descriptor's byte
  * length. */
-WAI_API wai_status wai_ml_create_constant_tensor(wai_ml_context *c,
+WAI_WEBNN_API wai_status wai_ml_create_constant_tensor(wai_ml_context *c,
                                                  const wai_ml_operand_descriptor *d,
                                                  const void *data, size_t len,
                                                  wai_ml_tensor **out);
 /* writeTensor(tensor, data) and readTensor(tensor, outputData): len must be
  * the tensor's byte length. */
-WAI_API wai_status wai_ml_write_tensor(wai_ml_context *c, wai_ml_tensor *t, const void *data,
+WAI_WEBNN_API wai_status wai_ml_write_tensor(wai_ml_context *c, wai_ml_tensor *t, const void *data,
                                        size_t len);
-WAI_API wai_status wai_ml_read_tensor(wai_ml_context *c, const wai_ml_tensor *t, void *out,
+WAI_WEBNN_API wai_status wai_ml_read_tensor(wai_ml_context *c, const wai_ml_tensor *t, void *out,
                                       size_t len);
-WAI_API const wai_ml_operand_descriptor *wai_ml_tensor_descriptor_of(const wai_ml_tensor *t);
+WAI_WEBNN_API const wai_ml_operand_descriptor *wai_ml_tensor_descriptor_of(const wai_ml_tensor *t);
 /* MLTensor.destroy() (idempotent on a context; NULL is ignored). */
-WAI_API void wai_ml_tensor_destroy(wai_ml_tensor *t);
+WAI_WEBNN_API void wai_ml_tensor_destroy(wai_ml_tensor *t);
 
 /* One entry of an MLNamedTensors record. */
 typedef struct wai_ml_named_tensor {
@@ -161,34 +182,34 @@ typedef struct wai_ml_named_tensor {
  * graph's inputs and outputs, each once, with tensors of their descriptors
  * (TypeError otherwise); the graph computes into the outputs before the
  * call returns. */
-WAI_API wai_status wai_ml_dispatch(wai_ml_context *c, wai_ml_graph *g,
+WAI_WEBNN_API wai_status wai_ml_dispatch(wai_ml_context *c, wai_ml_graph *g,
                                    const wai_ml_named_tensor *inputs, size_t n_inputs,
                                    const wai_ml_named_tensor *outputs, size_t n_outputs);
 
 /* ---- MLGraphBuilder and MLOperand ---------------------------------------- */
 
-WAI_API wai_status wai_ml_graph_builder_create(wai_ml_context *c, wai_ml_graph_builder **out);
+WAI_WEBNN_API wai_status wai_ml_graph_builder_create(wai_ml_context *c, wai_ml_graph_builder **out);
 /* Frees the builder and its operands (a graph it built lives on). */
-WAI_API void wai_ml_graph_builder_destroy(wai_ml_graph_builder *b);
+WAI_WEBNN_API void wai_ml_graph_builder_destroy(wai_ml_graph_builder *b);
 
 /* MLOperand.dataType and .shape. */
-WAI_API const wai_ml_operand_descriptor *wai_ml_operand_descriptor_of(const wai_ml_operand *o);
+WAI_WEBNN_API const wai_ml_operand_descriptor *wai_ml_operand_descriptor_of(const wai_ml_operand *o);
 
 /* MLOperatorOptions.label, in every operation's options. */
 typedef struct wai_ml_operator_options {
     const char *label;
 } wai_ml_operator_options;
 
-WAI_API wai_status wai_ml_input(wai_ml_graph_builder *b, const char *name,
+WAI_WEBNN_API wai_status wai_ml_input(wai_ml_graph_builder *b, const char *name,
                                 const wai_ml_operand_descriptor *d, wai_ml_operand **out);
 /* constant(descriptor, buffer): the bytes are copied. */
-WAI_API wai_status wai_ml_constant(wai_ml_graph_builder *b, const wai_ml_operand_descriptor *d,
+WAI_WEBNN_API wai_status wai_ml_constant(wai_ml_graph_builder *b, const wai_ml_operand_descriptor *d,
                                    const void *data, size_t len, wai_ml_operand **out);
 /* constant(dataType, value): a scalar, value cast to the type. */
-WAI_API wai_status wai_ml_constant_scalar(wai_ml_graph_builder *b, wai_ml_operand_data_type t,
+WAI_WEBNN_API wai_status wai_ml_constant_scalar(wai_ml_graph_builder *b, wai_ml_operand_data_type t,
                                           double value, wai_ml_operand **out);
 /* constant(tensor): a constant tensor of the builder's context. */
-WAI_API wai_status wai_ml_constant_tensor(wai_ml_graph_builder *b, const wai_ml_tensor *t,
+WAI_WEBNN_API wai_status wai_ml_constant_tensor(wai_ml_graph_builder *b, const wai_ml_tensor *t,
                                           wai_ml_operand **out);
 
 /* One entry of an MLNamedOperands record. */
@@ -199,21 +220,21 @@ typedef struct wai_ml_named_operand {
 
 /* build(outputs): the graph of every operator the outputs depend on. The
  * builder then can build no more (InvalidStateError). */
-WAI_API wai_status wai_ml_build(wai_ml_graph_builder *b, const wai_ml_named_operand *outputs,
+WAI_WEBNN_API wai_status wai_ml_build(wai_ml_graph_builder *b, const wai_ml_named_operand *outputs,
                                 size_t n_outputs, wai_ml_graph **out);
 /* MLGraph.destroy(). */
-WAI_API void wai_ml_graph_destroy(wai_ml_graph *g);
+WAI_WEBNN_API void wai_ml_graph_destroy(wai_ml_graph *g);
 
 /* The graph's inputs and outputs, in name order: their count, and entry i
  * (NULL past the end). */
-WAI_API size_t wai_ml_graph_input_count(const wai_ml_graph *g);
-WAI_API size_t wai_ml_graph_output_count(const wai_ml_graph *g);
-WAI_API const char *wai_ml_graph_input_at(const wai_ml_graph *g, size_t i,
+WAI_WEBNN_API size_t wai_ml_graph_input_count(const wai_ml_graph *g);
+WAI_WEBNN_API size_t wai_ml_graph_output_count(const wai_ml_graph *g);
+WAI_WEBNN_API const char *wai_ml_graph_input_at(const wai_ml_graph *g, size_t i,
                                           const wai_ml_operand_descriptor **d);
-WAI_API const char *wai_ml_graph_output_at(const wai_ml_graph *g, size_t i,
+WAI_WEBNN_API const char *wai_ml_graph_output_at(const wai_ml_graph *g, size_t i,
                                            const wai_ml_operand_descriptor **d);
 /* The operators the graph runs. */
-WAI_API size_t wai_ml_graph_operator_count(const wai_ml_graph *g);
+WAI_WEBNN_API size_t wai_ml_graph_operator_count(const wai_ml_graph *g);
 
 /* ---- conv2d ---------------------------------------------------------------- */
 
@@ -240,8 +261,8 @@ typedef struct wai_ml_conv2d_options {
     const char *label;
 } wai_ml_conv2d_options;
 
-WAI_API void wai_ml_conv2d_options_default(wai_ml_conv2d_options *o);
-WAI_API wai_status wai_ml_conv2d(wai_ml_graph_builder *b, const wai_ml_operand *input,
+WAI_WEBNN_API void wai_ml_conv2d_options_default(wai_ml_conv2d_options *o);
+WAI_WEBNN_API wai_status wai_ml_conv2d(wai_ml_graph_builder *b, const wai_ml_operand *input,
                                  const wai_ml_operand *filter, const wai_ml_conv2d_options *o,
                                  wai_ml_operand **out);
 
@@ -271,8 +292,8 @@ typedef struct wai_ml_conv_transpose2d_options {
     const char *label;
 } wai_ml_conv_transpose2d_options;
 
-WAI_API void wai_ml_conv_transpose2d_options_default(wai_ml_conv_transpose2d_options *o);
-WAI_API wai_status wai_ml_conv_transpose2d(wai_ml_graph_builder *b, const wai_ml_operand *input,
+WAI_WEBNN_API void wai_ml_conv_transpose2d_options_default(wai_ml_conv_transpose2d_options *o);
+WAI_WEBNN_API wai_status wai_ml_conv_transpose2d(wai_ml_graph_builder *b, const wai_ml_operand *input,
                                            const wai_ml_operand *filter,
                                            const wai_ml_conv_transpose2d_options *o,
                                            wai_ml_operand **out);
@@ -290,16 +311,16 @@ typedef enum wai_ml_binary_op {
 } wai_ml_binary_op;
 
 /* o may be NULL (no label). */
-WAI_API wai_status wai_ml_binary(wai_ml_graph_builder *b, wai_ml_binary_op op,
+WAI_WEBNN_API wai_status wai_ml_binary(wai_ml_graph_builder *b, wai_ml_binary_op op,
                                  const wai_ml_operand *a, const wai_ml_operand *bb,
                                  const wai_ml_operator_options *o, wai_ml_operand **out);
-WAI_API wai_status wai_ml_add(wai_ml_graph_builder *b, const wai_ml_operand *a,
+WAI_WEBNN_API wai_status wai_ml_add(wai_ml_graph_builder *b, const wai_ml_operand *a,
                               const wai_ml_operand *bb, wai_ml_operand **out);
-WAI_API wai_status wai_ml_sub(wai_ml_graph_builder *b, const wai_ml_operand *a,
+WAI_WEBNN_API wai_status wai_ml_sub(wai_ml_graph_builder *b, const wai_ml_operand *a,
                               const wai_ml_operand *bb, wai_ml_operand **out);
-WAI_API wai_status wai_ml_mul(wai_ml_graph_builder *b, const wai_ml_operand *a,
+WAI_WEBNN_API wai_status wai_ml_mul(wai_ml_graph_builder *b, const wai_ml_operand *a,
                               const wai_ml_operand *bb, wai_ml_operand **out);
-WAI_API wai_status wai_ml_div(wai_ml_graph_builder *b, const wai_ml_operand *a,
+WAI_WEBNN_API wai_status wai_ml_div(wai_ml_graph_builder *b, const wai_ml_operand *a,
                               const wai_ml_operand *bb, wai_ml_operand **out);
 
 /* ---- element-wise unary and activations ------------------------------------ */
@@ -325,7 +346,7 @@ typedef enum wai_ml_unary_op {
     WAI_ML_TANH     /* tanh() */
 } wai_ml_unary_op;
 
-WAI_API wai_status wai_ml_unary(wai_ml_graph_builder *b, wai_ml_unary_op op,
+WAI_WEBNN_API wai_status wai_ml_unary(wai_ml_graph_builder *b, wai_ml_unary_op op,
                                 const wai_ml_operand *input, const wai_ml_operator_options *o,
                                 wai_ml_operand **out);
 
@@ -334,8 +355,8 @@ typedef struct wai_ml_leaky_relu_options {
     const char *label;
 } wai_ml_leaky_relu_options;
 
-WAI_API void wai_ml_leaky_relu_options_default(wai_ml_leaky_relu_options *o);
-WAI_API wai_status wai_ml_leaky_relu(wai_ml_graph_builder *b, const wai_ml_operand *input,
+WAI_WEBNN_API void wai_ml_leaky_relu_options_default(wai_ml_leaky_relu_options *o);
+WAI_WEBNN_API wai_status wai_ml_leaky_relu(wai_ml_graph_builder *b, const wai_ml_operand *input,
                                      const wai_ml_leaky_relu_options *o, wai_ml_operand **out);
 
 typedef struct wai_ml_clamp_options {
@@ -346,17 +367,17 @@ typedef struct wai_ml_clamp_options {
     const char *label;
 } wai_ml_clamp_options;
 
-WAI_API void wai_ml_clamp_options_default(wai_ml_clamp_options *o);
-WAI_API wai_status wai_ml_clamp(wai_ml_graph_builder *b, const wai_ml_operand *input,
+WAI_WEBNN_API void wai_ml_clamp_options_default(wai_ml_clamp_options *o);
+WAI_WEBNN_API wai_status wai_ml_clamp(wai_ml_graph_builder *b, const wai_ml_operand *input,
                                 const wai_ml_clamp_options *o, wai_ml_operand **out);
 
 /* ---- shape and data movement -------------------------------------------- */
 
-WAI_API wai_status wai_ml_concat(wai_ml_graph_builder *b, const wai_ml_operand *const *inputs,
+WAI_WEBNN_API wai_status wai_ml_concat(wai_ml_graph_builder *b, const wai_ml_operand *const *inputs,
                                  size_t n_inputs, uint32_t axis,
                                  const wai_ml_operator_options *o, wai_ml_operand **out);
 
-WAI_API wai_status wai_ml_reshape(wai_ml_graph_builder *b, const wai_ml_operand *input,
+WAI_WEBNN_API wai_status wai_ml_reshape(wai_ml_graph_builder *b, const wai_ml_operand *input,
                                   const uint32_t *new_shape, size_t new_shape_size,
                                   const wai_ml_operator_options *o, wai_ml_operand **out);
 
@@ -366,7 +387,7 @@ typedef struct wai_ml_slice_options {
     const char *label;
 } wai_ml_slice_options;
 
-WAI_API wai_status wai_ml_slice(wai_ml_graph_builder *b, const wai_ml_operand *input,
+WAI_WEBNN_API wai_status wai_ml_slice(wai_ml_graph_builder *b, const wai_ml_operand *input,
                                 const uint32_t *starts, size_t starts_size,
                                 const uint32_t *sizes, size_t sizes_size,
                                 const wai_ml_slice_options *o, wai_ml_operand **out);
@@ -377,7 +398,7 @@ typedef struct wai_ml_transpose_options {
     const char *label;
 } wai_ml_transpose_options;
 
-WAI_API wai_status wai_ml_transpose(wai_ml_graph_builder *b, const wai_ml_operand *input,
+WAI_WEBNN_API wai_status wai_ml_transpose(wai_ml_graph_builder *b, const wai_ml_operand *input,
                                     const wai_ml_transpose_options *o, wai_ml_operand **out);
 
 typedef enum wai_ml_padding_mode {
@@ -392,8 +413,8 @@ typedef struct wai_ml_pad_options {
     const char *label;
 } wai_ml_pad_options;
 
-WAI_API void wai_ml_pad_options_default(wai_ml_pad_options *o);
-WAI_API wai_status wai_ml_pad(wai_ml_graph_builder *b, const wai_ml_operand *input,
+WAI_WEBNN_API void wai_ml_pad_options_default(wai_ml_pad_options *o);
+WAI_WEBNN_API wai_status wai_ml_pad(wai_ml_graph_builder *b, const wai_ml_operand *input,
                               const uint32_t *beginning_padding, size_t beginning_size,
                               const uint32_t *ending_padding, size_t ending_size,
                               const wai_ml_pad_options *o, wai_ml_operand **out);
@@ -420,7 +441,7 @@ typedef struct wai_ml_reduce_options {
     const char *label;
 } wai_ml_reduce_options;
 
-WAI_API wai_status wai_ml_reduce(wai_ml_graph_builder *b, wai_ml_reduce_op op,
+WAI_WEBNN_API wai_status wai_ml_reduce(wai_ml_graph_builder *b, wai_ml_reduce_op op,
                                  const wai_ml_operand *input, const wai_ml_reduce_options *o,
                                  wai_ml_operand **out);
 
@@ -440,10 +461,65 @@ typedef struct wai_ml_named_descriptor {
 /* inputs (NULL, 0: none) replace the description's descriptors of those
  * inputs, so one description serves every shape its operators take (a
  * synthesis network at each picture size). */
-WAI_API wai_status wai_ml_graph_from_json(wai_ml_context *c, const uint8_t *json, size_t json_len,
+WAI_WEBNN_API wai_status wai_ml_graph_from_json(wai_ml_context *c, const uint8_t *json, size_t json_len,
                                           const uint8_t *weights, size_t weights_len,
                                           const wai_ml_named_descriptor *inputs, size_t n_inputs,
                                           wai_ml_graph **out);
+
+/* ---- the backend: a latent capability's program on the CPU ---------------
+ * cpu/webnn/float for a decoder: register it with a context,
+ *
+ *     wai_context_add_backend(ctx, wai_webnn_backend());
+ *
+ * and a wai.neural.bmshj2018 decode runs its synthesis here: the set's
+ * decoder.webnn.json and decoder.f32 (a graph description and its
+ * weights) opened once per loaded set, its graph built on one ML context
+ * of the wai_context once per latent shape, kept with the set in the
+ * context's loaded-set cache (docs/bmshj2018.md). Without it,
+ * cpu/webnn/float is dispatch_unit_absent, as any absent unit. */
+WAI_WEBNN_API const wai_backend_ops *wai_webnn_backend(void);
+
+/* What the backend of ctx has done so far: ML contexts created, graphs
+ * built, runs. WAI_invalid_argument when it is not registered there. */
+typedef struct wai_webnn_backend_stats {
+    uint64_t contexts, graphs, runs;
+    uint64_t reserved[5];
+} wai_webnn_backend_stats;
+WAI_WEBNN_API wai_status wai_webnn_backend_stats_of(const wai_context *ctx,
+                                                    wai_webnn_backend_stats *out);
+
+/* ---- a latent program's steps, for any WebNN --------------------------------
+ * What every WebNN runs of a latent capability beside the graph itself,
+ * the same C in the native backend and in a page (web/glue/float_path.c),
+ * so the page's JavaScript keeps only building and computing the graph. */
+
+/* The program a set holds for WebNN: decoder.webnn.json, read once (its
+ * one input's name and shape), beside decoder.f32. */
+typedef struct wai_webnn_program wai_webnn_program;
+
+/* dispatch_program_absent when either member is missing or the description
+ * is not one with one input of rank 4 and one output; out_of_memory. */
+WAI_WEBNN_API wai_status wai_webnn_program_open(const wai_allocator *alloc, const wai_set *set,
+                                                wai_webnn_program **out);
+WAI_WEBNN_API void wai_webnn_program_destroy(wai_webnn_program *p);
+
+/* Its input's name and its channels (the shape's second dimension). */
+WAI_WEBNN_API const char *wai_webnn_program_input(const wai_webnn_program *p,
+                                                  uint32_t *channels);
+
+/* WAI_ok when the program takes the job's latent, dispatch_shape_mismatch
+ * when its input's channels are not the job's. */
+WAI_WEBNN_API wai_status wai_webnn_program_shape(const wai_webnn_program *p,
+                                                 const wai_latent_job *job);
+
+/* The latent: out[i] = symbol[i] + its channel's offset, in float32 (n:
+ * out's room, at least channels * height * width). */
+WAI_WEBNN_API wai_status wai_webnn_latent(const wai_latent_job *job, float *out, size_t n);
+
+/* The picture from the program's output planes [1, 3, h, w] (h, w at least
+ * the picture's): job->rgb, docs/bmshj2018.md B4. */
+WAI_WEBNN_API wai_status wai_webnn_picture(wai_latent_job *job, const float *planes, uint32_t h,
+                                           uint32_t w);
 
 #ifdef __cplusplus
 }

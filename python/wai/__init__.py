@@ -78,6 +78,12 @@ class _Context:
         s.n_threads = threads
         self.ptr = ctypes.c_void_p()
         _check(lib.wai_context_create(ctypes.byref(s), ctypes.byref(self.ptr)), "context")
+        # The native WebNN (libwai_webnn, in the module's library) runs the
+        # float capabilities' networks on the CPU: every backend the build has.
+        st = lib.wai_context_add_backend(self.ptr, lib.wai_webnn_backend())
+        if st != 0:
+            self.close()
+            _check(st, "the native WebNN backend")
 
     def close(self):
         if self.ptr:

@@ -8,16 +8,16 @@
 #include "wai/wai.h"
 
 struct wai_set_cache;
-struct wai_kernels;
+struct wai_backends;
 
 struct wai_context {
     wai_allocator alloc;                /* resolved: never NULL members */
     wai_exec exec;                      /* how kernels run: &alloc, the pool, the inner
-                                         * loops (filled once for the CPU, src/lib.c) */
-    const struct wai_kernels *kernels;  /* the layer table (ops/network.h) */
+                                         * loops and the layer table (filled once for the
+                                         * CPU's level, src/lib.c) */
     uint64_t set_cache_budget;
     struct wai_set_cache *sets;         /* the loaded-set cache (sets/cache.h) */
-    uint64_t ml_contexts;               /* native WebNN contexts made so far (tests read it) */
+    struct wai_backends *backends;      /* what computes networks (decode/backends.h) */
 };
 
 #endif

@@ -10,6 +10,7 @@
 #include "wai/wai.h"
 
 struct wai_cores;
+struct wai_kernels;
 struct wai_network_ws;
 struct wai_amax_notes;
 
@@ -17,6 +18,8 @@ typedef struct wai_exec {
     const wai_allocator *alloc; /* NULL: the default allocator */
     wai_pool *pool;             /* NULL: the calling thread only */
     const struct wai_cores *cores; /* NULL: the portable loops */
+    const struct wai_kernels *kernels; /* the layer table (ops/network.h); NULL: the
+                                        * reference kernels */
     struct wai_network_ws *ws;  /* a decoder's network arena, kept across its decodes
                                  * (ops/network.h); NULL: each run makes its own */
     struct wai_amax_notes *notes; /* a network run's notes of A (ops/cores.h); NULL

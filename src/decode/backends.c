@@ -1,28 +1,184 @@
 /* See backends.h. */
 #include "decode/backends.h"
 
+#include <string.h>
+
+#include "common/context.h"
+#include "wai/wai_hash.h"
+#include "sets/set.h"
+
 static int same(const wai_path *a, const wai_path *b) {
     return a->unit == b->unit && a->backend == b->backend && a->arithmetic == b->arithmetic;
 }
 
-int wai_backend_present(const wai_codec *c, const wai_path *path) {
-    if (!c || !c->ops) return 0;
-    for (uint32_t i = 0; i < c->n_paths; i++)
-        if (same(&c->paths[i], path)) return 1;
-    return 0;
+static const wai_path integer_cpu = {WAI_UNIT_CPU, WAI_BACKEND_WAI_OPS, WAI_ARITHMETIC_INTEGER};
+
+void wai_backends_init(wai_backends *b) {
+    memset(b, 0, sizeof *b);
+    b->entries[0].path = integer_cpu;
+    b->n = 1;
 }
 
-wai_status wai_backend_program(const wai_job *j, const wai_path *path) {
-    return j->codec->ops->program ? j->codec->ops->program(j, path) : WAI_ok;
+void wai_backends_destroy(wai_backends *b) {
+    if (!b) return;
+    for (size_t i = 0; i < b->n; i++)
+        if (b->entries[i].desc && b->entries[i].desc->destroy)
+            b->entries[i].desc->destroy(b->entries[i].self);
+    b->n = 0;
 }
 
-wai_status wai_backend_shape(const wai_job *j, const wai_path *path) {
-    return j->codec->ops->shape ? j->codec->ops->shape(j, path) : WAI_ok;
+/* The integer interpreter runs integer networks; a plug-in backend, this
+ * revision's, a latent's floating-point program. */
+static int serves(const wai_backend_entry *e, const wai_codec *c) {
+    return e->desc ? c->networks == WAI_NETWORKS_LATENT : c->networks == WAI_NETWORKS_INTEGER;
 }
 
-wai_status wai_backend_run(const wai_path *path, wai_job *j, const wai_exec *ex,
-                           const wai_kernels *k, uint8_t *out) {
-    if (!wai_backend_present(j->codec, path)) return WAI_dispatch_unit_absent;
-    j->path = *path;
-    return j->codec->ops->run(j, ex, k, out);
+const wai_backend_entry *wai_backends_find(const wai_backends *b, const wai_codec *c,
+                                           const wai_path *path) {
+    for (size_t i = 0; b && c && c->ops && i < b->n; i++)
+        if (same(&b->entries[i].path, path) && serves(&b->entries[i], c)) return &b->entries[i];
+    return NULL;
+}
+
+/* ---- the public registry (include/wai/wai_backend.h) ------------------------ */
+
+static int desc_valid(const wai_backend_ops *d) {
+    for (size_t i = 0; i < sizeof d->reserved / sizeof *d->reserved; i++)
+        if (d->reserved[i]) return 0;
+    return d->run && wai_path_valid(&d->path) && d->path.arithmetic == WAI_ARITHMETIC_FLOAT;
+}
+
+wai_status wai_context_add_backend(wai_context *ctx, const wai_backend_ops *d) {
+    if (!ctx || !d || !desc_valid(d)) return WAI_invalid_argument;
+    wai_backends *b = ctx->backends;
+    for (size_t i = 0; i < b->n; i++)
+        if (same(&b->entries[i].path, &d->path)) return WAI_invalid_argument;
+    if (b->n == WAI_BACKENDS_MAX) return WAI_invalid_argument;
+    void *self = NULL;
+    if (d->create) {
+        wai_status st = d->create(ctx, &self);
+        if (st != WAI_ok) return st;
+    }
+    b->entries[b->n].path = d->path;
+    b->entries[b->n].desc = d;
+    b->entries[b->n].self = self;
+    b->n++;
+    return WAI_ok;
+}
+
+void *wai_context_backend(const wai_context *ctx, const wai_backend_ops *d) {
+    for (size_t i = 0; ctx && d && i < ctx->backends->n; i++)
+        if (ctx->backends->entries[i].desc == d) return ctx->backends->entries[i].self;
+    return NULL;
+}
+
+const char *wai_context_program_member(const wai_context *ctx, const wai_capability *cap,
+                                       size_t i) {
+    const wai_codec *c = wai_codec_of(cap);
+    const wai_backends *b = ctx ? ctx->backends : NULL;
+    for (size_t e = 0; c && b && e < b->n; e++) {
+        const wai_backend_ops *d = b->entries[e].desc;
+        if (!d || !d->program_members || !serves(&b->entries[e], c)) continue;
+        for (const char *const *m = d->program_members; *m; m++) {
+            /* Each name once: skip one an earlier backend named. */
+            int seen = 0;
+            for (size_t f = 0; f < e && !seen; f++) {
+                const wai_backend_ops *g = b->entries[f].desc;
+                for (const char *const *n = g && g->program_members && serves(&b->entries[f], c)
+                                                ? g->program_members
+                                                : NULL;
+                     n && *n && !seen; n++)
+                    seen = strcmp(*n, *m) == 0;
+            }
+            if (seen) continue;
+            if (i-- == 0) return *m;
+        }
+    }
+    return NULL;
+}
+
+/* ---- one job's turn on a backend ------------------------------------------------ */
+
+/* A program's key: the SHA-256 over its members' names and digests, so a
+ * set whose program files differ opens its own. */
+static wai_status program_key(const wai_backend_ops *d, const wai_set *set, uint8_t key[32]) {
+    wai_sha256 h;
+    wai_sha256_init(&h);
+    for (const char *const *m = d->program_members; m && *m; m++) {
+        const uint8_t *digest = wai_set_member_sha256(set, *m);
+        if (!digest) return WAI_dispatch_program_absent;
+        wai_sha256_update(&h, (const uint8_t *)*m, strlen(*m) + 1);
+        wai_sha256_update(&h, digest, 32);
+    }
+    wai_sha256_final(&h, key);
+    return WAI_ok;
+}
+
+typedef struct open_arg {
+    const wai_set *set;
+    const wai_capability *cap;
+} open_arg;
+
+static wai_status open_program(const void *owner, void *arg, void **state) {
+    const wai_backend_entry *e = owner;
+    const open_arg *o = arg;
+    *state = NULL;
+    if (!e->desc->program_open) {
+        *state = (void *)e; /* no program of its own: any non-NULL state */
+        return WAI_ok;
+    }
+    wai_status st = e->desc->program_open(e->self, o->set, o->cap, state);
+    return st == WAI_ok && !*state ? WAI_dispatch_backend_failed : st;
+}
+
+static void close_program(const void *owner, void *state) {
+    const wai_backend_entry *e = owner;
+    if (e->desc->program_close) e->desc->program_close(e->self, state);
+}
+
+static wai_status answer_program(wai_backend_turn *t, wai_job *j) {
+    const wai_backend_entry *e = t->entry;
+    uint8_t key[32];
+    wai_status st = program_key(e->desc, j->members, key);
+    if (st != WAI_ok) return st;
+    const wai_set_slot_ops ops = {e, open_program, close_program};
+    open_arg arg = {j->members, &j->codec->cap};
+    return wai_set_ref_attach(t->ctx->sets, t->held, &ops, key, &arg, &t->slot);
+}
+
+wai_status wai_backend_answer(wai_backend_turn *t, wai_job *j, wai_dispatch_question q,
+                              wai_placement *plan) {
+    const wai_backend_entry *e = t->entry;
+    if (q == WAI_DISPATCH_UNIT) return e ? WAI_ok : WAI_dispatch_unit_absent;
+    /* The integer interpreter's program is the set's integer networks,
+     * found and checked against the payload before the dispatch. */
+    if (!e || !e->desc) return WAI_ok;
+    const wai_backend_ops *d = e->desc;
+    if (q == WAI_DISPATCH_PROGRAM) return answer_program(t, j);
+    void *program = wai_set_slot_state(t->slot);
+    if (q == WAI_DISPATCH_SHAPE) return d->shape ? d->shape(e->self, program, &j->latent) : WAI_ok;
+    if (q == WAI_DISPATCH_PLAN && d->plan) {
+        memset(plan, 0, sizeof *plan);
+        return d->plan(e->self, program, &j->latent, plan);
+    }
+    return WAI_ok;
+}
+
+wai_status wai_backend_run(wai_backend_turn *t, wai_job *j, const wai_exec *ex, uint8_t *out) {
+    const wai_backend_entry *e = t->entry;
+    j->path = e->path;
+    if (!e->desc) return j->codec->ops->run(j, ex, out);
+    /* A latent's networks: the entropy stage (once, whichever path runs),
+     * then the backend's program. */
+    wai_status st = j->latent.symbols ? WAI_ok : j->codec->ops->latent(j, ex->alloc);
+    if (st != WAI_ok) return st;
+    j->latent.rgb = out;
+    st = e->desc->run(e->self, wai_set_slot_state(t->slot), &j->latent);
+    j->outputs = out;
+    return st;
+}
+
+void wai_backend_turn_end(wai_backend_turn *t) {
+    wai_set_slot_release(t->slot);
+    t->slot = NULL;
 }

@@ -1,26 +1,23 @@
 /* wai.neural.bmshj2018 (neural-dispatch §6; docs/bmshj2018.md): a B18F
  * payload against its set. The entropy stage (§6.3) is integer and table
  * reads only, here: the symbols of each channel against its table, their
- * digest. The synthesis is the set's program on a floating-point backend the
- * dispatch chose; this build's is the native WebNN on the CPU
- * (src/webnn/synthesis.c), the one call into the floating-point folder. */
+ * digest. The synthesis is the set's program on the floating-point backend of the
+ * path the dispatch chose (include/wai/wai_backend.h): its job is the
+ * latent's shape and offsets (the channels' medians), the symbols and the
+ * picture wanted. */
 #include "decode/bmshj2018.h"
 
 #include <string.h>
 
 #include "common/alloc.h"
 #include "common/checked.h"
-#include "common/context.h"
 #include "common/json.h"
 #include "entropy/rans.h"
 #include "formats/b18f.h"
 #include "wai/wai_hash.h"
 #include "wai/wai_set.h"
-#include "webnn/synthesis.h"
 
 #define TABLES "cdfs_q3.json"
-#define PROGRAM "decoder.webnn.json"
-#define WEIGHTS "decoder.f32"
 
 /* ---- the set: cdfs_q3.json ------------------------------------------------------ */
 
@@ -164,6 +161,15 @@ static wai_status b_prepare(wai_job *j, const wai_allocator *a) {
     j->height = b->height;
     j->n_outputs = 1;
     j->output_bytes = (size_t)c->output_bytes;
+    wai_latent_job *l = &j->latent;
+    l->capability = &j->codec->cap;
+    l->set = j->members;
+    l->offsets = t->median_bits;
+    l->channels = b->m;
+    l->height = b->lh;
+    l->width = b->lw;
+    l->picture_width = b->width;
+    l->picture_height = b->height;
     return WAI_ok;
 }
 
@@ -203,50 +209,23 @@ static wai_status b_symbols(wai_job *j, const wai_allocator *a, int32_t *out) {
     return st;
 }
 
-static int is_webnn(const wai_path *p) { return p->backend == WAI_BACKEND_WEBNN; }
-
-static wai_status b_program(const wai_job *j, const wai_path *path) {
-    const uint8_t *d;
-    size_t n;
-    if (!is_webnn(path)) return WAI_ok;
-    return wai_set_find(j->members, PROGRAM, &d, &n) == WAI_ok &&
-                   wai_set_find(j->members, WEIGHTS, &d, &n) == WAI_ok
-               ? WAI_ok
-               : WAI_dispatch_program_absent;
-}
-
-static wai_status b_shape(const wai_job *j, const wai_path *path) {
-    const uint8_t *text;
-    size_t len;
-    if (!is_webnn(path) || wai_set_find(j->members, PROGRAM, &text, &len) != WAI_ok) return WAI_ok;
-    uint32_t m;
-    wai_status st = wai_ml_synthesis_channels(&j->ctx->alloc, text, len, &m);
-    if (st == WAI_out_of_memory) return st;
-    return st == WAI_ok && m == WAI_JOB_STATE(j, const bmshj_job)->b.m ? WAI_ok
-                                                                       : WAI_dispatch_shape_mismatch;
-}
-
-static wai_status b_run(wai_job *j, const wai_exec *ex, const wai_kernels *k, uint8_t *out) {
-    (void)k;
+/* The entropy stage of a decode: the symbols the backend's program takes. */
+static wai_status b_latent(wai_job *j, const wai_allocator *a) {
     const wai_b18f *b = &WAI_JOB_STATE(j, bmshj_job)->b;
-    const wai_allocator *a = ex->alloc;
     int32_t *s = wai_alloc_array(a, (size_t)b->m * b->lh * b->lw, sizeof *s);
     if (!s) return WAI_out_of_memory;
     wai_status st = entropy(j, s);
-    const uint8_t *prog, *weights;
-    size_t plen, wlen;
-    if (st == WAI_ok && (wai_set_find(j->members, PROGRAM, &prog, &plen) != WAI_ok ||
-                         wai_set_find(j->members, WEIGHTS, &weights, &wlen) != WAI_ok))
-        st = WAI_dispatch_program_absent;
-    if (st == WAI_ok) {
-        const wai_ml_synthesis_args args = {prog,  plen,      weights,  wlen,  s,
-                                            tables_of(j)->median_bits, b->m,     b->lh,
-                                            b->lw, b->height, b->width};
-        st = wai_ml_synthesis_rgb8(j->ctx, &args, out);
+    if (st != WAI_ok) {
+        wai_free(a, s);
+        return st;
     }
-    wai_free(a, s);
-    j->outputs = out;
-    return st;
+    j->latent.symbols = s;
+    return WAI_ok;
+}
+
+static void b_release(wai_job *j, const wai_allocator *a) {
+    wai_free(a, (void *)j->latent.symbols);
+    j->latent.symbols = NULL;
 }
 
 static void b_describe(const wai_job *j, wai_text *t) {
@@ -255,8 +234,7 @@ static void b_describe(const wai_job *j, wai_text *t) {
 
 const wai_codec_ops wai_bmshj2018_ops = {.parse = b_parse,
                                          .prepare = b_prepare,
-                                         .run = b_run,
+                                         .latent = b_latent,
+                                         .release = b_release,
                                          .describe = b_describe,
-                                         .program = b_program,
-                                         .shape = b_shape,
                                          .symbols = b_symbols};

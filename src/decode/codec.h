@@ -25,6 +25,7 @@
 #include "common/text.h"
 #include "ops/network.h"
 #include "sets/loaded.h"
+#include "wai/wai_backend.h"
 #include "wai/wai_decode.h"
 #include "wai/wai_format.h"
 
@@ -42,9 +43,11 @@ typedef struct wai_job {
     int reads_set;              /* from parse: 1 when §7 step 1 applies to this payload */
     const wai_loaded_set *set;  /* from step 1 on, when reads_set */
     const wai_set *members;     /* the set's members as given (a program a backend reads) */
-    wai_context *ctx;           /* the decoder's context (a floating-point backend makes its own
-                                 * from it), NULL in a cost query */
     wai_path path;              /* the path that runs (set before run) */
+    /* A latent capability's networks' job: its latent's shape and offsets
+     * and the picture's size from prepare on, its symbols after the
+     * entropy stage (ops->latent), its picture after the backend's run. */
+    wai_latent_job latent;
     int has_digest;             /* run or symbols left symbols_digest */
     uint8_t symbols_digest[32];
     wai_cost cost;              /* from prepare on */
@@ -76,20 +79,18 @@ typedef struct wai_codec_ops {
      * outputs' shape; a frame form also checks the stream (j->stream,
      * when not NULL). Allocates plans through a. */
     wai_status (*prepare)(wai_job *j, const wai_allocator *a);
-    /* §7 steps 5 and 6 into out (j->cost.output_bytes bytes; NULL when
-     * j->in_stream), then j->outputs. */
-    wai_status (*run)(wai_job *j, const wai_exec *ex, const wai_kernels *k, uint8_t *out);
+    /* Integer networks: §7 steps 5 and 6 into out (j->cost.output_bytes
+     * bytes; NULL when j->in_stream) on ex (its threads, loops and layer
+     * kernels), then j->outputs. */
+    wai_status (*run)(wai_job *j, const wai_exec *ex, uint8_t *out);
+    /* A latent's networks (WAI_NETWORKS_LATENT): the entropy stage alone,
+     * j->latent.symbols (allocated through a, freed by release) and the
+     * symbols digest; the backend then computes the picture. */
+    wai_status (*latent)(wai_job *j, const wai_allocator *a);
     /* Frees what parse and prepare hold (safe after any step; NULL: none). */
     void (*release)(wai_job *j, const wai_allocator *a);
     /* The parsed header as a JSON object (wai_payload_header_json). */
     void (*describe)(const wai_job *j, wai_text *t);
-    /* The dispatch's questions a backend of this build answers for the
-     * codec's set and payload (neural-dispatch §4 step 2): does the set
-     * hold a program for path (dispatch_program_absent), does it take
-     * this payload's shape (dispatch_shape_mismatch). NULL: yes (the
-     * integer networks the set holds are the program). */
-    wai_status (*program)(const wai_job *j, const wai_path *path);
-    wai_status (*shape)(const wai_job *j, const wai_path *path);
     /* The entropy stage alone (after prepare), leaving symbols_digest:
      * neural-dispatch §6.3's digest, and the symbols themselves in out
      * (cost.entropy_steps of them) unless out is NULL. NULL: the
@@ -104,24 +105,24 @@ typedef struct wai_codec_ops {
     const void *impl;
 } wai_codec_ops;
 
-/* The most paths a codec's networks run on in one build. */
-#define WAI_CODEC_PATHS 2
+/* What a codec's networks are, and so which backends can run them
+ * (decode/backends.h). */
+typedef enum wai_networks {
+    WAI_NETWORKS_INTEGER = 0, /* the integer operator set's: the integer interpreter (ops/) */
+    WAI_NETWORKS_LATENT = 1   /* a floating-point program from a latent to a picture
+                               * (include/wai/wai_backend.h) */
+} wai_networks;
 
 struct wai_codec {
     wai_capability cap;          /* the registry row (include/wai/wai_format.h) */
-    /* The paths this build computes its networks on (decode/backends.c);
-     * a codec with no networks runs on the first, with no dispatch. */
-    wai_path paths[WAI_CODEC_PATHS];
-    uint32_t n_paths;
+    wai_networks networks;       /* a job that reads no set runs on the integer
+                                  * interpreter, with no dispatch */
     wai_output_kind output;      /* what its decodes output */
     uint64_t max_bytes;          /* wai_payload_max_bytes (docs/reading-inputs.md) */
     /* Every code its parse (wai_check_payload) can give, in the order §2
      * checks them, WAI_ok-terminated: a corpus fixture stands for each
      * (tests/unit/test_codecs.c). */
     const wai_status *parse_codes;
-    /* The members its backends read beside the set's (their programs),
-     * NULL-terminated. */
-    const char *program_members[4];
     /* The members an encoder reads beside the set's (libwai_write's),
      * NULL-terminated; a decode never reads them. */
     const char *encoder_members[4];

@@ -31,9 +31,6 @@
  * neural-dispatch §2's "every other" class (docs/dispatch.md). */
 #define NEURAL "Neural"
 #define HYPER_SET {"g_s.whm", "h_s.whm", "entropy.json", NULL}
-/* The integer interpreter on the CPU: the one path of every integer
- * capability in this build. */
-#define INTEGER_PATH {{WAI_UNIT_CPU, WAI_BACKEND_WAI_OPS, WAI_ARITHMETIC_INTEGER}}
 
 /* What each parse can refuse with, in §2's order: the framing (steps 1
  * and 2), the header (3 to 6), then the sections (7 and 8). A keyframe-1
@@ -68,7 +65,7 @@ static const wai_status b18f_codes[] = {FRAMING, HEADER, WAI_too_large, WAI_trai
  * format, members and largest payload) and no ops. */
 /* The WIH1 encoder's analysis networks (write/hyper_encode.c). */
 #define ANALYSIS {"analysis.webnn.json", "analysis.f32", NULL}
-#define INTEGER .paths = INTEGER_PATH, .n_paths = 1
+#define INTEGER .networks = WAI_NETWORKS_INTEGER
 static const wai_codec codecs[] = {
     {.cap = {"wai.video.int_motion", WAI_FORMAT_WIV1, 0, 0, INT_EXACT, DECODE_EQ, {NULL}},
      INTEGER, .output = WAI_OUTPUT_FRAME, .max_bytes = WAI_WIV1_K0_MAX_BYTES,
@@ -122,14 +119,14 @@ static const wai_codec codecs[] = {
      .parse_codes = wim1_codes, .load_set = wai_int_mlicpp_load_set, .ops = &wai_int_mlicpp_ops},
     /* The floating-point capability (neural-dispatch §6): its payload is
      * libwai's B18F (docs/bmshj2018.md). The set's one member every path
-     * reads is the entropy stage's tables (§6.3); each backend's program is
-     * more members: the native WebNN's here (docs/dispatch.md lists the
-     * others'). */
+     * reads is the entropy stage's tables (§6.3); the networks are a
+     * floating-point program from the latent to the picture, more members
+     * of the set, which the backend of each path reads
+     * (include/wai/wai_backend.h; docs/dispatch.md lists them). */
     {.cap = {"wai.neural.bmshj2018", WAI_FORMAT_B18F, -1, 0, NEURAL, "none",
              {"cdfs_q3.json", NULL}},
-     .paths = {{WAI_UNIT_CPU, WAI_BACKEND_WEBNN, WAI_ARITHMETIC_FLOAT}}, .n_paths = 1,
-     .output = WAI_OUTPUT_IMAGE, .max_bytes = WAI_B18F_MAX_BYTES, .parse_codes = b18f_codes,
-     .program_members = {"decoder.webnn.json", "decoder.f32", NULL},
+     .networks = WAI_NETWORKS_LATENT, .output = WAI_OUTPUT_IMAGE,
+     .max_bytes = WAI_B18F_MAX_BYTES, .parse_codes = b18f_codes,
      .load_set = wai_bmshj2018_load_set, .ops = &wai_bmshj2018_ops},
 };
 
@@ -187,12 +184,6 @@ const wai_capability *wai_capability_detect(const uint8_t *data, size_t len) {
 int wai_capability_has_decoder(const wai_capability *cap) {
     const wai_codec *c = wai_codec_of(cap);
     return c && c->ops;
-}
-
-const char *const *wai_capability_program_members(const wai_capability *cap) {
-    static const char *const none[] = {NULL};
-    const wai_codec *c = wai_codec_of(cap);
-    return c ? c->program_members : none;
 }
 
 const char *const *wai_capability_encoder_members(const wai_capability *cap) {

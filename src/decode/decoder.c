@@ -10,6 +10,7 @@
 #include "decode/backends.h"
 #include "decode/codec.h"
 #include "decode/decoder.h"
+#include "decode/steps.h"
 #include "ops/network.h"
 #include "sets/cache.h"
 #include "wai/wai_decode.h"
@@ -19,8 +20,9 @@ struct wai_decoder {
     const wai_codec *codec;    /* from the config, or the first payload's magic */
     uint64_t max_cost, max_memory;
     const wai_set *set;        /* borrowed */
-    const wai_dispatch_options *dispatch;
+    const wai_dispatch_options *options;
     const wai_dispatch_probe *probe;
+    wai_dispatch *dispatch;    /* the last payload's choice and its report */
     void *stream;              /* a frame form's stream state (codec->ops->stream_bytes) */
     uint64_t n_outputs_total;  /* outputs of earlier payloads: the stream index */
     /* The last payload's outputs: n equal-sized parts of one buffer. */
@@ -29,8 +31,7 @@ struct wai_decoder {
     size_t output_bytes;
     uint32_t n_outputs, next_output, width, height, sample_rate;
     wai_output_kind kind;
-    wai_dispatch_report report; /* the last payload's, when has_report */
-    int has_report;
+    int has_report;             /* the last payload reached the dispatch */
     int has_digest;             /* the last payload's symbols digest (§6.3) */
     uint8_t digest[32];
     /* The networks' arena, kept from one decode to the next so a stream of
@@ -89,8 +90,12 @@ wai_status wai_decoder_create(wai_context *ctx, const wai_decoder_config *c, wai
     d->max_cost = c->max_cost;
     d->max_memory = c->max_memory;
     d->set = c->set;
-    d->dispatch = c->dispatch;
+    d->options = c->dispatch;
     d->probe = c->probe;
+    if (wai_dispatch_create(&ctx->alloc, &d->dispatch) != WAI_ok) {
+        wai_free(&ctx->alloc, d);
+        return WAI_out_of_memory;
+    }
     d->exec = ctx->exec;
     d->exec.ws = &d->ws;
     wai_network_ws_init(&d->ws, &d->exec);
@@ -115,6 +120,7 @@ void wai_decoder_destroy(wai_decoder *d) {
     drop_outputs(d);
     close_stream(d);
     wai_network_ws_free(&d->ws);
+    wai_dispatch_destroy(d->dispatch);
     wai_free(&d->ctx->alloc, d->stream);
     wai_free(&d->ctx->alloc, d);
 }
@@ -125,125 +131,64 @@ const char *wai_decoder_capability(const wai_decoder *d) {
     return d && d->codec ? d->codec->cap.name : NULL;
 }
 
-/* The codec of a capability named, or of the one the bytes' magic names:
- * bad_magic when neither names one, unsupported_capability when this build
- * has no decoder for it. */
-static wai_status codec_for(const char *name, const uint8_t *data, size_t len,
-                            const wai_codec **out) {
-    const wai_capability *cap = name ? wai_capability_find(name) : wai_capability_detect(data, len);
-    *out = wai_codec_of(cap);
-    if (!*out) return name ? WAI_unsupported_capability : WAI_bad_magic;
-    return (*out)->ops ? WAI_ok : WAI_unsupported_capability;
+/* ---- the networks: the dispatch chooses the path, its backend runs ------- */
+
+/* The output buffer, made the first time a backend is about to run (so a
+ * decode every path refuses allocates nothing), and the kept arena no
+ * larger than this job's networks need. */
+static wai_status ready_output(wai_decoder *d, wai_job *j, uint8_t **out) {
+    if (d->ws.cap > j->net_work_bytes / sizeof(int64_t)) wai_network_ws_free(&d->ws);
+    if (*out || j->in_stream) return WAI_ok;
+    *out = wai_alloc(&d->ctx->alloc, (size_t)j->cost.output_bytes);
+    return *out ? WAI_ok : WAI_out_of_memory;
 }
 
-/* §7 step 1 for a job that reads its set: the members and pin, then the
- * loaded set from the context's cache (*held is the caller's to release,
- * also on failure). */
-static wai_status resolve_set(wai_context *ctx, const wai_set *set, wai_job *j,
-                              wai_set_ref **held) {
-    *held = NULL;
-    if (!j->reads_set) return WAI_ok;
-    wai_set_kind k = wai_codec_set_kind(j->codec);
-    int hit;
-    wai_status st = wai_set_check_members(&k, set);
-    if (st == WAI_ok) st = wai_set_cache_acquire(ctx->sets, &k, set, held, &hit);
-    if (st == WAI_ok) j->set = wai_set_ref_get(*held);
-    j->members = set;
-    return st;
-}
-
-/* Parse, §7 steps 1 to 4 and the cost: what a decode and a cost query
- * share. */
-static wai_status prepare(wai_context *ctx, const wai_set *set, wai_job *j, const uint8_t *data,
-                          size_t len, wai_set_ref **held) {
-    *held = NULL;
-    wai_status st = j->codec->ops->parse(j, data, len);
-    if (st == WAI_ok) st = resolve_set(ctx, set, j, held);
-    if (st == WAI_ok) st = j->codec->ops->prepare(j, &ctx->alloc);
-    return st;
-}
-
-/* ---- the dispatch decides where the networks run (neural-dispatch §4) --- */
-
-/* The run of one job, handed to the dispatch as its probe's `run`: the
- * caller's probe answers for the device (its own run first, where it has
- * one), this build for its backends; the chosen path's backend computes,
- * into an output buffer made at the first run (so a decode every path
- * refuses allocates nothing). A backend that fails hands over to the next
- * path. */
-typedef struct run_probe {
-    wai_decoder *d;
-    wai_job *j;
-    uint8_t *out;
-} run_probe;
-
-#define CALLER_ASK(rp, fn, ...)                                                   \
-    ((rp)->d->probe && (rp)->d->probe->fn                                        \
-         ? (rp)->d->probe->fn((rp)->d->probe->opaque, __VA_ARGS__)                \
-         : wai_dispatch_probe_default()->fn(NULL, __VA_ARGS__))
-
-static wai_status ask_unit(void *o, const wai_capability *cap, const wai_path *path) {
-    run_probe *rp = o;
-    if (!wai_backend_present(rp->j->codec, path)) return WAI_dispatch_unit_absent;
-    return CALLER_ASK(rp, unit, cap, path);
-}
-
-/* The set's program and the payload's shape: this build's backend answers
- * for what it reads of the set, then the caller's probe. */
-static wai_status ask_program(void *o, const wai_capability *cap, const wai_path *path) {
-    run_probe *rp = o;
-    wai_status st = wai_backend_program(rp->j, path);
-    return st == WAI_ok ? CALLER_ASK(rp, program, cap, path) : st;
-}
-
-static wai_status ask_shape(void *o, const wai_capability *cap, const wai_path *path) {
-    run_probe *rp = o;
-    wai_status st = wai_backend_shape(rp->j, path);
-    return st == WAI_ok ? CALLER_ASK(rp, shape, cap, path) : st;
-}
-
-static wai_status ask_plan(void *o, const wai_capability *cap, const wai_path *path,
-                           wai_placement *out) {
-    return CALLER_ASK((run_probe *)o, plan, cap, path, out);
-}
-
-static wai_status run_path(void *o, const wai_capability *cap, const wai_path *path) {
-    run_probe *rp = o;
-    const wai_dispatch_probe *caller = rp->d->probe;
-    wai_status st = caller && caller->run ? caller->run(caller->opaque, cap, path) : WAI_ok;
+/* One question about one path: the backend's own answer first, then the
+ * caller's probe (or the default); the run once every answer is yes. */
+static wai_status answer(wai_decoder *d, wai_job *j, wai_backend_turn *t, const wai_path *path,
+                         wai_dispatch_question q, uint8_t **out, wai_placement *plan) {
+    wai_status st = wai_backend_answer(t, j, q, plan);
     if (st != WAI_ok) return st;
-    wai_context *ctx = rp->d->ctx;
-    if (!rp->out && !rp->j->in_stream &&
-        !(rp->out = wai_alloc(&ctx->alloc, (size_t)rp->j->cost.output_bytes)))
-        return WAI_out_of_memory;
-    wai_decoder *d = rp->d;
-    if (d->ws.cap > rp->j->net_work_bytes / sizeof(int64_t)) wai_network_ws_free(&d->ws);
-    return wai_backend_run(path, rp->j, &d->exec, ctx->kernels, rp->out);
+    if (q != WAI_DISPATCH_RUN)
+        return wai_dispatch_probe_answer(d->probe, q, &j->codec->cap, path, plan);
+    st = ready_output(d, j, out);
+    return st == WAI_ok ? wai_backend_run(t, j, &d->exec, *out) : st;
 }
 
-/* Steps 5 and 6. A job that runs networks goes through the dispatch, and
- * the report says which path ran them or why none could; one with none
- * (a motion clip or frame) runs on the integer path directly. *out is the
- * output buffer made (the caller's). */
-static wai_status run(wai_decoder *d, wai_job *j, uint8_t **out) {
-    run_probe rp = {d, j, NULL};
-    wai_status st;
-    if (j->reads_set) {
-        const wai_dispatch_probe probe = {&rp, ask_unit, ask_program, ask_shape, ask_plan,
-                                          run_path, {NULL}};
-        st = wai_dispatch(&j->codec->cap, d->dispatch, &probe, &d->report);
-        d->has_report = 1;
-    } else {
-        st = run_path(&rp, &j->codec->cap, &j->codec->paths[0]);
+/* Steps 5 and 6. A job that runs networks goes through the dispatch, step
+ * by step, and the report says which path ran them or why none could; one
+ * with none (a motion clip or frame) runs on the integer interpreter
+ * directly. *out is the output buffer made (the caller's). */
+static wai_status run(wai_decoder *d, wai_job *j, wai_set_ref *held, uint8_t **out) {
+    const wai_path integer = {WAI_UNIT_CPU, WAI_BACKEND_WAI_OPS, WAI_ARITHMETIC_INTEGER};
+    wai_backend_turn t = {d->ctx, held, NULL, NULL};
+    if (!j->reads_set) {
+        t.entry = wai_backends_find(d->ctx->backends, j->codec, &integer);
+        wai_status st = ready_output(d, j, out);
+        return st == WAI_ok ? wai_backend_run(&t, j, &d->exec, *out) : st;
     }
-    *out = rp.out;
-    return st;
+    wai_status st = wai_dispatch_start(d->dispatch, &j->codec->cap, d->options);
+    d->has_report = 1;
+    if (st != WAI_ok) return st;
+    wai_path path;
+    wai_dispatch_question q;
+    while (wai_dispatch_next(d->dispatch, &path, &q)) {
+        if (q == WAI_DISPATCH_UNIT) {
+            /* A new path: the last one's program goes back. */
+            wai_backend_turn_end(&t);
+            t.entry = wai_backends_find(d->ctx->backends, j->codec, &path);
+        }
+        wai_placement plan = {0};
+        wai_dispatch_answer(d->dispatch, answer(d, j, &t, &path, q, out, &plan), &plan);
+    }
+    wai_backend_turn_end(&t);
+    return wai_dispatch_status(d->dispatch);
 }
 
 static wai_status decode(wai_decoder *d, wai_job *j, const uint8_t *data, size_t len,
                          wai_cost *cost) {
     wai_set_ref *held; /* the loaded set, from the context's cache, while this decodes */
-    wai_status st = prepare(d->ctx, d->set, j, data, len, &held);
+    wai_status st = wai_steps_prepare(d->ctx, d->set, j, data, len, &held);
     if (st == WAI_ok) {
         if (cost) *cost = j->cost;
         /* Both limits, after §7 step 4 and before any symbol or output
@@ -252,7 +197,7 @@ static wai_status decode(wai_decoder *d, wai_job *j, const uint8_t *data, size_t
         if (!wai_cost_within(&j->cost, d->max_cost, d->max_memory)) st = WAI_cost_over_limit;
     }
     uint8_t *out = NULL;
-    if (st == WAI_ok) st = run(d, j, &out);
+    if (st == WAI_ok) st = run(d, j, held, &out);
     /* The output holds nothing of the set: let the cache have it back. */
     wai_set_cache_release(d->ctx->sets, held);
     if (st != WAI_ok) {
@@ -280,7 +225,7 @@ wai_status wai_decoder_send(wai_decoder *d, const uint8_t *data, size_t len, wai
     if (!d->codec) {
         /* No capability given: the one the first payload's magic names. */
         const wai_codec *c;
-        wai_status st = codec_for(NULL, data, len, &c);
+        wai_status st = wai_steps_codec(NULL, data, len, &c);
         if (st == WAI_bad_magic) return st;
         d->codec = c;
     }
@@ -291,7 +236,6 @@ wai_status wai_decoder_send(wai_decoder *d, const uint8_t *data, size_t len, wai
         return WAI_out_of_memory;
     wai_job j;
     wai_job_init(&j, c, d->stream);
-    j.ctx = d->ctx;
     wai_status st = decode(d, &j, data, len, cost);
     if (c->ops->release) c->ops->release(&j, &d->ctx->alloc);
     /* In a frame stream the frames before a refusal stand, and the next
@@ -307,7 +251,7 @@ int wai_decoder_symbols_digest(const wai_decoder *d, uint8_t out[32]) {
 }
 
 const wai_dispatch_report *wai_decoder_dispatch_report(const wai_decoder *d) {
-    return d && d->has_report ? &d->report : NULL;
+    return d && d->has_report ? wai_dispatch_report_of(d->dispatch) : NULL;
 }
 
 wai_status wai_decoder_receive(wai_decoder *d, wai_output *out) {
@@ -325,73 +269,3 @@ wai_status wai_decoder_receive(wai_decoder *d, wai_output *out) {
     return WAI_ok;
 }
 
-/* ---- declared cost --------------------------------------------------------- */
-
-/* ctx NULL: no set can be read (a job that reads one is set_incomplete). */
-static wai_status cost_of(wai_context *ctx, const char *capability, const wai_set *set,
-                          const uint8_t *data, size_t len, wai_cost *cost) {
-    const wai_codec *c;
-    wai_status st = codec_for(capability, data, len, &c);
-    if (st != WAI_ok) return st;
-    wai_job j;
-    wai_job_init(&j, c, NULL);
-    wai_set_ref *held = NULL;
-    st = c->ops->parse(&j, data, len);
-    if (st == WAI_ok && j.reads_set && !ctx) st = WAI_set_incomplete;
-    if (st == WAI_ok && ctx) st = resolve_set(ctx, set, &j, &held);
-    if (st == WAI_ok) st = c->ops->prepare(&j, ctx ? &ctx->alloc : NULL);
-    if (st == WAI_ok) *cost = j.cost;
-    if (c->ops->release) c->ops->release(&j, ctx ? &ctx->alloc : NULL);
-    if (ctx) wai_set_cache_release(ctx->sets, held);
-    return st;
-}
-
-wai_status wai_declared_cost(const char *capability, const uint8_t *data, size_t len,
-                             wai_cost *cost) {
-    if (!cost || (!data && len)) return WAI_invalid_argument;
-    return cost_of(NULL, capability, NULL, data, len, cost);
-}
-
-/* The entropy stage alone: the parse, §7 steps 1 to 4, the symbols (into
- * out when it holds *n of them: NULL asks for the count) and their digest. */
-static wai_status entropy_only(wai_context *ctx, const char *capability, const wai_set *set,
-                               const uint8_t *data, size_t len, uint8_t digest[32], int32_t *out,
-                               size_t cap, size_t *n) {
-    const wai_codec *c;
-    wai_status st = codec_for(capability, data, len, &c);
-    if (st != WAI_ok) return st;
-    if (!c->ops->symbols) return WAI_unsupported_capability;
-    wai_job j;
-    wai_job_init(&j, c, NULL);
-    j.ctx = ctx;
-    wai_set_ref *held = NULL;
-    st = prepare(ctx, set, &j, data, len, &held);
-    if (st == WAI_ok && n) {
-        *n = (size_t)j.cost.entropy_steps;
-        if (out && cap < *n) st = WAI_invalid_argument;
-    }
-    if (st == WAI_ok && (!n || out)) st = c->ops->symbols(&j, &ctx->alloc, out);
-    if (st == WAI_ok && digest) memcpy(digest, j.symbols_digest, 32);
-    if (c->ops->release) c->ops->release(&j, &ctx->alloc);
-    wai_set_cache_release(ctx->sets, held);
-    return st;
-}
-
-wai_status wai_symbols_digest(wai_context *ctx, const char *capability, const wai_set *set,
-                              const uint8_t *data, size_t len, uint8_t out[32]) {
-    if (!ctx || !out || (!data && len)) return WAI_invalid_argument;
-    return entropy_only(ctx, capability, set, data, len, out, NULL, 0, NULL);
-}
-
-wai_status wai_entropy_symbols(wai_context *ctx, const char *capability, const wai_set *set,
-                               const uint8_t *data, size_t len, int32_t *out, size_t cap,
-                               size_t *n_symbols) {
-    if (!ctx || !n_symbols || (!data && len)) return WAI_invalid_argument;
-    return entropy_only(ctx, capability, set, data, len, NULL, out, cap, n_symbols);
-}
-
-wai_status wai_declared_cost_set(wai_context *ctx, const char *capability, const wai_set *set,
-                                 const uint8_t *data, size_t len, wai_cost *cost) {
-    if (!ctx || !cost || (!data && len)) return WAI_invalid_argument;
-    return cost_of(ctx, capability, set, data, len, cost);
-}

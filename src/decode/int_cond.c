@@ -189,7 +189,8 @@ static wai_status clip_prepare(wai_job *j, const wai_allocator *a) {
     return WAI_ok;
 }
 
-static wai_status clip_run(wai_job *j, const wai_exec *ex, const wai_kernels *k, uint8_t *out) {
+static wai_status clip_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
+    const wai_kernels *k = wai_exec_kernels(ex);
     clip_job *s = WAI_JOB_STATE(j, clip_job);
     const wai_wcf1 *first = &s->c.first;
     const wai_allocator *a = ex->alloc;
@@ -271,7 +272,8 @@ static wai_status frame_prepare(wai_job *j, const wai_allocator *a) {
     return WAI_ok;
 }
 
-static wai_status frame_run(wai_job *j, const wai_exec *ex, const wai_kernels *k, uint8_t *out) {
+static wai_status frame_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
+    const wai_kernels *k = wai_exec_kernels(ex);
     frame_job *s = WAI_JOB_STATE(j, frame_job);
     cond_group *g = j->stream;
     const wai_allocator *a = ex->alloc;

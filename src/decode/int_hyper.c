@@ -176,7 +176,8 @@ static wai_status image_prepare(wai_job *j, const wai_allocator *a) {
     return WAI_ok;
 }
 
-static wai_status image_run(wai_job *j, const wai_exec *ex, const wai_kernels *k, uint8_t *out) {
+static wai_status image_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
+    const wai_kernels *k = wai_exec_kernels(ex);
     image_job *s = WAI_JOB_STATE(j, image_job);
     j->outputs = out;
     return wai_wih1_decode(ex, k, j->set, &s->h, &s->p, out);

@@ -55,7 +55,8 @@ static wai_status clip_prepare(wai_job *j, const wai_allocator *a) {
 }
 
 /* The keyframe in full, then the residual stream (reading N5). */
-static wai_status clip_run(wai_job *j, const wai_exec *ex, const wai_kernels *k, uint8_t *out) {
+static wai_status clip_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
+    const wai_kernels *k = wai_exec_kernels(ex);
     hyper_clip_job *s = WAI_JOB_STATE(j, hyper_clip_job);
     j->outputs = out;
     wai_status st = wai_wih1_decode(ex, k, j->set, &s->v.key_header, &s->p, out);
@@ -114,7 +115,8 @@ static wai_status frame_prepare(wai_job *j, const wai_allocator *a) {
     return WAI_ok;
 }
 
-static wai_status frame_run(wai_job *j, const wai_exec *ex, const wai_kernels *k, uint8_t *out) {
+static wai_status frame_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
+    const wai_kernels *k = wai_exec_kernels(ex);
     (void)out;
     hyper_frame_job *s = WAI_JOB_STATE(j, hyper_frame_job);
     if (!is_key(&s->f)) return wai_motion_frame_run(j, ex, &s->f);

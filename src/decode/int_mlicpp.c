@@ -193,7 +193,8 @@ static wai_status decode_y(const wai_exec *ex, const wai_kernels *kern, const wa
     return st;
 }
 
-static wai_status m_run(wai_job *j, const wai_exec *ex, const wai_kernels *k, uint8_t *out) {
+static wai_status m_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
+    const wai_kernels *k = wai_exec_kernels(ex);
     const mlic_job *s = WAI_JOB_STATE(j, mlic_job);
     const wai_wim1 *v = &s->v;
     const wai_loaded_set *l = j->set;

@@ -153,8 +153,7 @@ static wai_status clip_prepare(wai_job *j, const wai_allocator *a) {
     return WAI_ok;
 }
 
-static wai_status clip_run(wai_job *j, const wai_exec *ex, const wai_kernels *k, uint8_t *out) {
-    (void)k;
+static wai_status clip_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
     j->outputs = out;
     return wai_wiv1_decode(ex->alloc, ex->pool, &WAI_JOB_STATE(j, clip_job)->v, out);
 }
@@ -203,8 +202,8 @@ static wai_status frame_prepare(wai_job *j, const wai_allocator *a) {
     return wai_motion_frame_prepare(j, &WAI_JOB_STATE(j, frame_job)->f);
 }
 
-static wai_status frame_run(wai_job *j, const wai_exec *ex, const wai_kernels *k, uint8_t *out) {
-    (void)k, (void)out;
+static wai_status frame_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
+    (void)out;
     return wai_motion_frame_run(j, ex, &WAI_JOB_STATE(j, frame_job)->f);
 }
 

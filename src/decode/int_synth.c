@@ -86,8 +86,7 @@ static wai_status s_prepare(wai_job *j, const wai_allocator *a) {
     return WAI_ok;
 }
 
-static wai_status s_run(wai_job *j, const wai_exec *ex, const wai_kernels *k, uint8_t *out) {
-    (void)k;
+static wai_status s_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
     const synth_job *s = WAI_JOB_STATE(j, synth_job);
     const wai_synth_model *m = model_of(j);
     const wai_allocator *a = ex->alloc;

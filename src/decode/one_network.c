@@ -43,8 +43,8 @@ wai_status wai_one_network_prepare(wai_job *j, const wai_allocator *a) {
 }
 
 /* The latent, the network, the last step into out. */
-wai_status wai_one_network_run(wai_job *j, const wai_exec *ex, const wai_kernels *k,
-                               uint8_t *out) {
+wai_status wai_one_network_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
+    const wai_kernels *k = wai_exec_kernels(ex);
     const wai_one_network_format *f = format_of(j);
     const one_job *s = WAI_JOB_STATE(j, one_job);
     const wai_net *net = &j->set->g_s;

@@ -38,8 +38,7 @@ typedef struct wai_one_network_format {
  * bytes, plus the output. */
 wai_status wai_one_network_parse(wai_job *j, const uint8_t *data, size_t len);
 wai_status wai_one_network_prepare(wai_job *j, const wai_allocator *a);
-wai_status wai_one_network_run(wai_job *j, const wai_exec *ex, const wai_kernels *k,
-                               uint8_t *out);
+wai_status wai_one_network_run(wai_job *j, const wai_exec *ex, uint8_t *out);
 void wai_one_network_release(wai_job *j, const wai_allocator *a);
 void wai_one_network_describe(const wai_job *j, wai_text *t);
 

@@ -1,137 +1,209 @@
-/* neural-dispatch §4: the first offered path that §3 admits, the device can
- * run and the backend does run is the decode's; every other path tried is
- * refused, in the order offered, with the code of the step that refused it. */
+/* neural-dispatch §4, step by step: the first offered path that §3 admits,
+ * the device can run and the backend does run is the decode's; every other
+ * path tried is refused, in the order offered, with the code of the step
+ * that refused it. Whoever runs the networks drives it (wai_dispatch_next,
+ * wai_dispatch_answer), so nothing here calls back into a decoder; the
+ * choice keeps its report. */
 #include "wai/wai_dispatch.h"
 
 #include <string.h>
 
-/* RAN_END: the path's backend ran and ended the choice (a payload refused
- * by its streams, or out of memory): the path ran, and the decode fails. */
-typedef enum verdict { GO, REFUSE, END, RAN_END } verdict;
+#include "common/alloc.h"
 
-/* A probe's answer: yes (GO), a refusal of this path (REFUSE, *out the
- * reason), or the end of the whole choice (END, *out the status). A
- * backend error refuses the path whichever question it came from (§4
- * step 3). A dispatch code the question cannot give is a broken probe. */
-static verdict judge(wai_status s, wai_status own, wai_status *out) {
-    if (s == WAI_ok) return GO;
-    if (s == own || s == WAI_dispatch_backend_failed) {
-        *out = s;
-        return REFUSE;
+/* Where a choice is: asking about path `at` (question q), or over. */
+typedef enum phase { OVER, ASKING } phase;
+
+struct wai_dispatch {
+    wai_allocator alloc;
+    phase phase;
+    wai_status status;       /* once over */
+    size_t at;               /* the path asked about */
+    wai_dispatch_question q; /* the question pending on it */
+    wai_placement plan;      /* the path's plan so far */
+    wai_path offer[WAI_DISPATCH_MAX_PATHS];
+    size_t n_offer;
+    wai_dispatch_refusal refused[WAI_DISPATCH_MAX_PATHS];
+    wai_dispatch_report report;
+    int started;
+};
+
+wai_status wai_dispatch_create(const wai_allocator *alloc, wai_dispatch **out) {
+    if (!out) return WAI_invalid_argument;
+    *out = NULL;
+    wai_allocator a;
+    wai_allocator_resolve(alloc, &a);
+    wai_dispatch *d = wai_alloc_zeroed(&a, 1, sizeof *d);
+    if (!d) return WAI_out_of_memory;
+    d->alloc = a;
+    d->status = WAI_invalid_argument; /* no choice yet */
+    *out = d;
+    return WAI_ok;
+}
+
+void wai_dispatch_destroy(wai_dispatch *d) {
+    if (!d) return;
+    wai_allocator a = d->alloc;
+    wai_free(&a, d);
+}
+
+static int same_path(const wai_path *a, const wai_path *b) {
+    return a->unit == b->unit && a->backend == b->backend && a->arithmetic == b->arithmetic;
+}
+
+/* Every path valid and none twice, checked before any is tried, so a bad
+ * offer is refused whole rather than after a path has run. */
+static int offer_valid(const wai_dispatch_offer *o) {
+    if (o->n > WAI_DISPATCH_MAX_PATHS || (o->n && !o->paths)) return 0;
+    for (size_t i = 0; i < o->n; i++) {
+        if (!wai_path_valid(&o->paths[i])) return 0;
+        for (size_t j = 0; j < i; j++)
+            if (same_path(&o->paths[j], &o->paths[i])) return 0;
     }
-    if (!wai_status_name(s) || wai_status_kind_of(s) == WAI_KIND_DISPATCH)
-        *out = WAI_invalid_argument;
-    else
-        *out = s;
-    return END;
+    return 1;
+}
+
+static void end(wai_dispatch *d, wai_status st) {
+    d->phase = OVER;
+    d->status = st;
+}
+
+/* §3 on the paths from `from` on: the first admitted is asked about (its
+ * unit first); the others are refused on the way. */
+static void advance(wai_dispatch *d, size_t from) {
+    wai_dispatch_report *r = &d->report;
+    for (d->at = from; d->at < d->n_offer; d->at++) {
+        const wai_path *path = &d->offer[d->at];
+        wai_status reason = wai_dispatch_admit(r->capability, r->needed, path);
+        if (reason == WAI_ok) {
+            d->phase = ASKING;
+            d->q = WAI_DISPATCH_UNIT;
+            memset(&d->plan, 0, sizeof d->plan);
+            return;
+        }
+        d->refused[r->n_refused].path = *path;
+        d->refused[r->n_refused].reason = reason;
+        r->n_refused++;
+    }
+    /* Every path refused: the reason of the one the sink preferred (D10). */
+    end(d, r->n_refused ? d->refused[0].reason : WAI_invalid_argument);
+}
+
+wai_status wai_dispatch_start(wai_dispatch *d, const wai_capability *cap,
+                              const wai_dispatch_options *opt) {
+    if (!d) return WAI_invalid_argument;
+    memset(&d->report, 0, sizeof d->report);
+    d->report.capability = cap;
+    d->report.refused = d->refused;
+    d->started = 1;
+    d->n_offer = 0;
+    end(d, WAI_invalid_argument);
+    wai_tier needed;
+    wai_status st = wai_dispatch_demand(cap, opt, &needed);
+    if (st != WAI_ok) return st;
+    d->report.needed = needed;
+    const wai_dispatch_offer *o = opt ? &opt->offer : NULL;
+    if (o && !offer_valid(o)) return WAI_invalid_argument;
+    if (o && o->n) {
+        memcpy(d->offer, o->paths, o->n * sizeof *d->offer);
+        d->n_offer = o->n;
+    } else {
+        wai_dispatch_offer_default(d->offer, WAI_DISPATCH_MAX_PATHS, &d->n_offer);
+    }
+    advance(d, 0);
+    return WAI_ok;
+}
+
+int wai_dispatch_next(wai_dispatch *d, wai_path *path, wai_dispatch_question *q) {
+    if (!d || d->phase != ASKING) return 0;
+    if (path) *path = d->offer[d->at];
+    if (q) *q = d->q;
+    return 1;
 }
 
 static uint64_t on_unit(const wai_placement *p, wai_unit u) {
     return u == WAI_UNIT_NPU ? p->npu : u == WAI_UNIT_GPU ? p->gpu : p->cpu;
 }
 
-/* Asks the caller's probe, or the default probe where the caller left the
- * question out. */
-#define ASK(pr, fn, ...)                                                          \
-    ((pr)->fn ? (pr)->fn((pr)->opaque, __VA_ARGS__)                              \
-              : wai_dispatch_probe_default()->fn(NULL, __VA_ARGS__))
+/* Each question's own refusal. */
+static const wai_status refusal_of[] = {WAI_dispatch_unit_absent, WAI_dispatch_program_absent,
+                                        WAI_dispatch_shape_mismatch, WAI_dispatch_not_placed,
+                                        WAI_dispatch_backend_failed};
 
-/* §4 steps 2 and 3 for one admitted path. */
-static verdict try_path(const wai_dispatch_probe *pr, const wai_capability *cap,
-                        const wai_path *path, wai_placement *placement, wai_status *out) {
-    verdict v = judge(ASK(pr, unit, cap, path), WAI_dispatch_unit_absent, out);
-    if (v != GO) return v;
-    v = judge(ASK(pr, program, cap, path), WAI_dispatch_program_absent, out);
-    if (v != GO) return v;
-    v = judge(ASK(pr, shape, cap, path), WAI_dispatch_shape_mismatch, out);
-    if (v != GO) return v;
-    memset(placement, 0, sizeof *placement);
-    v = judge(ASK(pr, plan, cap, path, placement), WAI_dispatch_not_placed, out);
-    if (v != GO) return v;
-    /* A plan with nothing on the path's unit is not a run there (§5). */
-    if (placement->stated && on_unit(placement, path->unit) == 0) {
-        *out = WAI_dispatch_not_placed;
-        return REFUSE;
-    }
-    if (!pr->run) return GO; /* the caller runs the networks on the chosen path */
-    v = judge(pr->run(pr->opaque, cap, path), WAI_dispatch_backend_failed, out);
-    return v == END && *out != WAI_invalid_argument ? RAN_END : v;
+static void refuse(wai_dispatch *d, wai_status reason) {
+    wai_dispatch_report *r = &d->report;
+    d->refused[r->n_refused].path = d->offer[d->at];
+    d->refused[r->n_refused].reason = reason;
+    r->n_refused++;
+    advance(d, d->at + 1);
 }
 
-/* Every path valid and none twice, checked before any is tried, so a bad
- * offer is refused whole rather than after a path has run. */
-static int offer_valid(const wai_dispatch_offer *o) {
-    if (o->n > WAI_DISPATCH_MAX_PATHS) return 0;
-    for (size_t i = 0; i < o->n; i++) {
-        if (!wai_path_valid(&o->paths[i])) return 0;
-        for (size_t j = 0; j < i; j++)
-            if (o->paths[j].unit == o->paths[i].unit &&
-                o->paths[j].backend == o->paths[i].backend &&
-                o->paths[j].arithmetic == o->paths[i].arithmetic)
-                return 0;
-    }
-    return 1;
+static void ran(wai_dispatch *d, wai_status st) {
+    wai_dispatch_report *r = &d->report;
+    r->ran = 1;
+    r->ran_path = d->offer[d->at];
+    r->placement = d->plan;
+    /* §3: a path holds the registered tier, never more; an integer path is
+     * admitted only for a capability registered at decode-equivalence,
+     * which the CPU (and a GPU under determinism-tiers §5) keeps. */
+    r->held = wai_dispatch_registered_tier(r->capability);
+    end(d, st);
 }
 
-wai_status wai_dispatch_choose(const wai_capability *cap, wai_tier needed,
-                               const wai_dispatch_offer *offer, const wai_dispatch_probe *probe,
-                               wai_dispatch_report *report) {
-    if (!report) return WAI_invalid_argument;
-    memset(report, 0, sizeof *report);
-    report->capability = cap;
-    report->needed = needed;
-    if (!cap || !offer || !wai_tier_name(needed) || !offer_valid(offer))
-        return WAI_invalid_argument;
+void wai_dispatch_answer(wai_dispatch *d, wai_status a, const wai_placement *plan) {
+    if (!d || d->phase != ASKING) return;
+    const wai_dispatch_question q = d->q;
+    if (a == WAI_ok) {
+        if (q == WAI_DISPATCH_PLAN) {
+            if (plan) d->plan = *plan;
+            /* A plan with nothing on the path's unit is not a run there (§5). */
+            if (d->plan.stated && on_unit(&d->plan, d->offer[d->at].unit) == 0) {
+                refuse(d, WAI_dispatch_not_placed);
+                return;
+            }
+        }
+        if (q == WAI_DISPATCH_RUN) ran(d, WAI_ok);
+        else d->q = (wai_dispatch_question)(q + 1);
+        return;
+    }
+    /* A backend error refuses the path whichever question it came from. */
+    if (a == refusal_of[q] || a == WAI_dispatch_backend_failed) {
+        refuse(d, a);
+        return;
+    }
+    /* A code no question gives, or a dispatch code this question cannot:
+     * the answer broke the contract. Any other status ends the choice
+     * (D9); from the run, the path ran. */
+    if (!wai_status_name(a) || wai_status_kind_of(a) == WAI_KIND_DISPATCH) {
+        end(d, WAI_invalid_argument);
+        return;
+    }
+    if (q == WAI_DISPATCH_RUN) ran(d, a);
+    else end(d, a);
+}
+
+wai_status wai_dispatch_status(const wai_dispatch *d) {
+    if (!d || d->phase != OVER) return WAI_invalid_argument;
+    return d->status;
+}
+
+const wai_dispatch_report *wai_dispatch_report_of(const wai_dispatch *d) {
+    return d && d->started ? &d->report : NULL;
+}
+
+wai_status wai_dispatch_choose(wai_dispatch *d, const wai_capability *cap,
+                               const wai_dispatch_options *opt, const wai_dispatch_probe *probe) {
     for (size_t i = 0; probe && i < sizeof probe->reserved / sizeof *probe->reserved; i++)
         if (probe->reserved[i]) return WAI_invalid_argument;
-    wai_dispatch_offer def_offer;
-    if (offer->n == 0) {
-        wai_dispatch_offer_default(&def_offer);
-        offer = &def_offer;
+    wai_status st = wai_dispatch_start(d, cap, opt);
+    if (st != WAI_ok) return st;
+    wai_path path;
+    wai_dispatch_question q;
+    while (wai_dispatch_next(d, &path, &q)) {
+        wai_placement plan = {0};
+        wai_status a = q == WAI_DISPATCH_RUN
+                           ? WAI_ok /* the caller runs the networks on the chosen path */
+                           : wai_dispatch_probe_answer(probe, q, cap, &path, &plan);
+        wai_dispatch_answer(d, a, &plan);
     }
-    if (!probe) probe = wai_dispatch_probe_default();
-    for (size_t i = 0; i < offer->n; i++) {
-        const wai_path *path = &offer->paths[i];
-        wai_status reason = wai_dispatch_admit(cap, needed, path);
-        verdict v = reason == WAI_ok ? try_path(probe, cap, path, &report->placement, &reason)
-                                     : REFUSE;
-        if (v == END) {
-            memset(&report->placement, 0, sizeof report->placement);
-            return reason;
-        }
-        if (v == REFUSE) {
-            report->refused[report->n_refused].path = *path;
-            report->refused[report->n_refused].reason = reason;
-            report->n_refused++;
-            continue;
-        }
-        report->ran = 1;
-        report->ran_path = *path;
-        /* §3: a path holds the registered tier, never more; an integer path
-         * is admitted only for a capability registered at
-         * decode-equivalence, which the CPU (and a GPU under determinism-
-         * tiers §5) keeps. */
-        report->held = wai_dispatch_registered_tier(cap);
-        return v == RAN_END ? reason : WAI_ok;
-    }
-    memset(&report->placement, 0, sizeof report->placement);
-    return report->refused[0].reason; /* the path the sink preferred */
-}
-
-wai_status wai_dispatch(const wai_capability *cap, const wai_dispatch_options *opt,
-                        const wai_dispatch_probe *probe, wai_dispatch_report *report) {
-    if (!report) return WAI_invalid_argument;
-    wai_tier needed;
-    wai_status s = wai_dispatch_demand(cap, opt, &needed);
-    if (s != WAI_ok) {
-        memset(report, 0, sizeof *report);
-        return s;
-    }
-    wai_dispatch_offer def_offer;
-    const wai_dispatch_offer *offer = opt ? &opt->offer : NULL;
-    if (!offer) {
-        def_offer.n = 0;
-        offer = &def_offer;
-    }
-    return wai_dispatch_choose(cap, needed, offer, probe, report);
+    return wai_dispatch_status(d);
 }

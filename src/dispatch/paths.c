@@ -70,39 +70,42 @@ static int parse_token(const char *start, size_t len, wai_path *out) {
     return parse_full(tok, out) && wai_path_valid(out);
 }
 
-wai_status wai_dispatch_parse_offer(const char *list, wai_dispatch_offer *out) {
-    if (!list || !out) return WAI_invalid_argument;
-    wai_dispatch_offer o;
-    memset(&o, 0, sizeof o);
+wai_status wai_dispatch_parse_offer(const char *list, wai_path *out, size_t cap, size_t *n) {
+    if (!list || !out || !n) return WAI_invalid_argument;
+    wai_path o[WAI_DISPATCH_MAX_PATHS];
+    size_t k = 0;
     const char *p = list;
     for (;;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
         wai_path path;
-        if (o.n == WAI_DISPATCH_MAX_PATHS || !parse_token(p, len, &path))
+        if (k == WAI_DISPATCH_MAX_PATHS || !parse_token(p, len, &path))
             return WAI_invalid_argument;
-        for (size_t i = 0; i < o.n; i++)
-            if (same_path(&o.paths[i], &path)) return WAI_invalid_argument;
-        o.paths[o.n++] = path;
+        for (size_t i = 0; i < k; i++)
+            if (same_path(&o[i], &path)) return WAI_invalid_argument;
+        o[k++] = path;
         if (!comma) break;
         p = comma + 1;
     }
-    *out = o;
+    if (k > cap) return WAI_invalid_argument;
+    memcpy(out, o, k * sizeof *o);
+    *n = k;
     return WAI_ok;
 }
 
-void wai_dispatch_offer_default(wai_dispatch_offer *out) {
-    if (!out) return;
-    memset(out, 0, sizeof *out);
-    /* The order of WAI_DISPATCH_DEFAULT_OFFER: the neural processor, then
-     * WebNN's GPU and CPU contexts as a page tries them (§6.2), then ONNX
-     * Runtime on the CPU (the reference sink's path, §6), then the
-     * integer paths, the GPU's before the CPU's. */
-    for (size_t i = 0; i < N_SHORTS; i++) out->paths[out->n++] = shorts[i].path;
+/* The order of WAI_DISPATCH_DEFAULT_OFFER: the neural processor, then
+ * WebNN's GPU and CPU contexts as a page tries them (§6.2), then ONNX
+ * Runtime on the CPU (the reference sink's path, §6), then the integer
+ * paths, the GPU's before the CPU's. */
+wai_status wai_dispatch_offer_default(wai_path *out, size_t cap, size_t *n) {
+    if (!n || (!out && cap)) return WAI_invalid_argument;
+    *n = N_SHORTS;
+    if (cap < N_SHORTS) return WAI_invalid_argument;
+    for (size_t i = 0; i < N_SHORTS; i++) out[i] = shorts[i].path;
+    return WAI_ok;
 }
 
 void wai_dispatch_options_default(wai_dispatch_options *o) {
     if (!o) return;
     memset(o, 0, sizeof *o);
-    wai_dispatch_offer_default(&o->offer);
 }

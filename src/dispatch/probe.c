@@ -1,48 +1,53 @@
-/* The device of this sink as neural-dispatch §4 step 2 asks about it:
- * libwai computes on the CPU, with its integer interpreter (wai-ops) and
- * its native WebNN (src/webnn/, whose contexts are the CPU's only). It has
- * no WGSL kernels and links no model runtime or ONNX Runtime, so every
- * other path is absent, whatever the machine has. */
+/* The caller's side of §4 step 2: the default probe, and the one place a
+ * question is put to the caller's probe or, where it has no answer, to the
+ * default. What this build computes with is not the probe's to say: the
+ * backends registered with a context answer for themselves first
+ * (decode/backends.h), and a path no backend serves is unit_absent there. */
 #include "wai/wai_dispatch.h"
 
-static wai_status unit(void *opaque, const wai_capability *cap, const wai_path *path) {
-    (void)opaque;
-    (void)cap;
-    return path->unit == WAI_UNIT_CPU &&
-                   (path->backend == WAI_BACKEND_WAI_OPS || path->backend == WAI_BACKEND_WEBNN)
-               ? WAI_ok
-               : WAI_dispatch_unit_absent;
+static const char *const questions[] = {"unit", "program", "shape", "plan", "run"};
+
+const char *wai_dispatch_question_name(wai_dispatch_question q) {
+    return (unsigned)q < sizeof questions / sizeof questions[0] ? questions[q] : NULL;
 }
 
-/* wai-ops's program is the set's integer networks, which the decode has
- * found and checked against the payload before it dispatches; webnn's is
- * the set's graph description, which the decoder's own backend checks
- * (decode/backends.c) before this probe is asked. */
-static wai_status program(void *opaque, const wai_capability *cap, const wai_path *path) {
+static wai_status yes(void *opaque, const wai_capability *cap, const wai_path *path) {
     (void)opaque;
     (void)cap;
     (void)path;
     return WAI_ok;
 }
 
-static wai_status shape(void *opaque, const wai_capability *cap, const wai_path *path) {
+/* Adds nothing to what the backend stated (or did not). */
+static wai_status as_stated(void *opaque, const wai_capability *cap, const wai_path *path,
+                            wai_placement *out) {
     (void)opaque;
     (void)cap;
     (void)path;
+    (void)out;
     return WAI_ok;
 }
 
-/* Neither states a plan: each runs every operation on the CPU (WebNN
- * states no placement, neural-dispatch §5). */
-static wai_status plan(void *opaque, const wai_capability *cap, const wai_path *path,
-                       wai_placement *out) {
-    (void)opaque;
-    (void)cap;
-    (void)path;
-    out->stated = 0;
-    return WAI_ok;
-}
-
-static const wai_dispatch_probe default_probe = {NULL, unit, program, shape, plan, NULL, {NULL}};
+static const wai_dispatch_probe default_probe = {NULL, yes, yes, yes, as_stated, {NULL}};
 
 const wai_dispatch_probe *wai_dispatch_probe_default(void) { return &default_probe; }
+
+wai_status wai_dispatch_probe_answer(const wai_dispatch_probe *p, wai_dispatch_question q,
+                                     const wai_capability *cap, const wai_path *path,
+                                     wai_placement *plan) {
+    const wai_dispatch_probe *d = &default_probe;
+    if (!p) p = d;
+    switch (q) {
+    case WAI_DISPATCH_UNIT:
+        return p->unit ? p->unit(p->opaque, cap, path) : d->unit(NULL, cap, path);
+    case WAI_DISPATCH_PROGRAM:
+        return p->program ? p->program(p->opaque, cap, path) : d->program(NULL, cap, path);
+    case WAI_DISPATCH_SHAPE:
+        return p->shape ? p->shape(p->opaque, cap, path) : d->shape(NULL, cap, path);
+    case WAI_DISPATCH_PLAN:
+        if (!plan) return WAI_invalid_argument;
+        return p->plan ? p->plan(p->opaque, cap, path, plan) : d->plan(NULL, cap, path, plan);
+    default:
+        return WAI_invalid_argument; /* the run is not a probe's */
+    }
+}

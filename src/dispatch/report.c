@@ -88,7 +88,7 @@ static void put_placement(sink *s, const wai_placement *p) {
 
 static int report_valid(const wai_dispatch_report *r) {
     if (!r->capability || !r->capability->name || !wai_tier_name(r->needed) ||
-        r->n_refused > WAI_DISPATCH_MAX_PATHS)
+        r->n_refused > WAI_DISPATCH_MAX_PATHS || (r->n_refused && !r->refused))
         return 0;
     if (r->ran && (!wai_path_valid(&r->ran_path) || !wai_tier_name(r->held))) return 0;
     for (size_t i = 0; i < r->n_refused; i++)

@@ -152,7 +152,7 @@ void wai_network_ws_free(wai_network_ws *ws) {
 wai_status wai_network_run(const wai_allocator *a, const wai_kernels *k, const wai_model *m,
                            const wai_sums *s, const wai_plan *p, const int64_t *input,
                            int64_t *output) {
-    const wai_exec ex = {a, NULL, NULL, NULL, NULL};
+    const wai_exec ex = {.alloc = a};
     return wai_network_run_ex(&ex, k, m, s, p, input, output);
 }
 

@@ -56,6 +56,12 @@ extern const wai_kernels wai_kernels_ref;
  * elsewhere: bit-identical to wai_kernels_ref. */
 extern const wai_kernels wai_kernels_fast;
 
+/* The layer table a network running on ex uses: ex's, or the reference
+ * kernels when ex (or its table) is NULL. */
+static inline const wai_kernels *wai_exec_kernels(const wai_exec *ex) {
+    return ex && ex->kernels ? ex->kernels : &wai_kernels_ref;
+}
+
 /* Runs m on `input` (the plan's input shape, [c][h][w]; a 1-D model's
  * [c][1][len]) and writes the plan's output shape to `output`. p is
  * wai_plan_model's plan of m and s is wai_sums_compute's sums of m; k NULL

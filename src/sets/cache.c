@@ -6,6 +6,14 @@
 #include "common/alloc.h"
 #include "common/lock.h"
 
+struct wai_set_slot {
+    wai_set_slot_ops ops;
+    uint8_t key[32];
+    void *state;       /* NULL until an open succeeds */
+    wai_lock lock;     /* held by the one caller using it */
+    wai_set_slot *next;
+};
+
 struct wai_set_ref {
     uint8_t key[32];
     /* Which loader loaded it: part of the key (one set's bytes may load
@@ -15,6 +23,7 @@ struct wai_set_ref {
     size_t refs;       /* decodes holding it */
     int kept;          /* in the list (else freed at its last release) */
     wai_set_ref *prev, *next;  /* the list: most recently used first */
+    wai_set_slot *slots;       /* what other parts keep with it (under the cache's lock) */
 };
 
 struct wai_set_cache {
@@ -55,6 +64,13 @@ static void push_front(wai_set_cache *c, wai_set_ref *r) {
 }
 
 static void free_ref(wai_set_cache *c, wai_set_ref *r) {
+    while (r->slots) {
+        wai_set_slot *s = r->slots;
+        r->slots = s->next;
+        if (s->state) s->ops.close(s->ops.owner, s->state);
+        wai_lock_destroy(&s->lock);
+        wai_free(&c->alloc, s);
+    }
     wai_loaded_set_free(&c->alloc, r->loaded);
     wai_free(&c->alloc, r);
 }
@@ -144,6 +160,46 @@ void wai_set_cache_release(wai_set_cache *c, wai_set_ref *r) {
     int drop = --r->refs == 0 && !r->kept;
     wai_lock_give(&c->lock);
     if (drop) free_ref(c, r);
+}
+
+wai_status wai_set_ref_attach(wai_set_cache *c, wai_set_ref *r, const wai_set_slot_ops *ops,
+                              const uint8_t key[32], void *arg, wai_set_slot **out) {
+    wai_set_slot *s;
+    wai_lock_take(&c->lock);
+    for (s = r->slots; s; s = s->next)
+        if (s->ops.owner == ops->owner && memcmp(s->key, key, 32) == 0) break;
+    if (!s && (s = wai_alloc_zeroed(&c->alloc, 1, sizeof *s)) != NULL) {
+        if (wai_lock_init(&s->lock)) {
+            s->ops = *ops;
+            memcpy(s->key, key, 32);
+            s->next = r->slots;
+            r->slots = s;
+        } else {
+            wai_free(&c->alloc, s);
+            s = NULL;
+        }
+    }
+    wai_lock_give(&c->lock);
+    if (!s) return WAI_out_of_memory;
+    /* Opened under the slot's own lock: a second caller waits for it
+     * rather than opening the same program twice. */
+    wai_lock_take(&s->lock);
+    if (!s->state) {
+        wai_status st = ops->open(ops->owner, arg, &s->state);
+        if (st != WAI_ok) {
+            s->state = NULL;
+            wai_lock_give(&s->lock);
+            return st;
+        }
+    }
+    *out = s;
+    return WAI_ok;
+}
+
+void *wai_set_slot_state(const wai_set_slot *s) { return s->state; }
+
+void wai_set_slot_release(wai_set_slot *s) {
+    if (s) wai_lock_give(&s->lock);
 }
 
 void wai_set_cache_stats(wai_set_cache *c, size_t *n_kept, uint64_t *bytes) {

@@ -30,6 +30,25 @@ wai_status wai_set_cache_acquire(wai_set_cache *c, const wai_set_kind *k, const 
 const wai_loaded_set *wai_set_ref_get(const wai_set_ref *r);
 void wai_set_cache_release(wai_set_cache *c, wai_set_ref *r);
 
+/* State another part keeps with a loaded set, for as long as the set is
+ * loaded (a backend's program, opened once per loaded set and context):
+ * found by its owner and key, else made by open(arg, &state) and freed by
+ * close(owner, state) when the set is freed. A slot is used by one caller
+ * at a time: wai_set_ref_attach returns it held (its state set), and
+ * wai_set_slot_release lets the next in. open's failure passes up, and
+ * the next attach opens again. */
+typedef struct wai_set_slot wai_set_slot;
+typedef struct wai_set_slot_ops {
+    const void *owner;
+    wai_status (*open)(const void *owner, void *arg, void **state);
+    void (*close)(const void *owner, void *state);
+} wai_set_slot_ops;
+
+wai_status wai_set_ref_attach(wai_set_cache *c, wai_set_ref *r, const wai_set_slot_ops *ops,
+                              const uint8_t key[32], void *arg, wai_set_slot **out);
+void *wai_set_slot_state(const wai_set_slot *s);
+void wai_set_slot_release(wai_set_slot *s);
+
 /* For tests: the sets kept and their bytes. */
 void wai_set_cache_stats(wai_set_cache *c, size_t *n_kept, uint64_t *bytes);
 

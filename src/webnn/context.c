@@ -2,7 +2,6 @@
 #include <string.h>
 
 #include "common/alloc.h"
-#include "common/context.h"
 #include "webnn/ml.h"
 
 void wai_ml_context_options_default(wai_ml_context_options *o) {
@@ -30,13 +29,14 @@ wai_status wai_ml_create_context(wai_context *ctx, const wai_ml_context_options 
         return WAI_TypeError;
     /* This build computes on the CPU alone. */
     if (options->device_type != WAI_ML_DEVICE_CPU) return WAI_NotSupportedError;
-    wai_ml_context *c = wai_alloc_zeroed(&ctx->alloc, 1, sizeof *c);
+    const wai_allocator *a = wai_context_allocator(ctx);
+    wai_ml_context *c = wai_alloc_zeroed(a, 1, sizeof *c);
     if (!c) return WAI_out_of_memory;
     c->ctx = ctx;
-    c->alloc = &ctx->alloc;
-    c->exec = &ctx->exec;
+    c->alloc = a;
+    c->exec.alloc = a;
+    c->exec.ctx = ctx;
     c->kernels = options->kernels;
-    ctx->ml_contexts++;
     *out = c;
     return WAI_ok;
 }

@@ -95,11 +95,11 @@ void wai_ml_dnnl_op_free(const wai_allocator *alloc, void *backend) {
 }
 
 /* The caller's OpenMP threads for oneDNN's parallel regions. */
-static void set_threads(const wai_exec *ex) {
+static void set_threads(const wai_ml_exec *ex) {
 #if defined(__linux__)
     typedef void (*set_fn)(int);
     set_fn f = (set_fn)(uintptr_t)dlsym(RTLD_DEFAULT, "omp_set_num_threads");
-    if (f) f((int)wai_exec_threads(ex));
+    if (f) f((int)wai_ml_threads(ex));
 #else
     (void)ex;
 #endif

@@ -73,12 +73,12 @@ static void run_share(void *arg, unsigned s) {
     }
 }
 
-static void run(const wai_exec *ex, job *j) {
-    unsigned t = wai_exec_threads(ex);
+static void run(const wai_ml_exec *ex, job *j) {
+    unsigned t = wai_ml_threads(ex);
     size_t most = j->n / GRAIN;
     if (most < 1) most = 1;
     j->shares = t < most ? t : (unsigned)most;
-    wai_exec_run(ex, j->shares, run_share, j);
+    wai_ml_parallel(ex, j->shares, run_share, j);
 }
 
 static int unary_applies(const wai_ml_op *op) {
@@ -108,7 +108,7 @@ int wai_ml_fast_binary(const wai_ml_kernel_args *k) {
     return 1;
 }
 
-void wai_ml_epilogue_apply(const wai_exec *ex, const wai_ml_op *op, const float *other, float *v,
+void wai_ml_epilogue_apply(const wai_ml_exec *ex, const wai_ml_op *op, const float *other, float *v,
                            size_t n, int value_first) {
     job j = {op, v, other, 0, 0, v, n, 1};
     if (op->kind == WAI_ML_OP_BINARY && !value_first) j.a = other, j.b = v;

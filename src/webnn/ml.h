@@ -14,8 +14,29 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/exec.h"
+#include "wai/wai_backend.h"
 #include "wai/wai_webnn.h"
+
+/* How a context's kernels run: through the wai_context's allocator and
+ * threads, which libwai lends by its public API (include/wai/wai_backend.h),
+ * so libwai_webnn reaches nothing inside libwai. */
+typedef struct wai_ml_exec {
+    const wai_allocator *alloc;
+    const wai_context *ctx;     /* NULL: one thread */
+} wai_ml_exec;
+
+static inline unsigned wai_ml_threads(const wai_ml_exec *ex) {
+    return ex && ex->ctx ? wai_context_threads(ex->ctx) : 1;
+}
+
+static inline void wai_ml_parallel(const wai_ml_exec *ex, unsigned n,
+                                   void (*fn)(void *arg, unsigned i), void *arg) {
+    if (ex && ex->ctx) {
+        wai_context_parallel(ex->ctx, n, fn, arg);
+        return;
+    }
+    for (unsigned i = 0; i < n; i++) fn(arg, i);
+}
 
 /* ---- errors ---------------------------------------------------------------- */
 
@@ -140,7 +161,7 @@ const char *wai_ml_what(char *buf, size_t size, const char *op, const char *labe
 struct wai_ml_context {
     wai_context *ctx;
     const wai_allocator *alloc;
-    const wai_exec *exec;
+    wai_ml_exec exec;
     wai_ml_kernels kernels;
     char message[256];
     wai_ml_tensor *tensors; /* every live tensor, freed with the context */
@@ -210,7 +231,7 @@ typedef struct wai_ml_kernel_args {
     const wai_ml_operand_descriptor *const *in_d;
     float *out;
     const wai_ml_operand_descriptor *out_d;
-    const wai_exec *exec;
+    const wai_ml_exec *exec;
     /* A convolution's, from the plan: the channel block of its input and
      * output where they are blocked (0: plain NCHW), and the epilogue the
      * fast kernel may apply as it writes out (epilogue_other[i]: the other
@@ -247,7 +268,7 @@ int wai_ml_fast_binary(const wai_ml_kernel_args *k);
 int wai_ml_fast_unary(const wai_ml_kernel_args *k);
 /* An element-wise operator as a convolution's epilogue, in place on v
  * (n values): other is the binary's other operand. */
-void wai_ml_epilogue_apply(const wai_exec *ex, const wai_ml_op *op, const float *other,
+void wai_ml_epilogue_apply(const wai_ml_exec *ex, const wai_ml_op *op, const float *other,
                            float *v, size_t n, int value_first);
 
 /* nChw{B}c from NCHW and back, for a shape d whose channels B divides. */

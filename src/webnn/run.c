@@ -134,7 +134,7 @@ static wai_status run_conv(wai_ml_context *c, const wai_ml_graph *g, wai_ml_op *
     epilogue_of(g, op, val, &e);
     int done = 0;
     wai_ml_kernel_args k = {c, op, g->constants[op->inputs[1]] != NULL, ins, ds,
-                            nhwc ? yb : out, &y2, c->exec,
+                            nhwc ? yb : out, &y2, &c->exec,
                             g->blocked[op->inputs[0]] ? g->block : 0,
                             g->blocked[op->result] ? g->block : 0,
                             e.ops, e.other, e.n, &done};
@@ -144,7 +144,7 @@ static wai_status run_conv(wai_ml_context *c, const wai_ml_graph *g, wai_ml_op *
     if (st == WAI_NotSupportedError) st = ref_conv(&k);
     if (st == WAI_ok && nhwc) wai_ml_permute(yb, &y2, NCHW_TO_NHWC, out);
     for (uint32_t i = 0; st == WAI_ok && !done && i < e.n; i++)
-        wai_ml_epilogue_apply(c->exec, e.ops[i], e.other[i], out, (size_t)wai_ml_elements(yd),
+        wai_ml_epilogue_apply(&c->exec, e.ops[i], e.other[i], out, (size_t)wai_ml_elements(yd),
                               e.value_first[i]);
 done:
     wai_free(a, xb), wai_free(a, wb), wai_free(a, yb);
@@ -163,7 +163,7 @@ static wai_status run_op(wai_ml_context *c, const wai_ml_graph *g, wai_ml_op *op
     }
     const wai_ml_operand_descriptor **fill = many ? many : ds;
     for (uint32_t i = 0; i < op->n_inputs; i++) fill[i] = &g->descs[op->inputs[i]];
-    wai_ml_kernel_args k = {c, op, 0, in, dp, out, &g->descs[op->output], c->exec,
+    wai_ml_kernel_args k = {c, op, 0, in, dp, out, &g->descs[op->output], &c->exec,
                             0, 0, NULL, NULL, 0, NULL};
     const int fast = c->kernels == WAI_ML_KERNELS_BEST;
     wai_status st = WAI_ok;

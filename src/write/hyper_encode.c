@@ -101,7 +101,7 @@ static wai_status check(encoder *e, const wai_hyper_plan *plan, const uint8_t *r
     const uint32_t H = e->r->coded_h, W = e->r->coded_w;
     uint8_t *out = wai_alloc_array(e->a, (size_t)H * W, 3);
     if (!out) return WAI_out_of_memory;
-    st = wai_wih1_decode(&e->ctx->exec, e->ctx->kernels, e->l, &v, plan, out);
+    st = wai_wih1_decode(&e->ctx->exec, e->ctx->exec.kernels, e->l, &v, plan, out);
     uint64_t sse = 0;
     for (uint32_t yy = 0; st == WAI_ok && yy < e->r->h; yy++)
         for (size_t i = 0; i < (size_t)e->r->w * 3; i++) {
@@ -147,7 +147,7 @@ static wai_status encode(encoder *e, const wai_ml_analysis_args *g, wai_hyper_pl
     if ((st = code_stream(e, z.data, nz, (size_t)z.h * z.w, NULL, NULL, zsym, zq, &e->r->z_escapes,
                           &zs, &zl)) != WAI_ok)
         goto done;
-    if ((st = wai_network_run_ex(&e->ctx->exec, e->ctx->kernels, &e->l->h_s.model,
+    if ((st = wai_network_run_ex(&e->ctx->exec, e->ctx->exec.kernels, &e->l->h_s.model,
                                  &e->l->h_s.sums, &plan->h_s, zq, hs)) != WAI_ok)
         goto done;
     stage(e, WAI_HYPER_STAGE_LATENT);

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Installs libwai (shared) into a temporary prefix and builds a small
-# consumer against it twice: with CMake's find_package(wai) and with
-# `pkg-config --cflags --libs wai`. Each consumer must print
-# wai_status_name(WAI_stream_exhausted) == "stream_exhausted", and encode a
-# stream with libwai_write that libwai decodes. Before them, the shared
-# libraries' exports and the headers (check-exports.sh).
+# Installs libwai with the default options (oneDNN and libsodium where the
+# machine has them) into a fresh prefix, once static (the default) and once
+# shared, and builds three programs outside the tree against each install,
+# each two ways: with CMake's find_package(wai) and with plain
+# `cc app.c $(pkg-config --cflags --libs PKG)`:
+#   app.c        libwai alone (pkg-config wai): decodes examples/hello.wiv1
+#   webnn_app.c  libwai_webnn (wai_webnn): a bmshj2018 photograph on the
+#                native WebNN backend
+#   write_app.c  libwai_write (wai_write): a clip encoded, decoded back
+# Also: libwai.a's undefined symbols are all libc's, and (shared) the
+# libraries' exports, needs and headers (check-exports.sh).
 #   tests/ci/check-install.sh [WORKDIR]     (default: a fresh temp dir)
-# Closes with "N passed, N failed" (three tests).
+# Closes with "N passed, N failed".
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -18,7 +23,6 @@ else
 fi
 rm -rf "$work"; mkdir -p "$work"
 work="$(cd "$work" && pwd -P)"
-prefix="$work/prefix"
 jobs="${WAI_JOBS:-2}"
 passed=0 failed=0
 
@@ -30,37 +34,87 @@ result() {  # result NAME STATUS
     fi
 }
 
-# Only the library: the consumer needs nothing else. The prefix is given at
-# configure time because wai.pc records it.
-echo "check-install: building and installing libwai into $prefix"
-cmake -S "$WAI_REPO" -B "$work/build" -DCMAKE_BUILD_TYPE=Release \
-    -DBUILD_SHARED_LIBS=ON -DCMAKE_INSTALL_PREFIX="$prefix" -DWAI_WITH_DNNL=OFF \
-    -DWAI_BUILD_TOOLS=OFF -DWAI_BUILD_TESTS=OFF -DWAI_BUILD_BENCH=OFF -DWAI_BUILD_FUZZ=OFF
-cmake --build "$work/build" -j"$jobs"
-cmake --install "$work/build"
-
-libdir="$(dirname "$(find "$prefix" -name 'libwai.so*' | head -n 1)")"
-
-consumer_cmake() {
-    cmake -S "$WAI_REPO/tests/ci/consumer" -B "$work/consumer-cmake" \
-        -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release &&
-        cmake --build "$work/consumer-cmake" &&
-        "$work/consumer-cmake/consumer"
+# What each program is given, and the pkg-config module it builds with.
+args_of() {
+    case "$1" in
+    app) echo "$WAI_REPO/examples/hello.wiv1" ;;
+    webnn_app) echo "$WAI_REPO/examples/bmshj2018/chelsea.b18f $WAI_REPO/examples/bmshj2018/set" ;;
+    write_app) echo "" ;;
+    esac
+}
+module_of() {
+    case "$1" in app) echo wai ;; webnn_app) echo wai_webnn ;; write_app) echo wai_write ;; esac
 }
 
-consumer_pkgconfig() {
-    local pcdir flags
+# libwai.a needs nothing libc does not define (symbols the linker itself
+# defines aside).
+static_needs_libc_only() {
+    local lib="$1" libc
+    libc="$(cc -print-file-name=libc.so.6)"
+    [[ -e "$libc" ]] || libc="$(find /lib* /usr/lib* -name libc.so.6 2>/dev/null | head -n 1)"
+    nm -u "$lib" 2>/dev/null | awk 'NF == 2 {print $2}' | sort -u >"$work/undef"
+    nm --defined-only "$lib" 2>/dev/null | awk 'NF == 3 {print $3}' | sort -u >"$work/def"
+    nm -D --defined-only "$libc" | awk '{print $3}' | sed 's/@.*//' | sort -u >"$work/libc"
+    comm -23 "$work/undef" "$work/def" | grep -vE '^_GLOBAL_OFFSET_TABLE_$' |
+        comm -23 - "$work/libc" >"$work/outside"
+    echo "check-install: libwai.a needs of the outside: $(comm -23 "$work/undef" "$work/def" | tr '\n' ' ')"
+    if [[ -s "$work/outside" ]]; then
+        echo "check-install: not libc's: $(tr '\n' ' ' <"$work/outside")"
+        return 1
+    fi
+}
+
+for kind in static shared; do
+    prefix="$work/$kind/prefix"
+    mkdir -p "$work/$kind"
+    shared=OFF
+    [[ $kind == shared ]] && shared=ON
+    echo "check-install: building and installing libwai ($kind) into $prefix"
+    # The prefix is given at configure time (the .pc files find theirs by
+    # where they lie, but a shared library's users need its run path).
+    if ! { cmake -S "$WAI_REPO" -B "$work/$kind/build" -DCMAKE_BUILD_TYPE=Release \
+            -DBUILD_SHARED_LIBS=$shared -DCMAKE_INSTALL_PREFIX="$prefix" \
+            -DWAI_BUILD_TOOLS=OFF -DWAI_BUILD_TESTS=OFF -DWAI_BUILD_BENCH=OFF \
+            -DWAI_BUILD_FUZZ=OFF >"$work/$kind/configure.log" &&
+          cmake --build "$work/$kind/build" -j"$jobs" >"$work/$kind/build.log" &&
+          cmake --install "$work/$kind/build" >"$work/$kind/install.log"; } 2>&1; then
+        result "$kind: build and install" 1
+        continue
+    fi
+    result "$kind: build and install" 0
+    grep -E "oneDNN|libsodium" "$work/$kind/configure.log" | sed 's/^/    /' || true
+    libdir="$(dirname "$(find "$prefix" -name 'libwai.*' | head -n 1)")"
     pcdir="$(dirname "$(find "$prefix" -name wai.pc | head -n 1)")"
-    flags="$(PKG_CONFIG_PATH="$pcdir" pkg-config --cflags --libs wai_write wai)" || return 1
-    echo "pkg-config --cflags --libs wai_write wai: $flags"
-    # shellcheck disable=SC2086  # the flags are meant to split
-    cc -std=c11 -Wall -Werror -o "$work/consumer-pc" "$WAI_REPO/tests/ci/consumer/main.c" $flags &&
-        LD_LIBRARY_PATH="$libdir" "$work/consumer-pc"
-}
 
-rc=0; bash "$WAI_REPO/tests/ci/check-exports.sh" "$work/build" || rc=$?
-result "exports, dependencies and headers alone (check-exports.sh)" "$rc"
-rc=0; consumer_cmake || rc=$?; result "find_package(wai) consumer" "$rc"
-rc=0; consumer_pkgconfig || rc=$?; result "pkg-config wai consumer" "$rc"
+    if [[ $kind == static ]]; then
+        rc=0; static_needs_libc_only "$libdir/libwai.a" || rc=$?
+        result "static: nm of libwai.a: every undefined symbol is libc's" "$rc"
+    else
+        rc=0; bash "$WAI_REPO/tests/ci/check-exports.sh" "$work/$kind/build" || rc=$?
+        result "shared: exports, needs and headers alone (check-exports.sh)" "$rc"
+    fi
+
+    rc=0
+    { cmake -S "$WAI_REPO/tests/ci/consumer" -B "$work/$kind/consumer" \
+        -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release &&
+      cmake --build "$work/$kind/consumer"; } >"$work/$kind/consumer.log" 2>&1 || rc=$?
+    [[ $rc == 0 ]] || tail -n 20 "$work/$kind/consumer.log"
+    result "$kind: find_package(wai) builds the three programs" "$rc"
+    for app in app webnn_app write_app; do
+        # shellcheck disable=SC2046  # the arguments are meant to split
+        rc=0; LD_LIBRARY_PATH="$libdir" "$work/$kind/consumer/$app" $(args_of $app) || rc=$?
+        result "$kind: find_package(wai): $app runs" "$rc"
+        mod="$(module_of $app)"
+        flags="$(PKG_CONFIG_PATH="$pcdir" pkg-config --cflags --libs "$mod")" || flags=""
+        echo "check-install: pkg-config --cflags --libs $mod: $flags"
+        rc=0
+        # shellcheck disable=SC2086  # the flags are meant to split
+        cc -std=c11 -Wall -Werror -o "$work/$kind/$app-pc" "$WAI_REPO/tests/ci/consumer/$app.c" \
+            $flags || rc=$?
+        # shellcheck disable=SC2046
+        [[ $rc != 0 ]] || LD_LIBRARY_PATH="$libdir" "$work/$kind/$app-pc" $(args_of $app) || rc=$?
+        result "$kind: cc $app.c \$(pkg-config --cflags --libs $mod) builds and runs" "$rc"
+    done
+done
 echo "$passed passed, $failed failed"
 ((failed == 0))

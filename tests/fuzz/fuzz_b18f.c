@@ -11,11 +11,12 @@
  * to wai_symbols_digest's, or refuses with no output. */
 #include <string.h>
 
-#include "common/context.h"
 #include "formats/b18f.h"
 #include "gen/bmshj_tiny.h"
+#include "wai/wai_backend.h"
 #include "wai/wai_decode.h"
 #include "wai/wai_set.h"
+#include "wai/wai_webnn.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -52,6 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     st.n_threads = 1;
     wai_context *ctx;
     if (wai_context_create(&st, &ctx) != WAI_ok) return 0;
+    if (wai_context_add_backend(ctx, wai_webnn_backend()) != WAI_ok) __builtin_trap();
     wai_set *set = tiny_set(ctx);
     wai_decoder_config cfg;
     wai_decoder_config_default(&cfg);
@@ -64,7 +66,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memset(&cost, 0, sizeof cost);
     wai_status s = wai_decoder_send(d, data, size, &cost);
     if (pst != WAI_ok && s != pst) __builtin_trap(); /* the parse decides first */
-    if (s == WAI_cost_over_limit && (cost.working_bytes <= cfg.max_memory || ctx->ml_contexts))
+    wai_webnn_backend_stats made;
+    if (wai_webnn_backend_stats_of(ctx, &made) != WAI_ok) __builtin_trap();
+    if (s == WAI_cost_over_limit && (cost.working_bytes <= cfg.max_memory || made.contexts))
         __builtin_trap();
     wai_output o;
     int has = wai_decoder_receive(d, &o) == WAI_ok && o.kind != WAI_OUTPUT_NONE;

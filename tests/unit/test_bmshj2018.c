@@ -10,12 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/context.h"
 #include "gen/bmshj_tiny.h"
 #include "harness.h"
+#include "wai/wai_backend.h"
 #include "wai/wai_decode.h"
 #include "wai/wai_hash.h"
 #include "wai/wai_set.h"
+#include "wai/wai_webnn.h"
 
 #define CAP "wai.neural.bmshj2018"
 
@@ -46,9 +47,18 @@ static int make_set(bset *b, int members) {
     return CHECK(ok);
 }
 
+/* What the context's native WebNN backend has done: contexts, graphs, runs. */
+static wai_webnn_backend_stats stats(const bset *b) {
+    wai_webnn_backend_stats s;
+    memset(&s, 0, sizeof s);
+    CHECK(wai_webnn_backend_stats_of(b->ctx, &s) == WAI_ok);
+    return s;
+}
+
 static int open_bset(bset *b) {
     memset(b, 0, sizeof *b);
     if (!CHECK(wai_context_create(NULL, &b->ctx) == WAI_ok)) return 0;
+    if (!CHECK(wai_context_add_backend(b->ctx, wai_webnn_backend()) == WAI_ok)) return 0;
     tiny_weights(b->weights);
     tiny_tables(b->tables, sizeof b->tables, "wai-bmshj2018-tables/1", TINY_M,
                 tiny_bits_of(tiny_medians[1]));
@@ -118,11 +128,11 @@ static void test_decode(void) {
     bset b;
     if (!open_bset(&b)) return close_bset(&b);
     result r;
-    uint64_t contexts = b.ctx->ml_contexts;
     decode(&b, b.payload, b.len, NULL, &r);
     CHECK_MSG(r.st == WAI_ok && r.has_output && r.width == TINY_W && r.height == TINY_H,
               "status %s", wai_status_name(r.st));
-    CHECK(b.ctx->ml_contexts == contexts + 1);
+    const wai_webnn_backend_stats after = stats(&b);
+    CHECK(after.contexts == 1 && after.graphs == 1 && after.runs == 1);
     CHECK_MSG(strstr(r.report, "\"ran\": {\"unit\": \"cpu\", \"backend\": \"webnn\", "
                                "\"arithmetic\": \"float\", \"tier\": \"none\", "
                                "\"placement\": null}") &&
@@ -167,7 +177,7 @@ static void test_decode(void) {
     CHECK(wai_entropy_symbols(b.ctx, CAP, b.set, b.payload, b.len, s, 0, NULL) ==
           WAI_invalid_argument);
     /* No network ran for them. */
-    CHECK(b.ctx->ml_contexts == contexts + 1);
+    CHECK(stats(&b).runs == after.runs);
     /* A capability with no entropy stage of its own. */
     CHECK(wai_symbols_digest(b.ctx, "wai.neural.int_hyper", b.set, b.payload, b.len, got) ==
           WAI_unsupported_capability);
@@ -192,14 +202,13 @@ static void test_cost(void) {
     cfg.set = b.set;
     cfg.max_memory = out + 4 * TINY_M * pos + TINY_WORK_PP * pos - 1;
     wai_decoder *d;
-    uint64_t contexts = b.ctx->ml_contexts;
     if (CHECK(wai_decoder_create(b.ctx, &cfg, &d) == WAI_ok)) {
         CHECK(wai_decoder_send(d, b.payload, b.len, NULL) == WAI_cost_over_limit);
         uint8_t dg[32];
         CHECK(!wai_decoder_symbols_digest(d, dg));
         wai_decoder_destroy(d);
     }
-    CHECK(b.ctx->ml_contexts == contexts);
+    CHECK(stats(&b).contexts == 0 && stats(&b).runs == 0);
     close_bset(&b);
 }
 
@@ -285,7 +294,6 @@ static void test_program_refused(void) {
     /* A program WebNN refuses to build: the backend failed, the next path
      * is asked (ONNX Runtime: absent here) and no output comes. */
     tiny_program(b.program, sizeof b.program, TINY_M, "relu6");
-    uint64_t contexts = b.ctx->ml_contexts;
     if (make_set(&b, 7)) {
         decode(&b, b.payload, b.len, NULL, &r);
         snprintf(want, sizeof want, "%s\"dispatch_backend_failed\"}", webnn_reason);
@@ -293,7 +301,8 @@ static void test_program_refused(void) {
                       strstr(r.report, "\"backend\": \"onnx-runtime\", \"arithmetic\": \"float\", "
                                        "\"reason\": \"dispatch_unit_absent\""),
                   "report %s", r.report);
-        CHECK(b.ctx->ml_contexts == contexts + 1); /* it was tried */
+        /* It was tried: a context made for it, no graph built. */
+        CHECK(stats(&b).contexts == 1 && stats(&b).graphs == 0 && stats(&b).runs == 0);
     }
     close_bset(&b);
 }
@@ -306,7 +315,6 @@ static void test_stream_refused(void) {
     uint8_t p[sizeof b.payload + 4], stream[sizeof b.payload];
     memcpy(stream, b.payload + 32, slen);
     result r;
-    uint64_t contexts = b.ctx->ml_contexts;
     size_t n = tiny_payload(p, TINY_M, stream, slen - 4);
     decode(&b, p, n, NULL, &r);
     CHECK_MSG(r.st != WAI_ok && wai_status_kind_of(r.st) == WAI_KIND_PAYLOAD && !r.has_output,
@@ -317,7 +325,7 @@ static void test_stream_refused(void) {
     CHECK_MSG(r.st != WAI_ok && wai_status_kind_of(r.st) == WAI_KIND_PAYLOAD && !r.has_output,
               "longer: %s", wai_status_name(r.st));
     /* A refused stream never reaches the synthesis. */
-    CHECK(b.ctx->ml_contexts == contexts);
+    CHECK(stats(&b).contexts == 0 && stats(&b).runs == 0);
     close_bset(&b);
 }
 
@@ -334,11 +342,10 @@ static void test_replicate_refused(void) {
             opt.pin_tier = "decode-equivalence";
         else
             opt.intent = "replicate";
-        uint64_t contexts = b.ctx->ml_contexts;
         decode(&b, b.payload, b.len, &opt, &r);
         CHECK_MSG(r.st == WAI_dispatch_tier_refused && !r.has_output, "%s", wai_status_name(r.st));
-        CHECK_MSG(b.ctx->ml_contexts == contexts, "a context was created (%llu)",
-                  (unsigned long long)(b.ctx->ml_contexts - contexts));
+        CHECK_MSG(stats(&b).contexts == 0, "a context was created (%llu)",
+                  (unsigned long long)stats(&b).contexts);
         CHECK_MSG(strstr(r.report, "\"needed\": \"decode-equivalence\", \"ran\": null") &&
                       strstr(r.report,
                              "{\"unit\": \"cpu\", \"backend\": \"webnn\", \"arithmetic\": "
@@ -346,10 +353,168 @@ static void test_replicate_refused(void) {
                   "report %s", r.report);
     }
     /* The same decode without the need runs (the counter does count). */
-    uint64_t contexts = b.ctx->ml_contexts;
     decode(&b, b.payload, b.len, NULL, &r);
-    CHECK(r.st == WAI_ok && b.ctx->ml_contexts == contexts + 1);
+    CHECK(r.st == WAI_ok && stats(&b).contexts == 1);
     close_bset(&b);
+}
+
+/* Work done once: ten decodes on one context and set build one graph on
+ * one ML context; a set whose program differs builds its own; the same
+ * program in another set object is the same program; a context whose
+ * cache keeps nothing builds it every time. */
+static void test_graph_built_once(void) {
+    bset b;
+    if (!open_bset(&b)) return close_bset(&b);
+    result r, first;
+    decode(&b, b.payload, b.len, NULL, &first);
+    for (int i = 1; i < 10; i++) {
+        decode(&b, b.payload, b.len, NULL, &r);
+        CHECK(r.st == WAI_ok && memcmp(r.rgb, first.rgb, sizeof r.rgb) == 0);
+    }
+    wai_webnn_backend_stats s = stats(&b);
+    CHECK_MSG(s.contexts == 1 && s.graphs == 1 && s.runs == 10,
+              "%llu contexts, %llu graphs, %llu runs", (unsigned long long)s.contexts,
+              (unsigned long long)s.graphs, (unsigned long long)s.runs);
+    /* A new set object of the same bytes: the same loaded set and program. */
+    if (make_set(&b, 7)) decode(&b, b.payload, b.len, NULL, &r);
+    CHECK(r.st == WAI_ok && stats(&b).graphs == 1 && stats(&b).runs == 11);
+    /* Another program (a bias of its own) with the same tables. */
+    b.weights[TINY_WEIGHTS - 1] += 0.25f;
+    if (make_set(&b, 7)) decode(&b, b.payload, b.len, NULL, &r);
+    CHECK(r.st == WAI_ok && stats(&b).graphs == 2 && memcmp(r.rgb, first.rgb, sizeof r.rgb) != 0);
+    close_bset(&b);
+    /* A cache that keeps nothing keeps no program either. */
+    memset(&b, 0, sizeof b);
+    wai_settings st;
+    wai_settings_default(&st);
+    st.set_cache_budget = 0;
+    if (CHECK(wai_context_create(&st, &b.ctx) == WAI_ok) &&
+        CHECK(wai_context_add_backend(b.ctx, wai_webnn_backend()) == WAI_ok)) {
+        tiny_weights(b.weights);
+        tiny_tables(b.tables, sizeof b.tables, "wai-bmshj2018-tables/1", TINY_M,
+                    tiny_bits_of(tiny_medians[1]));
+        tiny_program(b.program, sizeof b.program, TINY_M, "sigmoid");
+        b.len = tiny_encoded_payload(b.payload, sizeof b.payload);
+        if (make_set(&b, 7))
+            for (int i = 0; i < 3; i++) decode(&b, b.payload, b.len, NULL, &r);
+        CHECK(r.st == WAI_ok && stats(&b).graphs == 3 && stats(&b).contexts == 1);
+    }
+    close_bset(&b);
+}
+
+/* ---- a backend of the test's own, plugged in --------------------------------- */
+
+typedef struct fake {
+    int opened, closed, runs;
+    wai_status program, run;
+    wai_placement plan;
+} fake;
+
+static fake the_fake;
+
+static wai_status fake_create(wai_context *ctx, void **self) {
+    (void)ctx;
+    *self = &the_fake;
+    return WAI_ok;
+}
+static wai_status fake_open(void *self, const wai_set *set, const wai_capability *cap,
+                            void **program) {
+    (void)set, (void)cap;
+    fake *f = self;
+    if (f->program != WAI_ok) return f->program;
+    f->opened++;
+    *program = f;
+    return WAI_ok;
+}
+static void fake_close(void *self, void *program) {
+    (void)program;
+    ((fake *)self)->closed++;
+}
+static wai_status fake_plan(void *self, void *program, const wai_latent_job *job,
+                            wai_placement *out) {
+    (void)program, (void)job;
+    *out = ((fake *)self)->plan;
+    return WAI_ok;
+}
+/* A flat grey picture, or the failure asked for. */
+static wai_status fake_run(void *self, void *program, wai_latent_job *job) {
+    (void)program;
+    fake *f = self;
+    f->runs++;
+    if (f->run != WAI_ok) return f->run;
+    CHECK(job->symbols && job->rgb && job->channels == TINY_M);
+    memset(job->rgb, 128, (size_t)job->picture_width * job->picture_height * 3);
+    return WAI_ok;
+}
+static const char *const fake_members[] = {"decoder.webnn.json", NULL};
+static const wai_backend_ops fake_gpu = {"fake",     {WAI_UNIT_GPU, WAI_BACKEND_WEBNN,
+                                                      WAI_ARITHMETIC_FLOAT},
+                                         fake_members, fake_create, NULL,
+                                         fake_open,    fake_close,  NULL,
+                                         fake_plan,    fake_run,    {NULL}};
+
+static void test_plugged_backend(void) {
+    bset b;
+    if (!open_bset(&b)) return close_bset(&b);
+    memset(&the_fake, 0, sizeof the_fake);
+    CHECK(wai_context_add_backend(b.ctx, &fake_gpu) == WAI_ok);
+    CHECK(wai_context_backend(b.ctx, &fake_gpu) == &the_fake);
+    result r;
+    /* It runs the GPU's path, before the CPU's. */
+    decode(&b, b.payload, b.len, NULL, &r);
+    CHECK_MSG(r.st == WAI_ok && r.has_output && r.rgb[0] == 128 &&
+                  strstr(r.report, "\"ran\": {\"unit\": \"gpu\", \"backend\": \"webnn\""),
+              "report %s", r.report);
+    CHECK(the_fake.opened == 1 && the_fake.runs == 1 && stats(&b).runs == 0);
+    /* Its run fails: backend_failed, and the CPU's WebNN runs it. */
+    the_fake.run = WAI_dispatch_backend_failed;
+    decode(&b, b.payload, b.len, NULL, &r);
+    CHECK_MSG(r.st == WAI_ok && r.rgb[0] != 128 && stats(&b).runs == 1 &&
+                  strstr(r.report, "{\"unit\": \"gpu\", \"backend\": \"webnn\", \"arithmetic\": "
+                                   "\"float\", \"reason\": \"dispatch_backend_failed\"}"),
+              "report %s", r.report);
+    CHECK(the_fake.opened == 1); /* its program kept with the set */
+    /* Its plan puts nothing on the GPU: not placed. */
+    the_fake.run = WAI_ok;
+    the_fake.plan = (wai_placement){1, 0, 0, 3, 0};
+    decode(&b, b.payload, b.len, NULL, &r);
+    CHECK_MSG(r.st == WAI_ok && strstr(r.report, "\"reason\": \"dispatch_not_placed\""), "report %s",
+              r.report);
+    /* A plan with some of it there is the report's placement. */
+    the_fake.plan = (wai_placement){1, 0, 2, 1, 0};
+    decode(&b, b.payload, b.len, NULL, &r);
+    CHECK_MSG(strstr(r.report, "\"placement\": {\"npu\": 0, \"gpu\": 2, \"cpu\": 1, "
+                               "\"unknown\": 0}"),
+              "report %s", r.report);
+    /* A set it finds no program in: program_absent (its member missing). */
+    if (make_set(&b, 5)) decode(&b, b.payload, b.len, NULL, &r);
+    CHECK_MSG(strstr(r.report, "{\"unit\": \"gpu\", \"backend\": \"webnn\", \"arithmetic\": "
+                               "\"float\", \"reason\": \"dispatch_program_absent\"}"),
+              "report %s", r.report);
+    /* The members the context's backends read for the capability, each once. */
+    const wai_capability *cap = wai_capability_find(CAP);
+    CHECK(strcmp(wai_context_program_member(b.ctx, cap, 0), "decoder.webnn.json") == 0 &&
+          strcmp(wai_context_program_member(b.ctx, cap, 1), "decoder.f32") == 0 &&
+          wai_context_program_member(b.ctx, cap, 2) == NULL);
+    CHECK(wai_context_program_member(b.ctx, wai_capability_find("wai.neural.int_hyper"), 0) ==
+          NULL);
+    /* What a context will not take. */
+    CHECK(wai_context_add_backend(b.ctx, &fake_gpu) == WAI_invalid_argument); /* its path again */
+    wai_backend_ops bad = fake_gpu;
+    bad.path = (wai_path){WAI_UNIT_NPU, WAI_BACKEND_MODEL_RUNTIME, WAI_ARITHMETIC_FLOAT};
+    bad.run = NULL;
+    CHECK(wai_context_add_backend(b.ctx, &bad) == WAI_invalid_argument);
+    bad.run = fake_run;
+    bad.reserved[0] = &bad;
+    CHECK(wai_context_add_backend(b.ctx, &bad) == WAI_invalid_argument);
+    bad.reserved[0] = NULL;
+    bad.path = (wai_path){WAI_UNIT_GPU, WAI_BACKEND_WGSL, WAI_ARITHMETIC_INTEGER};
+    CHECK(wai_context_add_backend(b.ctx, &bad) == WAI_invalid_argument);
+    CHECK(wai_context_add_backend(NULL, &fake_gpu) == WAI_invalid_argument);
+    CHECK(wai_context_backend(b.ctx, &bad) == NULL);
+    close_bset(&b);
+    /* Its programs closed with the context's cache. */
+    CHECK(the_fake.closed == the_fake.opened);
 }
 
 void suite_bmshj2018(void) {
@@ -359,4 +524,6 @@ void suite_bmshj2018(void) {
     harness_run("bmshj2018_program_refused", test_program_refused);
     harness_run("bmshj2018_stream_refused", test_stream_refused);
     harness_run("bmshj2018_replicate_refused", test_replicate_refused);
+    harness_run("bmshj2018_graph_built_once", test_graph_built_once);
+    harness_run("bmshj2018_plugged_backend", test_plugged_backend);
 }

@@ -313,7 +313,7 @@ static void test_init_levels(void) {
           c.tap_i64x32 == p->tap_i64x32 && c.tap_i32 == p->tap_i32 && c.dot == p->dot &&
           c.dot_cols == p->dot_cols && c.igdn_acc64 == p->igdn_acc64 &&
           c.igdn_value == p->igdn_value && c.igdn_limbs == p->igdn_limbs && c.max_abs == p->max_abs && c.requant == p->requant);
-    const wai_exec none = {NULL, NULL, NULL, NULL, NULL};
+    const wai_exec none = {.alloc = NULL};
     CHECK(wai_exec_cores(NULL) == wai_cores_portable() && wai_exec_cores(&none) == wai_cores_portable());
 }
 

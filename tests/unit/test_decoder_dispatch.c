@@ -1,8 +1,8 @@
 /* The dispatch decides what runs a decode's networks (neural-dispatch §4,
- * docs/dispatch.md): a caller's probe in wai_decoder_config is asked about
- * the device, this build answers for its backends, and the chosen path's
- * backend computes; a path whose backend fails hands over to the next, and
- * a decode every path refuses allocates no output. */
+ * docs/dispatch.md): the context's backends answer for themselves first,
+ * then a caller's probe in wai_decoder_config is asked about the device,
+ * and the chosen path's backend computes; a decode every path refuses
+ * allocates no output. (tests/unit/test_bmshj2018.c plugs a backend in.) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +17,7 @@
 typedef struct probe_log {
     char asked[256];
     size_t n;
-    wai_status unit_cpu, run_cpu; /* answers for cpu/wai-ops */
+    wai_status unit_cpu, program_cpu; /* answers for cpu/wai-ops */
     int gpu_present;              /* the device says it has a GPU (for every backend) */
 } probe_log;
 
@@ -37,11 +37,11 @@ static wai_status p_unit(void *o, const wai_capability *c, const wai_path *p) {
     return p->unit == WAI_UNIT_CPU ? l->unit_cpu : WAI_dispatch_unit_absent;
 }
 
-static wai_status p_run(void *o, const wai_capability *c, const wai_path *p) {
+static wai_status p_program(void *o, const wai_capability *c, const wai_path *p) {
     (void)c;
     probe_log *l = o;
-    note(l, 'r', p);
-    return p->unit == WAI_UNIT_CPU ? l->run_cpu : WAI_ok;
+    note(l, 'p', p);
+    return p->unit == WAI_UNIT_CPU ? l->program_cpu : WAI_ok;
 }
 
 typedef struct fixture {
@@ -92,16 +92,16 @@ static void test_caller_probe_decides(void) {
     char rep[WAI_DISPATCH_REPORT_JSON_MAX];
     int out;
     probe_log l;
-    wai_dispatch_probe pr = {&l, p_unit, NULL, NULL, NULL, p_run, {NULL}};
+    wai_dispatch_probe pr = {&l, p_unit, p_program, NULL, NULL, {NULL}};
 
-    /* The device runs it: run is asked once, on cpu/wai-ops, after the
-     * device's own run; a GPU the device has is no use, for this build has
-     * no WGSL kernels (the caller is not even asked about it). */
+    /* The device runs it on cpu/wai-ops; a GPU the device has is no use,
+     * for this context has no WGSL backend (the caller is not even asked
+     * about it). */
     memset(&l, 0, sizeof l);
     l.gpu_present = 1;
     CHECK(decode_with(&f, &pr, &out, rep, sizeof rep) == WAI_ok && out);
     char want[8];
-    snprintf(want, sizeof want, "u%cr%c", '0' + WAI_BACKEND_WAI_OPS, '0' + WAI_BACKEND_WAI_OPS);
+    snprintf(want, sizeof want, "u%cp%c", '0' + WAI_BACKEND_WAI_OPS, '0' + WAI_BACKEND_WAI_OPS);
     CHECK_MSG(strcmp(l.asked, want) == 0, "asked %s", l.asked);
     CHECK_MSG(strstr(rep, "{\"unit\": \"gpu\", \"backend\": \"wgsl\", \"arithmetic\": \"integer\", "
                           "\"reason\": \"dispatch_unit_absent\"}") &&
@@ -118,10 +118,10 @@ static void test_caller_probe_decides(void) {
                                                           "\"dispatch_unit_absent\""),
               "report %s", rep);
 
-    /* The device's run fails: the path is refused with backend_failed and
-     * the networks never run here. */
+    /* The device errs while answering: the path is refused with
+     * backend_failed and the networks never run here. */
     memset(&l, 0, sizeof l);
-    l.run_cpu = WAI_dispatch_backend_failed;
+    l.program_cpu = WAI_dispatch_backend_failed;
     CHECK(decode_with(&f, &pr, &out, rep, sizeof rep) == WAI_dispatch_tier_refused && !out);
     CHECK_MSG(strstr(rep, "\"reason\": \"dispatch_backend_failed\"") && strstr(rep, "\"ran\": null"),
               "report %s", rep);
@@ -129,7 +129,9 @@ static void test_caller_probe_decides(void) {
     /* An offer of cpu/wai-ops alone: the same decode, one path. */
     wai_dispatch_options opt;
     wai_dispatch_options_default(&opt);
-    CHECK(wai_dispatch_parse_offer("int", &opt.offer) == WAI_ok);
+    wai_path paths[1];
+    CHECK(wai_dispatch_parse_offer("int", paths, 1, &opt.offer.n) == WAI_ok);
+    opt.offer.paths = paths;
     wai_decoder_config cfg;
     wai_decoder_config_default(&cfg);
     cfg.capability = CAP;

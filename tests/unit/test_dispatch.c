@@ -46,6 +46,49 @@ static const wai_path all_paths[] = {
 #define IS_CPU_WAI_OPS(i) ((i) == 9)
 #define IS_CPU_WEBNN(i) ((i) == 5)
 
+/* A device as a decoder of a context with the native WebNN sees it: the
+ * integer interpreter and WebNN on the CPU, nothing else (a decoder asks
+ * its context's backends, decode/backends.h; a pure choice asks a probe). */
+static wai_status sink_unit(void *o, const wai_capability *c, const wai_path *p) {
+    (void)o, (void)c;
+    return p->unit == WAI_UNIT_CPU &&
+                   (p->backend == WAI_BACKEND_WAI_OPS || p->backend == WAI_BACKEND_WEBNN)
+               ? WAI_ok
+               : WAI_dispatch_unit_absent;
+}
+static const wai_dispatch_probe sink = {NULL, sink_unit, NULL, NULL, NULL, {NULL}};
+
+/* One choice object for the whole suite, and its report. */
+static wai_dispatch *the_dispatch(void) {
+    static wai_dispatch *d;
+    if (!d) CHECK(wai_dispatch_create(NULL, &d) == WAI_ok);
+    return d;
+}
+
+/* A whole choice with probe's answers (NULL: this sink's) and the run
+ * answered yes; *r its report. */
+static wai_status choose(const wai_capability *cap, const wai_dispatch_options *o,
+                         const wai_dispatch_probe *probe, const wai_dispatch_report **r) {
+    wai_status st = wai_dispatch_choose(the_dispatch(), cap, o, probe ? probe : &sink);
+    *r = wai_dispatch_report_of(the_dispatch());
+    return st;
+}
+
+/* An offer from its text, into storage that lives with it. */
+typedef struct offer_buf {
+    wai_path paths[WAI_DISPATCH_MAX_PATHS];
+} offer_buf;
+
+static wai_status parse(const char *text, wai_dispatch_offer *o, offer_buf *b) {
+    size_t n = 0;
+    wai_status st = wai_dispatch_parse_offer(text, b->paths, WAI_DISPATCH_MAX_PATHS, &n);
+    if (st == WAI_ok) {
+        o->n = n;
+        o->paths = b->paths;
+    }
+    return st;
+}
+
 /* ---- tokens -------------------------------------------------------------- */
 
 static void test_tokens(void) {
@@ -170,25 +213,25 @@ static void test_every_class_intent_pin_path(void) {
                     o.intent = intents[in];
                     o.pin_tier = pins[pin];
                     o.offer.n = 1;
-                    o.offer.paths[0] = all_paths[p];
+                    o.offer.paths = &all_paths[p];
                     CHECK_MSG(wai_dispatch_admit(class_cap(c), expected_need(c, in, pin),
                                                  &all_paths[p]) == expected_admit(c, de, p),
                               "admit class %d path %zu", c, p);
-                    wai_dispatch_report r;
-                    wai_status s = wai_dispatch(class_cap(c), &o, NULL, &r);
+                    const wai_dispatch_report *r;
+                    wai_status s = choose(class_cap(c), &o, NULL, &r);
                     wai_status want = expected_alone(c, de, p);
                     CHECK_MSG(s == want, "class %d intent %zu pin %zu path %zu: %s, want %s", c,
                               in, pin, p, wai_status_name(s), wai_status_name(want));
-                    CHECK(r.capability == class_cap(c));
-                    CHECK(r.needed == expected_need(c, in, pin));
+                    CHECK(r->capability == class_cap(c));
+                    CHECK(r->needed == expected_need(c, in, pin));
                     if (want == WAI_ok) {
-                        CHECK(r.ran && r.n_refused == 0 &&
-                              r.held == wai_dispatch_registered_tier(class_cap(c)));
-                        CHECK(memcmp(&r.ran_path, &all_paths[p], sizeof(wai_path)) == 0 &&
-                              !r.placement.stated);
+                        CHECK(r->ran && r->n_refused == 0 &&
+                              r->held == wai_dispatch_registered_tier(class_cap(c)));
+                        CHECK(memcmp(&r->ran_path, &all_paths[p], sizeof(wai_path)) == 0 &&
+                              !r->placement.stated);
                     } else {
-                        CHECK(!r.ran && r.n_refused == 1 && r.refused[0].reason == want);
-                        CHECK(memcmp(&r.refused[0].path, &all_paths[p], sizeof(wai_path)) == 0);
+                        CHECK(!r->ran && r->n_refused == 1 && r->refused[0].reason == want);
+                        CHECK(memcmp(&r->refused[0].path, &all_paths[p], sizeof(wai_path)) == 0);
                     }
                 }
 }
@@ -226,26 +269,37 @@ static void test_default_offer(void) {
     static const wai_path want[] = {P(NPU, MODEL_RUNTIME, FLOAT), P(GPU, WEBNN, FLOAT),
                                     P(CPU, WEBNN, FLOAT), P(CPU, ONNX_RUNTIME, FLOAT),
                                     P(GPU, WGSL, INTEGER), P(CPU, WAI_OPS, INTEGER)};
-    wai_dispatch_offer o, parsed;
-    wai_dispatch_offer_default(&o);
-    CHECK(o.n == 6 && memcmp(o.paths, want, sizeof want) == 0);
-    CHECK(wai_dispatch_parse_offer(WAI_DISPATCH_DEFAULT_OFFER, &parsed) == WAI_ok);
+    wai_path o[WAI_DISPATCH_MAX_PATHS];
+    size_t n = 0;
+    CHECK(wai_dispatch_offer_default(o, WAI_DISPATCH_MAX_PATHS, &n) == WAI_ok);
+    CHECK(n == 6 && memcmp(o, want, sizeof want) == 0);
+    /* Too little room: the count, and nothing written. */
+    n = 0;
+    CHECK(wai_dispatch_offer_default(o, 5, &n) == WAI_invalid_argument && n == 6);
+    CHECK(wai_dispatch_offer_default(NULL, 0, &n) == WAI_invalid_argument && n == 6);
+    wai_dispatch_offer parsed = {0, NULL};
+    offer_buf b;
+    CHECK(parse(WAI_DISPATCH_DEFAULT_OFFER, &parsed, &b) == WAI_ok);
     CHECK(parsed.n == 6 && memcmp(parsed.paths, want, sizeof want) == 0);
     wai_dispatch_options opt;
     wai_dispatch_options_default(&opt);
-    CHECK(opt.intent == NULL && opt.pin_tier == NULL && opt.offer.n == 6 &&
-          memcmp(opt.offer.paths, want, sizeof want) == 0);
+    CHECK(opt.intent == NULL && opt.pin_tier == NULL && opt.offer.n == 0);
 }
 
 static void test_parse_offer(void) {
     wai_dispatch_offer o;
-    CHECK(wai_dispatch_parse_offer("int", &o) == WAI_ok && o.n == 1 &&
+    offer_buf b;
+    CHECK(parse("int", &o, &b) == WAI_ok && o.n == 1 &&
           o.paths[0].backend == WAI_BACKEND_WAI_OPS);
-    CHECK(wai_dispatch_parse_offer("npu,gpu,cpu,int", &o) == WAI_ok && o.n == 4);
+    CHECK(parse("npu,gpu,cpu,int", &o, &b) == WAI_ok && o.n == 4);
     CHECK(o.paths[1].unit == WAI_UNIT_GPU && o.paths[1].backend == WAI_BACKEND_WEBNN);
     CHECK(o.paths[2].unit == WAI_UNIT_CPU && o.paths[2].backend == WAI_BACKEND_WEBNN);
-    CHECK(wai_dispatch_parse_offer("cpu/onnx-runtime/float,wgsl", &o) == WAI_ok && o.n == 2 &&
+    CHECK(parse("cpu/onnx-runtime/float,wgsl", &o, &b) == WAI_ok && o.n == 2 &&
           o.paths[0].backend == WAI_BACKEND_ONNX_RUNTIME && o.paths[1].unit == WAI_UNIT_GPU);
+    /* No more paths than the room given. */
+    size_t n = 99;
+    CHECK(wai_dispatch_parse_offer("npu,gpu,cpu", b.paths, 2, &n) == WAI_invalid_argument &&
+          n == 99);
     /* Every valid path written out, in one offer. */
     char all[512] = "";
     for (size_t i = 0; i < N_PATHS; i++) {
@@ -256,7 +310,7 @@ static void test_parse_offer(void) {
         strcat(all, "/");
         strcat(all, wai_arithmetic_name(all_paths[i].arithmetic));
     }
-    CHECK(wai_dispatch_parse_offer(all, &o) == WAI_ok && o.n == N_PATHS &&
+    CHECK(parse(all, &o, &b) == WAI_ok && o.n == N_PATHS &&
           memcmp(o.paths, all_paths, sizeof all_paths) == 0);
     static const char *const bad[] = {
         "", ",", "npu,", ",npu", "npu,,int", "NPU", "npu ", " npu", "tpu", "npu,npu",
@@ -267,11 +321,12 @@ static void test_parse_offer(void) {
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         o.n = 77;
-        CHECK_MSG(wai_dispatch_parse_offer(bad[i], &o) == WAI_invalid_argument && o.n == 77,
+        CHECK_MSG(parse(bad[i], &o, &b) == WAI_invalid_argument && o.n == 77,
                   "offer '%s' was taken", bad[i]);
     }
-    CHECK(wai_dispatch_parse_offer(NULL, &o) == WAI_invalid_argument);
-    CHECK(wai_dispatch_parse_offer("int", NULL) == WAI_invalid_argument);
+    CHECK(wai_dispatch_parse_offer(NULL, b.paths, 1, &n) == WAI_invalid_argument);
+    CHECK(wai_dispatch_parse_offer("int", NULL, 1, &n) == WAI_invalid_argument);
+    CHECK(wai_dispatch_parse_offer("int", b.paths, 1, NULL) == WAI_invalid_argument);
 }
 
 /* ---- the report's exact text --------------------------------------------- */
@@ -322,59 +377,64 @@ static int report_is(const wai_dispatch_report *r, const char *want) {
 }
 
 static void test_report_default_offer(void) {
-    wai_dispatch_report r;
+    const wai_dispatch_report *r;
     /* The integer capability refuses every floating-point path on tier and
      * runs on the integer interpreter (issue 6's decode check). */
-    CHECK(wai_dispatch(int_cap(), NULL, NULL, &r) == WAI_ok);
-    report_is(&r, int_default_report);
+    CHECK(choose(int_cap(), NULL, NULL, &r) == WAI_ok);
+    report_is(r, int_default_report);
     wai_dispatch_options o;
     wai_dispatch_options_default(&o);
-    CHECK(wai_dispatch(int_cap(), &o, wai_dispatch_probe_default(), &r) == WAI_ok);
-    report_is(&r, int_default_report);
+    CHECK(choose(int_cap(), &o, NULL, &r) == WAI_ok);
+    report_is(r, int_default_report);
     /* The floating-point capability runs on the native WebNN on the CPU,
      * after the neural processor and the GPU are found absent. */
-    CHECK(wai_dispatch(bms_cap(), NULL, NULL, &r) == WAI_ok);
-    report_is(&r, bms_default_report);
+    CHECK(choose(bms_cap(), NULL, NULL, &r) == WAI_ok);
+    report_is(r, bms_default_report);
     o.intent = "replicate";
-    CHECK(wai_dispatch(bms_cap(), &o, NULL, &r) == WAI_dispatch_tier_refused);
-    report_is(&r, bms_replicate_report);
+    CHECK(choose(bms_cap(), &o, NULL, &r) == WAI_dispatch_tier_refused);
+    report_is(r, bms_replicate_report);
     o.intent = NULL;
     o.pin_tier = "decode-equivalence";
-    CHECK(wai_dispatch(bms_cap(), &o, NULL, &r) == WAI_dispatch_tier_refused);
-    report_is(&r, bms_replicate_report);
+    CHECK(choose(bms_cap(), &o, NULL, &r) == WAI_dispatch_tier_refused);
+    report_is(r, bms_replicate_report);
+    /* The default probe adds nothing: every unit there, so the first path
+     * §3 admits is chosen. */
+    CHECK(choose(bms_cap(), NULL, wai_dispatch_probe_default(), &r) == WAI_ok && r->ran &&
+          r->ran_path.unit == WAI_UNIT_NPU && r->n_refused == 0);
 }
 
 static void test_report_order_of_refusals(void) {
     wai_dispatch_options o;
     memset(&o, 0, sizeof o);
-    wai_dispatch_report r;
+    const wai_dispatch_report *r;
+    offer_buf b;
     /* The path that runs ends the choice: later paths are not tried. */
-    CHECK(wai_dispatch_parse_offer("int,npu", &o.offer) == WAI_ok);
-    CHECK(wai_dispatch(int_cap(), &o, NULL, &r) == WAI_ok && r.n_refused == 0);
-    report_is(&r,
+    CHECK(parse("int,npu", &o.offer, &b) == WAI_ok);
+    CHECK(choose(int_cap(), &o, NULL, &r) == WAI_ok && r->n_refused == 0);
+    report_is(r,
               "{\"kind\": \"wai-neural-dispatch/1\", \"capability\": \"wai.neural.int_hyper\", "
               "\"needed\": \"decode-equivalence\", \"ran\": {\"unit\": \"cpu\", \"backend\": "
               "\"wai-ops\", \"arithmetic\": \"integer\", \"tier\": \"decode-equivalence\", "
               "\"placement\": null}, \"refused\": []}");
     /* Refusals keep the offer's order, whatever their codes. */
-    CHECK(wai_dispatch_parse_offer("wgsl,gpu,cpu/onnx-runtime/float,npu", &o.offer) == WAI_ok);
-    CHECK(wai_dispatch(bms_cap(), &o, NULL, &r) == WAI_dispatch_arithmetic_mismatch);
-    CHECK(r.n_refused == 4 && r.refused[0].reason == WAI_dispatch_arithmetic_mismatch &&
-          r.refused[1].reason == WAI_dispatch_unit_absent &&
-          r.refused[2].path.backend == WAI_BACKEND_ONNX_RUNTIME &&
-          r.refused[3].path.unit == WAI_UNIT_NPU);
+    CHECK(parse("wgsl,gpu,cpu/onnx-runtime/float,npu", &o.offer, &b) == WAI_ok);
+    CHECK(choose(bms_cap(), &o, NULL, &r) == WAI_dispatch_arithmetic_mismatch);
+    CHECK(r->n_refused == 4 && r->refused[0].reason == WAI_dispatch_arithmetic_mismatch &&
+          r->refused[1].reason == WAI_dispatch_unit_absent &&
+          r->refused[2].path.backend == WAI_BACKEND_ONNX_RUNTIME &&
+          r->refused[3].path.unit == WAI_UNIT_NPU);
     /* A bad offer is refused whole, before any path is tried. */
-    o.offer.paths[2] = (wai_path)P(NPU, WAI_OPS, INTEGER);
-    CHECK(wai_dispatch(bms_cap(), &o, NULL, &r) == WAI_invalid_argument && r.n_refused == 0);
-    o.offer.paths[2] = o.offer.paths[0];
-    CHECK(wai_dispatch(bms_cap(), &o, NULL, &r) == WAI_invalid_argument);
+    b.paths[2] = (wai_path)P(NPU, WAI_OPS, INTEGER);
+    CHECK(choose(bms_cap(), &o, NULL, &r) == WAI_invalid_argument && r->n_refused == 0);
+    b.paths[2] = b.paths[0];
+    CHECK(choose(bms_cap(), &o, NULL, &r) == WAI_invalid_argument);
     o.offer.n = WAI_DISPATCH_MAX_PATHS + 1;
-    CHECK(wai_dispatch(bms_cap(), &o, NULL, &r) == WAI_invalid_argument);
-    CHECK(wai_dispatch(NULL, NULL, NULL, &r) == WAI_invalid_argument);
-    CHECK(wai_dispatch(int_cap(), NULL, NULL, NULL) == WAI_invalid_argument);
-    wai_dispatch_offer def = {0};
-    CHECK(wai_dispatch_choose(int_cap(), (wai_tier)9, &def, NULL, &r) == WAI_invalid_argument);
-    CHECK(wai_dispatch_choose(int_cap(), WAI_TIER_NONE, NULL, NULL, &r) == WAI_invalid_argument);
+    CHECK(choose(bms_cap(), &o, NULL, &r) == WAI_invalid_argument);
+    o.offer.n = 2;
+    o.offer.paths = NULL;
+    CHECK(choose(bms_cap(), &o, NULL, &r) == WAI_invalid_argument);
+    CHECK(choose(NULL, NULL, NULL, &r) == WAI_invalid_argument);
+    CHECK(wai_dispatch_choose(NULL, int_cap(), NULL, NULL) == WAI_invalid_argument);
 }
 
 /* ---- the probe ----------------------------------------------------------- */
@@ -418,37 +478,60 @@ static wai_status s_plan(void *o, const wai_capability *c, const wai_path *p, wa
     *out = ((script *)o)->placement[p->backend];
     return ((script *)o)->plan[p->backend];
 }
-static wai_status s_run(void *o, const wai_capability *c, const wai_path *p) {
-    (void)c;
-    log_q(o, 'r', p);
-    return ((script *)o)->run[p->backend];
-}
-
 static wai_dispatch_probe scripted(script *s) {
     memset(s, 0, sizeof *s);
-    wai_dispatch_probe pr = {s, s_unit, s_program, s_shape, s_plan, s_run, {NULL}};
+    wai_dispatch_probe pr = {s, s_unit, s_program, s_shape, s_plan, {NULL}};
     return pr;
 }
 
+/* A choice driven step by step, as a decoder drives it: the probe answers
+ * the questions and the script the run. */
+static wai_status drive(const wai_capability *cap, const wai_dispatch_options *o,
+                        const wai_dispatch_probe *pr, script *s, const wai_dispatch_report **r) {
+    wai_dispatch *d = the_dispatch();
+    for (size_t i = 0; pr && i < sizeof pr->reserved / sizeof *pr->reserved; i++)
+        if (pr->reserved[i]) return WAI_invalid_argument;
+    wai_status st = wai_dispatch_start(d, cap, o);
+    *r = wai_dispatch_report_of(d);
+    if (st != WAI_ok) return st;
+    wai_path p;
+    wai_dispatch_question q;
+    while (wai_dispatch_next(d, &p, &q)) {
+        wai_placement plan = {0};
+        wai_status a;
+        if (q == WAI_DISPATCH_RUN) {
+            log_q(s, 'r', &p);
+            a = s->run[p.backend];
+        } else {
+            a = wai_dispatch_probe_answer(pr, q, cap, &p, &plan);
+        }
+        wai_dispatch_answer(d, a, &plan);
+    }
+    return wai_dispatch_status(d);
+}
+
 /* bmshj2018 offered npu (model-runtime, 0), cpu webnn (1), onnx cpu (2). */
-static wai_status bms_choose(const wai_dispatch_probe *pr, wai_dispatch_report *r) {
-    wai_dispatch_offer o;
-    CHECK(wai_dispatch_parse_offer("npu,cpu,cpu/onnx-runtime/float", &o) == WAI_ok);
-    return wai_dispatch_choose(bms_cap(), WAI_TIER_NONE, &o, pr, r);
+static wai_status bms_choose(const wai_dispatch_probe *pr, script *s,
+                             const wai_dispatch_report **r) {
+    wai_dispatch_options o;
+    wai_dispatch_options_default(&o);
+    static offer_buf b;
+    CHECK(parse("npu,cpu,cpu/onnx-runtime/float", &o.offer, &b) == WAI_ok);
+    return drive(bms_cap(), &o, pr, s, r);
 }
 
 static void test_probe_steps_in_order(void) {
     script s;
     wai_dispatch_probe pr = scripted(&s);
-    wai_dispatch_report r;
+    const wai_dispatch_report *r;
     s.unit[0] = WAI_dispatch_unit_absent;
     s.program[1] = WAI_dispatch_program_absent;
     s.shape[2] = WAI_dispatch_shape_mismatch;
-    CHECK(bms_choose(&pr, &r) == WAI_dispatch_unit_absent);
+    CHECK(bms_choose(&pr, &s, &r) == WAI_dispatch_unit_absent);
     CHECK_MSG(strcmp(s.log, "u0u1p1u2p2s2") == 0, "asked %s", s.log);
-    CHECK(r.n_refused == 3 && r.refused[1].reason == WAI_dispatch_program_absent &&
-          r.refused[2].reason == WAI_dispatch_shape_mismatch && !r.ran);
-    report_is(&r,
+    CHECK(r->n_refused == 3 && r->refused[1].reason == WAI_dispatch_program_absent &&
+          r->refused[2].reason == WAI_dispatch_shape_mismatch && !r->ran);
+    report_is(r,
               "{\"kind\": \"wai-neural-dispatch/1\", \"capability\": \"wai.neural.bmshj2018\", "
               "\"needed\": \"none\", \"ran\": null, \"refused\": [{\"unit\": \"npu\", "
               "\"backend\": \"model-runtime\", \"arithmetic\": \"float\", \"reason\": "
@@ -461,13 +544,13 @@ static void test_probe_steps_in_order(void) {
 static void test_probe_placement(void) {
     script s;
     wai_dispatch_probe pr = scripted(&s);
-    wai_dispatch_report r;
+    const wai_dispatch_report *r;
     /* A plan with nothing on the neural processor moves on (§5); the CPU's
      * WebNN states no plan and runs; placement null. */
     s.placement[0] = (wai_placement){1, 0, 0, 21, 0};
-    CHECK(bms_choose(&pr, &r) == WAI_ok);
+    CHECK(bms_choose(&pr, &s, &r) == WAI_ok);
     CHECK_MSG(strcmp(s.log, "u0p0s0l0u1p1s1l1r1") == 0, "asked %s", s.log);
-    report_is(&r,
+    report_is(r,
               "{\"kind\": \"wai-neural-dispatch/1\", \"capability\": \"wai.neural.bmshj2018\", "
               "\"needed\": \"none\", \"ran\": {\"unit\": \"cpu\", \"backend\": \"webnn\", "
               "\"arithmetic\": \"float\", \"tier\": \"none\", \"placement\": null}, "
@@ -476,8 +559,8 @@ static void test_probe_placement(void) {
     /* A plan that puts some operations elsewhere is reported as it is. */
     pr = scripted(&s);
     s.placement[0] = (wai_placement){1, 19, 0, 2, 3};
-    CHECK(bms_choose(&pr, &r) == WAI_ok && r.n_refused == 0);
-    report_is(&r,
+    CHECK(bms_choose(&pr, &s, &r) == WAI_ok && r->n_refused == 0);
+    report_is(r,
               "{\"kind\": \"wai-neural-dispatch/1\", \"capability\": \"wai.neural.bmshj2018\", "
               "\"needed\": \"none\", \"ran\": {\"unit\": \"npu\", \"backend\": "
               "\"model-runtime\", \"arithmetic\": \"float\", \"tier\": \"none\", \"placement\": "
@@ -487,100 +570,165 @@ static void test_probe_placement(void) {
     pr = scripted(&s);
     s.placement[0] = (wai_placement){1, 0, 0, 0, 0};
     s.plan[1] = WAI_dispatch_not_placed;
-    CHECK(bms_choose(&pr, &r) == WAI_ok && r.n_refused == 2);
-    CHECK(r.refused[0].reason == WAI_dispatch_not_placed &&
-          r.refused[1].reason == WAI_dispatch_not_placed &&
-          r.ran_path.backend == WAI_BACKEND_ONNX_RUNTIME && !r.placement.stated);
+    CHECK(bms_choose(&pr, &s, &r) == WAI_ok && r->n_refused == 2);
+    CHECK(r->refused[0].reason == WAI_dispatch_not_placed &&
+          r->refused[1].reason == WAI_dispatch_not_placed &&
+          r->ran_path.backend == WAI_BACKEND_ONNX_RUNTIME && !r->placement.stated);
 }
 
 static void test_probe_backend_errors(void) {
     script s;
     wai_dispatch_probe pr = scripted(&s);
-    wai_dispatch_report r;
+    const wai_dispatch_report *r;
     /* A backend error refuses the path, from the run or from any question,
      * and the next path is tried. */
     s.run[0] = WAI_dispatch_backend_failed;
     s.program[1] = WAI_dispatch_backend_failed;
-    CHECK(bms_choose(&pr, &r) == WAI_ok);
+    CHECK(bms_choose(&pr, &s, &r) == WAI_ok);
     CHECK_MSG(strcmp(s.log, "u0p0s0l0r0u1p1u2p2s2l2r2") == 0, "asked %s", s.log);
-    CHECK(r.n_refused == 2 && r.refused[0].reason == WAI_dispatch_backend_failed &&
-          r.refused[1].reason == WAI_dispatch_backend_failed &&
-          r.ran_path.backend == WAI_BACKEND_ONNX_RUNTIME);
+    CHECK(r->n_refused == 2 && r->refused[0].reason == WAI_dispatch_backend_failed &&
+          r->refused[1].reason == WAI_dispatch_backend_failed &&
+          r->ran_path.backend == WAI_BACKEND_ONNX_RUNTIME);
     /* Every path failing: the first one's reason. */
     pr = scripted(&s);
     s.placement[2] = (wai_placement){1, 0, 0, 5, 0};
     s.run[0] = s.run[1] = s.run[2] = WAI_dispatch_backend_failed;
     s.unit[1] = WAI_dispatch_unit_absent;
-    CHECK(bms_choose(&pr, &r) == WAI_dispatch_backend_failed && r.n_refused == 3 && !r.ran &&
-          r.refused[1].reason == WAI_dispatch_unit_absent && !r.placement.stated &&
-          r.placement.cpu == 0);
+    CHECK(bms_choose(&pr, &s, &r) == WAI_dispatch_backend_failed && r->n_refused == 3 && !r->ran &&
+          r->refused[1].reason == WAI_dispatch_unit_absent && !r->placement.stated &&
+          r->placement.cpu == 0);
     /* A status that is no dispatch code ends the choice with it. */
     static const wai_status enders[] = {WAI_out_of_memory, WAI_model_mismatch, WAI_io_error};
     for (size_t i = 0; i < 3; i++) {
         pr = scripted(&s);
         s.unit[0] = WAI_dispatch_unit_absent;
         s.shape[1] = enders[i];
-        CHECK(bms_choose(&pr, &r) == enders[i]);
-        CHECK(strcmp(s.log, "u0u1p1s1") == 0 && r.n_refused == 1 && !r.ran);
+        CHECK(bms_choose(&pr, &s, &r) == enders[i]);
+        CHECK(strcmp(s.log, "u0u1p1s1") == 0 && r->n_refused == 1 && !r->ran);
         /* Ended by the run: the path was chosen and ran, with its plan,
          * and the decode's status is the run's (D9). */
         pr = scripted(&s);
         s.placement[0] = (wai_placement){1, 5, 0, 0, 0};
         s.run[0] = enders[i];
-        CHECK(bms_choose(&pr, &r) == enders[i] && r.n_refused == 0 && r.ran &&
-              r.ran_path.unit == WAI_UNIT_NPU && r.placement.stated && r.placement.npu == 5);
+        CHECK(bms_choose(&pr, &s, &r) == enders[i] && r->n_refused == 0 && r->ran &&
+              r->ran_path.unit == WAI_UNIT_NPU && r->placement.stated && r->placement.npu == 5);
         CHECK(strcmp(s.log, "u0p0s0l0r0") == 0);
         /* Ended by a question after a plan was stated on an earlier path:
          * the report holds no placement. */
         pr = scripted(&s);
         s.placement[0] = (wai_placement){1, 0, 0, 5, 0};
         s.shape[1] = enders[i];
-        CHECK(bms_choose(&pr, &r) == enders[i] && r.n_refused == 1 && !r.ran &&
-              !r.placement.stated && r.placement.cpu == 0);
+        CHECK(bms_choose(&pr, &s, &r) == enders[i] && r->n_refused == 1 && !r->ran &&
+              !r->placement.stated && r->placement.cpu == 0);
     }
     /* A code the question cannot give, or no status at all, breaks the probe. */
     pr = scripted(&s);
     s.unit[0] = WAI_dispatch_shape_mismatch;
-    CHECK(bms_choose(&pr, &r) == WAI_invalid_argument);
+    CHECK(bms_choose(&pr, &s, &r) == WAI_invalid_argument);
     pr = scripted(&s);
     s.run[0] = WAI_dispatch_tier_refused;
-    CHECK(bms_choose(&pr, &r) == WAI_invalid_argument);
+    CHECK(bms_choose(&pr, &s, &r) == WAI_invalid_argument);
     pr = scripted(&s);
     s.program[0] = (wai_status)999;
-    CHECK(bms_choose(&pr, &r) == WAI_invalid_argument);
+    CHECK(bms_choose(&pr, &s, &r) == WAI_invalid_argument);
 }
 
 static void test_probe_defaults_fill_in(void) {
     script s;
     wai_dispatch_probe pr = scripted(&s);
-    wai_dispatch_report r;
-    /* Only run given: the default probe answers the rest (only the CPU's
-     * interpreter is present), so run is asked on wai-ops alone. */
-    pr.unit = NULL;
+    const wai_dispatch_report *r;
+    /* Only the unit given: the default probe answers the rest (yes, and no
+     * plan of its own), so the run is next. */
     pr.program = NULL;
     pr.shape = NULL;
     pr.plan = NULL;
-    CHECK(wai_dispatch(int_cap(), NULL, &pr, &r) == WAI_ok);
-    CHECK_MSG(strcmp(s.log, "r3") == 0, "asked %s", s.log);
-    report_is(&r, int_default_report);
+    s.unit[4] = WAI_dispatch_unit_absent; /* no WGSL */
+    CHECK(drive(int_cap(), NULL, &pr, &s, &r) == WAI_ok);
+    CHECK_MSG(strcmp(s.log, "u4u3r3") == 0, "asked %s", s.log);
+    report_is(r, int_default_report);
     /* The decode's networks refusing the payload end the dispatch. */
     pr = scripted(&s);
-    pr.unit = NULL;
+    s.unit[4] = WAI_dispatch_unit_absent;
     s.run[3] = WAI_stream_exhausted;
-    CHECK(wai_dispatch(int_cap(), NULL, &pr, &r) == WAI_stream_exhausted && r.ran &&
-          r.ran_path.backend == WAI_BACKEND_WAI_OPS && r.n_refused == 5);
+    CHECK(drive(int_cap(), NULL, &pr, &s, &r) == WAI_stream_exhausted && r->ran &&
+          r->ran_path.backend == WAI_BACKEND_WAI_OPS && r->n_refused == 5);
     /* A device with a GPU and WGSL kernels runs the integer decode there. */
     pr = scripted(&s);
-    CHECK(wai_dispatch(int_cap(), NULL, &pr, &r) == WAI_ok);
-    CHECK(r.ran_path.backend == WAI_BACKEND_WGSL && r.held == WAI_TIER_DECODE_EQUIVALENCE &&
-          r.n_refused == 4);
+    CHECK(drive(int_cap(), NULL, &pr, &s, &r) == WAI_ok);
+    CHECK(r->ran_path.backend == WAI_BACKEND_WGSL && r->held == WAI_TIER_DECODE_EQUIVALENCE &&
+          r->n_refused == 4);
+    /* The one place a probe is asked: NULL and NULL members take the
+     * default, the run is no probe's. */
+    wai_placement plan = {1, 2, 0, 0, 0};
+    const wai_path cpu = P(CPU, WEBNN, FLOAT);
+    CHECK(wai_dispatch_probe_answer(NULL, WAI_DISPATCH_UNIT, bms_cap(), &cpu, NULL) == WAI_ok);
+    CHECK(wai_dispatch_probe_answer(NULL, WAI_DISPATCH_PLAN, bms_cap(), &cpu, &plan) == WAI_ok &&
+          plan.stated == 1 && plan.npu == 2);
+    CHECK(wai_dispatch_probe_answer(NULL, WAI_DISPATCH_PLAN, bms_cap(), &cpu, NULL) ==
+          WAI_invalid_argument);
+    CHECK(wai_dispatch_probe_answer(&sink, WAI_DISPATCH_RUN, bms_cap(), &cpu, &plan) ==
+          WAI_invalid_argument);
+    CHECK(wai_dispatch_probe_answer(&sink, WAI_DISPATCH_UNIT, bms_cap(), &all_paths[0], NULL) ==
+          WAI_dispatch_unit_absent);
+    CHECK(strcmp(wai_dispatch_question_name(WAI_DISPATCH_SHAPE), "shape") == 0 &&
+          wai_dispatch_question_name((wai_dispatch_question)5) == NULL);
+}
+
+/* The steps themselves: what next gives, what an answer out of turn does. */
+static void test_steps(void) {
+    wai_dispatch *d = NULL;
+    CHECK(wai_dispatch_create(NULL, &d) == WAI_ok && d);
+    wai_path p;
+    wai_dispatch_question q;
+    /* Before a start: no question, no report, no status. */
+    CHECK(!wai_dispatch_next(d, &p, &q) && wai_dispatch_report_of(d) == NULL &&
+          wai_dispatch_status(d) == WAI_invalid_argument);
+    wai_dispatch_answer(d, WAI_ok, NULL); /* ignored */
+    wai_dispatch_options o;
+    wai_dispatch_options_default(&o);
+    offer_buf b;
+    CHECK(parse("wgsl,int", &o.offer, &b) == WAI_ok);
+    CHECK(wai_dispatch_start(d, int_cap(), &o) == WAI_ok);
+    static const wai_dispatch_question want[] = {WAI_DISPATCH_UNIT, WAI_DISPATCH_UNIT,
+                                                 WAI_DISPATCH_PROGRAM, WAI_DISPATCH_SHAPE,
+                                                 WAI_DISPATCH_PLAN, WAI_DISPATCH_RUN};
+    size_t k = 0;
+    while (wai_dispatch_next(d, &p, &q)) {
+        CHECK(k < 6 && q == want[k]);
+        /* Still asking: no status yet. */
+        CHECK(wai_dispatch_status(d) == WAI_invalid_argument);
+        wai_dispatch_answer(d, k == 0 ? WAI_dispatch_unit_absent : WAI_ok, NULL);
+        CHECK(k != 0 || (wai_dispatch_next(d, &p, NULL) && p.backend == WAI_BACKEND_WAI_OPS));
+        k++;
+    }
+    CHECK(k == 6 && wai_dispatch_status(d) == WAI_ok);
+    const wai_dispatch_report *r = wai_dispatch_report_of(d);
+    CHECK(r->ran && r->n_refused == 1 && r->refused[0].reason == WAI_dispatch_unit_absent);
+    /* Over: an answer changes nothing. */
+    wai_dispatch_answer(d, WAI_dispatch_backend_failed, NULL);
+    CHECK(wai_dispatch_status(d) == WAI_ok && r->ran && r->n_refused == 1);
+    /* A new start forgets the last. */
+    CHECK(wai_dispatch_start(d, bms_cap(), NULL) == WAI_ok && wai_dispatch_next(d, &p, &q) &&
+          p.unit == WAI_UNIT_NPU && q == WAI_DISPATCH_UNIT && !r->ran && r->n_refused == 0);
+    wai_dispatch_destroy(d);
+    wai_dispatch_destroy(NULL);
+    CHECK(wai_dispatch_create(NULL, NULL) == WAI_invalid_argument);
+    CHECK(wai_dispatch_start(NULL, int_cap(), NULL) == WAI_invalid_argument);
+    /* Through an allocator that fails. */
+    harness_alloc h;
+    memset(&h, 0, sizeof h);
+    h.fail_at = 1;
+    wai_allocator a = harness_allocator(&h);
+    d = (wai_dispatch *)1;
+    CHECK(wai_dispatch_create(&a, &d) == WAI_out_of_memory && d == NULL);
 }
 
 /* ---- the report's writer ------------------------------------------------- */
 
 static void test_report_buffers(void) {
-    wai_dispatch_report r;
-    CHECK(wai_dispatch(int_cap(), NULL, NULL, &r) == WAI_ok);
+    const wai_dispatch_report *chosen;
+    CHECK(choose(int_cap(), NULL, NULL, &chosen) == WAI_ok);
+    const wai_dispatch_report r = *chosen;
     size_t want = strlen(int_default_report), len = 0;
     char buf[WAI_DISPATCH_REPORT_JSON_MAX];
     CHECK(wai_dispatch_report_json(&r, NULL, 0, &len) == WAI_invalid_argument && len == want);
@@ -605,7 +753,10 @@ static void test_report_buffers(void) {
     wai_dispatch_report_json_free(NULL, text);
     /* Reports that are not §5's are refused. */
     wai_dispatch_report bad = r;
-    bad.refused[0].reason = WAI_stream_exhausted;
+    wai_dispatch_refusal refused[WAI_DISPATCH_MAX_PATHS];
+    memcpy(refused, r.refused, r.n_refused * sizeof *refused);
+    refused[0].reason = WAI_stream_exhausted;
+    bad.refused = refused;
     CHECK(wai_dispatch_report_json(&bad, buf, sizeof buf, &len) == WAI_invalid_argument);
     CHECK(wai_dispatch_report_json_alloc(NULL, &bad, &text) == WAI_invalid_argument && !text);
     bad = r;
@@ -616,6 +767,9 @@ static void test_report_buffers(void) {
     CHECK(wai_dispatch_report_json(&bad, buf, sizeof buf, &len) == WAI_invalid_argument);
     bad = r;
     bad.n_refused = WAI_DISPATCH_MAX_PATHS + 1;
+    CHECK(wai_dispatch_report_json(&bad, buf, sizeof buf, &len) == WAI_invalid_argument);
+    bad = r;
+    bad.refused = NULL;
     CHECK(wai_dispatch_report_json(&bad, buf, sizeof buf, &len) == WAI_invalid_argument);
     CHECK(wai_dispatch_report_json(NULL, buf, sizeof buf, &len) == WAI_invalid_argument);
 }
@@ -633,10 +787,12 @@ static void test_report_bound(void) {
     r.ran = 1;
     r.ran_path = (wai_path)P(NPU, MODEL_RUNTIME, FLOAT);
     r.placement = (wai_placement){1, UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
+    wai_dispatch_refusal refused[WAI_DISPATCH_MAX_PATHS];
     r.n_refused = WAI_DISPATCH_MAX_PATHS;
+    r.refused = refused;
     for (size_t i = 0; i < r.n_refused; i++) {
-        r.refused[i].path = (wai_path)P(NPU, MODEL_RUNTIME, FLOAT);
-        r.refused[i].reason = WAI_dispatch_arithmetic_mismatch;
+        refused[i].path = (wai_path)P(NPU, MODEL_RUNTIME, FLOAT);
+        refused[i].reason = WAI_dispatch_arithmetic_mismatch;
     }
     size_t len = 0;
     CHECK(wai_dispatch_report_json(&r, NULL, 0, &len) == WAI_invalid_argument);
@@ -651,18 +807,19 @@ static void test_report_bound(void) {
 static void test_reserved_room(void) {
     wai_dispatch_options o;
     wai_dispatch_options_default(&o);
-    wai_dispatch_report r;
+    const wai_dispatch_report *r;
     wai_tier t;
-    CHECK(wai_dispatch(int_cap(), &o, NULL, &r) == WAI_ok);
+    CHECK(choose(int_cap(), &o, NULL, &r) == WAI_ok);
     o.reserved[sizeof o.reserved - 1] = 1;
     CHECK(wai_dispatch_demand(int_cap(), &o, &t) == WAI_invalid_argument);
-    CHECK(wai_dispatch(int_cap(), &o, NULL, &r) == WAI_invalid_argument && !r.ran);
+    CHECK(choose(int_cap(), &o, NULL, &r) == WAI_invalid_argument && !r->ran);
     script s;
     wai_dispatch_probe pr = scripted(&s);
-    CHECK(bms_choose(&pr, &r) == WAI_ok);
+    CHECK(bms_choose(&pr, &s, &r) == WAI_ok);
     pr = scripted(&s);
     pr.reserved[3] = &s;
-    CHECK(bms_choose(&pr, &r) == WAI_invalid_argument && s.n_log == 0);
+    CHECK(bms_choose(&pr, &s, &r) == WAI_invalid_argument && s.n_log == 0);
+    CHECK(wai_dispatch_choose(the_dispatch(), bms_cap(), NULL, &pr) == WAI_invalid_argument);
 }
 
 void suite_dispatch(void) {
@@ -681,6 +838,7 @@ void suite_dispatch(void) {
     harness_run("dispatch_probe_placement", test_probe_placement);
     harness_run("dispatch_probe_backend_errors", test_probe_backend_errors);
     harness_run("dispatch_probe_defaults_fill_in", test_probe_defaults_fill_in);
+    harness_run("dispatch_steps", test_steps);
     harness_run("dispatch_report_buffers", test_report_buffers);
     harness_run("dispatch_report_bound", test_report_bound);
 }

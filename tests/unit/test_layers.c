@@ -784,7 +784,7 @@ static void test_stage_rgb8_interleave(void) {
             pl[i] = v;
         }
         for (unsigned t = 1; t <= 3; t++) {
-            const wai_exec ex = {NULL, harness_pool(t), NULL, NULL, NULL};
+            const wai_exec ex = {.pool = harness_pool(t)};
             memset(got, 0xAA, sizeof got);
             wai_rgb8_interleave(&ex, pl, HW, afrac, got);
             for (size_t i = 0; i < HW; i++)

@@ -262,7 +262,7 @@ static int conv_case_full(int transposed, uint32_t cin, uint32_t cout, uint32_t 
      * same case. */
     int ok = 1, isa_bad = -1;
     for (int isa = harness_isa(); ok && isa >= 0; isa--) {
-        const wai_exec ex = {NULL, NULL, harness_cores(isa), NULL, NULL};
+        const wai_exec ex = {.cores = harness_cores(isa)};
         for (size_t i = 0; i < n_out; i++) y1[i] = (int64_t)0x5a5a5a5a5a5a5a5a;
         s1 = run_fast(&ex, &c, transposed, x, h, w, scr, y1, oh, ow);
         ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n_out) == 0;
@@ -276,7 +276,7 @@ static int conv_case_full(int transposed, uint32_t cin, uint32_t cout, uint32_t 
         /* With a run's notes, so a kernel's note of its A is checked too. */
         wai_amax_notes notes;
         memset(&notes, 0, sizeof notes);
-        const wai_exec ex = {NULL, harness_pool(k_threads[t]), harness_cores(isa), NULL, &notes};
+        const wai_exec ex = {.pool = harness_pool(k_threads[t]), .cores = harness_cores(isa), .notes = &notes};
         for (size_t i = 0; i < n_out; i++) y1[i] = (int64_t)0x5a5a5a5a5a5a5a5a;
         s1 = run_fast(&ex, &c, transposed, x, h, w, scr, y1, oh, ow);
         ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n_out) == 0 && note_ok(&notes, y1, n_out);
@@ -373,7 +373,7 @@ static int igdn_case_full(uint32_t ch, size_t positions, int realistic, uint64_t
     wai_status s1 = WAI_ok;
     int ok = 1;
     for (int isa = harness_isa(); ok && isa >= 0; isa--) {
-        const wai_exec ex = {NULL, NULL, harness_cores(isa), NULL, NULL};
+        const wai_exec ex = {.cores = harness_cores(isa)};
         for (size_t i = 0; i < n; i++) y1[i] = (int64_t)0x5a5a5a5a5a5a5a5a;
         s1 = wai_igdn_fast(&ex, &c.l, c.sums, c.gf, c.afrac, x, positions, y1);
         ok = s0 == s1 && memcmp(y0, y1, sizeof(int64_t) * n) == 0;
@@ -387,7 +387,7 @@ static int igdn_case_full(uint32_t ch, size_t positions, int realistic, uint64_t
     for (size_t t = 0, nt = thread_counts(); ok && t < nt; t++) {
         wai_amax_notes notes;
         memset(&notes, 0, sizeof notes);
-        const wai_exec ex = {NULL, harness_pool(k_threads[t]), harness_cores(harness_isa()), NULL, &notes};
+        const wai_exec ex = {.pool = harness_pool(k_threads[t]), .cores = harness_cores(harness_isa()), .notes = &notes};
         memcpy(xi, x, sizeof(int64_t) * n);
         s1 = wai_igdn_fast_inplace(&ex, &c.l, c.sums, c.gf, c.afrac, xi, positions);
         ok = s0 == s1 && memcmp(xi, s0 == WAI_ok ? y0 : x, sizeof(int64_t) * n) == 0 &&
@@ -619,7 +619,7 @@ static void test_dot_chunk_edges(void) {
 static wai_status run_net_isa(const wai_model *m, const wai_sums *s, const wai_plan *p,
                               const int64_t *x, int64_t *b0, int64_t *b1, int64_t *scr, int isa,
                               const int64_t **out) {
-    const wai_exec ex = {NULL, NULL, harness_cores(isa), NULL, NULL};
+    const wai_exec ex = {.cores = harness_cores(isa)};
     for (uint32_t i = 0; i < p->n_layers; i++) {
         const wai_layer *l = &m->layers[i];
         const wai_plan_layer *pl = &p->layers[i];
@@ -686,7 +686,7 @@ static void test_networks_every_isa(void) {
          * four networks; the others on one thread). */
         size_t nt = seed % 4 == 0 ? sizeof k_threads / sizeof *k_threads : 1;
         for (size_t t = 0; t < nt && !bad; t++) {
-            const wai_exec ex = {NULL, harness_pool(k_threads[t]), harness_cores(harness_isa()), NULL, NULL};
+            const wai_exec ex = {.pool = harness_pool(k_threads[t]), .cores = harness_cores(harness_isa())};
             int64_t *yt = malloc(sizeof *yt * (n_out + 1));
             memset(yt, 0x5a, sizeof *yt * (n_out + 1));
             wai_status stt = wai_network_run_ex(&ex, &wai_kernels_fast, &m, &s, &p, x, yt);

@@ -422,7 +422,7 @@ static void test_memory_within_plan(void) {
     for (int k = 0; k < 3; k++) {
         harness_alloc c = {0};
         wai_allocator a = harness_allocator(&c);
-        const wai_exec ex = {&a, harness_pool(threads[k]), harness_cores(harness_isa()), NULL, NULL};
+        const wai_exec ex = {.alloc = &a, .pool = harness_pool(threads[k]), .cores = harness_cores(harness_isa())};
         CHECK(wai_network_run_ex(&ex, sets[k], &n.m, &n.s, &n.p, x, y) == WAI_ok && c.live == 0);
         uint64_t allowed = n.p.work_bytes + (k ? WAI_DOT_TEMP_MAX : 0);
         CHECK_MSG(c.bytes_peak <= allowed, "%s kernels, %u threads: peak %zu bytes, plan %llu",

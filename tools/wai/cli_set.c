@@ -8,6 +8,17 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "wai/wai_backend.h"
+#include "wai/wai_webnn.h"
+
+wai_status cli_context_create(const wai_settings *s, wai_context **out) {
+    wai_status st = wai_context_create(s, out);
+    if (st == WAI_ok && (st = wai_context_add_backend(*out, wai_webnn_backend())) != WAI_ok) {
+        wai_context_destroy(*out);
+        *out = NULL;
+    }
+    return st;
+}
 
 static int hex_digit(char c) {
     if (c >= '0' && c <= '9') return c - '0';
@@ -73,9 +84,8 @@ static int load(const char *command, wai_context *ctx, const wai_capability *cap
     const char *names[8];
     size_t n = 0;
     for (size_t i = 0; cap && i < 4 && cap->set_members[i]; i++) names[n++] = cap->set_members[i];
-    for (const char *const *p = cap ? wai_capability_program_members(cap) : NULL; p && *p && n < 8;
-         p++)
-        names[n++] = *p;
+    for (size_t i = 0; cap && n < 8 && wai_context_program_member(ctx, cap, i); i++)
+        names[n++] = wai_context_program_member(ctx, cap, i);
     for (const char *const *p = encoder && cap ? wai_capability_encoder_members(cap) : NULL;
          p && *p && n < 8; p++)
         names[n++] = *p;

@@ -33,4 +33,9 @@ int cli_load_encoder_set(const char *command, wai_context *ctx, const wai_capabi
                          const char *dir, uint64_t max_bytes, cli_inputs *inputs, cli_set *out);
 void cli_set_free(cli_set *s);
 
+/* A context (s NULL: the defaults) with every backend this build has
+ * registered: the native WebNN (libwai_webnn's cpu/webnn/float) beside
+ * libwai's own integer interpreter. */
+wai_status cli_context_create(const wai_settings *s, wai_context **out);
+
 #endif

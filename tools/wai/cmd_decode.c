@@ -270,7 +270,7 @@ int cmd_decode(int argc, char **argv) {
     wai_settings settings;
     wai_settings_default(&settings);
     settings.n_threads = (unsigned)o.threads;
-    if (wai_context_create(&settings, &ctx) != WAI_ok) {
+    if (cli_context_create(&settings, &ctx) != WAI_ok) {
         fprintf(stderr, "wai decode: out of memory\n");
         goto done;
     }

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "cli_set.h"
 #include "encode_hyper.h"
 #include "energy_meter.h"
 #include "file_options.h"
@@ -233,7 +234,7 @@ static int write_receipt(const encode_options *o, const wai_motion_encode_result
     so.parent = has_parent;
     so.energy = *energy;
     so.search = (uint32_t)o->search;
-    wai_status st = wai_context_create(NULL, &ctx);
+    wai_status st = cli_context_create(NULL, &ctx);
     if (st == WAI_ok)
         st = wai_receipt_seal_encode(ctx, r->payload, r->payload_len, clip->rgb,
                                      (size_t)clip->n_frames * clip->h * clip->w * 3, &so, &signer,

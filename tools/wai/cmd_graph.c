@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "cli_set.h"
 #include "wai/wai_hash.h"
 #include "wai/wai_webnn.h"
 
@@ -400,7 +401,7 @@ static int graph_main(const graph_options *o, graph_run *r) {
     wai_ml_context_options_default(&mo);
     mo.device_type = o->device;
     mo.kernels = o->reference ? WAI_ML_KERNELS_REFERENCE : WAI_ML_KERNELS_BEST;
-    wai_status st = wai_context_create(&settings, &r->ctx);
+    wai_status st = cli_context_create(&settings, &r->ctx);
     if (st != WAI_ok) return webnn_refused(r, st, "context");
     st = wai_ml_create_context(r->ctx, &mo, &r->ml);
     if (st != WAI_ok) return webnn_refused(r, st, "createContext");

@@ -73,7 +73,7 @@ static int print_cost(const wai_capability *cap, const cli_file *f, const cost_o
     if (co->set_dir || co->pin) {
         wai_context *ctx = NULL;
         cli_set set;
-        if (wai_context_create(NULL, &ctx) != WAI_ok) {
+        if (cli_context_create(NULL, &ctx) != WAI_ok) {
             fprintf(stderr, "wai inspect: out of memory\n");
             return EXIT_USAGE;
         }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_set.h"
 #include "energy_meter.h"
 #include "file_options.h"
 #include "frame_files.h"
@@ -105,7 +106,7 @@ static int seal(int argc, char **argv) {
     wai_receipt *r = NULL;
     rc = EXIT_USAGE;
     if (read_payload("receipt seal", argv[o.first], o.max_memory, &inputs, &f) != 0 ||
-        cli_out_check("receipt seal", o.out, &inputs) != 0 || wai_context_create(NULL, &ctx) != WAI_ok)
+        cli_out_check("receipt seal", o.out, &inputs) != 0 || cli_context_create(NULL, &ctx) != WAI_ok)
         goto done;
     energy_meter meter;
     energy_meter_init(&meter, o.powercap);
@@ -178,7 +179,7 @@ static int verify(int argc, char **argv) {
                         "the memory limit (--max-memory)", 0, NULL, &inputs};
     if (cli_read("receipt verify", argv[o.first], &ro, &text) != 0 ||
         (n_in == 2 && read_payload("receipt verify", argv[o.first + 1], o.max_memory, &inputs, &clip) != 0) ||
-        wai_context_create(NULL, &ctx) != WAI_ok)
+        cli_context_create(NULL, &ctx) != WAI_ok)
         goto done;
     wai_receipt_problem p;
     wai_status st = wai_receipt_read_json(ctx, (const char *)text.data, text.len, &r, &p);

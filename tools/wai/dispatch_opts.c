@@ -37,12 +37,14 @@ int dispatch_opts_take(const char *command, int argc, char **argv, int *i, dispa
         d->options.intent = v;
     } else if (strcmp(a, "--pin-tier") == 0) {
         d->options.pin_tier = v;
-    } else if (wai_dispatch_parse_offer(v, &d->options.offer) != WAI_ok) {
+    } else if (wai_dispatch_parse_offer(v, d->paths, WAI_DISPATCH_MAX_PATHS,
+                                        &d->options.offer.n) != WAI_ok) {
         cli_usage_error(command,
                         "--offer: '%s' is not a list of paths (npu, gpu, cpu, wgsl, int or "
                         "UNIT/BACKEND/ARITHMETIC, each once, comma-separated)",
                         v);
         return -1;
     }
+    d->options.offer.paths = d->paths;
     return 1;
 }

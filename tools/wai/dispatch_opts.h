@@ -16,7 +16,9 @@
 #include "wai/wai_dispatch.h"
 
 typedef struct dispatch_opts {
-    wai_dispatch_options options;  /* intent and pin_tier point into argv */
+    wai_dispatch_options options;  /* intent and pin_tier point into argv, the offer's
+                                    * paths into paths */
+    wai_path paths[WAI_DISPATCH_MAX_PATHS];
     int report;                    /* --report: print the report alone */
 } dispatch_opts;
 

@@ -144,7 +144,7 @@ int encode_hyper_keyframe(const char *set_dir, unsigned threads, int quiet, inpu
     wai_settings settings;
     wai_settings_default(&settings);
     settings.n_threads = threads;
-    if (wai_context_create(&settings, ctx) != WAI_ok) {
+    if (cli_context_create(&settings, ctx) != WAI_ok) {
         fprintf(stderr, "wai encode: out of memory\n");
         return EXIT_USAGE;
     }
@@ -183,7 +183,7 @@ int cmd_encode_hyper(int argc, char **argv) {
     wai_settings_default(&settings);
     settings.n_threads = (unsigned)o.threads;
     wai_context *ctx = NULL;
-    if (wai_context_create(&settings, &ctx) != WAI_ok) {
+    if (cli_context_create(&settings, &ctx) != WAI_ok) {
         cli_inputs_free(&inputs);
         fprintf(stderr, "wai encode: out of memory\n");
         return EXIT_USAGE;

@@ -151,7 +151,7 @@ int cmd_encode_synth(int argc, char **argv) {
     if (st == WAI_ok && o.set_dir) {
         wai_context *ctx;
         cli_set set;
-        if (wai_context_create(NULL, &ctx) != WAI_ok) goto free_in;
+        if (cli_context_create(NULL, &ctx) != WAI_ok) goto free_in;
         if (cli_load_set("encode", ctx, cap, o.set_dir, NULL, CLI_DEFAULT_MAX_MEMORY, &inputs, &set) != 0) {
             wai_context_destroy(ctx);
             goto free_in;

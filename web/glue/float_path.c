@@ -1,194 +1,242 @@
 /* A float capability's decode in a page (web/src/float.js, docs/web.md):
- * the steps that must be the same everywhere stay libwai's C, and the
- * page's WebNN runs the networks between them.
+ * everything that must be the same everywhere is libwai's C, the same C a
+ * native decoder runs, and the page's WebNN only builds and computes the
+ * graph between the steps.
  *
- *   wai_web_symbols   parse, set checks, declared cost against the limits,
- *                     then the entropy stage: the symbols and their digest
- *                     (neural-dispatch §6.3), no network;
- *   wai_web_dispatch  §2-§5 over the offer with the page's answers for each
- *                     path, or, with no answers, the paths the choice would
- *                     ask the device about (so a page creates no context a
- *                     decode that needs decode-equivalence would refuse). */
+ *   wai_web_float_open    the decode up to its networks (wai_latent_decode:
+ *                         the parse, the set's checks, the cost against the
+ *                         limits, the entropy stage), the latent (float32,
+ *                         libwai_webnn's wai_webnn_latent), the set's
+ *                         program read once (wai_webnn_program_open), and
+ *                         the dispatch started (§2, the offer);
+ *   wai_web_float_state   where the choice is: the question the page must
+ *                         answer (a path's unit, its plan, its run), or none;
+ *   wai_web_float_answer  the page's answer, by the spec's code;
+ *   wai_web_float_output  room for the graph's output planes, then
+ *   wai_web_float_ran     the RGB8 step (wai_webnn_picture) and the run's
+ *                         answer;
+ *   wai_web_float_close   the status, the report and the picture.
+ *
+ * The program and shape questions are libwai's to answer, here, for the
+ * page's WebNN reads the same description: the page is never asked them. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "result.h"
+#include "wai/wai_decode.h"
 #include "wai/wai_dispatch.h"
-#include "wai/wai_format.h"
-#include "wai/wai_hash.h"
+#include "wai/wai_webnn.h"
 
-EXPORT(wai_web_symbols)
-wai_web_result *wai_web_symbols(wai_context *ctx, const char *capability, const wai_set *set,
-                                const uint8_t *payload, size_t len, uint64_t max_cost,
-                                uint64_t max_memory) {
-    wai_web_result *r = calloc(1, sizeof *r);
-    if (!r) return NULL;
-    const wai_capability *cap =
-        capability ? wai_capability_find(capability) : wai_capability_detect(payload, len);
-    wai_status st = capability && !cap ? WAI_unsupported_capability
-                    : !cap             ? WAI_bad_magic
-                                       : wai_check_payload(cap, payload, len, NULL);
+struct wai_web_float {
+    wai_status status;            /* the decode's, up to the dispatch */
     wai_cost cost;
-    int have_cost = 0;
-    if (st == WAI_ok && (st = wai_declared_cost_set(ctx, cap->name, set, payload, len, &cost)) ==
-                            WAI_ok) {
-        have_cost = 1;
-        if (!wai_cost_within(&cost, max_cost, max_memory)) st = WAI_cost_over_limit;
+    int have_cost;
+    wai_latent *latent;
+    wai_webnn_program *program;   /* NULL: the set holds none (program_status) */
+    wai_status program_status, shape_status;
+    float *input;                 /* the latent, channels * height * width */
+    size_t n_input;
+    float *planes;                /* the graph's output, for the RGB8 step */
+    size_t n_planes;
+    uint8_t *rgb;
+    wai_dispatch *dispatch;
+    wai_dispatch_options options;
+    wai_path paths[WAI_DISPATCH_MAX_PATHS];
+};
+typedef struct wai_web_float wai_web_float;
+
+/* The program and shape answers are the set's and the payload's, the same
+ * for every WebNN path: answered here, the page's questions in between. */
+static void answer_own(wai_web_float *h) {
+    wai_path p;
+    wai_dispatch_question q;
+    while (wai_dispatch_next(h->dispatch, &p, &q)) {
+        if (q == WAI_DISPATCH_PROGRAM)
+            wai_dispatch_answer(h->dispatch, p.backend == WAI_BACKEND_WEBNN ? h->program_status
+                                                                          : WAI_ok,
+                                NULL);
+        else if (q == WAI_DISPATCH_SHAPE)
+            wai_dispatch_answer(h->dispatch,
+                                p.backend == WAI_BACKEND_WEBNN ? h->shape_status : WAI_ok, NULL);
+        else
+            return;
     }
-    size_t n = 0;
-    if (st == WAI_ok) st = wai_entropy_symbols(ctx, cap->name, set, payload, len, NULL, 0, &n);
-    int32_t *sym = NULL;
-    if (st == WAI_ok && !(sym = malloc((n ? n : 1) * sizeof *sym))) st = WAI_out_of_memory;
-    if (st == WAI_ok) st = wai_entropy_symbols(ctx, cap->name, set, payload, len, sym, n, &n);
-    uint8_t digest[WAI_BLAKE3_BYTES];
-    if (st == WAI_ok) {
-        /* i32 little-endian, as the digest hashes them (WebAssembly is). */
-        wai_blake3_oneshot(sym, n * sizeof *sym, digest);
-        if (!result_keep(r, sym, n * sizeof *sym)) st = WAI_out_of_memory;
+}
+
+EXPORT(wai_web_float_open)
+wai_web_float *wai_web_float_open(wai_context *ctx, const char *capability, const wai_set *set,
+                                  const uint8_t *payload, size_t len, uint64_t max_cost,
+                                  uint64_t max_memory, const char *intent, const char *pin_tier,
+                                  const char *offer) {
+    wai_web_float *h = calloc(1, sizeof *h);
+    if (!h) return NULL;
+    wai_decoder_config c;
+    wai_decoder_config_default(&c);
+    c.capability = capability;
+    c.set = set;
+    c.max_cost = max_cost;
+    c.max_memory = max_memory;
+    memset(&h->cost, 0xff, sizeof h->cost);
+    h->status = wai_latent_decode(ctx, &c, payload, len, &h->cost, &h->latent);
+    h->have_cost = h->cost.output_bytes != UINT64_MAX || h->cost.working_bytes != UINT64_MAX;
+    if (h->status != WAI_ok) return h;
+    wai_latent_job *job = wai_latent_job_of(h->latent);
+    h->n_input = (size_t)job->channels * job->height * job->width;
+    h->rgb = malloc((size_t)job->picture_width * job->picture_height * 3 + 1);
+    h->input = malloc(h->n_input * sizeof *h->input + 1);
+    if (!h->rgb || !h->input) {
+        h->status = WAI_out_of_memory;
+        return h;
     }
-    free(sym);
-    text *t = &r->json;
+    job->rgb = h->rgb;
+    wai_webnn_latent(job, h->input, h->n_input);
+    h->program_status = wai_webnn_program_open(NULL, set, &h->program);
+    h->shape_status =
+        h->program_status == WAI_ok ? wai_webnn_program_shape(h->program, job) : h->program_status;
+    if ((h->status = glue_dispatch_options(&h->options, h->paths, intent, pin_tier, offer)) !=
+            WAI_ok ||
+        (h->status = wai_dispatch_create(NULL, &h->dispatch)) != WAI_ok ||
+        (h->status = wai_dispatch_start(h->dispatch, wai_latent_capability(h->latent),
+                                        &h->options)) != WAI_ok)
+        return h;
+    answer_own(h);
+    return h;
+}
+
+/* {"status": st, "capability", "cost", "symbols_digest": what every answer
+ * of the handle's starts with. */
+static void put_decode(text *t, const wai_web_float *h, wai_status st) {
     text_puts(t, "{\"status\": ");
     text_string(t, wai_status_name(st));
     text_puts(t, ", \"capability\": ");
-    text_string(t, cap ? cap->name : NULL);
+    text_string(t, h->latent ? wai_latent_capability(h->latent)->name : NULL);
     text_puts(t, ", \"cost\": ");
-    if (have_cost) text_cost(t, &cost);
+    if (h->have_cost) text_cost(t, &h->cost);
     else text_puts(t, "null");
-    char *header = NULL;
-    size_t hl = 0;
-    if (st == WAI_ok && wai_payload_header_json(cap, payload, len, NULL, 0, &hl) == WAI_ok &&
-        (header = malloc(hl + 1)) &&
-        wai_payload_header_json(cap, payload, len, header, hl + 1, &hl) != WAI_ok) {
-        free(header);
-        header = NULL;
-    }
-    text_puts(t, ", \"header\": ");
-    text_puts(t, header ? header : "null");
-    free(header);
-    text_putf(t, ", \"symbols\": %llu", st == WAI_ok ? n : 0, 0);
     text_puts(t, ", \"symbols_digest\": ");
-    if (st == WAI_ok) text_digest(t, digest);
-    else text_puts(t, "null");
+    uint8_t d[32];
+    if (h->latent) {
+        wai_latent_symbols_digest(h->latent, d);
+        text_digest(t, d);
+    } else {
+        text_puts(t, "null");
+    }
+}
+
+/* {"status", "capability", "cost", "symbols_digest", "latent": {"channels",
+ * "height", "width"}, "picture": {"width", "height"}, "input",
+ * "program": the program and shape answers a WebNN path gets,
+ * "question": {"unit", "backend", "arithmetic", "question"} or null}. */
+EXPORT(wai_web_float_state) wai_web_result *wai_web_float_state(const wai_web_float *h) {
+    wai_web_result *r = calloc(1, sizeof *r);
+    if (!r || !h) return r;
+    text *t = &r->json;
+    put_decode(t, h, h->status);
+    if (h->status == WAI_ok) {
+        const wai_latent_job *j = wai_latent_job_of(h->latent);
+        text_putf(t, ", \"latent\": {\"channels\": %llu, \"height\": %llu", j->channels, j->height);
+        text_putf(t, ", \"width\": %llu}, \"picture\": {\"width\": %llu", j->width,
+                  j->picture_width);
+        text_putf(t, ", \"height\": %llu}, \"input\": %llu", j->picture_height,
+                  (unsigned long long)(uintptr_t)h->input);
+        text_puts(t, ", \"input_name\": ");
+        text_string(t, wai_webnn_program_input(h->program, NULL));
+        text_puts(t, ", \"program\": ");
+        text_string(t, wai_status_name(h->shape_status));
+    }
+    text_puts(t, ", \"question\": ");
+    wai_path p;
+    wai_dispatch_question q;
+    if (h->status == WAI_ok && wai_dispatch_next(h->dispatch, &p, &q)) {
+        text_puts(t, "{\"unit\": ");
+        text_string(t, wai_unit_name(p.unit));
+        text_puts(t, ", \"backend\": ");
+        text_string(t, wai_backend_name(p.backend));
+        text_puts(t, ", \"arithmetic\": ");
+        text_string(t, wai_arithmetic_name(p.arithmetic));
+        text_puts(t, ", \"question\": ");
+        text_string(t, wai_dispatch_question_name(q));
+        text_puts(t, "}");
+    } else {
+        text_puts(t, "null");
+    }
     text_puts(t, "}");
     return r;
 }
 
-/* ---- the dispatch with the page's answers ------------------------------------- */
+/* The page's answer to the question pending, by the spec's code ("ok",
+ * "dispatch_unit_absent", ...); a plan's counts with it (stated 0: none).
+ * 0, or the code of a name that is none. */
+EXPORT(wai_web_float_answer)
+int wai_web_float_answer(wai_web_float *h, const char *code, int stated, uint32_t npu,
+                         uint32_t gpu, uint32_t cpu, uint32_t unknown) {
+    wai_status a;
+    if (!h || !h->dispatch || !wai_status_from_name(code, &a)) return (int)WAI_invalid_argument;
+    const wai_placement plan = {stated != 0, npu, gpu, cpu, unknown};
+    wai_dispatch_answer(h->dispatch, a, &plan);
+    answer_own(h);
+    return 0;
+}
 
-/* Per offered path, nine answers (a status each, 0 yes): unit, program,
- * shape, then the plan (stated, and its npu, gpu, cpu and unknown counts),
- * then run. */
-enum { UNIT, PROGRAM, SHAPE, STATED, NPU, GPU, CPU, UNKNOWN, RUN, ANSWERS };
-
-typedef struct page_probe {
-    const wai_dispatch_offer *offer;
-    const int32_t *answers; /* NULL: asking */
-    uint8_t asked[WAI_DISPATCH_MAX_PATHS];
-} page_probe;
-
-static int index_of(const page_probe *p, const wai_path *path) {
-    for (size_t i = 0; i < p->offer->n; i++) {
-        const wai_path *q = &p->offer->paths[i];
-        if (q->unit == path->unit && q->backend == path->backend &&
-            q->arithmetic == path->arithmetic)
-            return (int)i;
+/* Room for n float32 output values (the graph's [1, 3, H, W]). */
+EXPORT(wai_web_float_output) float *wai_web_float_output(wai_web_float *h, size_t n) {
+    if (!h || !n) return NULL;
+    if (n > h->n_planes) {
+        free(h->planes);
+        h->n_planes = 0;
+        if (!(h->planes = malloc(n * sizeof *h->planes))) return NULL;
+        h->n_planes = n;
     }
-    return -1;
+    return h->planes;
 }
 
-static wai_status answer(page_probe *p, const wai_path *path, int what) {
-    int i = index_of(p, path);
-    if (i < 0) return WAI_dispatch_backend_failed;
-    if (!p->answers) {
-        p->asked[i] = 1;
-        return WAI_dispatch_unit_absent;
-    }
-    return (wai_status)p->answers[i * ANSWERS + what];
+/* The run's end: the picture from the output planes (H x W each), and the
+ * run answered with it (an output of the wrong size is the backend's
+ * failure). */
+EXPORT(wai_web_float_ran) int wai_web_float_ran(wai_web_float *h, uint32_t oh, uint32_t ow) {
+    if (!h || !h->dispatch) return (int)WAI_invalid_argument;
+    wai_status st = (size_t)3 * oh * ow <= h->n_planes
+                        ? wai_webnn_picture(wai_latent_job_of(h->latent), h->planes, oh, ow)
+                        : WAI_invalid_argument;
+    wai_dispatch_answer(h->dispatch, st == WAI_ok ? WAI_ok : WAI_dispatch_backend_failed, NULL);
+    answer_own(h);
+    return (int)st;
 }
 
-static wai_status on_unit(void *o, const wai_capability *c, const wai_path *path) {
-    (void)c;
-    return answer(o, path, UNIT);
-}
-static wai_status on_program(void *o, const wai_capability *c, const wai_path *path) {
-    (void)c;
-    return answer(o, path, PROGRAM);
-}
-static wai_status on_shape(void *o, const wai_capability *c, const wai_path *path) {
-    (void)c;
-    return answer(o, path, SHAPE);
-}
-static wai_status on_run(void *o, const wai_capability *c, const wai_path *path) {
-    (void)c;
-    return answer(o, path, RUN);
-}
-static wai_status on_plan(void *o, const wai_capability *c, const wai_path *path,
-                          wai_placement *out) {
-    (void)c;
-    page_probe *p = o;
-    int i = index_of(p, path);
-    if (i < 0 || !p->answers) return WAI_ok;
-    const int32_t *a = p->answers + i * ANSWERS;
-    out->stated = a[STATED] != 0;
-    out->npu = (uint64_t)a[NPU], out->gpu = (uint64_t)a[GPU], out->cpu = (uint64_t)a[CPU];
-    out->unknown = (uint64_t)a[UNKNOWN];
-    return WAI_ok;
-}
-
-/* {"status", "needed", "offer": [{"unit", "backend", "arithmetic"}], "asked":
- * [i, ...] (asking only), "report"}. answers NULL asks: every path the
- * choice would question is recorded and answered absent. n_answers is the
- * answers' count of int32 values (nine a path). */
-EXPORT(wai_web_dispatch)
-wai_web_result *wai_web_dispatch(const char *capability, const char *intent, const char *pin_tier,
-                                 const char *offer, const int32_t *answers, size_t n_answers) {
+/* {"status", "capability", "cost", "symbols_digest", "report",
+ * "picture": {"width", "height"} or null}, the picture's RGB8 the data;
+ * and the handle is freed. */
+EXPORT(wai_web_float_close) wai_web_result *wai_web_float_close(wai_web_float *h) {
     wai_web_result *r = calloc(1, sizeof *r);
-    if (!r) return NULL;
-    const wai_capability *cap = capability ? wai_capability_find(capability) : NULL;
-    wai_dispatch_options o;
-    wai_dispatch_options_default(&o);
-    o.intent = intent, o.pin_tier = pin_tier;
-    wai_status st = cap ? WAI_ok : WAI_unsupported_capability;
-    if (st == WAI_ok && offer && *offer) st = wai_dispatch_parse_offer(offer, &o.offer);
-    if (st == WAI_ok && o.offer.n == 0) wai_dispatch_offer_default(&o.offer);
-    if (st == WAI_ok && answers && n_answers < o.offer.n * ANSWERS) st = WAI_invalid_argument;
-    wai_tier needed = WAI_TIER_NONE;
-    if (st == WAI_ok) st = wai_dispatch_demand(cap, &o, &needed);
-    page_probe p = {&o.offer, answers, {0}};
-    wai_dispatch_probe probe = {&p, on_unit, on_program, on_shape, on_plan, on_run, {0}};
-    wai_dispatch_report rep;
-    int chose = 0;
+    if (!h) return r;
+    wai_status st = h->status;
+    const wai_dispatch_report *rep = NULL;
     if (st == WAI_ok) {
-        st = wai_dispatch_choose(cap, needed, &o.offer, &probe, &rep);
-        chose = 1;
+        st = wai_dispatch_status(h->dispatch);
+        rep = wai_dispatch_report_of(h->dispatch);
     }
-    text *t = &r->json;
-    text_puts(t, "{\"status\": ");
-    text_string(t, wai_status_name(st));
-    text_puts(t, ", \"needed\": ");
-    text_string(t, wai_tier_name(needed));
-    text_puts(t, ", \"offer\": [");
-    for (size_t i = 0; i < o.offer.n; i++) {
-        const wai_path *q = &o.offer.paths[i];
-        text_puts(t, i ? ", {\"unit\": " : "{\"unit\": ");
-        text_string(t, wai_unit_name(q->unit));
-        text_puts(t, ", \"backend\": ");
-        text_string(t, wai_backend_name(q->backend));
-        text_puts(t, ", \"arithmetic\": ");
-        text_string(t, wai_arithmetic_name(q->arithmetic));
-        text_puts(t, "}");
+    if (r) {
+        text *t = &r->json;
+        put_decode(t, h, st);
+        text_puts(t, ", \"report\": ");
+        char *rj = NULL;
+        if (rep && wai_dispatch_report_json_alloc(NULL, rep, &rj) == WAI_ok) text_puts(t, rj);
+        else text_puts(t, "null");
+        wai_dispatch_report_json_free(NULL, rj);
+        const wai_latent_job *j = h->latent ? wai_latent_job_of(h->latent) : NULL;
+        if (st == WAI_ok && j && rep && rep->ran &&
+            result_keep(r, h->rgb, (size_t)j->picture_width * j->picture_height * 3))
+            text_putf(t, ", \"picture\": {\"width\": %llu, \"height\": %llu}}", j->picture_width,
+                      j->picture_height);
+        else
+            text_puts(t, ", \"picture\": null}");
     }
-    text_puts(t, "], \"asked\": [");
-    for (size_t i = 0, k = 0; !answers && i < o.offer.n; i++)
-        if (p.asked[i]) text_putf(t, k++ ? ", %llu" : "%llu", i, 0);
-    text_puts(t, "], \"report\": ");
-    char *rj = NULL;
-    if (chose && answers && wai_dispatch_report_json_alloc(NULL, &rep, &rj) == WAI_ok)
-        text_puts(t, rj);
-    else
-        text_puts(t, "null");
-    wai_dispatch_report_json_free(NULL, rj);
-    text_puts(t, "}");
+    wai_dispatch_destroy(h->dispatch);
+    wai_webnn_program_destroy(h->program);
+    wai_latent_destroy(h->latent);
+    free(h->input);
+    free(h->planes);
+    free(h->rgb);
+    free(h);
     return r;
 }

@@ -90,3 +90,13 @@ EXPORT(wai_web_result_free) void wai_web_result_free(wai_web_result *r) {
     free(r->data);
     free(r);
 }
+
+wai_status glue_dispatch_options(wai_dispatch_options *o, wai_path *paths, const char *intent,
+                                 const char *pin_tier, const char *offer) {
+    wai_dispatch_options_default(o);
+    o->intent = intent;
+    o->pin_tier = pin_tier;
+    o->offer.paths = paths;
+    if (!offer || !*offer) return WAI_ok;
+    return wai_dispatch_parse_offer(offer, paths, WAI_DISPATCH_MAX_PATHS, &o->offer.n);
+}

@@ -31,6 +31,11 @@ struct wai_web_result {
     size_t size, cap;
 };
 
+/* A call's dispatch options: intent and pin_tier as given, the offer
+ * parsed into paths (offer NULL or empty: the default). */
+wai_status glue_dispatch_options(wai_dispatch_options *o, wai_path *paths, const char *intent,
+                                 const char *pin_tier, const char *offer);
+
 /* Appends n bytes to r's data; 0 when memory ran out. */
 int result_keep(wai_web_result *r, const void *p, size_t n);
 

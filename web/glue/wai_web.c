@@ -11,10 +11,12 @@
 #include <string.h>
 
 #include "wai/wai.h"
+#include "wai/wai_backend.h"
 #include "wai/wai_decode.h"
 #include "wai/wai_dispatch.h"
 #include "wai/wai_format.h"
 #include "wai/wai_set.h"
+#include "wai/wai_webnn.h"
 #include "result.h"
 #include "wai_web.h"
 
@@ -26,13 +28,20 @@ EXPORT(wai_web_free) void wai_web_free(void *p) { free(p); }
 
 /* ---- contexts and sets ----------------------------------------------------- */
 
-/* One thread: a page's module runs on the thread that calls it. */
+/* One thread: a page's module runs on the thread that calls it. The native
+ * WebNN (libwai_webnn, compiled in) is cpu/webnn/float for a decode that
+ * runs whole in the module (decode(); decodeAsync() runs the page's). */
 EXPORT(wai_web_context_create) wai_context *wai_web_context_create(void) {
     wai_settings s;
     wai_settings_default(&s);
     s.n_threads = 1;
     wai_context *c = NULL;
-    return wai_context_create(&s, &c) == WAI_ok ? c : NULL;
+    if (wai_context_create(&s, &c) != WAI_ok) return NULL;
+    if (wai_context_add_backend(c, wai_webnn_backend()) != WAI_ok) {
+        wai_context_destroy(c);
+        return NULL;
+    }
+    return c;
 }
 
 EXPORT(wai_web_context_destroy) void wai_web_context_destroy(wai_context *c) {
@@ -61,6 +70,7 @@ EXPORT(wai_web_status_name) const char *wai_web_status_name(int st) {
 struct wai_web_decoder {
     wai_decoder *d;
     wai_dispatch_options dispatch;
+    wai_path paths[WAI_DISPATCH_MAX_PATHS]; /* the offer's */
     wai_status status; /* of creating it */
 };
 typedef wai_web_decoder decoder;
@@ -75,11 +85,8 @@ decoder *wai_web_decoder_create(wai_context *ctx, const char *capability, const 
                                 const char *pin_tier, const char *offer) {
     decoder *h = calloc(1, sizeof *h);
     if (!h) return NULL;
-    wai_dispatch_options_default(&h->dispatch);
-    h->dispatch.intent = intent;
-    h->dispatch.pin_tier = pin_tier;
-    if (offer && *offer &&
-        (h->status = wai_dispatch_parse_offer(offer, &h->dispatch.offer)) != WAI_ok)
+    if ((h->status = glue_dispatch_options(&h->dispatch, h->paths, intent, pin_tier, offer)) !=
+        WAI_ok)
         return h;
     wai_decoder_config c;
     wai_decoder_config_default(&c);

@@ -41,12 +41,18 @@ wai_web_result *wai_web_inspect(wai_context *ctx, const char *capability, const 
                                 const uint8_t *payload, size_t len);
 wai_web_result *wai_web_capabilities(void);
 
-/* float_path.c: a float capability's entropy stage and dispatch, for a
- * page whose WebNN runs the networks. */
-wai_web_result *wai_web_symbols(wai_context *ctx, const char *capability, const wai_set *set,
-                                const uint8_t *payload, size_t len, uint64_t max_cost,
-                                uint64_t max_memory);
-wai_web_result *wai_web_dispatch(const char *capability, const char *intent, const char *pin_tier,
-                                 const char *offer, const int32_t *answers, size_t n_answers);
+/* float_path.c: a float capability's decode whose networks the page's
+ * WebNN runs, step by step (docs/web.md). */
+typedef struct wai_web_float wai_web_float;
+wai_web_float *wai_web_float_open(wai_context *ctx, const char *capability, const wai_set *set,
+                                  const uint8_t *payload, size_t len, uint64_t max_cost,
+                                  uint64_t max_memory, const char *intent, const char *pin_tier,
+                                  const char *offer);
+wai_web_result *wai_web_float_state(const wai_web_float *h);
+int wai_web_float_answer(wai_web_float *h, const char *code, int stated, uint32_t npu,
+                         uint32_t gpu, uint32_t cpu, uint32_t unknown);
+float *wai_web_float_output(wai_web_float *h, size_t n);
+int wai_web_float_ran(wai_web_float *h, uint32_t oh, uint32_t ow);
+wai_web_result *wai_web_float_close(wai_web_float *h);
 
 #endif

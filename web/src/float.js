@@ -1,27 +1,23 @@
 // A float capability (wai.neural.bmshj2018) decoded in a page: libwai's C
-// does everything that must be the same everywhere (the parse, the set's
-// checks, the declared cost, the entropy stage and its symbols digest, the
-// dispatch and its report); the browser's WebNN runs the synthesis
-// (neural-dispatch §6.2, docs/web.md).
+// does everything that must be the same everywhere, the same C a native
+// decoder runs (web/glue/float_path.c: the parse, the set's checks, the
+// declared cost, the entropy stage and its symbols digest, the latent, the
+// program's checks, the dispatch and its report, the RGB8 step); the page
+// keeps only what needs the browser: a WebNN context for a path's unit, the
+// graph built with MLGraphBuilder, its compute (neural-dispatch §6.2,
+// docs/web.md).
 //
-// The dispatch first says which paths it would ask the device about, so a
-// decode that needs decode-equivalence creates no WebNN context at all. Then
-// each asked WebNN path in the offer's order: a context for its unit, the
-// graph built from the set's decoder.webnn.json + decoder.f32, the graph's
-// stated devices as its plan (a context for the NPU whose graph runs on the
-// CPU is refused dispatch_not_placed), the compute; the first that runs is
-// the one the report names.
+// The dispatch asks, path by path, and the page answers by the spec's code:
+// the unit (a context created for it, only where the set's program would
+// run there, so a decode that needs decode-equivalence creates none), the
+// plan (the graph built, its stated devices), the run (the graph computed,
+// its planes handed back for the RGB8 step).
 
-const S = {
-  ok: 0, dispatch_unit_absent: 34, dispatch_program_absent: 35, dispatch_shape_mismatch: 36,
-  dispatch_backend_failed: 38,
-};
 const UNITS = ["npu", "gpu", "cpu"];
 /** A page's offer when the caller gives none: the C default
  * ("npu,gpu,cpu,ort,wgsl,int") with WebNN on the NPU tried before the GPU,
  * since a browser's WebNN may reach the NPU where no platform runtime does. */
 export const PAGE_OFFER = "npu,npu/webnn/float,gpu,cpu,ort,wgsl,int";
-const ANSWERS = 9; // unit, program, shape, stated, npu, gpu, cpu, unknown, run
 
 /** The operands an argument names, resolved; everything else as written. */
 function resolve(value, key, operands) {
@@ -131,33 +127,6 @@ async function compute(context, g, latent, shape) {
   return values;
 }
 
-/** docs/bmshj2018.md B4: float to RGB8, the picture's top-left corner. */
-function rgb8(values, outShape, height, width) {
-  const [, , H, W] = outShape;
-  const rgb = new Uint8Array(height * width * 3);
-  for (let c = 0; c < 3; c++)
-    for (let y = 0; y < height; y++)
-      for (let x = 0; x < width; x++) {
-        const v = values[(c * H + y) * W + x];
-        rgb[(y * width + x) * 3 + c] = !(v > 0) ? 0 : v >= 1 ? 255 :
-          Math.floor(Math.fround(Math.fround(v * 255) + 0.5));
-      }
-  return rgb;
-}
-
-/** The latent: each symbol plus its channel's median (binary32 bits in
- * cdfs_q3.json), in float32. */
-function latentOf(symbols, medians, m, plane) {
-  const bits = new Uint32Array(1), f = new Float32Array(bits.buffer);
-  const out = new Float32Array(symbols.length);
-  for (let c = 0; c < m; c++) {
-    bits[0] = medians[c] >>> 0;
-    const med = f[0];
-    for (let i = c * plane; i < (c + 1) * plane; i++) out[i] = Math.fround(symbols[i] + med);
-  }
-  return out;
-}
-
 /** The whole decode. mod: the module's Module; opts: decode options plus
  * ml (default navigator.ml). */
 export async function decodeFloat(mod, ctx, payload, opts, makeSet) {
@@ -165,98 +134,96 @@ export async function decodeFloat(mod, ctx, payload, opts, makeSet) {
   const ex = mod.ex;
   const ml = opts.ml !== undefined ? opts.ml : globalThis.navigator?.ml;
   const members = opts.set instanceof Map ? Object.fromEntries(opts.set) : opts.set ?? {};
-  // 1. The entropy stage (and every check before it), in C.
-  const cap = mod.str(opts.capability ?? "wai.neural.bmshj2018");
+  const strs = [opts.capability ?? "wai.neural.bmshj2018", opts.intent, opts.pinTier,
+    opts.offer ?? PAGE_OFFER].map((s) => mod.str(s));
   const set = makeSet(mod, ctx, opts.set);
-  const pp = mod.put(payload);
-  let sym;
+  const timing = {};
+  let h = 0, context = null;
+  const state = () => mod.take(ex.wai_web_float_state(h)).json;
+  const answer = (code, p = { stated: 0, npu: 0, gpu: 0, cpu: 0, unknown: 0 }) => {
+    const c = mod.str(code);
+    try {
+      ex.wai_web_float_answer(h, c, p.stated, p.npu, p.gpu, p.cpu, p.unknown);
+    } finally {
+      mod.free(c);
+    }
+  };
   try {
-    sym = mod.take(ex.wai_web_symbols(ctx, cap, set, pp, payload.length, opts.maxCost, opts.maxMemory));
+    // 1. The decode up to its networks, in C.
+    const pp = mod.put(payload);
+    try {
+      h = ex.wai_web_float_open(ctx, strs[0], set, pp, payload.length, opts.maxCost, opts.maxMemory,
+        strs[1], strs[2], strs[3]);
+    } finally {
+      mod.free(pp);
+    }
+    if (!h) throw new Error("out of memory");
+    let st = state();
+    timing.entropy_ms = performance.now() - t0;
+    // 2. The dispatch's questions, until a path runs or none is left.
+    let graph = null, desc = null, latent = null;
+    const shape = st.latent ? [1, st.latent.channels, st.latent.height, st.latent.width] : null;
+    while (st.question) {
+      const q = st.question;
+      if (q.question === "unit") {
+        context?.destroy?.();
+        context = graph = null;
+        if (q.backend !== "webnn" || !ml || !UNITS.includes(q.unit)) answer("dispatch_unit_absent");
+        else if (st.program !== "ok") answer("ok"); // the program's refusal is the C's, next
+        else {
+          try {
+            context = await ml.createContext({ deviceType: q.unit });
+            answer("ok");
+          } catch {
+            answer("dispatch_unit_absent");
+          }
+        }
+      } else if (q.question === "plan") {
+        try {
+          desc ??= JSON.parse(new TextDecoder().decode(members["decoder.webnn.json"]));
+          const tb = performance.now();
+          graph = await buildGraph(context, desc, members["decoder.f32"], shape);
+          timing[`build_${q.unit}_ms`] = performance.now() - tb;
+          answer("ok", placementOf(graph.graph, graph.ops));
+        } catch (e) {
+          timing[`error_${q.unit}`] = String(e?.message ?? e);
+          answer("dispatch_backend_failed");
+        }
+      } else if (q.question === "run") {
+        try {
+          const n = shape.reduce((a, b) => a * b, 1);
+          latent ??= new Float32Array(ex.memory.buffer, st.input, n).slice();
+          const tc = performance.now();
+          const values = await compute(context, graph, latent, shape);
+          timing[`synthesis_${q.unit}_ms`] = performance.now() - tc;
+          const out = ex.wai_web_float_output(h, values.length);
+          if (!out) throw new Error("out of memory");
+          new Float32Array(ex.memory.buffer, out, values.length).set(values);
+          ex.wai_web_float_ran(h, graph.outputShape[2], graph.outputShape[3]);
+        } catch (e) {
+          timing[`error_${q.unit}`] = String(e?.message ?? e);
+          answer("dispatch_backend_failed");
+        }
+      } else {
+        answer("dispatch_backend_failed"); // a question this page cannot answer
+      }
+      st = state();
+    }
+    // 3. The status, the report and the picture, in C.
+    const { json, data } = mod.take(ex.wai_web_float_close(h));
+    h = 0;
+    timing.total_ms = performance.now() - t0;
+    const ok = json.status === "ok" && json.picture !== null;
+    return {
+      capability: json.capability, cost: json.cost, symbolsDigest: json.symbols_digest,
+      status: json.status, ok, report: json.report, timing,
+      outputs: ok ? [{ kind: "image", width: json.picture.width, height: json.picture.height,
+        index: 0, sampleRate: 0, data }] : [],
+    };
   } finally {
-    mod.free(pp);
+    if (h) mod.take(ex.wai_web_float_close(h));
+    context?.destroy?.();
     if (set) ex.wai_web_set_destroy(set);
+    mod.free(...strs);
   }
-  const base = {
-    capability: sym.json.capability, cost: sym.json.cost, symbolsDigest: sym.json.symbols_digest,
-  };
-  if (sym.json.status !== "ok") {
-    mod.free(cap);
-    return { ...base, status: sym.json.status, ok: false, outputs: [], report: null, timing: {} };
-  }
-  const t1 = performance.now();
-  const hdr = sym.json.header;
-  const symbols = new Int32Array(sym.data.buffer, 0, sym.data.length >> 2);
-  // 2. Which paths the dispatch would ask about (none, for decode-equivalence).
-  const strs = [opts.intent, opts.pinTier, opts.offer ?? PAGE_OFFER].map((s) => mod.str(s));
-  const dispatch = (answers) => {
-    let ap = 0;
-    if (answers) {
-      ap = mod.alloc(answers.length * 4);
-      new Int32Array(ex.memory.buffer, ap, answers.length).set(answers);
-    }
-    try {
-      return mod.take(ex.wai_web_dispatch(cap, ...strs, ap, answers ? answers.length : 0)).json;
-    } finally {
-      mod.free(ap);
-    }
-  };
-  const asked = dispatch(null);
-  const answers = new Int32Array(asked.offer.length * ANSWERS).fill(0);
-  for (let i = 0; i < asked.offer.length; i++) answers[i * ANSWERS] = S.dispatch_unit_absent;
-  // 3. Each asked path in order, until one runs.
-  let picture = null, ranAt = -1;
-  const timing = { entropy_ms: t1 - t0 };
-  const m = hdr.m, shape = [1, m, hdr.lh, hdr.lw];
-  let desc = null, tables = null;
-  for (const i of asked.asked) {
-    const path = asked.offer[i], a = i * ANSWERS;
-    if (path.backend !== "webnn" || !ml || !UNITS.includes(path.unit)) continue; // unit_absent
-    answers[a] = S.ok;
-    if (!members["decoder.webnn.json"] || !members["decoder.f32"]) {
-      answers[a + 1] = S.dispatch_program_absent;
-      continue;
-    }
-    desc ??= JSON.parse(new TextDecoder().decode(members["decoder.webnn.json"]));
-    const din = Object.values(desc.inputs ?? {})[0];
-    if (!din || din.shape?.[1] !== m) {
-      answers[a + 2] = S.dispatch_shape_mismatch;
-      continue;
-    }
-    let context;
-    try {
-      context = await ml.createContext({ deviceType: path.unit });
-    } catch {
-      answers[a] = S.dispatch_unit_absent;
-      continue;
-    }
-    try {
-      const tb = performance.now();
-      const g = await buildGraph(context, desc, members["decoder.f32"], shape);
-      timing[`build_${path.unit}_ms`] = performance.now() - tb;
-      const p = placementOf(g.graph, g.ops);
-      answers.set([p.stated, p.npu, p.gpu, p.cpu, p.unknown], a + 3);
-      if (p.stated && !p[path.unit]) continue; // the dispatch refuses it not_placed
-      tables ??= JSON.parse(new TextDecoder().decode(members["cdfs_q3.json"]));
-      const tc = performance.now();
-      const values = await compute(context, g, latentOf(symbols, tables.medians, m, hdr.lh * hdr.lw), shape);
-      timing[`synthesis_${path.unit}_ms`] = performance.now() - tc;
-      picture = rgb8(values, g.outputShape, hdr.height, hdr.width);
-      ranAt = i;
-      break;
-    } catch (e) {
-      answers[a + 8] = S.dispatch_backend_failed;
-      timing[`error_${path.unit}`] = String(e?.message ?? e);
-    } finally {
-      context.destroy?.();
-    }
-  }
-  // 4. The report, from the answers.
-  const fin = dispatch(answers);
-  mod.free(cap, ...strs);
-  timing.total_ms = performance.now() - t0;
-  const ok = fin.status === "ok" && picture !== null;
-  return {
-    ...base, status: fin.status, ok, report: fin.report, timing, ranAt,
-    outputs: ok ? [{ kind: "image", width: hdr.width, height: hdr.height, index: 0, sampleRate: 0, data: picture }] : [],
-  };
 }

@@ -1,0 +1,34 @@
+/* See steps.h. */
+#include "decode/steps.h"
+
+#include "common/context.h"
+
+wai_status wai_steps_codec(const char *name, const uint8_t *data, size_t len,
+                           const wai_codec **out) {
+    const wai_capability *cap = name ? wai_capability_find(name) : wai_capability_detect(data, len);
+    *out = wai_codec_of(cap);
+    if (!*out) return name ? WAI_unsupported_capability : WAI_bad_magic;
+    return (*out)->ops ? WAI_ok : WAI_unsupported_capability;
+}
+
+wai_status wai_steps_resolve_set(wai_context *ctx, const wai_set *set, wai_job *j,
+                                 wai_set_ref **held) {
+    *held = NULL;
+    if (!j->reads_set) return WAI_ok;
+    wai_set_kind k = wai_codec_set_kind(j->codec);
+    int hit;
+    wai_status st = wai_set_check_members(&k, set);
+    if (st == WAI_ok) st = wai_set_cache_acquire(ctx->sets, &k, set, held, &hit);
+    if (st == WAI_ok) j->set = wai_set_ref_get(*held);
+    j->members = set;
+    return st;
+}
+
+wai_status wai_steps_prepare(wai_context *ctx, const wai_set *set, wai_job *j,
+                             const uint8_t *data, size_t len, wai_set_ref **held) {
+    *held = NULL;
+    wai_status st = j->codec->ops->parse(j, data, len);
+    if (st == WAI_ok) st = wai_steps_resolve_set(ctx, set, j, held);
+    if (st == WAI_ok) st = j->codec->ops->prepare(j, &ctx->alloc);
+    return st;
+}
