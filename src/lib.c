@@ -47,6 +47,10 @@ wai_status wai_context_create(const wai_settings *s, wai_context **out) {
         if (s->reserved[i] != 0) return WAI_invalid_argument;
     if ((s->allocator.alloc == NULL) != (s->allocator.free == NULL))
         return WAI_invalid_argument;
+    /* The CPU's level, detected once and held to the caller's cap: its
+     * loops and the layer table. */
+    int isa;
+    if (!wai_cpu_isa_capped(s->cpu_level, &isa)) return WAI_invalid_argument;
     wai_allocator a;
     wai_allocator_resolve(&s->allocator, &a);
     context_block *b = wai_alloc_zeroed(&a, 1, sizeof *b);
@@ -54,8 +58,6 @@ wai_status wai_context_create(const wai_settings *s, wai_context **out) {
     wai_context *c = &b->ctx;
     c->alloc = a;
     c->set_cache_budget = s->set_cache_budget;
-    /* The CPU's level, detected once: its loops and the layer table. */
-    const int isa = wai_cpu_isa();
     wai_cores_init(&b->cores, isa);
     c->exec.alloc = &c->alloc;
     c->exec.cores = &b->cores;
@@ -79,6 +81,10 @@ void wai_context_destroy(wai_context *ctx) {
     wai_pool_destroy(ctx->exec.pool);
     wai_allocator a = ctx->alloc;
     wai_free(&a, (context_block *)(void *)ctx);
+}
+
+wai_cpu_level wai_context_cpu_level(const wai_context *ctx) {
+    return ctx ? wai_cpu_level_of_isa(wai_exec_cores(&ctx->exec)->isa) : WAI_CPU_HOST;
 }
 
 /* ---- what a context lends its backends (include/wai/wai_backend.h) -------- */

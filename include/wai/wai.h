@@ -135,16 +135,43 @@ typedef struct wai_allocator {
     void *opaque;
 } wai_allocator;
 
+/* ---- instruction set levels ---------------------------------------------
+ * The levels libwai's integer kernels have loops for, each needing the CPU
+ * features of its own and of the levels below it in its architecture's
+ * order (x86-64: portable, avx2, avx512, avx512bw, avx512vnni). Every level
+ * gives the same bytes (docs/integer-operators.md, "Fast kernels"): a cap
+ * serves tests and benchmarks, and a caller who distrusts a level. */
+typedef enum wai_cpu_level {
+    WAI_CPU_HOST = 0,             /* no cap: the best level this CPU runs */
+    WAI_CPU_PORTABLE = 1,         /* the portable C loops, on every CPU */
+    WAI_CPU_X86_AVX2 = 2,         /* x86-64 AVX2 */
+    WAI_CPU_X86_AVX512 = 3,       /* and AVX-512 F, DQ and CD */
+    WAI_CPU_X86_AVX512BW = 4,     /* and BW */
+    WAI_CPU_X86_AVX512VNNI = 5    /* and VNNI */
+} wai_cpu_level;
+
+/* "host", "portable", "avx2", "avx512", "avx512bw", "avx512vnni"; NULL for a
+ * value outside the enum. */
+WAI_API const char *wai_cpu_level_name(wai_cpu_level l);
+
+/* Exact parse of a name; 0 (and *out untouched) when it is none. */
+WAI_API int wai_cpu_level_from_name(const char *name, wai_cpu_level *out);
+
 /* ---- context ------------------------------------------------------------
- * A context owns what decodes share: the allocator, the thread count and
- * the loaded-set cache. The cache is locked, so decoders of one context may
- * run on several threads (where the platform has threads; not on
- * wasm32-wasi); each decoder is used from one thread at a time. */
+ * A context owns what decodes share: the allocator, the thread count, the
+ * kernel tables of the CPU's level, the loaded-set cache and the backends
+ * (include/wai/wai_backend.h). The cache is locked, so decoders of one
+ * context may run on several threads (where the platform has threads; not
+ * on wasm32-wasi); each decoder is used from one thread at a time. */
 typedef struct wai_settings {
     wai_allocator allocator;
     unsigned n_threads;              /* 0: one per core */
     uint64_t set_cache_budget;       /* bytes; default 256 MiB, 0 keeps nothing */
-    uint8_t reserved[64];            /* zero; room to grow without an ABI break */
+    wai_cpu_level cpu_level;         /* the highest level the kernels may use: HOST (no
+                                      * cap, the default), or a level of this build's
+                                      * architecture (above the CPU's: the CPU's); one of
+                                      * another architecture is invalid_argument */
+    uint8_t reserved[60];            /* zero; room to grow without an ABI break */
 } wai_settings;
 
 typedef struct wai_context wai_context;
@@ -154,6 +181,9 @@ WAI_API void wai_settings_default(wai_settings *s);
 
 WAI_API wai_status wai_context_create(const wai_settings *s, wai_context **out);
 WAI_API void wai_context_destroy(wai_context *ctx);
+
+/* The level ctx's kernels run at: its cap, or the CPU's best below it. */
+WAI_API wai_cpu_level wai_context_cpu_level(const wai_context *ctx);
 
 #ifdef __cplusplus
 }

@@ -30,7 +30,8 @@ class Allocator(ctypes.Structure):
 
 class Settings(ctypes.Structure):
     _fields_ = [("allocator", Allocator), ("n_threads", ctypes.c_uint),
-                ("set_cache_budget", ctypes.c_uint64), ("reserved", ctypes.c_uint8 * 64)]
+                ("set_cache_budget", ctypes.c_uint64), ("cpu_level", ctypes.c_int),
+                ("reserved", ctypes.c_uint8 * 60)]
 
 
 class Cost(ctypes.Structure):

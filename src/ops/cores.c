@@ -70,18 +70,30 @@ static const wai_cores portable = {WAI_FAST_ISA_PORTABLE, tap_i64, tap_i64, tap_
 
 const wai_cores *wai_cores_portable(void) { return &portable; }
 
+/* Each level's file, in its architecture's order; a level fills the loops
+ * it makes faster over those of the levels below. A new level (NEON,
+ * WebAssembly SIMD128) is its file and its row. */
+static const struct level {
+    int isa;
+    void (*init)(wai_cores *c);
+} levels[] = {
+#if WAI_X86_SIMD
+    {WAI_FAST_ISA_AVX2, wai_cores_init_avx2},
+    {WAI_FAST_ISA_AVX512, wai_cores_init_avx512},
+    {WAI_FAST_ISA_AVX512BW, wai_cores_init_avx512bw},
+    {WAI_FAST_ISA_VNNI, wai_cores_init_avx512vnni},
+#endif
+    {WAI_FAST_ISA_PORTABLE, NULL}, /* the portable loops: the table's start */
+};
+
 void wai_cores_init(wai_cores *c, int isa) {
     const int cpu = wai_cpu_isa();
     if (isa > cpu) isa = cpu;
     if (isa < WAI_FAST_ISA_PORTABLE) isa = WAI_FAST_ISA_PORTABLE;
     *c = portable;
     c->isa = isa;
-#if WAI_X86_SIMD
-    if (isa >= WAI_FAST_ISA_AVX2) wai_cores_init_avx2(c);
-    if (isa >= WAI_FAST_ISA_AVX512) wai_cores_init_avx512(c);
-    if (isa >= WAI_FAST_ISA_AVX512BW) wai_cores_init_avx512bw(c);
-    if (isa >= WAI_FAST_ISA_VNNI) wai_cores_init_avx512vnni(c);
-#endif
+    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
+        if (levels[i].init && levels[i].isa <= isa) levels[i].init(c);
 }
 
 /* Below this many values one thread scans them (a share's start-up costs

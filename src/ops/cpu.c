@@ -4,6 +4,54 @@
  * answer). */
 #include "ops/cpu.h"
 
+#include <string.h>
+
+/* Every public level's name, whatever the build. */
+static const char *const names[] = {"host", "portable", "avx2", "avx512", "avx512bw",
+                                    "avx512vnni"};
+#define N_NAMES (sizeof names / sizeof names[0])
+
+const char *wai_cpu_level_name(wai_cpu_level l) {
+    return (unsigned)l < N_NAMES ? names[l] : NULL;
+}
+
+int wai_cpu_level_from_name(const char *name, wai_cpu_level *out) {
+    for (unsigned i = 0; name && i < N_NAMES; i++)
+        if (strcmp(names[i], name) == 0) {
+            *out = (wai_cpu_level)i;
+            return 1;
+        }
+    return 0;
+}
+
+/* This build's architecture's levels, in order: the public one of each
+ * internal level (a new architecture's chain is its own rows). */
+static const wai_cpu_level chain[] = {
+    WAI_CPU_PORTABLE,
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    WAI_CPU_X86_AVX2, WAI_CPU_X86_AVX512, WAI_CPU_X86_AVX512BW, WAI_CPU_X86_AVX512VNNI,
+#endif
+};
+#define N_CHAIN (int)(sizeof chain / sizeof chain[0])
+
+int wai_cpu_isa_capped(wai_cpu_level cap, int *isa) {
+    const int host = wai_cpu_isa();
+    if (cap == WAI_CPU_HOST) {
+        *isa = host;
+        return 1;
+    }
+    for (int i = 0; i < N_CHAIN; i++)
+        if (chain[i] == cap) {
+            *isa = i < host ? i : host;
+            return 1;
+        }
+    return 0;
+}
+
+wai_cpu_level wai_cpu_level_of_isa(int isa) {
+    return isa >= 0 && isa < N_CHAIN ? chain[isa] : WAI_CPU_PORTABLE;
+}
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <cpuid.h>
 #include <stdint.h>

@@ -4,6 +4,8 @@
 #ifndef WAI_OPS_CPU_H
 #define WAI_OPS_CPU_H
 
+#include "wai/wai.h"
+
 /* Levels, in order: each level's loops need the CPU features of its own
  * and of the levels below, and not of the higher ones. */
 #define WAI_FAST_ISA_PORTABLE 0
@@ -15,5 +17,13 @@
 
 /* The best level this CPU runs (PORTABLE off x86-64). */
 int wai_cpu_isa(void);
+
+/* The level a context's kernels run at for the public cap (wai_settings
+ * cpu_level): the CPU's best for WAI_CPU_HOST, else the cap held to the
+ * CPU's; 0 for a cap of another architecture than this build's. */
+int wai_cpu_isa_capped(wai_cpu_level cap, int *isa);
+
+/* The public name of an internal level (this build's architecture). */
+wai_cpu_level wai_cpu_level_of_isa(int isa);
 
 #endif

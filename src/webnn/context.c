@@ -37,8 +37,20 @@ wai_status wai_ml_create_context(wai_context *ctx, const wai_ml_context_options 
     c->exec.alloc = a;
     c->exec.ctx = ctx;
     c->kernels = options->kernels;
+    wai_ml_kernel_table_init(&c->table, options->kernels);
     *out = c;
     return WAI_ok;
+}
+
+void wai_ml_kernel_table_init(wai_ml_kernel_table *t, wai_ml_kernels kernels) {
+    memset(t, 0, sizeof *t);
+    if (kernels != WAI_ML_KERNELS_BEST) return; /* the reference, every operator */
+    if (wai_ml_dnnl_available()) {
+        t->conv2d = wai_ml_dnnl_conv2d;
+        t->conv_transpose2d = wai_ml_dnnl_conv_transpose2d;
+    }
+    t->binary = wai_ml_fast_binary;
+    t->unary = wai_ml_fast_unary;
 }
 
 void wai_ml_graph_free(wai_ml_graph *g);

@@ -158,11 +158,29 @@ const char *wai_ml_what(char *buf, size_t size, const char *op, const char *labe
 
 /* ---- contexts and tensors ----------------------------------------------------- */
 
+struct wai_ml_kernel_args;
+
+/* The kernels a context computes with, chosen once when it is made (its
+ * options' kernels): each entry a fast kernel, or NULL where the reference
+ * computes (the reference's own entry points are the ref_*.c functions).
+ * A convolution entry may still answer WAI_NotSupportedError for one
+ * operator (the reference then runs it); an element-wise one answers 0. */
+typedef struct wai_ml_kernel_table {
+    wai_status (*conv2d)(const struct wai_ml_kernel_args *k);
+    wai_status (*conv_transpose2d)(const struct wai_ml_kernel_args *k);
+    int (*binary)(const struct wai_ml_kernel_args *k);
+    int (*unary)(const struct wai_ml_kernel_args *k);
+} wai_ml_kernel_table;
+
+/* The table of a context's kernels option. */
+void wai_ml_kernel_table_init(wai_ml_kernel_table *t, wai_ml_kernels kernels);
+
 struct wai_ml_context {
     wai_context *ctx;
     const wai_allocator *alloc;
     wai_ml_exec exec;
     wai_ml_kernels kernels;
+    wai_ml_kernel_table table;
     char message[256];
     wai_ml_tensor *tensors; /* every live tensor, freed with the context */
     wai_ml_graph *graphs;   /* likewise */

@@ -237,7 +237,7 @@ int wai_ml_plan(wai_ml_graph *g) {
             op->result = op->output;
             for (uint32_t j = 0; j < op->n_inputs; j++) readers[op->inputs[j]]++;
         }
-        const int fast = g->context->kernels == WAI_ML_KERNELS_BEST && wai_ml_dnnl_available();
+        const int fast = g->context->table.conv2d != NULL;
         if (fast) plan_epilogues(g, producer, readers);
         plan_arena(g, &f);
         g->block = fast ? wai_ml_dnnl_block(g->context) : 0;

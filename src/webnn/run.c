@@ -138,9 +138,9 @@ static wai_status run_conv(wai_ml_context *c, const wai_ml_graph *g, wai_ml_op *
                             g->blocked[op->inputs[0]] ? g->block : 0,
                             g->blocked[op->result] ? g->block : 0,
                             e.ops, e.other, e.n, &done};
-    st = WAI_NotSupportedError;
-    if (c->kernels == WAI_ML_KERNELS_BEST)
-        st = op->kind == WAI_ML_OP_CONV2D ? wai_ml_dnnl_conv2d(&k) : wai_ml_dnnl_conv_transpose2d(&k);
+    wai_status (*fast)(const wai_ml_kernel_args *) =
+        op->kind == WAI_ML_OP_CONV2D ? c->table.conv2d : c->table.conv_transpose2d;
+    st = fast ? fast(&k) : WAI_NotSupportedError;
     if (st == WAI_NotSupportedError) st = ref_conv(&k);
     if (st == WAI_ok && nhwc) wai_ml_permute(yb, &y2, NCHW_TO_NHWC, out);
     for (uint32_t i = 0; st == WAI_ok && !done && i < e.n; i++)
@@ -165,18 +165,18 @@ static wai_status run_op(wai_ml_context *c, const wai_ml_graph *g, wai_ml_op *op
     for (uint32_t i = 0; i < op->n_inputs; i++) fill[i] = &g->descs[op->inputs[i]];
     wai_ml_kernel_args k = {c, op, 0, in, dp, out, &g->descs[op->output], &c->exec,
                             0, 0, NULL, NULL, 0, NULL};
-    const int fast = c->kernels == WAI_ML_KERNELS_BEST;
+    const wai_ml_kernel_table *t = &c->table;
     wai_status st = WAI_ok;
     switch (op->kind) {
     case WAI_ML_OP_CONV2D:
     case WAI_ML_OP_CONV_TRANSPOSE2D: st = run_conv(c, g, op, in, val, out); break;
     case WAI_ML_OP_BINARY:
-        if (!fast || !wai_ml_fast_binary(&k)) wai_ml_ref_binary(&k);
+        if (!t->binary || !t->binary(&k)) wai_ml_ref_binary(&k);
         break;
     case WAI_ML_OP_UNARY:
     case WAI_ML_OP_LEAKY_RELU:
     case WAI_ML_OP_CLAMP:
-        if (!fast || !wai_ml_fast_unary(&k)) wai_ml_ref_unary(&k);
+        if (!t->unary || !t->unary(&k)) wai_ml_ref_unary(&k);
         break;
     case WAI_ML_OP_CONCAT: wai_ml_ref_concat(&k); break;
     case WAI_ML_OP_RESHAPE:

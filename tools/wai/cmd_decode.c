@@ -24,13 +24,14 @@ typedef struct decode_options {
     int has_max_cost;
     uint64_t max_memory;      /* --max-memory, default CLI_DEFAULT_MAX_MEMORY */
     uint64_t threads;         /* --threads: 0 one per core */
+    wai_cpu_level cpu_level;  /* --cpu-level: HOST, no cap */
     int json, force;
     dispatch_opts dispatch;
 } decode_options;
 
 static int parse_options(int argc, char **argv, decode_options *o, int *first_file) {
     static const char *const takes_value[] = {"--capability", "--set", "--pin", "-o", "--format",
-                                                 "--max-cost", "--max-memory", "--threads",
+                                                 "--max-cost", "--max-memory", "--threads", "--cpu-level",
                                                  "--fps", DISPATCH_OPTS_TAKING_VALUE, NULL};
     cli_permute(argc, argv, takes_value);
     memset(o, 0, sizeof *o);
@@ -67,6 +68,10 @@ static int parse_options(int argc, char **argv, decode_options *o, int *first_fi
         } else if (strcmp(a, "--threads") == 0) {
             if (++i >= argc || !cli_parse_u64(argv[i], &o->threads) || o->threads > 1024)
                 return cli_usage_error("decode", "--threads needs 0 (one per core) to 1024");
+        } else if (strcmp(a, "--cpu-level") == 0) {
+            if (++i >= argc || !wai_cpu_level_from_name(argv[i], &o->cpu_level))
+                return cli_usage_error("decode", "--cpu-level needs host, portable, avx2, "
+                                                 "avx512, avx512bw or avx512vnni");
         } else if (strcmp(a, "-y") == 0 || strcmp(a, "--force") == 0) {
             o->force = 1;
         } else if (strcmp(a, "--fps") == 0) {
@@ -270,7 +275,14 @@ int cmd_decode(int argc, char **argv) {
     wai_settings settings;
     wai_settings_default(&settings);
     settings.n_threads = (unsigned)o.threads;
-    if (cli_context_create(&settings, &ctx) != WAI_ok) {
+    settings.cpu_level = o.cpu_level;
+    wai_status cst = cli_context_create(&settings, &ctx);
+    if (cst == WAI_invalid_argument) {
+        exit_status = cli_usage_error("decode", "--cpu-level %s: not a level of this build's CPU "
+                                                "architecture", wai_cpu_level_name(o.cpu_level));
+        goto done;
+    }
+    if (cst != WAI_ok) {
         fprintf(stderr, "wai decode: out of memory\n");
         goto done;
     }

@@ -91,7 +91,7 @@ static const char help_inspect[] =
 
 static const char help_decode[] =
     "usage: wai decode [--capability CAP] [--set DIR [--pin SHA256]] [--max-cost N]\n"
-    "                  [--max-memory BYTES] [--threads N] [--json]\n"
+    "                  [--max-memory BYTES] [--threads N] [--cpu-level L] [--json]\n"
     "                  [-o OUT [-y] [--format FMT] [--fps N[/D]]] FILE...\n"
     "\n"
     "Decodes FILE. Several FILEs are one stream of payloads, decoded in order\n"
@@ -123,6 +123,10 @@ static const char help_decode[] =
     "  --threads N       threads for the networks (0: one per core, the\n"
     "                    default; up to 1024); the output is the same at\n"
     "                    every count\n"
+    "  --cpu-level L     the highest instruction set level the kernels may\n"
+    "                    use: host (the default: the CPU's best), portable,\n"
+    "                    or on x86-64 avx2, avx512, avx512bw, avx512vnni; the\n"
+    "                    output is the same at every level\n"
     "  -y, --force       replace OUT (or the files a pattern or directory\n"
     "                    names) when it exists; never an input\n"
     "  --json            print one JSON object:\n"
