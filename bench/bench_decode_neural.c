@@ -31,6 +31,7 @@
 #include "common/context.h"
 #include "common/pool.h"
 #include "decode/codec.h"
+#include "decode/int_hyper.h"
 #include "decode/latent.h"
 #include "entropy/rans.h"
 #include "formats/whm1.h"
@@ -205,10 +206,11 @@ typedef struct timing {
 static double entropy_once(const wai_loaded_set *l, const bench *b, int64_t *z, int64_t *y) {
     wai_wih1 v;
     if (wai_wih1_parse(b->payload, b->len, 0, &v) != WAI_ok) die("wih1 parse");
+    const wai_loaded_tables *tb = &WAI_LOADED(l, wai_hyper_set)->t;
     static wai_channel_coding ch[NZ];
     for (uint32_t k = 0; k < NZ; k++)
-        ch[k] = (wai_channel_coding){&l->hyper[k], l->tables->hyper[k].offset,
-                                     l->tables->z_median_q[k]};
+        ch[k] = (wai_channel_coding){&tb->hyper[k], tb->set->hyper[k].offset,
+                                     tb->set->z_median_q[k]};
     size_t ny = (size_t)M * SH * SW;
     double t0 = now_s();
     wai_rans_dec d;
@@ -217,8 +219,8 @@ static double entropy_once(const wai_loaded_set *l, const bench *b, int64_t *z, 
     if (st == WAI_ok) st = wai_rans_end_canonical(&d);
     wai_rans_dec_init(&d, v.y_stream.bytes, v.y_stream.len);
     if (st == WAI_ok)
-        st = wai_decode_bucketed(&d, l->latent, l->tables->latent, l->tables->scale_edges,
-                                 l->tables->n_edges, b->hs_out, b->hs_out + ny, ny, l->afrac, y);
+        st = wai_decode_bucketed(&d, tb->latent, tb->set->latent, tb->set->scale_edges,
+                                 tb->set->n_edges, b->hs_out, b->hs_out + ny, ny, l->afrac, y);
     if (st == WAI_ok) st = wai_rans_end_canonical(&d);
     double t = now_s() - t0;
     if (st != WAI_ok) die("entropy decode");

@@ -17,7 +17,6 @@
 #include "wai/wai_hash.h"
 #include "wai/wai_set.h"
 
-#define TABLES "cdfs_q3.json"
 
 /* ---- the set: cdfs_q3.json ------------------------------------------------------ */
 
@@ -111,14 +110,14 @@ static wai_status read_tables(const wai_allocator *a, const wai_json_value *root
     return WAI_ok;
 }
 
-wai_status wai_bmshj2018_load_set(const wai_allocator *a, const wai_set *set, wai_loaded_set *l) {
+/* The row's one member: the tables (cdfs_q3.json). */
+wai_status wai_bmshj2018_load_set(const wai_allocator *a, const wai_set *set,
+                                  const char *const *members, wai_loaded_set *l) {
     const uint8_t *text;
     size_t len;
-    if (wai_set_find(set, TABLES, &text, &len) != WAI_ok) return WAI_set_incomplete;
-    tables *t = wai_alloc_zeroed(a, 1, sizeof *t);
+    if (wai_set_find(set, members[0], &text, &len) != WAI_ok) return WAI_set_incomplete;
+    tables *t = wai_loaded_own(a, l, sizeof *t, tables_free);
     if (!t) return WAI_out_of_memory;
-    l->own = t;
-    l->own_free = tables_free;
     wai_json_doc *doc;
     wai_json_error e = wai_json_parse(a, text, len, &doc, NULL);
     if (e == WAI_JSON_E_NOMEM) return WAI_out_of_memory;
@@ -136,7 +135,7 @@ typedef struct bmshj_job {
 
 _Static_assert(sizeof(bmshj_job) <= WAI_JOB_STATE_BYTES, "bmshj_job fits a job");
 
-static const tables *tables_of(const wai_job *j) { return j->set->own; }
+static const tables *tables_of(const wai_job *j) { return WAI_LOADED(j->set, tables); }
 
 static wai_status b_parse(wai_job *j, const uint8_t *data, size_t len) {
     return wai_b18f_parse(data, len, &WAI_JOB_STATE(j, bmshj_job)->b);

@@ -128,7 +128,7 @@ struct wai_codec {
     const char *encoder_members[4];
     /* Its parameter set's loader (the members are cap.set_members); NULL:
      * it reads none. */
-    wai_status (*load_set)(const wai_allocator *a, const wai_set *set, wai_loaded_set *l);
+    wai_set_loader load_set;
     const wai_codec_ops *ops;    /* NULL: this build does not decode it */
 };
 

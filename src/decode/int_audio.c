@@ -19,7 +19,7 @@ static wai_status shorter_length(const wai_allocator *a, const wai_loaded_set *l
     *len = 0;
     if (v->lat_len <= 1) return WAI_ok;
     wai_plan q;
-    wai_status st = wai_plan_model(a, &l->g_s.model, v->n_ch, 1, v->lat_len - 1, &q);
+    wai_status st = wai_plan_model(a, &wai_one_network_net(l)->model, v->n_ch, 1, v->lat_len - 1, &q);
     if (st == WAI_ok) *len = q.out_w;
     wai_plan_free(a, &q);
     return st == WAI_out_of_memory ? st : WAI_ok;
@@ -34,7 +34,7 @@ static wai_status check_and_plan(const wai_allocator *a, const wai_loaded_set *l
                                  const wai_wia1 *v, wai_plan *p) {
     memset(p, 0, sizeof *p);
     if (v->afrac != l->afrac) return WAI_model_mismatch;
-    wai_status st = wai_plan_model(a, &l->g_s.model, v->n_ch, 1, v->lat_len, p);
+    wai_status st = wai_plan_model(a, &wai_one_network_net(l)->model, v->n_ch, 1, v->lat_len, p);
     if (st != WAI_ok) return st;
     uint64_t shorter = 0;
     if (p->out_c != 1) st = WAI_model_mismatch;
@@ -82,10 +82,10 @@ static wai_status to_pcm(const void *arg, const int64_t *y, uint8_t *pcm) {
 
 /* ---- the codec (decode/codec.h, decode/one_network.h) ------------------------- */
 
-wai_status wai_int_audio_load_set(const wai_allocator *a, const wai_set *set, wai_loaded_set *l) {
-    wai_status st = wai_loaded_net(a, set, "model.wam", 1, &l->g_s);
-    const wai_net *nets[] = {&l->g_s};
-    return st == WAI_ok ? wai_loaded_one_scale(l, nets, 1) : st;
+/* The row's one member: a WAM1 network (the synthesis). */
+wai_status wai_int_audio_load_set(const wai_allocator *a, const wai_set *set,
+                               const char *const *members, wai_loaded_set *l) {
+    return wai_one_network_load(a, set, members[0], 1, l);
 }
 
 static wai_status parse(const uint8_t *data, size_t len, void *h) {

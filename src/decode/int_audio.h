@@ -9,6 +9,7 @@
  * and its set's loader: model.wam parsed as WAM1 (model_mismatch), its one
  * scale in 1..30 (model_mismatch). */
 extern const wai_codec_ops wai_int_audio_ops;
-wai_status wai_int_audio_load_set(const wai_allocator *a, const wai_set *set, wai_loaded_set *l);
+wai_status wai_int_audio_load_set(const wai_allocator *a, const wai_set *set,
+                                  const char *const *members, wai_loaded_set *l);
 
 #endif

@@ -22,30 +22,47 @@
 #include "formats/wic1.h"
 #include "ops/layers.h"
 
-#define MEMBER "model.wcb"
 #define MAX_EDGES 65536u
 
 enum { CTX, PRIOR, DEC, RECON };
 
 /* ---- the set ------------------------------------------------------------------- */
 
-wai_status wai_int_cond_load_set(const wai_allocator *a, const wai_set *set, wai_loaded_set *l) {
+/* The loaded set's own object: the bundle's four networks and its tables. */
+typedef struct cond_set {
+    wai_net net[4];
+    wai_loaded_tables t;
+} cond_set;
+
+static void cond_set_free(const wai_allocator *a, void *own) {
+    cond_set *c = own;
+    for (int i = 0; i < 4; i++) wai_net_free(a, &c->net[i]);
+    wai_loaded_tables_free(a, &c->t);
+    wai_free(a, c);
+}
+
+/* The row's one member: the WCB1 bundle. */
+wai_status wai_int_cond_load_set(const wai_allocator *a, const wai_set *set,
+                                 const char *const *members, wai_loaded_set *l) {
     const uint8_t *data;
     size_t len;
-    if (wai_set_find(set, MEMBER, &data, &len) != WAI_ok) return WAI_set_incomplete;
+    if (wai_set_find(set, members[0], &data, &len) != WAI_ok) return WAI_set_incomplete;
+    cond_set *c = wai_loaded_own(a, l, sizeof *c, cond_set_free);
+    if (!c) return WAI_out_of_memory;
     wai_bundle b;
     wai_status st = wai_bundle_split(data, len, "WCB1", WAI_WCB1_SECTIONS, &b);
     for (int i = 0; i < 4 && st == WAI_ok; i++)
-        st = wai_loaded_net_bytes(a, b.section[i], b.len[i], 2, &l->cond[i]);
+        st = wai_loaded_net_bytes(a, b.section[i], b.len[i], 2, &c->net[i]);
     /* S17: afrac, 1..65536 edges, §2's tables, no hyper-latent members. */
     const wai_entropy_rules rules = {0, 1, MAX_EDGES, 1};
     if (st == WAI_ok)
-        st = wai_loaded_tables_text(a, b.section[WAI_WCB1_TABLES], b.len[WAI_WCB1_TABLES], &rules, l);
+        st = wai_loaded_tables_text(a, b.section[WAI_WCB1_TABLES], b.len[WAI_WCB1_TABLES], &rules,
+                                    &c->t);
     if (st == WAI_ok) {
-        const wai_net *const four[] = {&l->cond[CTX], &l->cond[PRIOR], &l->cond[DEC], &l->cond[RECON]};
+        const wai_net *const four[] = {&c->net[CTX], &c->net[PRIOR], &c->net[DEC], &c->net[RECON]};
         st = wai_loaded_one_scale(l, four, 4);
     }
-    if (st == WAI_ok && l->tables->afrac != (int64_t)l->afrac) st = WAI_model_mismatch;
+    if (st == WAI_ok && c->t.set->afrac != (int64_t)l->afrac) st = WAI_model_mismatch;
     return st;
 }
 
@@ -67,17 +84,18 @@ static void plan_free(const wai_allocator *a, cond_plan *p) {
  * (geometry_mismatch). */
 static wai_status plan_frame(const wai_allocator *a, const wai_loaded_set *l, const wai_wcf1 *f,
                              cond_plan *p) {
+    const wai_net *n = WAI_LOADED(l, cond_set)->net;
     memset(p, 0, sizeof *p);
-    wai_status st = wai_plan_model(a, &l->cond[CTX].model, f->cf, f->sh, f->sw, &p->net[CTX]);
+    wai_status st = wai_plan_model(a, &n[CTX].model, f->cf, f->sh, f->sw, &p->net[CTX]);
     if (st != WAI_ok) return st;
     p->cc = p->net[CTX].out_c;
     const uint64_t dec_in = (uint64_t)f->m + p->cc;
-    if ((st = wai_plan_model(a, &l->cond[PRIOR].model, p->cc, f->sh, f->sw, &p->net[PRIOR])) != WAI_ok)
+    if ((st = wai_plan_model(a, &n[PRIOR].model, p->cc, f->sh, f->sw, &p->net[PRIOR])) != WAI_ok)
         return st;
     if (dec_in > UINT32_MAX) return WAI_too_large;
-    if ((st = wai_plan_model(a, &l->cond[DEC].model, (uint32_t)dec_in, f->sh, f->sw, &p->net[DEC])) !=
+    if ((st = wai_plan_model(a, &n[DEC].model, (uint32_t)dec_in, f->sh, f->sw, &p->net[DEC])) !=
             WAI_ok ||
-        (st = wai_plan_model(a, &l->cond[RECON].model, f->cf, f->sh, f->sw, &p->net[RECON])) != WAI_ok)
+        (st = wai_plan_model(a, &n[RECON].model, f->cf, f->sh, f->sw, &p->net[RECON])) != WAI_ok)
         return st;
     const wai_plan *c = &p->net[CTX], *pr = &p->net[PRIOR], *d = &p->net[DEC], *r = &p->net[RECON];
     if (c->out_h != f->sh || c->out_w != f->sw) return WAI_geometry_mismatch;
@@ -140,15 +158,16 @@ static wai_status decode_frame(const wai_exec *ex, const wai_kernels *k, const w
                                frame_bufs *b, uint8_t *rgb) {
     const size_t pos = (size_t)f->sh * f->sw, ny = (size_t)f->m * pos;
     int64_t *C = b->x + ny;
-    const wai_net *n = l->cond;
+    const cond_set *c = WAI_LOADED(l, cond_set);
+    const wai_net *n = c->net;
     wai_status st = wai_network_run_ex(ex, k, &n[CTX].model, &n[CTX].sums, &p->net[CTX], F, C);
     if (st == WAI_ok)
         st = wai_network_run_ex(ex, k, &n[PRIOR].model, &n[PRIOR].sums, &p->net[PRIOR], C, b->sm);
     if (st != WAI_ok) return st;
-    const wai_entropy_set *t = l->tables;
+    const wai_entropy_set *t = c->t.set;
     wai_rans_dec d;
     wai_rans_dec_init(&d, f->stream.bytes, f->stream.len);
-    st = wai_decode_bucketed(&d, l->latent, t->latent, t->scale_edges, t->n_edges, b->sm, b->sm + ny,
+    st = wai_decode_bucketed(&d, c->t.latent, t->latent, t->scale_edges, t->n_edges, b->sm, b->sm + ny,
                              ny, l->afrac, b->x);
     if (st == WAI_ok) st = wai_rans_end_canonical(&d);
     if (st == WAI_ok)

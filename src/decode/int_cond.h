@@ -8,6 +8,7 @@
 
 extern const wai_codec_ops wai_int_cond_ops;
 extern const wai_codec_ops wai_int_cond_frame_ops;
-wai_status wai_int_cond_load_set(const wai_allocator *a, const wai_set *set, wai_loaded_set *l);
+wai_status wai_int_cond_load_set(const wai_allocator *a, const wai_set *set,
+                                 const char *const *members, wai_loaded_set *l);
 
 #endif

@@ -12,10 +12,11 @@
 
 wai_status wai_wih1_prepare(const wai_allocator *a, const wai_loaded_set *l, const wai_wih1 *v,
                             wai_hyper_plan *p) {
+    const wai_hyper_set *h = WAI_LOADED(l, wai_hyper_set);
     memset(p, 0, sizeof *p);
-    if (v->n_z > l->tables->n_z) return WAI_model_mismatch;
-    wai_status st = wai_plan_model(a, &l->h_s.model, v->n_z, v->zh, v->zw, &p->h_s);
-    if (st == WAI_ok) st = wai_plan_model(a, &l->g_s.model, v->m, v->sh, v->sw, &p->g_s);
+    if (v->n_z > h->t.set->n_z) return WAI_model_mismatch;
+    wai_status st = wai_plan_model(a, &h->h_s.model, v->n_z, v->zh, v->zw, &p->h_s);
+    if (st == WAI_ok) st = wai_plan_model(a, &h->g_s.model, v->m, v->sh, v->sw, &p->g_s);
     if (st == WAI_ok && (p->h_s.out_c != wai_sat_mul(2, v->m) || p->h_s.out_h != v->sh ||
                          p->h_s.out_w != v->sw))
         st = WAI_geometry_mismatch;
@@ -82,12 +83,13 @@ void wai_rgb8_interleave(const wai_exec *ex, const int64_t *planes, size_t hw, u
 /* The hyper-latent: channel k against hyper table k, its offset and median. */
 static wai_status decode_z(const wai_allocator *a, const wai_loaded_set *l, const wai_wih1 *v,
                            int64_t *z) {
+    const wai_loaded_tables *t = &WAI_LOADED(l, wai_hyper_set)->t;
     wai_channel_coding *ch = wai_alloc_array(a, v->n_z, sizeof *ch);
     if (!ch) return WAI_out_of_memory;
     for (uint32_t k = 0; k < v->n_z; k++) {
-        ch[k].table = &l->hyper[k];
-        ch[k].offset = l->tables->hyper[k].offset;
-        ch[k].median = l->tables->z_median_q[k];
+        ch[k].table = &t->hyper[k];
+        ch[k].offset = t->set->hyper[k].offset;
+        ch[k].median = t->set->z_median_q[k];
     }
     wai_rans_dec d;
     wai_rans_dec_init(&d, v->z_stream.bytes, v->z_stream.len);
@@ -99,17 +101,19 @@ static wai_status decode_z(const wai_allocator *a, const wai_loaded_set *l, cons
 
 static wai_status decode_y(const wai_loaded_set *l, const wai_wih1 *v, const int64_t *hs,
                            int64_t *y) {
+    const wai_loaded_tables *t = &WAI_LOADED(l, wai_hyper_set)->t;
     size_t n = (size_t)v->m * v->sh * v->sw;
     wai_rans_dec d;
     wai_rans_dec_init(&d, v->y_stream.bytes, v->y_stream.len);
-    wai_status st = wai_decode_bucketed(&d, l->latent, l->tables->latent, l->tables->scale_edges,
-                                        l->tables->n_edges, hs, hs + n, n, l->afrac, y);
+    wai_status st = wai_decode_bucketed(&d, t->latent, t->set->latent, t->set->scale_edges,
+                                        t->set->n_edges, hs, hs + n, n, l->afrac, y);
     return st == WAI_ok ? wai_rans_end_canonical(&d) : st;
 }
 
 wai_status wai_wih1_decode(const wai_exec *ex, const wai_kernels *k, const wai_loaded_set *l,
                            const wai_wih1 *v, const wai_hyper_plan *p, uint8_t *rgb) {
     const wai_allocator *a = ex->alloc;
+    const wai_hyper_set *h = WAI_LOADED(l, wai_hyper_set);
     /* Planning bounded every size by the caps, so each fits size_t. */
     int64_t *z = wai_alloc_array(a, (size_t)p->h_s.in_c * p->h_s.in_h * p->h_s.in_w, 8);
     int64_t *hs = wai_alloc_array(a, (size_t)p->h_s.out_elems, 8);
@@ -117,7 +121,7 @@ wai_status wai_wih1_decode(const wai_exec *ex, const wai_kernels *k, const wai_l
     wai_status st = WAI_out_of_memory;
     if (!z || !hs) goto done;
     if ((st = decode_z(a, l, v, z)) != WAI_ok) goto done;
-    st = wai_network_run_ex(ex, k, &l->h_s.model, &l->h_s.sums, &p->h_s, z, hs);
+    st = wai_network_run_ex(ex, k, &h->h_s.model, &h->h_s.sums, &p->h_s, z, hs);
     wai_free(a, z);
     z = NULL;
     if (st != WAI_ok) goto done;
@@ -128,7 +132,7 @@ wai_status wai_wih1_decode(const wai_exec *ex, const wai_kernels *k, const wai_l
     hs = NULL;
     st = WAI_out_of_memory;
     if (!(g = wai_alloc_array(a, (size_t)p->g_s.out_elems, 8))) goto done;
-    if ((st = wai_network_run_ex(ex, k, &l->g_s.model, &l->g_s.sums, &p->g_s, y, g)) != WAI_ok)
+    if ((st = wai_network_run_ex(ex, k, &h->g_s.model, &h->g_s.sums, &p->g_s, y, g)) != WAI_ok)
         goto done;
     wai_rgb8_interleave(ex, g, (size_t)p->g_s.out_h * p->g_s.out_w, l->afrac, rgb);
 done:
@@ -141,13 +145,25 @@ done:
 
 /* ---- the codec (decode/codec.h) --------------------------------------------- */
 
-wai_status wai_int_hyper_load_set(const wai_allocator *a, const wai_set *set, wai_loaded_set *l) {
+static void hyper_set_free(const wai_allocator *a, void *own) {
+    wai_hyper_set *h = own;
+    wai_net_free(a, &h->g_s);
+    wai_net_free(a, &h->h_s);
+    wai_loaded_tables_free(a, &h->t);
+    wai_free(a, h);
+}
+
+/* The row's members: g_s, h_s, the tables (decode/codecs.c, HYPER_SET). */
+wai_status wai_int_hyper_load_set(const wai_allocator *a, const wai_set *set,
+                                  const char *const *members, wai_loaded_set *l) {
+    wai_hyper_set *h = wai_loaded_own(a, l, sizeof *h, hyper_set_free);
+    if (!h) return WAI_out_of_memory;
     wai_status st;
-    if ((st = wai_loaded_net(a, set, "g_s.whm", 2, &l->g_s)) != WAI_ok ||
-        (st = wai_loaded_net(a, set, "h_s.whm", 2, &l->h_s)) != WAI_ok ||
-        (st = wai_loaded_tables(a, set, "entropy.json", l)) != WAI_ok)
+    if ((st = wai_loaded_net(a, set, members[0], 2, &h->g_s)) != WAI_ok ||
+        (st = wai_loaded_net(a, set, members[1], 2, &h->h_s)) != WAI_ok ||
+        (st = wai_loaded_tables_read(a, set, members[2], &h->t)) != WAI_ok)
         return st;
-    const wai_net *nets[] = {&l->g_s, &l->h_s};
+    const wai_net *nets[] = {&h->g_s, &h->h_s};
     return wai_loaded_one_scale(l, nets, 2);
 }
 

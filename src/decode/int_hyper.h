@@ -11,6 +11,13 @@
 #include "sets/loaded.h"
 #include "wai/wai_decode.h"
 
+/* The loaded set of wai.neural.int_hyper and its keyframe-1 video forms
+ * (the loaded set's own object): its two networks and its tables. */
+typedef struct wai_hyper_set {
+    wai_net g_s, h_s;
+    wai_loaded_tables t;
+} wai_hyper_set;
+
 /* The two networks planned on the payload's shapes. */
 typedef struct wai_hyper_plan {
     wai_plan h_s, g_s;
@@ -53,11 +60,12 @@ void wai_rgb8_interleave(const wai_exec *ex, const int64_t *planes, size_t hw, u
                          uint8_t *rgb);
 
 /* The capability wai.neural.int_hyper (decode/codecs.c): its decode's steps,
- * and the loader of its set, which the keyframe-1 video forms share: in
- * §9's order g_s.whm and h_s.whm parsed as WHM1, entropy.json by every rule
- * of §9 (each model_mismatch), then one scale: both networks' afrac equal
- * and in 1..30 (model_mismatch). */
+ * and the loader of its set, which the keyframe-1 video forms share: its
+ * row's members in §9's order, g_s and h_s parsed as WHM1, the tables by
+ * every rule of §9 (each model_mismatch), then one scale: both networks'
+ * afrac equal and in 1..30 (model_mismatch). */
 extern const wai_codec_ops wai_int_hyper_ops;
-wai_status wai_int_hyper_load_set(const wai_allocator *a, const wai_set *set, wai_loaded_set *l);
+wai_status wai_int_hyper_load_set(const wai_allocator *a, const wai_set *set,
+                                  const char *const *members, wai_loaded_set *l);
 
 #endif

@@ -24,7 +24,6 @@
 #include "formats/bundle.h"
 #include "ops/layers.h"
 
-#define MEMBER "model.wmb"
 #define MAX_EDGES 65536u
 
 /* ---- the set ------------------------------------------------------------------- */
@@ -45,24 +44,44 @@ static int net_loads(const wai_model *m) {
     return has;
 }
 
-wai_status wai_int_mlicpp_load_set(const wai_allocator *a, const wai_set *set, wai_loaded_set *l) {
+/* The loaded set's own object: the bundle's three networks and its tables. */
+typedef struct mlic_set {
+    wai_net h_s, entropy, g_s;
+    wai_loaded_tables t;
+} mlic_set;
+
+static void mlic_set_free(const wai_allocator *a, void *own) {
+    mlic_set *m = own;
+    wai_net_free(a, &m->h_s);
+    wai_net_free(a, &m->entropy);
+    wai_net_free(a, &m->g_s);
+    wai_loaded_tables_free(a, &m->t);
+    wai_free(a, m);
+}
+
+/* The row's one member: the WMB1 bundle. */
+wai_status wai_int_mlicpp_load_set(const wai_allocator *a, const wai_set *set,
+                                   const char *const *members, wai_loaded_set *l) {
     const uint8_t *data;
     size_t len;
-    if (wai_set_find(set, MEMBER, &data, &len) != WAI_ok) return WAI_set_incomplete;
+    if (wai_set_find(set, members[0], &data, &len) != WAI_ok) return WAI_set_incomplete;
+    mlic_set *m = wai_loaded_own(a, l, sizeof *m, mlic_set_free);
+    if (!m) return WAI_out_of_memory;
     wai_bundle b;
     wai_status st = wai_bundle_split(data, len, "WMB1", WAI_WMB1_SECTIONS, &b);
     if (st != WAI_ok) return st;
-    wai_net *nets[3] = {&l->h_s, &l->entropy, &l->g_s};
+    wai_net *nets[3] = {&m->h_s, &m->entropy, &m->g_s};
     for (int i = 0; i < 3 && st == WAI_ok; i++)
         st = wai_loaded_net_bytes(a, b.section[i], b.len[i], 2, nets[i]);
     const wai_entropy_rules rules = {1, 1, MAX_EDGES, 0};
     if (st == WAI_ok)
-        st = wai_loaded_tables_text(a, b.section[WAI_WMB1_TABLES], b.len[WAI_WMB1_TABLES], &rules, l);
+        st = wai_loaded_tables_text(a, b.section[WAI_WMB1_TABLES], b.len[WAI_WMB1_TABLES], &rules,
+                                    &m->t);
     if (st == WAI_ok) {
-        const wai_net *const one[] = {&l->h_s, &l->entropy, &l->g_s};
+        const wai_net *const one[] = {&m->h_s, &m->entropy, &m->g_s};
         st = wai_loaded_one_scale(l, one, 3);
     }
-    if (st == WAI_ok && l->tables->afrac != (int64_t)l->afrac) st = WAI_model_mismatch;
+    if (st == WAI_ok && m->t.set->afrac != (int64_t)l->afrac) st = WAI_model_mismatch;
     for (int i = 0; i < 3 && st == WAI_ok; i++)
         if (!net_loads(&nets[i]->model)) st = WAI_model_mismatch;
     return st;
@@ -99,13 +118,13 @@ static void m_release(wai_job *j, const wai_allocator *a) {
 static wai_status m_prepare(wai_job *j, const wai_allocator *a) {
     mlic_job *s = WAI_JOB_STATE(j, mlic_job);
     const wai_wim1 *v = &s->v;
-    const wai_loaded_set *l = j->set;
-    if (v->cz > l->tables->n_z) return WAI_model_mismatch;
+    const mlic_set *m = WAI_LOADED(j->set, mlic_set);
+    if (v->cz > m->t.set->n_z) return WAI_model_mismatch;
     const uint64_t cy2 = 2 * (uint64_t)v->cy;
     /* 3·Cy fits u32: the parse held 3·Cy·Yh·Yw within 2^26. */
-    wai_status st = plan(a, &l->h_s, v->cz, v->zh, v->zw, cy2, v->yh, v->yw, &s->hs);
-    if (st == WAI_ok) st = plan(a, &l->entropy, 3 * v->cy, v->yh, v->yw, cy2, v->yh, v->yw, &s->ent);
-    if (st == WAI_ok) st = plan(a, &l->g_s, v->cy, v->yh, v->yw, 3, v->h, v->w, &s->gs);
+    wai_status st = plan(a, &m->h_s, v->cz, v->zh, v->zw, cy2, v->yh, v->yw, &s->hs);
+    if (st == WAI_ok) st = plan(a, &m->entropy, 3 * v->cy, v->yh, v->yw, cy2, v->yh, v->yw, &s->ent);
+    if (st == WAI_ok) st = plan(a, &m->g_s, v->cy, v->yh, v->yw, 3, v->h, v->w, &s->gs);
     if (st != WAI_ok) return st;
     /* S13: every network's work, the entropy network 2·K times. */
     const uint64_t z = wai_sat_mul3(v->cz, v->zh, v->zw), y = wai_sat_mul3(v->cy, v->yh, v->yw);
@@ -141,12 +160,13 @@ static wai_status malformed(wai_status st) {
 static wai_status decode_z(const wai_allocator *a, const wai_loaded_set *l, const wai_wim1 *v,
                            int64_t *z) {
     if (!wai_wim1_stream_ok(v->lz)) return WAI_payload_malformed;
+    const wai_loaded_tables *t = &WAI_LOADED(l, mlic_set)->t;
     wai_channel_coding *ch = wai_alloc_array(a, v->cz, sizeof *ch);
     if (!ch) return WAI_out_of_memory;
     for (uint32_t k = 0; k < v->cz; k++) {
-        ch[k].table = &l->hyper[k];
-        ch[k].offset = l->tables->hyper[k].offset;
-        ch[k].median = l->tables->z_median_q[k];
+        ch[k].table = &t->hyper[k];
+        ch[k].offset = t->set->hyper[k].offset;
+        ch[k].median = t->set->z_median_q[k];
     }
     wai_rans_dec d;
     wai_rans_dec_init(&d, v->z, v->lz);
@@ -170,11 +190,12 @@ static wai_status decode_y(const wai_exec *ex, const wai_kernels *kern, const wa
     wai_network_ws local;
     wai_network_ws_init(&local, ex);
     wai_network_ws *ws = ex->ws ? ex->ws : &local;
-    const wai_entropy_set *t = l->tables;
+    const mlic_set *m = WAI_LOADED(l, mlic_set);
+    const wai_entropy_set *t = m->t.set;
     wai_status st = WAI_ok;
     for (uint32_t j = 0; st == WAI_ok && j < v->k; j++)
         for (uint32_t pass = 0; st == WAI_ok && pass < 2; pass++) {
-            st = wai_network_run_ws(ws, kern, &l->entropy.model, &l->entropy.sums, &s->ent, x, sm);
+            st = wai_network_run_ws(ws, kern, &m->entropy.model, &m->entropy.sums, &s->ent, x, sm);
             for (size_t c = j * per_slice; st == WAI_ok && c < (j + 1) * per_slice; c++)
                 for (uint32_t r = 0; st == WAI_ok && r < v->yh; r++)
                     /* The anchors, (row + col) even, then the rest. */
@@ -182,7 +203,7 @@ static wai_status decode_y(const wai_exec *ex, const wai_kernels *kern, const wa
                         const size_t p = (size_t)r * v->yw + col;
                         const uint32_t b = wai_bucket(sm[c * plane + p], t->scale_edges, t->n_edges);
                         int32_t sym;
-                        st = wai_rans_decode(&d, &l->latent[b], t->latent[b].offset, &sym);
+                        st = wai_rans_decode(&d, &m->t.latent[b], t->latent[b].offset, &sym);
                         if (st == WAI_ok)
                             st = wai_dequantize(sym, l->afrac, sm[(v->cy + c) * plane + p],
                                                 &x[c * plane + p]);
@@ -198,6 +219,7 @@ static wai_status m_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
     const mlic_job *s = WAI_JOB_STATE(j, mlic_job);
     const wai_wim1 *v = &s->v;
     const wai_loaded_set *l = j->set;
+    const mlic_set *m = WAI_LOADED(l, mlic_set);
     const wai_allocator *a = ex->alloc;
     const size_t plane = (size_t)v->yh * v->yw, y_elems = (size_t)v->cy * plane;
     /* Planning bounded every size by the caps, so each fits size_t. */
@@ -208,7 +230,7 @@ static wai_status m_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
     wai_status st = z && x && sm ? WAI_ok : WAI_out_of_memory;
     if (st == WAI_ok) st = malformed(decode_z(a, l, v, z));
     if (st == WAI_ok)
-        st = malformed(wai_network_run_ex(ex, k, &l->h_s.model, &l->h_s.sums, &s->hs, z, x + y_elems));
+        st = malformed(wai_network_run_ex(ex, k, &m->h_s.model, &m->h_s.sums, &s->hs, z, x + y_elems));
     wai_free(a, z);
     z = NULL;
     if (st == WAI_ok) st = malformed(decode_y(ex, k, l, s, x, sm));
@@ -216,7 +238,7 @@ static wai_status m_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
     sm = NULL;
     if (st == WAI_ok && !(g = wai_alloc_array(a, (size_t)s->gs.out_elems, 8))) st = WAI_out_of_memory;
     if (st == WAI_ok)
-        st = malformed(wai_network_run_ex(ex, k, &l->g_s.model, &l->g_s.sums, &s->gs, x, g));
+        st = malformed(wai_network_run_ex(ex, k, &m->g_s.model, &m->g_s.sums, &s->gs, x, g));
     if (st == WAI_ok) wai_rgb8_interleave(ex, g, (size_t)v->h * v->w, l->afrac, out);
     wai_free(a, g), wai_free(a, x);
     j->outputs = out;

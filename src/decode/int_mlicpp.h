@@ -6,6 +6,7 @@
 #include "decode/codec.h"
 
 extern const wai_codec_ops wai_int_mlicpp_ops;
-wai_status wai_int_mlicpp_load_set(const wai_allocator *a, const wai_set *set, wai_loaded_set *l);
+wai_status wai_int_mlicpp_load_set(const wai_allocator *a, const wai_set *set,
+                                   const char *const *members, wai_loaded_set *l);
 
 #endif

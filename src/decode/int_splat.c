@@ -17,7 +17,7 @@ static wai_status check_and_plan(const wai_allocator *a, const wai_loaded_set *l
                                  const wai_wis1 *v, wai_plan *p) {
     memset(p, 0, sizeof *p);
     if (v->afrac != l->afrac) return WAI_model_mismatch;
-    wai_status st = wai_plan_model(a, &l->g_s.model, v->c, v->sh, v->sw, p);
+    wai_status st = wai_plan_model(a, &wai_one_network_net(l)->model, v->c, v->sh, v->sw, p);
     if (st == WAI_ok && (p->out_c != v->attr || p->out_h != v->s || p->out_w != v->s))
         st = WAI_geometry_mismatch;
     if (st != WAI_ok) wai_plan_free(a, p);
@@ -59,10 +59,10 @@ static wai_status to_planes(const void *arg, const int64_t *y, uint8_t *planes) 
 
 /* ---- the codec (decode/codec.h, decode/one_network.h) ------------------------- */
 
-wai_status wai_int_splat_load_set(const wai_allocator *a, const wai_set *set, wai_loaded_set *l) {
-    wai_status st = wai_loaded_net(a, set, "g_s.whm", 2, &l->g_s);
-    const wai_net *nets[] = {&l->g_s};
-    return st == WAI_ok ? wai_loaded_one_scale(l, nets, 1) : st;
+/* The row's one member: a WHM1 network (the synthesis). */
+wai_status wai_int_splat_load_set(const wai_allocator *a, const wai_set *set,
+                               const char *const *members, wai_loaded_set *l) {
+    return wai_one_network_load(a, set, members[0], 2, l);
 }
 
 static wai_status parse(const uint8_t *data, size_t len, void *h) {

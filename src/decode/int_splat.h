@@ -10,6 +10,7 @@
  * and its set's loader: g_s.whm parsed as WHM1 (model_mismatch), its one
  * scale in 1..30 (model_mismatch). */
 extern const wai_codec_ops wai_int_splat_ops;
-wai_status wai_int_splat_load_set(const wai_allocator *a, const wai_set *set, wai_loaded_set *l);
+wai_status wai_int_splat_load_set(const wai_allocator *a, const wai_set *set,
+                                  const char *const *members, wai_loaded_set *l);
 
 #endif

@@ -16,7 +16,6 @@
 #include "ops/synth_convt.h"
 #include "sets/int_synth_json.h"
 
-#define MEMBER "int_synth.json"
 
 /* ---- the set ------------------------------------------------------------------- */
 
@@ -25,14 +24,14 @@ static void model_free(const wai_allocator *a, void *p) {
     wai_free(a, p);
 }
 
-wai_status wai_int_synth_load_set(const wai_allocator *a, const wai_set *set, wai_loaded_set *l) {
+/* The row's one member: int_synth.json. */
+wai_status wai_int_synth_load_set(const wai_allocator *a, const wai_set *set,
+                                  const char *const *members, wai_loaded_set *l) {
     const uint8_t *text;
     size_t len;
-    if (wai_set_find(set, MEMBER, &text, &len) != WAI_ok) return WAI_set_incomplete;
-    wai_synth_model *m = wai_alloc_zeroed(a, 1, sizeof *m);
+    if (wai_set_find(set, members[0], &text, &len) != WAI_ok) return WAI_set_incomplete;
+    wai_synth_model *m = wai_loaded_own(a, l, sizeof *m, model_free);
     if (!m) return WAI_out_of_memory;
-    l->own = m;
-    l->own_free = model_free;
     return wai_synth_model_read(a, text, len, m);
 }
 
@@ -45,7 +44,9 @@ typedef struct synth_job {
 
 _Static_assert(sizeof(synth_job) <= WAI_JOB_STATE_BYTES, "synth_job fits a job");
 
-static const wai_synth_model *model_of(const wai_job *j) { return j->set->own; }
+static const wai_synth_model *model_of(const wai_job *j) {
+    return WAI_LOADED(j->set, wai_synth_model);
+}
 
 static wai_status s_parse(wai_job *j, const uint8_t *data, size_t len) {
     return wai_int_synth_parse(data, len, &WAI_JOB_STATE(j, synth_job)->p);

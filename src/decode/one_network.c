@@ -47,7 +47,7 @@ wai_status wai_one_network_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
     const wai_kernels *k = wai_exec_kernels(ex);
     const wai_one_network_format *f = format_of(j);
     const one_job *s = WAI_JOB_STATE(j, one_job);
-    const wai_net *net = &j->set->g_s;
+    const wai_net *net = wai_one_network_net(j->set);
     const wai_allocator *a = ex->alloc;
     /* Planning bounded both sizes by the caps, so each fits size_t. */
     int64_t *lat = wai_alloc_array(a, (size_t)s->n_lat, 8);
@@ -68,4 +68,18 @@ void wai_one_network_release(wai_job *j, const wai_allocator *a) {
 
 void wai_one_network_describe(const wai_job *j, wai_text *t) {
     format_of(j)->describe(WAI_JOB_STATE(j, const one_job)->header, t);
+}
+
+static void net_free(const wai_allocator *a, void *own) {
+    wai_net_free(a, own);
+    wai_free(a, own);
+}
+
+wai_status wai_one_network_load(const wai_allocator *a, const wai_set *set, const char *member,
+                                int dims, wai_loaded_set *l) {
+    wai_net *n = wai_loaded_own(a, l, sizeof *n, net_free);
+    if (!n) return WAI_out_of_memory;
+    wai_status st = wai_loaded_net(a, set, member, dims, n);
+    const wai_net *nets[] = {n};
+    return st == WAI_ok ? wai_loaded_one_scale(l, nets, 1) : st;
 }

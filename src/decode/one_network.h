@@ -42,6 +42,15 @@ wai_status wai_one_network_run(wai_job *j, const wai_exec *ex, uint8_t *out);
 void wai_one_network_release(wai_job *j, const wai_allocator *a);
 void wai_one_network_describe(const wai_job *j, wai_text *t);
 
+/* Such a codec's set: its row's one member, parsed as a network of dims
+ * (2: WHM1, 1: WAM1) with its scale (1..30, model_mismatch), as the loaded
+ * set's own object; and that network. */
+wai_status wai_one_network_load(const wai_allocator *a, const wai_set *set, const char *member,
+                                int dims, wai_loaded_set *l);
+static inline const wai_net *wai_one_network_net(const wai_loaded_set *l) {
+    return WAI_LOADED(l, wai_net);
+}
+
 /* A codec's ops for format f (an object of static storage). */
 #define WAI_ONE_NETWORK_OPS(f)                                                       \
     {.parse = wai_one_network_parse,                                                 \

@@ -18,7 +18,7 @@ struct wai_set_ref {
     uint8_t key[32];
     /* Which loader loaded it: part of the key (one set's bytes may load
      * as two capabilities' sets). */
-    wai_status (*load)(const wai_allocator *, const wai_set *, wai_loaded_set *);
+    wai_set_loader load;
     wai_loaded_set *loaded;
     size_t refs;       /* decodes holding it */
     int kept;          /* in the list (else freed at its last release) */

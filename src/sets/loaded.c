@@ -78,6 +78,16 @@ static void count_free(void *opaque, void *p) {
     wai_free(c->inner, p);
 }
 
+void *wai_loaded_own(const wai_allocator *a, wai_loaded_set *l, size_t size,
+                     void (*own_free)(const wai_allocator *a, void *own)) {
+    void *own = wai_alloc_zeroed(a, 1, size);
+    if (own) {
+        l->own = own;
+        l->own_free = own_free;
+    }
+    return own;
+}
+
 wai_status wai_loaded_net_bytes(const wai_allocator *a, const uint8_t *bytes, size_t len, int dims,
                                 wai_net *out) {
     wai_status st = wai_model_parse(a, bytes, len, dims, &out->model);
@@ -91,6 +101,11 @@ wai_status wai_loaded_net(const wai_allocator *a, const wai_set *set, const char
     size_t len;
     wai_status st = wai_set_find(set, name, &data, &len);
     return st == WAI_ok ? wai_loaded_net_bytes(a, data, len, dims, out) : st;
+}
+
+void wai_net_free(const wai_allocator *a, wai_net *n) {
+    wai_sums_free(a, &n->sums);
+    wai_model_free(a, &n->model);
 }
 
 /* Lookups for n tables (each already a valid §2 table). */
@@ -108,19 +123,31 @@ static wai_status lookups(const wai_allocator *a, const wai_entropy_table *t, ui
 }
 
 wai_status wai_loaded_tables_text(const wai_allocator *a, const uint8_t *text, size_t len,
-                                  const wai_entropy_rules *rules, wai_loaded_set *l) {
-    wai_status st = wai_entropy_json_parse_rules(a, text, len, rules, &l->tables);
-    if (st == WAI_ok) st = lookups(a, l->tables->latent, l->tables->n_edges, &l->latent);
-    if (st == WAI_ok) st = lookups(a, l->tables->hyper, l->tables->n_z, &l->hyper);
+                                  const wai_entropy_rules *rules, wai_loaded_tables *out) {
+    wai_status st = wai_entropy_json_parse_rules(a, text, len, rules, &out->set);
+    if (st == WAI_ok) st = lookups(a, out->set->latent, out->set->n_edges, &out->latent);
+    if (st == WAI_ok) st = lookups(a, out->set->hyper, out->set->n_z, &out->hyper);
     return st;
 }
 
-wai_status wai_loaded_tables(const wai_allocator *a, const wai_set *set, const char *name,
-                             wai_loaded_set *l) {
+wai_status wai_loaded_tables_read(const wai_allocator *a, const wai_set *set, const char *name,
+                             wai_loaded_tables *out) {
     const uint8_t *data;
     size_t len;
     wai_status st = wai_set_find(set, name, &data, &len);
-    return st == WAI_ok ? wai_loaded_tables_text(a, data, len, NULL, l) : st;
+    return st == WAI_ok ? wai_loaded_tables_text(a, data, len, NULL, out) : st;
+}
+
+void wai_loaded_tables_free(const wai_allocator *a, wai_loaded_tables *t) {
+    if (t->set) {
+        for (uint32_t i = 0; t->latent && i < t->set->n_edges; i++)
+            wai_cdf_table_free(&t->latent[i], a);
+        for (uint32_t i = 0; t->hyper && i < t->set->n_z; i++) wai_cdf_table_free(&t->hyper[i], a);
+    }
+    wai_free(a, t->latent);
+    wai_free(a, t->hyper);
+    wai_entropy_set_free(a, t->set);
+    memset(t, 0, sizeof *t);
 }
 
 wai_status wai_loaded_one_scale(wai_loaded_set *l, const wai_net *const *nets, size_t n) {
@@ -134,25 +161,6 @@ wai_status wai_loaded_one_scale(wai_loaded_set *l, const wai_net *const *nets, s
 
 static void free_parts(const wai_allocator *a, wai_loaded_set *l) {
     if (l->own && l->own_free) l->own_free(a, l->own);
-    if (l->tables) {
-        for (uint32_t i = 0; l->latent && i < l->tables->n_edges; i++)
-            wai_cdf_table_free(&l->latent[i], a);
-        for (uint32_t i = 0; l->hyper && i < l->tables->n_z; i++)
-            wai_cdf_table_free(&l->hyper[i], a);
-    }
-    wai_free(a, l->latent);
-    wai_free(a, l->hyper);
-    wai_entropy_set_free(a, l->tables);
-    wai_sums_free(a, &l->g_s.sums);
-    wai_sums_free(a, &l->h_s.sums);
-    wai_sums_free(a, &l->entropy.sums);
-    for (int i = 0; i < 4; i++) {
-        wai_sums_free(a, &l->cond[i].sums);
-        wai_model_free(a, &l->cond[i].model);
-    }
-    wai_model_free(a, &l->g_s.model);
-    wai_model_free(a, &l->h_s.model);
-    wai_model_free(a, &l->entropy.model);
 }
 
 wai_status wai_loaded_set_load(const wai_allocator *a, const wai_set_kind *k, const wai_set *set,
@@ -163,7 +171,7 @@ wai_status wai_loaded_set_load(const wai_allocator *a, const wai_set_kind *k, co
     wai_allocator ca = {count_alloc, count_free, &cnt};
     wai_loaded_set *l = wai_alloc_zeroed(&ca, 1, sizeof *l);
     if (!l) return WAI_out_of_memory;
-    wai_status st = k->load(&ca, set, l);
+    wai_status st = k->load(&ca, set, k->members, l);
     if (st != WAI_ok) {
         free_parts(&ca, l);
         wai_free(&ca, l);

@@ -4,7 +4,8 @@
  * tables read and given lookups. What it holds depends on the set alone, so
  * it can be kept between decodes (sets/cache.h). Planning, which depends on
  * the payload's shapes, is the decode's. Which members a capability reads
- * and how they load is the capability's own (wai_set_kind). */
+ * is its codec row's, and what they load into its own object
+ * (wai_set_kind); here the parts every codec shares. */
 #ifndef WAI_SETS_LOADED_H
 #define WAI_SETS_LOADED_H
 
@@ -23,33 +24,41 @@ typedef struct wai_net {
     wai_sums sums;
 } wai_net;
 
+/* A set's entropy tables, read by §9's rules, with the lookups of its
+ * latent and hyper-latent tables. */
+typedef struct wai_loaded_tables {
+    wai_entropy_set *set;
+    wai_cdf_table *latent;      /* [set->n_edges] */
+    wai_cdf_table *hyper;       /* [set->n_z] */
+} wai_loaded_tables;
+
 typedef struct wai_loaded_set wai_loaded_set;
 
-/* What a capability's set is (its codec's entry, decode/codecs.c): the
- * members its decode reads, in §9's order (reading N1), NULL-terminated,
- * and the loader of its own file that parses and lowers them into l (its
- * refusals are the capability's: model_mismatch for a member that does
- * not parse or a scale out of rule). The loader allocates through a. */
+/* The loader of a capability's set (its codec's entry, decode/codecs.c):
+ * parses and lowers the members, named in §9's order by the codec's row
+ * (members), into the codec's own object (wai_loaded_own). Its refusals
+ * are the capability's: model_mismatch for a member that does not parse
+ * or a scale out of rule. It allocates through a. */
+typedef wai_status (*wai_set_loader)(const wai_allocator *a, const wai_set *set,
+                                     const char *const *members, wai_loaded_set *l);
+
+/* What a capability's set is: the members its decode reads, in §9's
+ * order (reading N1), NULL-terminated, and its loader. */
 typedef struct wai_set_kind {
     const char *const *members;
-    wai_status (*load)(const wai_allocator *a, const wai_set *set, wai_loaded_set *l);
+    wai_set_loader load;
 } wai_set_kind;
 
+/* A loaded set: what every codec shares, and the codec's own object. */
 struct wai_loaded_set {
-    uint32_t afrac;             /* the networks' one fixed-point scale, 1..30 */
-    wai_net g_s;                /* WIH1 and WIS1: g_s.whm; WIA1: model.wam */
-    wai_net h_s;                /* WIH1 and WIM1 */
-    wai_net entropy;            /* WIM1 only: the entropy network of model.wmb */
-    wai_net cond[4];            /* WIC1/WCF1 only: model.wcb's ctx, prior, dec and recon */
-    wai_entropy_set *tables;    /* WIH1 only: entropy.json */
-    wai_cdf_table *latent;      /* [tables->n_edges] lookups of the latent tables */
-    wai_cdf_table *hyper;       /* [tables->n_z] lookups of the hyper-latent tables */
-    /* A capability's own parts, kept by its loader (wai.neural.bmshj2018's
-     * tables), and how they are freed; NULL for the others. */
-    void *own;
+    uint32_t afrac;             /* the integer networks' one fixed-point scale, 1..30 */
+    void *own;                  /* the codec's own (its networks, its tables) */
     void (*own_free)(const wai_allocator *a, void *own);
     uint64_t bytes;             /* the memory it holds (allocations while loading) */
 };
+
+/* The codec's own object as its type. */
+#define WAI_LOADED(l, type) ((const type *)(l)->own)
 
 /* §7 step 1's first half: every member of the kind present, in §9's order
  * (set_incomplete, reading N1); then a pin, if the set has one: the kind
@@ -73,23 +82,32 @@ wai_status wai_set_digest(const wai_set_kind *k, const wai_set *set, uint8_t out
 
 /* ---- the loaders' parts (each refusal model_mismatch unless it says) ----- */
 
+/* The codec's own object: size bytes, zeroed, kept as l->own and freed by
+ * own_free (which must take a half-loaded one); NULL when out of memory. */
+void *wai_loaded_own(const wai_allocator *a, wai_loaded_set *l, size_t size,
+                     void (*own_free)(const wai_allocator *a, void *own));
+
 /* Member `name` parsed as a network of `dims` (2: WHM1, 1: WAM1), with its
  * parameter sums. */
 wai_status wai_loaded_net(const wai_allocator *a, const wai_set *set, const char *name, int dims,
                           wai_net *out);
 
-/* Member `name` read as entropy.json by every rule of §9 into l->tables,
- * with the lookups of its latent and hyper-latent tables. */
-wai_status wai_loaded_tables(const wai_allocator *a, const wai_set *set, const char *name,
-                             wai_loaded_set *l);
-
-/* The same from a text and rules (WMB1's tables section, §14). */
-wai_status wai_loaded_tables_text(const wai_allocator *a, const uint8_t *text, size_t len,
-                                  const wai_entropy_rules *rules, wai_loaded_set *l);
-
 /* A network from bytes (a bundle's section), with its parameter sums. */
 wai_status wai_loaded_net_bytes(const wai_allocator *a, const uint8_t *bytes, size_t len, int dims,
                                 wai_net *out);
+
+void wai_net_free(const wai_allocator *a, wai_net *n);
+
+/* Member `name` read as entropy.json by every rule of §9, with its
+ * lookups. */
+wai_status wai_loaded_tables_read(const wai_allocator *a, const wai_set *set, const char *name,
+                             wai_loaded_tables *out);
+
+/* The same from a text and rules (a bundle's tables section, §14, §17). */
+wai_status wai_loaded_tables_text(const wai_allocator *a, const uint8_t *text, size_t len,
+                                  const wai_entropy_rules *rules, wai_loaded_tables *out);
+
+void wai_loaded_tables_free(const wai_allocator *a, wai_loaded_tables *t);
 
 /* §7 step 2's first check: every one of the n networks' afrac equal and in
  * 1..30 (model_mismatch otherwise); sets l->afrac. */

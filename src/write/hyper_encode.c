@@ -70,7 +70,8 @@ static void stage(const encoder *e, wai_hyper_encode_stage s) {
 static wai_status code_stream(encoder *e, const int64_t *v, size_t n, size_t per,
                               const int64_t *sigma, const int64_t *mu, int32_t *sym,
                               int64_t *rebuilt, uint64_t *escapes, uint8_t **stream, size_t *len) {
-    const wai_entropy_set *t = e->l->tables;
+    const wai_loaded_tables *lt = &WAI_LOADED(e->l, wai_hyper_set)->t;
+    const wai_entropy_set *t = lt->set;
     const wai_cdf_table **tabs = wai_alloc_array(e->a, n, sizeof *tabs);
     int32_t *offs = wai_alloc_array(e->a, n, sizeof *offs);
     wai_status st = tabs && offs ? WAI_ok : WAI_out_of_memory;
@@ -82,7 +83,7 @@ static wai_status code_stream(encoder *e, const int64_t *v, size_t n, size_t per
         if (symbol_of(v[i], base, e->l->afrac, &sym[i]) != 0 ||
             wai_dequantize(sym[i], e->l->afrac, base, rebuilt ? &rebuilt[i] : &r) != WAI_ok)
             st = WAI_field_range;
-        tabs[i] = per ? &e->l->hyper[k] : &e->l->latent[k];
+        tabs[i] = per ? &lt->hyper[k] : &lt->latent[k];
         offs[i] = meta->offset;
         int64_t d = (int64_t)sym[i] - offs[i];
         *escapes += d < 0 || d >= (int64_t)meta->n - 2;
@@ -147,8 +148,9 @@ static wai_status encode(encoder *e, const wai_ml_analysis_args *g, wai_hyper_pl
     if ((st = code_stream(e, z.data, nz, (size_t)z.h * z.w, NULL, NULL, zsym, zq, &e->r->z_escapes,
                           &zs, &zl)) != WAI_ok)
         goto done;
-    if ((st = wai_network_run_ex(&e->ctx->exec, e->ctx->exec.kernels, &e->l->h_s.model,
-                                 &e->l->h_s.sums, &plan->h_s, zq, hs)) != WAI_ok)
+    const wai_net *h_s = &WAI_LOADED(e->l, wai_hyper_set)->h_s;
+    if ((st = wai_network_run_ex(&e->ctx->exec, e->ctx->exec.kernels, &h_s->model, &h_s->sums,
+                                 &plan->h_s, zq, hs)) != WAI_ok)
         goto done;
     stage(e, WAI_HYPER_STAGE_LATENT);
     st = WAI_out_of_memory;
