@@ -1,8 +1,19 @@
 /* libwai — exact decoder of WAI integer-codec payloads.
  *
- * Public API conventions: every function that can fail returns a wai_status;
- * handles are opaque; the library never prints, exits or aborts, and keeps
- * no global mutable state. */
+ * Public API conventions (docs/api.md): every function that can fail
+ * returns a wai_status; the library never prints, exits or aborts, and keeps
+ * no global mutable state.
+ *   - Names: functions and types wai_..., macros WAI_...; a status is WAI_
+ *     and the spec's code verbatim; every other enumerator WAI_ in upper
+ *     case.
+ *   - Handles are opaque, made by ..._create and released by ..._destroy;
+ *     memory the library hands over (text, buffers) is released by ..._free.
+ *   - Text into a caller's buffer (buf, size, *len): *len gets the text's
+ *     length without its NUL, always; WAI_ok when the text and its NUL fit,
+ *     else WAI_invalid_argument and buf an empty string. A call with size 0
+ *     learns the room it needs.
+ *   - A pointer a function only reads is const. Headers include each other
+ *     as "wai/NAME.h" and compile alone, in C and C++. */
 #ifndef WAI_WAI_H
 #define WAI_WAI_H
 

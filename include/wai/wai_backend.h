@@ -21,10 +21,10 @@
 #ifndef WAI_WAI_BACKEND_H
 #define WAI_WAI_BACKEND_H
 
-#include "wai.h"
-#include "wai_dispatch.h"
-#include "wai_format.h"
-#include "wai_set.h"
+#include "wai/wai.h"
+#include "wai/wai_dispatch.h"
+#include "wai/wai_format.h"
+#include "wai/wai_set.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -2,11 +2,11 @@
 #ifndef WAI_WAI_DECODE_H
 #define WAI_WAI_DECODE_H
 
-#include "wai.h"
-#include "wai_backend.h"
-#include "wai_dispatch.h"
-#include "wai_format.h"
-#include "wai_set.h"
+#include "wai/wai.h"
+#include "wai/wai_backend.h"
+#include "wai/wai_dispatch.h"
+#include "wai/wai_format.h"
+#include "wai/wai_set.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -7,8 +7,8 @@
 #ifndef WAI_WAI_DISPATCH_H
 #define WAI_WAI_DISPATCH_H
 
-#include "wai.h"
-#include "wai_format.h"
+#include "wai/wai.h"
+#include "wai/wai_format.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -232,8 +232,8 @@ typedef struct wai_dispatch_report {
 /* Writes the report as one line of JSON (no newline), members in §5's
  * order, and a NUL, by the API's rule for text (include/wai/wai.h): *len
  * (if not NULL) gets the text's length without the NUL, also when buf is
- * too small, and then the call returns WAI_invalid_argument and buf holds
- * nothing usable. WAI_invalid_argument also for a report with a NULL
+ * too small, and then the call returns WAI_invalid_argument and buf is an
+ * empty string. WAI_invalid_argument also for a report with a NULL
  * capability, a token outside its enum or a reason that is not a dispatch
  * code. */
 WAI_API wai_status wai_dispatch_report_json(const wai_dispatch_report *r, char *buf,

@@ -3,7 +3,7 @@
 #ifndef WAI_WAI_FORMAT_H
 #define WAI_WAI_FORMAT_H
 
-#include "wai.h"
+#include "wai/wai.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -101,11 +101,11 @@ WAI_API uint64_t wai_payload_max_bytes(const wai_capability *cap);
 
 /* The header of a payload of cap's format, parsed in §2's order, as one
  * JSON object (the fields each format's section names; `wai inspect`
- * prints it): written into buf (size bytes, NUL-terminated, cut short when
- * it does not fit) and its whole length into *length (not counting the
- * NUL), so a call with size 0 learns the room it needs. The parse's
- * refusal when it refuses (nothing written); unsupported_capability for a
- * capability this build does not parse. */
+ * prints it), into buf by the API's rule for text (include/wai/wai.h):
+ * *length its whole length, WAI_invalid_argument when it does not fit, so
+ * a call with size 0 learns the room it needs. The parse's refusal when it
+ * refuses (nothing written); unsupported_capability for a capability this
+ * build does not parse. */
 WAI_API wai_status wai_payload_header_json(const wai_capability *cap, const uint8_t *data,
                                            size_t len, char *buf, size_t size, size_t *length);
 

@@ -5,7 +5,7 @@
 #ifndef WAI_WAI_HASH_H
 #define WAI_WAI_HASH_H
 
-#include "wai.h"
+#include "wai/wai.h"
 
 #ifdef __cplusplus
 extern "C" {

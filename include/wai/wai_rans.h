@@ -5,7 +5,7 @@
 #ifndef WAI_WAI_RANS_H
 #define WAI_WAI_RANS_H
 
-#include "wai.h"
+#include "wai/wai.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -141,9 +141,11 @@ typedef struct wai_receipt_problem {
 /* "merkle_root", "signature", ... ("none" for WAI_RECEIPT_FAULT_NONE). */
 WAI_API const char *wai_receipt_fault_name(wai_receipt_fault f);
 
-/* One sentence saying what p found, NUL-terminated into buf (cap bytes);
- * returns the length it needs without the NUL. */
-WAI_API size_t wai_receipt_problem_text(const wai_receipt_problem *p, char *buf, size_t cap);
+/* One sentence saying what p found, into buf by the API's rule for text
+ * (include/wai/wai.h): *len its length, WAI_invalid_argument when it does
+ * not fit. */
+WAI_API wai_status wai_receipt_problem_text(const wai_receipt_problem *p, char *buf, size_t size,
+                                            size_t *len);
 
 /* ---- sealing ------------------------------------------------------------ */
 
@@ -184,7 +186,7 @@ WAI_API wai_status wai_receipt_seal_encode(wai_context *ctx, const uint8_t *payl
                                            const wai_receipt_seal_options *o,
                                            const wai_receipt_signer *signer, wai_receipt **out);
 
-WAI_API void wai_receipt_free(wai_receipt *r);
+WAI_API void wai_receipt_destroy(wai_receipt *r);
 
 /* The receipt's fields; valid while r lives. */
 WAI_API const wai_receipt_info *wai_receipt_view(const wai_receipt *r);
@@ -194,9 +196,9 @@ WAI_API const wai_receipt_info *wai_receipt_view(const wai_receipt *r);
 /* The receipt's JSON form, members in §15.2's order, one a line: *json
  * from the context's allocator (wai_receipt_json_free), NUL-terminated,
  * *len without the NUL. */
-WAI_API wai_status wai_receipt_write_json(wai_context *ctx, const wai_receipt *r, char **json,
+WAI_API wai_status wai_receipt_write_json(const wai_context *ctx, const wai_receipt *r, char **json,
                                           size_t *len);
-WAI_API void wai_receipt_json_free(wai_context *ctx, char *json);
+WAI_API void wai_receipt_json_free(const wai_context *ctx, char *json);
 
 /* Reads a JSON form strictly (§15.2): refused, WAI_receipt_refused and *p
  * says why. A receipt read is neither checked for consistency nor for its

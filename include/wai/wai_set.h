@@ -5,7 +5,7 @@
 #ifndef WAI_WAI_SET_H
 #define WAI_WAI_SET_H
 
-#include "wai.h"
+#include "wai/wai.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -15,7 +15,7 @@ typedef struct wai_set wai_set;
 
 /* An empty set; its memory comes from ctx's allocator, and ctx must outlive
  * it. */
-WAI_API wai_status wai_set_create(wai_context *ctx, wai_set **out);
+WAI_API wai_status wai_set_create(const wai_context *ctx, wai_set **out);
 WAI_API void wai_set_destroy(wai_set *s);
 
 /* Adds a member, copying its bytes. A name already present, an empty name

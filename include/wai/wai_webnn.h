@@ -33,8 +33,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "wai.h"
-#include "wai_backend.h"
+#include "wai/wai.h"
+#include "wai/wai_backend.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -132,8 +132,9 @@ WAI_WEBNN_API void wai_ml_context_options_default(wai_ml_context_options *o);
 
 /* ML.createContext(options): a context of ctx (its allocator and worker
  * pool compute the graphs). options NULL: the defaults. */
-WAI_WEBNN_API wai_status wai_ml_create_context(wai_context *ctx, const wai_ml_context_options *options,
-                                         wai_ml_context **out);
+WAI_WEBNN_API wai_status wai_ml_create_context(wai_context *ctx,
+                                               const wai_ml_context_options *options,
+                                               wai_ml_context **out);
 /* MLContext.destroy(): its graphs and tensors can no longer be used, and
  * are freed with it. */
 WAI_WEBNN_API void wai_ml_context_destroy(wai_ml_context *c);
@@ -155,19 +156,19 @@ typedef struct wai_ml_tensor_descriptor {
 
 /* createTensor(descriptor): every byte zero. */
 WAI_WEBNN_API wai_status wai_ml_create_tensor(wai_ml_context *c, const wai_ml_tensor_descriptor *d,
-                                        wai_ml_tensor **out);
+                                              wai_ml_tensor **out);
 /* createConstantTensor(descriptor, data): len must be the descriptor's byte
  * length. */
 WAI_WEBNN_API wai_status wai_ml_create_constant_tensor(wai_ml_context *c,
-                                                 const wai_ml_operand_descriptor *d,
-                                                 const void *data, size_t len,
-                                                 wai_ml_tensor **out);
+                                                       const wai_ml_operand_descriptor *d,
+                                                       const void *data, size_t len,
+                                                       wai_ml_tensor **out);
 /* writeTensor(tensor, data) and readTensor(tensor, outputData): len must be
  * the tensor's byte length. */
 WAI_WEBNN_API wai_status wai_ml_write_tensor(wai_ml_context *c, wai_ml_tensor *t, const void *data,
-                                       size_t len);
+                                             size_t len);
 WAI_WEBNN_API wai_status wai_ml_read_tensor(wai_ml_context *c, const wai_ml_tensor *t, void *out,
-                                      size_t len);
+                                            size_t len);
 WAI_WEBNN_API const wai_ml_operand_descriptor *wai_ml_tensor_descriptor_of(const wai_ml_tensor *t);
 /* MLTensor.destroy() (idempotent on a context; NULL is ignored). */
 WAI_WEBNN_API void wai_ml_tensor_destroy(wai_ml_tensor *t);
@@ -183,8 +184,8 @@ typedef struct wai_ml_named_tensor {
  * (TypeError otherwise); the graph computes into the outputs before the
  * call returns. */
 WAI_WEBNN_API wai_status wai_ml_dispatch(wai_ml_context *c, wai_ml_graph *g,
-                                   const wai_ml_named_tensor *inputs, size_t n_inputs,
-                                   const wai_ml_named_tensor *outputs, size_t n_outputs);
+                                         const wai_ml_named_tensor *inputs, size_t n_inputs,
+                                         const wai_ml_named_tensor *outputs, size_t n_outputs);
 
 /* ---- MLGraphBuilder and MLOperand ---------------------------------------- */
 
@@ -193,7 +194,8 @@ WAI_WEBNN_API wai_status wai_ml_graph_builder_create(wai_ml_context *c, wai_ml_g
 WAI_WEBNN_API void wai_ml_graph_builder_destroy(wai_ml_graph_builder *b);
 
 /* MLOperand.dataType and .shape. */
-WAI_WEBNN_API const wai_ml_operand_descriptor *wai_ml_operand_descriptor_of(const wai_ml_operand *o);
+WAI_WEBNN_API const wai_ml_operand_descriptor *
+wai_ml_operand_descriptor_of(const wai_ml_operand *o);
 
 /* MLOperatorOptions.label, in every operation's options. */
 typedef struct wai_ml_operator_options {
@@ -201,16 +203,17 @@ typedef struct wai_ml_operator_options {
 } wai_ml_operator_options;
 
 WAI_WEBNN_API wai_status wai_ml_input(wai_ml_graph_builder *b, const char *name,
-                                const wai_ml_operand_descriptor *d, wai_ml_operand **out);
+                                      const wai_ml_operand_descriptor *d, wai_ml_operand **out);
 /* constant(descriptor, buffer): the bytes are copied. */
-WAI_WEBNN_API wai_status wai_ml_constant(wai_ml_graph_builder *b, const wai_ml_operand_descriptor *d,
-                                   const void *data, size_t len, wai_ml_operand **out);
+WAI_WEBNN_API wai_status wai_ml_constant(wai_ml_graph_builder *b,
+                                         const wai_ml_operand_descriptor *d, const void *data,
+                                         size_t len, wai_ml_operand **out);
 /* constant(dataType, value): a scalar, value cast to the type. */
 WAI_WEBNN_API wai_status wai_ml_constant_scalar(wai_ml_graph_builder *b, wai_ml_operand_data_type t,
-                                          double value, wai_ml_operand **out);
+                                                double value, wai_ml_operand **out);
 /* constant(tensor): a constant tensor of the builder's context. */
 WAI_WEBNN_API wai_status wai_ml_constant_tensor(wai_ml_graph_builder *b, const wai_ml_tensor *t,
-                                          wai_ml_operand **out);
+                                                wai_ml_operand **out);
 
 /* One entry of an MLNamedOperands record. */
 typedef struct wai_ml_named_operand {
@@ -221,7 +224,7 @@ typedef struct wai_ml_named_operand {
 /* build(outputs): the graph of every operator the outputs depend on. The
  * builder then can build no more (InvalidStateError). */
 WAI_WEBNN_API wai_status wai_ml_build(wai_ml_graph_builder *b, const wai_ml_named_operand *outputs,
-                                size_t n_outputs, wai_ml_graph **out);
+                                      size_t n_outputs, wai_ml_graph **out);
 /* MLGraph.destroy(). */
 WAI_WEBNN_API void wai_ml_graph_destroy(wai_ml_graph *g);
 
@@ -230,9 +233,9 @@ WAI_WEBNN_API void wai_ml_graph_destroy(wai_ml_graph *g);
 WAI_WEBNN_API size_t wai_ml_graph_input_count(const wai_ml_graph *g);
 WAI_WEBNN_API size_t wai_ml_graph_output_count(const wai_ml_graph *g);
 WAI_WEBNN_API const char *wai_ml_graph_input_at(const wai_ml_graph *g, size_t i,
-                                          const wai_ml_operand_descriptor **d);
+                                                const wai_ml_operand_descriptor **d);
 WAI_WEBNN_API const char *wai_ml_graph_output_at(const wai_ml_graph *g, size_t i,
-                                           const wai_ml_operand_descriptor **d);
+                                                 const wai_ml_operand_descriptor **d);
 /* The operators the graph runs. */
 WAI_WEBNN_API size_t wai_ml_graph_operator_count(const wai_ml_graph *g);
 
@@ -263,8 +266,8 @@ typedef struct wai_ml_conv2d_options {
 
 WAI_WEBNN_API void wai_ml_conv2d_options_default(wai_ml_conv2d_options *o);
 WAI_WEBNN_API wai_status wai_ml_conv2d(wai_ml_graph_builder *b, const wai_ml_operand *input,
-                                 const wai_ml_operand *filter, const wai_ml_conv2d_options *o,
-                                 wai_ml_operand **out);
+                                       const wai_ml_operand *filter, const wai_ml_conv2d_options *o,
+                                       wai_ml_operand **out);
 
 /* ---- convTranspose2d ------------------------------------------------------- */
 
@@ -293,10 +296,11 @@ typedef struct wai_ml_conv_transpose2d_options {
 } wai_ml_conv_transpose2d_options;
 
 WAI_WEBNN_API void wai_ml_conv_transpose2d_options_default(wai_ml_conv_transpose2d_options *o);
-WAI_WEBNN_API wai_status wai_ml_conv_transpose2d(wai_ml_graph_builder *b, const wai_ml_operand *input,
-                                           const wai_ml_operand *filter,
-                                           const wai_ml_conv_transpose2d_options *o,
-                                           wai_ml_operand **out);
+WAI_WEBNN_API wai_status wai_ml_conv_transpose2d(wai_ml_graph_builder *b,
+                                                 const wai_ml_operand *input,
+                                                 const wai_ml_operand *filter,
+                                                 const wai_ml_conv_transpose2d_options *o,
+                                                 wai_ml_operand **out);
 
 /* ---- element-wise binary (bidirectional broadcasting) ---------------------- */
 
@@ -312,16 +316,16 @@ typedef enum wai_ml_binary_op {
 
 /* o may be NULL (no label). */
 WAI_WEBNN_API wai_status wai_ml_binary(wai_ml_graph_builder *b, wai_ml_binary_op op,
-                                 const wai_ml_operand *a, const wai_ml_operand *bb,
-                                 const wai_ml_operator_options *o, wai_ml_operand **out);
+                                       const wai_ml_operand *a, const wai_ml_operand *bb,
+                                       const wai_ml_operator_options *o, wai_ml_operand **out);
 WAI_WEBNN_API wai_status wai_ml_add(wai_ml_graph_builder *b, const wai_ml_operand *a,
-                              const wai_ml_operand *bb, wai_ml_operand **out);
+                                    const wai_ml_operand *bb, wai_ml_operand **out);
 WAI_WEBNN_API wai_status wai_ml_sub(wai_ml_graph_builder *b, const wai_ml_operand *a,
-                              const wai_ml_operand *bb, wai_ml_operand **out);
+                                    const wai_ml_operand *bb, wai_ml_operand **out);
 WAI_WEBNN_API wai_status wai_ml_mul(wai_ml_graph_builder *b, const wai_ml_operand *a,
-                              const wai_ml_operand *bb, wai_ml_operand **out);
+                                    const wai_ml_operand *bb, wai_ml_operand **out);
 WAI_WEBNN_API wai_status wai_ml_div(wai_ml_graph_builder *b, const wai_ml_operand *a,
-                              const wai_ml_operand *bb, wai_ml_operand **out);
+                                    const wai_ml_operand *bb, wai_ml_operand **out);
 
 /* ---- element-wise unary and activations ------------------------------------ */
 
@@ -347,8 +351,8 @@ typedef enum wai_ml_unary_op {
 } wai_ml_unary_op;
 
 WAI_WEBNN_API wai_status wai_ml_unary(wai_ml_graph_builder *b, wai_ml_unary_op op,
-                                const wai_ml_operand *input, const wai_ml_operator_options *o,
-                                wai_ml_operand **out);
+                                      const wai_ml_operand *input, const wai_ml_operator_options *o,
+                                      wai_ml_operand **out);
 
 typedef struct wai_ml_leaky_relu_options {
     double alpha; /* 0.01 */
@@ -357,7 +361,8 @@ typedef struct wai_ml_leaky_relu_options {
 
 WAI_WEBNN_API void wai_ml_leaky_relu_options_default(wai_ml_leaky_relu_options *o);
 WAI_WEBNN_API wai_status wai_ml_leaky_relu(wai_ml_graph_builder *b, const wai_ml_operand *input,
-                                     const wai_ml_leaky_relu_options *o, wai_ml_operand **out);
+                                           const wai_ml_leaky_relu_options *o,
+                                           wai_ml_operand **out);
 
 typedef struct wai_ml_clamp_options {
     int has_min_value;
@@ -369,17 +374,17 @@ typedef struct wai_ml_clamp_options {
 
 WAI_WEBNN_API void wai_ml_clamp_options_default(wai_ml_clamp_options *o);
 WAI_WEBNN_API wai_status wai_ml_clamp(wai_ml_graph_builder *b, const wai_ml_operand *input,
-                                const wai_ml_clamp_options *o, wai_ml_operand **out);
+                                      const wai_ml_clamp_options *o, wai_ml_operand **out);
 
 /* ---- shape and data movement -------------------------------------------- */
 
 WAI_WEBNN_API wai_status wai_ml_concat(wai_ml_graph_builder *b, const wai_ml_operand *const *inputs,
-                                 size_t n_inputs, uint32_t axis,
-                                 const wai_ml_operator_options *o, wai_ml_operand **out);
+                                       size_t n_inputs, uint32_t axis,
+                                       const wai_ml_operator_options *o, wai_ml_operand **out);
 
 WAI_WEBNN_API wai_status wai_ml_reshape(wai_ml_graph_builder *b, const wai_ml_operand *input,
-                                  const uint32_t *new_shape, size_t new_shape_size,
-                                  const wai_ml_operator_options *o, wai_ml_operand **out);
+                                        const uint32_t *new_shape, size_t new_shape_size,
+                                        const wai_ml_operator_options *o, wai_ml_operand **out);
 
 typedef struct wai_ml_slice_options {
     const uint32_t *strides; /* rank. NULL: 1s */
@@ -388,9 +393,9 @@ typedef struct wai_ml_slice_options {
 } wai_ml_slice_options;
 
 WAI_WEBNN_API wai_status wai_ml_slice(wai_ml_graph_builder *b, const wai_ml_operand *input,
-                                const uint32_t *starts, size_t starts_size,
-                                const uint32_t *sizes, size_t sizes_size,
-                                const wai_ml_slice_options *o, wai_ml_operand **out);
+                                      const uint32_t *starts, size_t starts_size,
+                                      const uint32_t *sizes, size_t sizes_size,
+                                      const wai_ml_slice_options *o, wai_ml_operand **out);
 
 typedef struct wai_ml_transpose_options {
     const uint32_t *permutation; /* rank. NULL: reversed */
@@ -399,7 +404,7 @@ typedef struct wai_ml_transpose_options {
 } wai_ml_transpose_options;
 
 WAI_WEBNN_API wai_status wai_ml_transpose(wai_ml_graph_builder *b, const wai_ml_operand *input,
-                                    const wai_ml_transpose_options *o, wai_ml_operand **out);
+                                          const wai_ml_transpose_options *o, wai_ml_operand **out);
 
 typedef enum wai_ml_padding_mode {
     WAI_ML_PAD_CONSTANT = 0,
@@ -415,9 +420,9 @@ typedef struct wai_ml_pad_options {
 
 WAI_WEBNN_API void wai_ml_pad_options_default(wai_ml_pad_options *o);
 WAI_WEBNN_API wai_status wai_ml_pad(wai_ml_graph_builder *b, const wai_ml_operand *input,
-                              const uint32_t *beginning_padding, size_t beginning_size,
-                              const uint32_t *ending_padding, size_t ending_size,
-                              const wai_ml_pad_options *o, wai_ml_operand **out);
+                                    const uint32_t *beginning_padding, size_t beginning_size,
+                                    const uint32_t *ending_padding, size_t ending_size,
+                                    const wai_ml_pad_options *o, wai_ml_operand **out);
 
 /* ---- reductions ------------------------------------------------------------ */
 
@@ -442,8 +447,8 @@ typedef struct wai_ml_reduce_options {
 } wai_ml_reduce_options;
 
 WAI_WEBNN_API wai_status wai_ml_reduce(wai_ml_graph_builder *b, wai_ml_reduce_op op,
-                                 const wai_ml_operand *input, const wai_ml_reduce_options *o,
-                                 wai_ml_operand **out);
+                                       const wai_ml_operand *input, const wai_ml_reduce_options *o,
+                                       wai_ml_operand **out);
 
 /* ---- graphs from a description -------------------------------------------
  * A graph written as JSON with its constants in a separate little-endian
@@ -461,10 +466,11 @@ typedef struct wai_ml_named_descriptor {
 /* inputs (NULL, 0: none) replace the description's descriptors of those
  * inputs, so one description serves every shape its operators take (a
  * synthesis network at each picture size). */
-WAI_WEBNN_API wai_status wai_ml_graph_from_json(wai_ml_context *c, const uint8_t *json, size_t json_len,
-                                          const uint8_t *weights, size_t weights_len,
-                                          const wai_ml_named_descriptor *inputs, size_t n_inputs,
-                                          wai_ml_graph **out);
+WAI_WEBNN_API wai_status wai_ml_graph_from_json(wai_ml_context *c, const uint8_t *json,
+                                                size_t json_len, const uint8_t *weights,
+                                                size_t weights_len,
+                                                const wai_ml_named_descriptor *inputs,
+                                                size_t n_inputs, wai_ml_graph **out);
 
 /* ---- the backend: a latent capability's program on the CPU ---------------
  * cpu/webnn/float for a decoder: register it with a context,
@@ -504,8 +510,7 @@ WAI_WEBNN_API wai_status wai_webnn_program_open(const wai_allocator *alloc, cons
 WAI_WEBNN_API void wai_webnn_program_destroy(wai_webnn_program *p);
 
 /* Its input's name and its channels (the shape's second dimension). */
-WAI_WEBNN_API const char *wai_webnn_program_input(const wai_webnn_program *p,
-                                                  uint32_t *channels);
+WAI_WEBNN_API const char *wai_webnn_program_input(const wai_webnn_program *p, uint32_t *channels);
 
 /* WAI_ok when the program takes the job's latent, dispatch_shape_mismatch
  * when its input's channels are not the job's. */

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "wai.h"
-#include "wai_set.h"
+#include "wai/wai.h"
+#include "wai/wai_set.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -298,7 +298,8 @@ WAI_WRITE_API wai_status wai_hyper_encode(wai_context *ctx, const wai_set *set, 
                                           uint32_t h, uint32_t w, const wai_hyper_encode_params *p,
                                           wai_hyper_encode_result *r);
 
-WAI_WRITE_API void wai_hyper_encode_result_free(wai_context *ctx, wai_hyper_encode_result *r);
+WAI_WRITE_API void wai_hyper_encode_result_free(const wai_context *ctx,
+                                                wai_hyper_encode_result *r);
 
 #ifdef __cplusplus
 }

@@ -44,3 +44,10 @@ void wai_text_json_string(wai_text *t, const char *s, size_t n) {
     }
     wai_text_printf(t, "\"");
 }
+
+wai_status wai_text_result(wai_text *t, size_t *len) {
+    if (len) *len = t->len;
+    if (t->len < t->size) return WAI_ok;
+    if (t->size) t->buf[0] = '\0';
+    return WAI_invalid_argument;
+}

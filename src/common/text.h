@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+#include "wai/wai.h"
+
 typedef struct wai_text {
     char *buf;     /* may be NULL when size is 0 */
     size_t size;   /* bytes of buf, the NUL included */
@@ -23,4 +25,10 @@ void wai_text_printf(wai_text *t, const char *fmt, ...);
 /* s[0..n) as a JSON string: quoted, with '"', '\\' and the control
  * characters escaped; other bytes as they are (UTF-8 in, UTF-8 out). */
 void wai_text_json_string(wai_text *t, const char *s, size_t n);
+
+/* The API's one rule for text into a caller's buffer (include/wai/wai.h):
+ * *len (if not NULL) gets the text's whole length without its NUL; WAI_ok
+ * when it fit with its NUL, else WAI_invalid_argument and buf an empty
+ * string (where it has a byte). */
+wai_status wai_text_result(wai_text *t, size_t *len);
 #endif

@@ -230,6 +230,5 @@ wai_status wai_payload_header_json(const wai_capability *cap, const uint8_t *dat
     wai_text t;
     wai_text_init(&t, buf, size);
     c->ops->describe(&j, &t);
-    if (length) *length = t.len;
-    return WAI_ok;
+    return wai_text_result(&t, length);
 }

@@ -135,7 +135,10 @@ wai_status wai_dispatch_report_json(const wai_dispatch_report *r, char *buf, siz
     sink s = {buf, size, 0};
     put_report(&s, r);
     if (len) *len = s.len;
-    if (s.len >= size) return WAI_invalid_argument; /* no room for the text and its NUL */
+    if (s.len >= size) { /* no room for the text and its NUL: an empty string */
+        if (size) buf[0] = '\0';
+        return WAI_invalid_argument;
+    }
     buf[s.len] = '\0';
     return WAI_ok;
 }

@@ -312,7 +312,7 @@ static wai_status read_doc(wai_context *ctx, const wai_json_value *obj, wai_rece
         }
     }
     if (st != WAI_ok) {
-        wai_receipt_free(r);
+        wai_receipt_destroy(r);
         return st;
     }
     *out = r;

@@ -109,7 +109,7 @@ static void emit(wai_text *t, const wai_receipt_info *f) {
     wai_text_printf(t, "\"\n}\n");
 }
 
-wai_status wai_receipt_write_json(wai_context *ctx, const wai_receipt *r, char **json,
+wai_status wai_receipt_write_json(const wai_context *ctx, const wai_receipt *r, char **json,
                                   size_t *len) {
     if (!ctx || !r || !json || !len) return WAI_invalid_argument;
     *json = NULL;
@@ -127,6 +127,6 @@ wai_status wai_receipt_write_json(wai_context *ctx, const wai_receipt *r, char *
     return WAI_ok;
 }
 
-void wai_receipt_json_free(wai_context *ctx, char *json) {
+void wai_receipt_json_free(const wai_context *ctx, char *json) {
     if (ctx) wai_free(&ctx->alloc, json);
 }

@@ -28,7 +28,7 @@ wai_receipt *wai_receipt_alloc(const wai_allocator *a, wai_receipt_kind kind, ui
     return r;
 }
 
-void wai_receipt_free(wai_receipt *r) {
+void wai_receipt_destroy(wai_receipt *r) {
     if (!r) return;
     wai_allocator a = r->a;
     wai_free(&a, r->frames);
@@ -172,13 +172,16 @@ const char *wai_receipt_fault_name(wai_receipt_fault f) {
     return (unsigned)f < sizeof faults / sizeof faults[0] ? faults[f].name : NULL;
 }
 
-size_t wai_receipt_problem_text(const wai_receipt_problem *p, char *buf, size_t cap) {
+wai_status wai_receipt_problem_text(const wai_receipt_problem *p, char *buf, size_t size,
+                                    size_t *len) {
+    if (len) *len = 0;
+    if (!buf && size) return WAI_invalid_argument;
     wai_text t;
-    wai_text_init(&t, buf, cap);
+    wai_text_init(&t, buf, size);
     unsigned f = p ? (unsigned)p->fault : 0u;
     if (f >= sizeof faults / sizeof faults[0]) {
         wai_text_printf(&t, "unknown fault %u", f);
-        return t.len;
+        return wai_text_result(&t, len);
     }
     wai_text_printf(&t, "%s", faults[f].text);
     if (p && p->member) wai_text_printf(&t, " (%s)", p->member);
@@ -188,7 +191,7 @@ size_t wai_receipt_problem_text(const wai_receipt_problem *p, char *buf, size_t 
         const char *s = wai_status_name(p->status);
         wai_text_printf(&t, " (%s)", s ? s : "unknown status");
     }
-    return t.len;
+    return wai_text_result(&t, len);
 }
 
 void wai_receipt_seal_options_default(wai_receipt_seal_options *o) {

@@ -105,7 +105,7 @@ static wai_status seal(wai_context *ctx, wai_receipt_kind kind, const uint8_t *p
         st = finish(r, &energy, o, signer);
     }
     if (st != WAI_ok) {
-        wai_receipt_free(r);
+        wai_receipt_destroy(r);
         return st;
     }
     *out = r;

@@ -10,7 +10,7 @@
 
 #define NAME_MAX_BYTES 255
 
-wai_status wai_set_create(wai_context *ctx, wai_set **out) {
+wai_status wai_set_create(const wai_context *ctx, wai_set **out) {
     if (!ctx || !out) return WAI_invalid_argument;
     wai_set *s = wai_alloc_zeroed(&ctx->alloc, 1, sizeof *s);
     if (!s) return WAI_out_of_memory;

@@ -234,7 +234,7 @@ wai_status wai_hyper_encode(wai_context *ctx, const wai_set *set, const uint8_t 
     return st;
 }
 
-void wai_hyper_encode_result_free(wai_context *ctx, wai_hyper_encode_result *r) {
+void wai_hyper_encode_result_free(const wai_context *ctx, wai_hyper_encode_result *r) {
     if (!r) return;
     wai_free(ctx ? &ctx->alloc : NULL, r->payload);
     wai_free(ctx ? &ctx->alloc : NULL, r->decoded);

@@ -187,7 +187,7 @@ static void resigned(state *s, const char *name, wai_receipt_kind kind, const wa
     change(r);
     if (rg_reseal(r, by ? by : &s->signer, 0) != 0) gen_die("reseal");
     put_receipt(s, name, r, 1, status, fault, args);
-    wai_receipt_free(r);
+    wai_receipt_destroy(r);
 }
 
 static void ch_merkle(wai_receipt *r) { rg_fields(r)->merkle_root[0] ^= 1; }
@@ -243,7 +243,7 @@ static void consistency(state *s) {
     rg_fields(r)->sig[10] ^= 0x20;
     if (rg_reseal(r, &s->signer, 1) != 0) gen_die("rehash");
     put_receipt(s, "inconsistent_signature.json", r, 1, "receipt_inconsistent", "signature", "-");
-    wai_receipt_free(r);
+    wai_receipt_destroy(r);
 }
 
 static void rederivation(state *s) {
@@ -270,7 +270,7 @@ static void rederivation(state *s) {
     if (rg_reseal(r, &s->signer, 0) != 0) gen_die("reseal");
     put_receipt(s, "underived_payload_refused.json", r, 1, "receipt_not_rederived",
                 "payload_refused", "broken");
-    wai_receipt_free(r);
+    wai_receipt_destroy(r);
     free(broken);
 }
 
@@ -320,7 +320,7 @@ void gen_receipts(const char *outdir) {
     consistency(&s);
     rederivation(&s);
     wai_receipt *list[] = {d, dc, di, ds, e, ee};
-    for (size_t i = 0; i < 6; i++) wai_receipt_free(list[i]);
+    for (size_t i = 0; i < 6; i++) wai_receipt_destroy(list[i]);
     wai_ed25519_key_wipe(&s.key);
     wai_ed25519_key_wipe(&s.other);
     wai_context_destroy(s.ctx);

@@ -48,15 +48,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             wai_receipt *back = NULL;
             require(wai_receipt_read_json(ctx, json, len, &back, &p) == WAI_ok);
             require(same(wai_receipt_view(r), wai_receipt_view(back)));
-            wai_receipt_free(back);
+            wai_receipt_destroy(back);
             wai_receipt_json_free(ctx, json);
         }
         wai_receipt_verifier v = {refuse_all, NULL};
         st = wai_receipt_check(r, &v, NULL, &p);
         require(st == WAI_receipt_inconsistent || st == WAI_out_of_memory);
         char text[200];
-        wai_receipt_problem_text(&p, text, sizeof text);
-        wai_receipt_free(r);
+        wai_receipt_problem_text(&p, text, sizeof text, NULL);
+        wai_receipt_destroy(r);
     }
     wai_context_destroy(ctx);
     return 0;

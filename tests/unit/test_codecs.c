@@ -93,7 +93,36 @@ static void test_rows_agree(void) {
     CHECK(wai_codec_of(NULL) == NULL);
 }
 
+/* The API's one rule for text into a caller's buffer (include/wai/wai.h),
+ * in the header's JSON: the whole length always; a buffer too small is
+ * invalid_argument and an empty string; one that fits, the text and a NUL. */
+static void test_header_json_rule(void) {
+    size_t len = 0;
+    uint8_t *p = corpus_file("neural/hyper/image0.wih1", &len);
+    const wai_capability *cap = wai_capability_find("wai.neural.int_hyper");
+    if (!CHECK(p && cap)) {
+        free(p);
+        return;
+    }
+    size_t need = 0;
+    CHECK(wai_payload_header_json(cap, p, len, NULL, 0, &need) == WAI_invalid_argument && need > 10);
+    char small[8] = "xxxxxxx", *whole = malloc(need + 1);
+    size_t n = 0;
+    CHECK(wai_payload_header_json(cap, p, len, small, sizeof small, &n) == WAI_invalid_argument &&
+          n == need && small[0] == '\0');
+    CHECK(whole && wai_payload_header_json(cap, p, len, whole, need, &n) == WAI_invalid_argument &&
+          whole[0] == '\0');
+    CHECK(whole && wai_payload_header_json(cap, p, len, whole, need + 1, &n) == WAI_ok &&
+          n == need && strlen(whole) == need && whole[0] == '{');
+    /* A refusal of the parse is its code, with nothing written. */
+    CHECK(wai_payload_header_json(cap, p, 10, small, sizeof small, &n) != WAI_ok &&
+          n == 0 && small[0] == '\0');
+    free(whole);
+    free(p);
+}
+
 void suite_codecs(void) {
+    harness_run("codecs_header_json_rule", test_header_json_rule);
     harness_run("codecs_every_parse_code_has_a_fixture", test_every_parse_code_has_a_fixture);
     harness_run("codecs_parse_fixtures_are_listed", test_parse_fixtures_are_listed);
     harness_run("codecs_rows_agree", test_rows_agree);

@@ -113,9 +113,9 @@ static void roundtrip(fixture *f, wai_receipt_kind kind, const wai_energy *e) {
                                   &f->verifier, NULL, &p);
         CHECK_MSG(st == WAI_ok, "re-derived: %s %s", wai_status_name(st), wai_receipt_fault_name(p.fault));
     }
-    wai_receipt_free(back);
+    wai_receipt_destroy(back);
     free(json);
-    wai_receipt_free(r);
+    wai_receipt_destroy(r);
 }
 
 static void test_roundtrip(void) {
@@ -159,8 +159,8 @@ static void test_seal_commitments(void) {
         CHECK(b->sse > 0);
         CHECK(!strcmp(a->signer_id, "sink-a") && a->signer_id_len == 6);
     }
-    wai_receipt_free(r);
-    wai_receipt_free(e);
+    wai_receipt_destroy(r);
+    wai_receipt_destroy(e);
     fixture_close(&f);
 }
 
@@ -252,7 +252,7 @@ static void check_edits(fixture *f, const char *json, const edit *e, size_t n) {
                   "%s = %s: %s %s (%s), want %s", e[i].member, e[i].value ? e[i].value : "(removed)",
                   wai_status_name(st), wai_receipt_fault_name(p.fault), p.member ? p.member : "-",
                   wai_receipt_fault_name(e[i].fault));
-        wai_receipt_free(r);
+        wai_receipt_destroy(r);
         free(t);
     }
 }
@@ -328,7 +328,7 @@ static void test_reader_refusals(void) {
     char *same = rg_json_edit(json, "signer_id", "\"sink-\\u0061\"", 0);
     wai_receipt *back = NULL;
     CHECK(same && read(&f, same, &back, NULL) == WAI_ok);
-    wai_receipt_free(back);
+    wai_receipt_destroy(back);
     free(same);
     CHECK(strstr(json, "\"uj_per_kilopixel_op\": 357224.247685,") != NULL);
     /* Whole-text refusals: no JSON, a member twice, no object. */
@@ -344,7 +344,7 @@ static void test_reader_refusals(void) {
     CHECK(twice && read(&f, twice, &back, &p) == WAI_receipt_refused && p.fault == WAI_RECEIPT_FAULT_JSON);
     free(twice);
     free(json);
-    wai_receipt_free(r);
+    wai_receipt_destroy(r);
 
     /* An encode receipt's own members. */
     r = seal(&f, WAI_RECEIPT_ENCODE, &instrument);
@@ -365,7 +365,7 @@ static void test_reader_refusals(void) {
     };
     if (json) check_edits(&f, json, encode_edits, sizeof encode_edits / sizeof encode_edits[0]);
     free(json);
-    wai_receipt_free(r);
+    wai_receipt_destroy(r);
     fixture_close(&f);
 }
 
@@ -444,7 +444,7 @@ static void test_tampering(void) {
                 wai_receipt *r = seal(&f, (wai_receipt_kind)k, &counter);
                 if (!r) continue;
                 if (!tamper(r, (field)fl)) {
-                    wai_receipt_free(r);
+                    wai_receipt_destroy(r);
                     continue;
                 }
                 wai_receipt_problem p;
@@ -461,7 +461,7 @@ static void test_tampering(void) {
                                    p.fault == WAI_RECEIPT_FAULT_UJ_PER_KILOPIXEL_OP),
                               "%s %s, %s: %s", k ? "encode" : "decode", field_names[fl], what,
                               wai_receipt_fault_name(p.fault));
-                    wai_receipt_free(back);
+                    wai_receipt_destroy(back);
                     free(json);
                 } else {
                     CHECK(rg_reseal(r, &f.attacker, how == 1) == 0);
@@ -481,7 +481,7 @@ static void test_tampering(void) {
                               k ? "encode" : "decode", field_names[fl], what, wai_status_name(st),
                               wai_receipt_fault_name(p.fault), wai_receipt_fault_name(want));
                 }
-                wai_receipt_free(r);
+                wai_receipt_destroy(r);
             }
         }
     }
@@ -510,7 +510,9 @@ static void test_rederive_faults(void) {
                       p.status != WAI_ok,
                   "%s %s", wai_status_name(st), wai_receipt_fault_name(p.fault));
         char text[256];
-        CHECK(wai_receipt_problem_text(&p, text, sizeof text) > 0 && strstr(text, wai_status_name(p.status)));
+        size_t n = 0;
+        CHECK(wai_receipt_problem_text(&p, text, sizeof text, &n) == WAI_ok && n > 0 &&
+              strstr(text, wai_status_name(p.status)));
         free(other);
         /* An encode receipt against another source: its size, then a frame. */
         CHECK(wai_receipt_rederive(f.ctx, e, f.payload, f.payload_len, f.rgb, f.rgb_len - 1,
@@ -545,10 +547,10 @@ static void test_rederive_faults(void) {
                   p.fault == WAI_RECEIPT_FAULT_GEOMETRY);
             gi->n_frames = 3;
         }
-        wai_receipt_free(g);
+        wai_receipt_destroy(g);
     }
-    wai_receipt_free(d);
-    wai_receipt_free(e);
+    wai_receipt_destroy(d);
+    wai_receipt_destroy(e);
     fixture_close(&f);
 }
 
@@ -559,8 +561,14 @@ static void test_fault_names(void) {
         if (!CHECK_MSG(n, "fault %d has a name", a)) continue;
         for (int b = 0; b < a; b++) CHECK(strcmp(n, wai_receipt_fault_name((wai_receipt_fault)b)));
         wai_receipt_problem p = {(wai_receipt_fault)a, NULL, 0, WAI_ok};
+        /* Too small: the length it needs, and an empty string. */
         char text[8];
-        CHECK(wai_receipt_problem_text(&p, text, sizeof text) > 5 && strlen(text) == 7);
+        size_t need = 0;
+        CHECK(wai_receipt_problem_text(&p, text, sizeof text, &need) == WAI_invalid_argument &&
+              need > 7 && text[0] == '\0');
+        char whole[256];
+        CHECK(wai_receipt_problem_text(&p, whole, sizeof whole, NULL) == WAI_ok &&
+              strlen(whole) == need);
     }
     CHECK(wai_receipt_fault_name((wai_receipt_fault)(WAI_RECEIPT_FAULT_SSE + 1)) == NULL);
     CHECK(!strcmp(wai_energy_class_label(WAI_ENERGY_ON_CHIP_COUNTER), "OnChipCounter"));

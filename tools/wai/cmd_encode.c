@@ -249,7 +249,7 @@ static int write_receipt(const encode_options *o, const wai_motion_encode_result
             receipt_print_energy(stderr, energy, why);
         }
     }
-    wai_receipt_free(rec);
+    wai_receipt_destroy(rec);
     wai_context_destroy(ctx);
     wai_ed25519_key_wipe(&key);
     return rc;

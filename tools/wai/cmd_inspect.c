@@ -11,8 +11,9 @@
 static void print_header(const wai_capability *cap, const cli_file *f) {
     char small[1024];
     size_t n = 0;
-    if (wai_payload_header_json(cap, f->data, f->len, small, sizeof small, &n) != WAI_ok) return;
-    char *text = n < sizeof small ? small : malloc(n + 1);
+    wai_status st = wai_payload_header_json(cap, f->data, f->len, small, sizeof small, &n);
+    if (st != WAI_ok && (st != WAI_invalid_argument || n < sizeof small)) return; /* refused */
+    char *text = st == WAI_ok ? small : malloc(n + 1);
     if (text && (text == small ||
                  wai_payload_header_json(cap, f->data, f->len, text, n + 1, &n) == WAI_ok))
         printf(", \"header\": %s", text);

@@ -31,10 +31,16 @@ static int read_payload(const char *cmd, const char *name, uint64_t budget, cli_
 
 static void print_problem(const char *cmd, const char *name, wai_status st,
                           const wai_receipt_problem *p) {
-    char text[256];
-    wai_receipt_problem_text(p, text, sizeof text);
+    char small[256], *text = small;
+    size_t n = 0;
+    if (wai_receipt_problem_text(p, small, sizeof small, &n) != WAI_ok &&
+        (!(text = malloc(n + 1)) || wai_receipt_problem_text(p, text, n + 1, NULL) != WAI_ok)) {
+        free(text);
+        text = NULL;
+    }
     fprintf(stderr, "wai receipt %s: %s: %s (%s): %s\n", cmd, name, wai_status_name(st),
-            wai_receipt_fault_name(p->fault), text);
+            wai_receipt_fault_name(p->fault), text ? text : "(out of memory)");
+    if (text != small) free(text);
 }
 
 /* What an energy figure says, in a line. */
@@ -130,7 +136,7 @@ static int seal(int argc, char **argv) {
         receipt_print_energy(stderr, &i->energy, meter.why);
     }
 done:
-    wai_receipt_free(r);
+    wai_receipt_destroy(r);
     wai_context_destroy(ctx);
     wai_ed25519_key_wipe(&key);
     cli_file_free(&f);
@@ -220,7 +226,7 @@ static int verify(int argc, char **argv) {
     else printf("verdict: consistent, signature valid\n");
     rc = EXIT_DONE;
 done:
-    wai_receipt_free(r);
+    wai_receipt_destroy(r);
     wai_context_destroy(ctx);
     input_clip_free(&source);
     cli_file_free(&text);

@@ -202,7 +202,8 @@ wai_web_result *wai_web_inspect(wai_context *ctx, const char *capability, const 
     else text_puts(t, "null");
     char *header = NULL;
     size_t hl = 0;
-    if (st == WAI_ok && wai_payload_header_json(cap, payload, len, NULL, 0, &hl) == WAI_ok &&
+    if (st == WAI_ok && wai_payload_header_json(cap, payload, len, NULL, 0, &hl) ==
+                            WAI_invalid_argument &&
         (header = malloc(hl + 1)) &&
         wai_payload_header_json(cap, payload, len, header, hl + 1, &hl) != WAI_ok) {
         free(header);
