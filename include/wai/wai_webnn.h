@@ -526,6 +526,39 @@ WAI_WEBNN_API wai_status wai_webnn_latent(const wai_latent_job *job, float *out,
 WAI_WEBNN_API wai_status wai_webnn_picture(wai_latent_job *job, const float *planes, uint32_t h,
                                            uint32_t w);
 
+/* ---- a learned image codec's analysis (the WIH1 encoder's float half) -----
+ * libwai_write's hyperprior encoder (wai_hyper_encode) runs the set's
+ * analysis networks here, then integers only (docs/hyperprior.md). */
+
+typedef struct wai_webnn_analysis_args {
+    const uint8_t *program;  /* analysis.webnn.json: input "x", outputs "y" and "z" */
+    size_t program_len;
+    const uint8_t *weights;  /* analysis.f32 */
+    size_t weights_len;
+    const uint8_t *rgb;      /* height x width x 3, rows top to bottom, R, G, B */
+    uint32_t height, width;
+    uint32_t afrac;          /* 1..30: the latents' scale */
+} wai_webnn_analysis_args;
+
+/* One latent: [c][h][w] values round(v * 2^afrac), ties to even, from the
+ * context's allocator (the caller frees data through it). */
+typedef struct wai_webnn_analysis_latent {
+    int64_t *data;
+    uint32_t c, h, w;
+} wai_webnn_analysis_latent;
+
+/* Runs the program on x = rgb / 255 ([1, 3, height, width], float32) on a
+ * context of ctx (its allocator and threads) and gives y and z. Each output
+ * must be [1, c, h, w] float32 (model_mismatch otherwise, and for a program
+ * that does not build: a set's encoder members that do not fit it). A value
+ * that is not finite or whose magnitude reaches 2^40 once scaled is
+ * field_range (no latent of a trained codec comes near). out_of_memory
+ * passes up; dispatch_backend_failed when the built graph does not run. On
+ * failure y and z hold nothing. */
+WAI_WEBNN_API wai_status wai_webnn_analysis(wai_context *ctx, const wai_webnn_analysis_args *args,
+                                            wai_webnn_analysis_latent *y,
+                                            wai_webnn_analysis_latent *z);
+
 #ifdef __cplusplus
 }
 #endif

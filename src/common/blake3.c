@@ -89,18 +89,8 @@ static void compress_core(uint32_t out[16], const uint32_t cv[8], const uint32_t
                           uint64_t counter, uint32_t block_len, uint32_t flags) {
     uint32_t m[16], v[16];
     memcpy(m, msg, sizeof m);
-    v[0] = cv[0];
-    v[1] = cv[1];
-    v[2] = cv[2];
-    v[3] = cv[3];
-    v[4] = cv[4];
-    v[5] = cv[5];
-    v[6] = cv[6];
-    v[7] = cv[7];
-    v[8] = IV[0];
-    v[9] = IV[1];
-    v[10] = IV[2];
-    v[11] = IV[3];
+    memcpy(v, cv, 8 * sizeof *v);
+    memcpy(v + 8, IV, 4 * sizeof *v);
     v[12] = (uint32_t)counter;
     v[13] = (uint32_t)(counter >> 32);
     v[14] = block_len;

@@ -22,51 +22,29 @@ wai_status wai_skip(wai_reader *r, uint64_t n) {
     return wai_read_span(r, n, &unused);
 }
 
-wai_status wai_read_u8(wai_reader *r, uint8_t *v) {
-    const uint8_t *p;
-    wai_status s = wai_read_span(r, 1, &p);
-    if (s == WAI_ok) *v = p[0];
-    return s;
-}
+/* An unsigned little-endian read of N bytes through LOAD, and a signed one
+ * through the unsigned one's value: each read checks its room first. */
+#define READ_UNSIGNED(NAME, T, N, LOAD)                                                  \
+    wai_status NAME(wai_reader *r, T *v) {                                               \
+        const uint8_t *p;                                                                \
+        wai_status s = wai_read_span(r, N, &p);                                          \
+        if (s == WAI_ok) *v = LOAD(p);                                                   \
+        return s;                                                                        \
+    }
+#define READ_SIGNED(NAME, T, U, READ, CAST)                                              \
+    wai_status NAME(wai_reader *r, T *v) {                                               \
+        U u;                                                                             \
+        wai_status s = READ(r, &u);                                                      \
+        if (s == WAI_ok) *v = CAST(u);                                                   \
+        return s;                                                                        \
+    }
 
-wai_status wai_read_u16(wai_reader *r, uint16_t *v) {
-    const uint8_t *p;
-    wai_status s = wai_read_span(r, 2, &p);
-    if (s == WAI_ok) *v = wai_load_u16le(p);
-    return s;
-}
+static uint8_t load_u8(const uint8_t *p) { return p[0]; }
 
-wai_status wai_read_u32(wai_reader *r, uint32_t *v) {
-    const uint8_t *p;
-    wai_status s = wai_read_span(r, 4, &p);
-    if (s == WAI_ok) *v = wai_load_u32le(p);
-    return s;
-}
-
-wai_status wai_read_u64(wai_reader *r, uint64_t *v) {
-    const uint8_t *p;
-    wai_status s = wai_read_span(r, 8, &p);
-    if (s == WAI_ok) *v = wai_load_u64le(p);
-    return s;
-}
-
-wai_status wai_read_i16(wai_reader *r, int16_t *v) {
-    uint16_t u;
-    wai_status s = wai_read_u16(r, &u);
-    if (s == WAI_ok) *v = wai_i16_from_u16(u);
-    return s;
-}
-
-wai_status wai_read_i32(wai_reader *r, int32_t *v) {
-    uint32_t u;
-    wai_status s = wai_read_u32(r, &u);
-    if (s == WAI_ok) *v = wai_i32_from_u32(u);
-    return s;
-}
-
-wai_status wai_read_i64(wai_reader *r, int64_t *v) {
-    uint64_t u;
-    wai_status s = wai_read_u64(r, &u);
-    if (s == WAI_ok) *v = wai_i64_from_u64(u);
-    return s;
-}
+READ_UNSIGNED(wai_read_u8, uint8_t, 1, load_u8)
+READ_UNSIGNED(wai_read_u16, uint16_t, 2, wai_load_u16le)
+READ_UNSIGNED(wai_read_u32, uint32_t, 4, wai_load_u32le)
+READ_UNSIGNED(wai_read_u64, uint64_t, 8, wai_load_u64le)
+READ_SIGNED(wai_read_i16, int16_t, uint16_t, wai_read_u16, wai_i16_from_u16)
+READ_SIGNED(wai_read_i32, int32_t, uint32_t, wai_read_u32, wai_i32_from_u32)
+READ_SIGNED(wai_read_i64, int64_t, uint64_t, wai_read_u64, wai_i64_from_u64)

@@ -54,6 +54,14 @@ static inline void wai_store_u32le(uint8_t *p, uint32_t v) {
     p[2] = (uint8_t)(v >> 16);
     p[3] = (uint8_t)(v >> 24);
 }
+/* n u32 header fields in a row: loaded into the fields named, or stored
+ * from the values given. */
+static inline void wai_load_u32s(const uint8_t *p, uint32_t *const *fields, size_t n) {
+    for (size_t i = 0; i < n; i++) *fields[i] = wai_load_u32le(p + 4 * i);
+}
+static inline void wai_store_u32s(uint8_t *p, const uint32_t *values, size_t n) {
+    for (size_t i = 0; i < n; i++) wai_store_u32le(p + 4 * i, values[i]);
+}
 static inline void wai_store_u64le(uint8_t *p, uint64_t v) {
     wai_store_u32le(p, (uint32_t)v);
     wai_store_u32le(p + 4, (uint32_t)(v >> 32));

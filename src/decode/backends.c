@@ -174,7 +174,7 @@ wai_status wai_backend_run(wai_backend_turn *t, wai_job *j, const wai_exec *ex, 
     if (st != WAI_ok) return st;
     j->latent.rgb = out;
     st = e->desc->run(e->self, wai_set_slot_state(t->slot), &j->latent);
-    j->outputs = out;
+    j->out.data = out;
     return st;
 }
 

@@ -155,11 +155,11 @@ static wai_status b_prepare(wai_job *j, const wai_allocator *a) {
     c->macs = wai_sat_mul(t->macs_per_position, positions);
     c->working_bytes = wai_sat_add(wai_sat_add(c->output_bytes, wai_sat_mul(4, symbols)),
                                    wai_sat_mul(t->working_per_position, positions));
-    j->kind = WAI_OUTPUT_IMAGE;
-    j->width = b->width;
-    j->height = b->height;
-    j->n_outputs = 1;
-    j->output_bytes = (size_t)c->output_bytes;
+    j->out.kind = WAI_OUTPUT_IMAGE;
+    j->out.width = b->width;
+    j->out.height = b->height;
+    j->out.n = 1;
+    j->out.bytes = (size_t)c->output_bytes;
     wai_latent_job *l = &j->latent;
     l->capability = &j->codec->cap;
     l->set = j->members;

@@ -35,6 +35,17 @@ typedef struct wai_codec wai_codec;
  * whatever else its steps pass on); each codec asserts its state fits. */
 #define WAI_JOB_STATE_BYTES 3072
 
+/* A job's outputs: n equal parts of one buffer, their kind and shape from
+ * prepare on, their bytes after run (the decoder keeps them to hand out). */
+typedef struct wai_job_outputs {
+    wai_output_kind kind;
+    uint32_t width, height;     /* frame, image: pixels; pcm: samples x 1; planes: side x side */
+    uint32_t n;                 /* equal parts of the output */
+    uint32_t sample_rate;       /* pcm only */
+    size_t bytes;               /* one output's */
+    const uint8_t *data;        /* after run */
+} wai_job_outputs;
+
 /* One payload's decode, from its parse to its outputs. */
 typedef struct wai_job {
     const wai_codec *codec;
@@ -55,15 +66,9 @@ typedef struct wai_job {
                                  * (its plans' work_bytes), counted in cost.working_bytes;
                                  * the decoder keeps no larger arena into the run (0:
                                  * none) */
-    /* The outputs: their shape from prepare on, their bytes after run. */
-    wai_output_kind kind;
-    uint32_t width, height;     /* frame, image: pixels; pcm: samples x 1; planes: side x side */
-    uint32_t n_outputs;         /* equal parts of the output */
-    uint32_t sample_rate;       /* pcm only */
-    size_t output_bytes;        /* one output's */
+    wai_job_outputs out;
     int in_stream;              /* 1: run leaves the outputs in the stream state (no output
                                  * buffer is allocated for it) */
-    const uint8_t *outputs;     /* after run */
     _Alignas(16) unsigned char state[WAI_JOB_STATE_BYTES];
 } wai_job;
 
@@ -81,7 +86,7 @@ typedef struct wai_codec_ops {
     wai_status (*prepare)(wai_job *j, const wai_allocator *a);
     /* Integer networks: §7 steps 5 and 6 into out (j->cost.output_bytes
      * bytes; NULL when j->in_stream) on ex (its threads, loops and layer
-     * kernels), then j->outputs. */
+     * kernels), then j->out.data. */
     wai_status (*run)(wai_job *j, const wai_exec *ex, uint8_t *out);
     /* A latent's networks (WAI_NETWORKS_LATENT): the entropy stage alone,
      * j->latent.symbols (allocated through a, freed by release) and the

@@ -149,7 +149,7 @@ void wai_job_init(wai_job *j, const wai_codec *c, void *stream) {
     j->codec = c;
     j->stream = stream;
     j->reads_set = c->load_set != NULL;
-    j->kind = c->output;
+    j->out.kind = c->output;
 }
 
 wai_set_kind wai_codec_set_kind(const wai_codec *c) {

@@ -25,12 +25,10 @@ struct wai_decoder {
     wai_dispatch *dispatch;    /* the last payload's choice and its report */
     void *stream;              /* a frame form's stream state (codec->ops->stream_bytes) */
     uint64_t n_outputs_total;  /* outputs of earlier payloads: the stream index */
-    /* The last payload's outputs: n equal-sized parts of one buffer. */
+    /* The last payload's outputs, and the next to hand out. */
     uint8_t *buffer;           /* owned; NULL when the outputs live in the stream */
-    const uint8_t *outputs;
-    size_t output_bytes;
-    uint32_t n_outputs, next_output, width, height, sample_rate;
-    wai_output_kind kind;
+    wai_job_outputs out;
+    uint32_t next_output;
     int has_report;             /* the last payload reached the dispatch */
     int has_digest;             /* the last payload's symbols digest (§6.3) */
     uint8_t digest[32];
@@ -104,11 +102,11 @@ wai_status wai_decoder_create(wai_context *ctx, const wai_decoder_config *c, wai
 }
 
 static void drop_outputs(wai_decoder *d) {
-    d->n_outputs_total += d->n_outputs;
+    d->n_outputs_total += d->out.n;
     wai_free(&d->ctx->alloc, d->buffer);
     d->buffer = NULL;
-    d->outputs = NULL;
-    d->n_outputs = d->next_output = 0;
+    memset(&d->out, 0, sizeof d->out);
+    d->next_output = 0;
 }
 
 static void close_stream(wai_decoder *d) {
@@ -205,13 +203,8 @@ static wai_status decode(wai_decoder *d, wai_job *j, const uint8_t *data, size_t
         return st;
     }
     d->buffer = out;
-    d->outputs = j->outputs;
-    d->n_outputs = j->n_outputs;
-    d->output_bytes = j->output_bytes;
-    d->width = j->width;
-    d->height = j->height;
-    d->kind = j->kind;
-    d->sample_rate = j->kind == WAI_OUTPUT_PCM ? j->sample_rate : 0;
+    d->out = j->out;
+    if (d->out.kind != WAI_OUTPUT_PCM) d->out.sample_rate = 0;
     d->has_digest = j->has_digest;
     if (j->has_digest) memcpy(d->digest, j->symbols_digest, 32);
     return WAI_ok;
@@ -257,14 +250,14 @@ const wai_dispatch_report *wai_decoder_dispatch_report(const wai_decoder *d) {
 wai_status wai_decoder_receive(wai_decoder *d, wai_output *out) {
     if (!d || !out) return WAI_invalid_argument;
     memset(out, 0, sizeof *out);
-    if (d->next_output >= d->n_outputs) return WAI_ok;
-    out->kind = d->kind;
-    out->data = d->outputs + (size_t)d->next_output * d->output_bytes;
-    out->size = d->output_bytes;
-    out->width = d->width;
-    out->height = d->height;
+    if (d->next_output >= d->out.n) return WAI_ok;
+    out->kind = d->out.kind;
+    out->data = d->out.data + (size_t)d->next_output * d->out.bytes;
+    out->size = d->out.bytes;
+    out->width = d->out.width;
+    out->height = d->out.height;
     out->index = d->n_outputs_total + d->next_output;
-    out->sample_rate = d->sample_rate;
+    out->sample_rate = d->out.sample_rate;
     d->next_output++;
     return WAI_ok;
 }

@@ -101,9 +101,9 @@ static wai_status prepare(const wai_allocator *a, const wai_loaded_set *l, const
 static uint64_t shape(const void *h, uint64_t *output_bytes, wai_job *j) {
     const wai_wia1 *v = h;
     *output_bytes = wai_sat_mul(2, v->t_out);
-    j->width = v->t_out;
-    j->height = 1;
-    j->sample_rate = v->sr;
+    j->out.width = v->t_out;
+    j->out.height = 1;
+    j->out.sample_rate = v->sr;
     return wai_sat_mul(v->n_ch, v->lat_len);
 }
 

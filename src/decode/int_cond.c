@@ -52,12 +52,12 @@ wai_status wai_int_cond_load_set(const wai_allocator *a, const wai_set *set,
     wai_bundle b;
     wai_status st = wai_bundle_split(data, len, "WCB1", WAI_WCB1_SECTIONS, &b);
     for (int i = 0; i < 4 && st == WAI_ok; i++)
-        st = wai_loaded_net_bytes(a, b.section[i], b.len[i], 2, &c->net[i]);
+        st = wai_loaded_net(a, b.section[i], b.len[i], 2, &c->net[i]);
     /* S17: afrac, 1..65536 edges, §2's tables, no hyper-latent members. */
     const wai_entropy_rules rules = {0, 1, MAX_EDGES, 1};
     if (st == WAI_ok)
-        st = wai_loaded_tables_text(a, b.section[WAI_WCB1_TABLES], b.len[WAI_WCB1_TABLES], &rules,
-                                    &c->t);
+        st = wai_loaded_tables_parse(a, b.section[WAI_WCB1_TABLES], b.len[WAI_WCB1_TABLES], &rules,
+                                     &c->t);
     if (st == WAI_ok) {
         const wai_net *const four[] = {&c->net[CTX], &c->net[PRIOR], &c->net[DEC], &c->net[RECON]};
         st = wai_loaded_one_scale(l, four, 4);
@@ -179,11 +179,11 @@ static wai_status decode_frame(const wai_exec *ex, const wai_kernels *k, const w
 }
 
 static void frames_shape(wai_job *j, const wai_wcf1 *f, uint32_t n) {
-    j->kind = WAI_OUTPUT_FRAME;
-    j->width = f->w;
-    j->height = f->h;
-    j->n_outputs = n;
-    j->output_bytes = (size_t)f->h * f->w * 3;
+    j->out.kind = WAI_OUTPUT_FRAME;
+    j->out.width = f->w;
+    j->out.height = f->h;
+    j->out.n = n;
+    j->out.bytes = (size_t)f->h * f->w * 3;
 }
 
 /* ---- the clip: wai.video.int_cond ------------------------------------------------- */
@@ -224,12 +224,12 @@ static wai_status clip_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
         wai_wcf1 f;
         wai_wic1_next(&s->c, &at, &bytes, &len);
         if ((st = wai_wcf1_parse(bytes, len, &f)) != WAI_ok) break; /* parsed already: cannot fail */
-        st = decode_frame(ex, k, j->set, &f, &s->p, F, &b, out + i * j->output_bytes);
+        st = decode_frame(ex, k, j->set, &f, &s->p, F, &b, out + i * j->out.bytes);
         if (st == WAI_ok) memcpy(F, b.next, nf * 8);
     }
     wai_free(a, b.block);
     wai_free(a, F);
-    j->outputs = out;
+    j->out.data = out;
     return st;
 }
 
@@ -313,7 +313,7 @@ static wai_status frame_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
     }
     /* A refused frame ends its group: the frames before it stand. */
     if (st != WAI_ok) group_close(g, a);
-    j->outputs = out;
+    j->out.data = out;
     return st;
 }
 

@@ -156,12 +156,16 @@ static void hyper_set_free(const wai_allocator *a, void *own) {
 /* The row's members: g_s, h_s, the tables (decode/codecs.c, HYPER_SET). */
 wai_status wai_int_hyper_load_set(const wai_allocator *a, const wai_set *set,
                                   const char *const *members, wai_loaded_set *l) {
+    const uint8_t *d[3];
+    size_t n[3];
+    for (int i = 0; i < 3; i++)
+        if (wai_set_find(set, members[i], &d[i], &n[i]) != WAI_ok) return WAI_set_incomplete;
     wai_hyper_set *h = wai_loaded_own(a, l, sizeof *h, hyper_set_free);
     if (!h) return WAI_out_of_memory;
     wai_status st;
-    if ((st = wai_loaded_net(a, set, members[0], 2, &h->g_s)) != WAI_ok ||
-        (st = wai_loaded_net(a, set, members[1], 2, &h->h_s)) != WAI_ok ||
-        (st = wai_loaded_tables_read(a, set, members[2], &h->t)) != WAI_ok)
+    if ((st = wai_loaded_net(a, d[0], n[0], 2, &h->g_s)) != WAI_ok ||
+        (st = wai_loaded_net(a, d[1], n[1], 2, &h->h_s)) != WAI_ok ||
+        (st = wai_loaded_tables_parse(a, d[2], n[2], NULL, &h->t)) != WAI_ok)
         return st;
     const wai_net *nets[] = {&h->g_s, &h->h_s};
     return wai_loaded_one_scale(l, nets, 2);
@@ -184,18 +188,18 @@ static wai_status image_prepare(wai_job *j, const wai_allocator *a) {
     if (st != WAI_ok) return st;
     wai_wih1_cost(&s->h, &s->p, &j->cost);
     j->net_work_bytes = wai_hyper_net_bytes(&s->p);
-    j->kind = WAI_OUTPUT_IMAGE;
-    j->width = s->p.g_s.out_w;
-    j->height = s->p.g_s.out_h;
-    j->n_outputs = 1;
-    j->output_bytes = (size_t)j->cost.output_bytes;
+    j->out.kind = WAI_OUTPUT_IMAGE;
+    j->out.width = s->p.g_s.out_w;
+    j->out.height = s->p.g_s.out_h;
+    j->out.n = 1;
+    j->out.bytes = (size_t)j->cost.output_bytes;
     return WAI_ok;
 }
 
 static wai_status image_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
     const wai_kernels *k = wai_exec_kernels(ex);
     image_job *s = WAI_JOB_STATE(j, image_job);
-    j->outputs = out;
+    j->out.data = out;
     return wai_wih1_decode(ex, k, j->set, &s->h, &s->p, out);
 }
 

@@ -58,7 +58,7 @@ static wai_status clip_prepare(wai_job *j, const wai_allocator *a) {
 static wai_status clip_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
     const wai_kernels *k = wai_exec_kernels(ex);
     hyper_clip_job *s = WAI_JOB_STATE(j, hyper_clip_job);
-    j->outputs = out;
+    j->out.data = out;
     wai_status st = wai_wih1_decode(ex, k, j->set, &s->v.key_header, &s->p, out);
     return st == WAI_ok ? wai_wiv1_decode(ex->alloc, ex->pool, &s->v, out) : st;
 }
@@ -128,7 +128,7 @@ static wai_status frame_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
     wai_status st = wai_wih1_decode(ex, k, j->set, &s->f.key_header, &s->p, rgb);
     if (st == WAI_ok) st = wai_wif1_open_keyframe(ex->alloc, &s->f, g, rgb);
     wai_free(ex->alloc, rgb);
-    j->outputs = g->frame;
+    j->out.data = g->frame;
     return st;
 }
 

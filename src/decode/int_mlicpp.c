@@ -72,11 +72,11 @@ wai_status wai_int_mlicpp_load_set(const wai_allocator *a, const wai_set *set,
     if (st != WAI_ok) return st;
     wai_net *nets[3] = {&m->h_s, &m->entropy, &m->g_s};
     for (int i = 0; i < 3 && st == WAI_ok; i++)
-        st = wai_loaded_net_bytes(a, b.section[i], b.len[i], 2, nets[i]);
+        st = wai_loaded_net(a, b.section[i], b.len[i], 2, nets[i]);
     const wai_entropy_rules rules = {1, 1, MAX_EDGES, 0};
     if (st == WAI_ok)
-        st = wai_loaded_tables_text(a, b.section[WAI_WMB1_TABLES], b.len[WAI_WMB1_TABLES], &rules,
-                                    &m->t);
+        st = wai_loaded_tables_parse(a, b.section[WAI_WMB1_TABLES], b.len[WAI_WMB1_TABLES], &rules,
+                                     &m->t);
     if (st == WAI_ok) {
         const wai_net *const one[] = {&m->h_s, &m->entropy, &m->g_s};
         st = wai_loaded_one_scale(l, one, 3);
@@ -142,11 +142,11 @@ static wai_status m_prepare(wai_job *j, const wai_allocator *a) {
     if (s->gs.work_bytes > net) net = s->gs.work_bytes;
     c->working_bytes = wai_sat_add(wai_sat_add(wai_sat_mul(8, tensors), net), c->output_bytes);
     j->net_work_bytes = net; /* the arena the decoder keeps across decodes */
-    j->kind = WAI_OUTPUT_IMAGE;
-    j->width = v->w;
-    j->height = v->h;
-    j->n_outputs = 1;
-    j->output_bytes = (size_t)c->output_bytes;
+    j->out.kind = WAI_OUTPUT_IMAGE;
+    j->out.width = v->w;
+    j->out.height = v->h;
+    j->out.n = 1;
+    j->out.bytes = (size_t)c->output_bytes;
     return WAI_ok;
 }
 
@@ -241,7 +241,7 @@ static wai_status m_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
         st = malformed(wai_network_run_ex(ex, k, &m->g_s.model, &m->g_s.sums, &s->gs, x, g));
     if (st == WAI_ok) wai_rgb8_interleave(ex, g, (size_t)v->h * v->w, l->afrac, out);
     wai_free(a, g), wai_free(a, x);
-    j->outputs = out;
+    j->out.data = out;
     return st;
 }
 

@@ -127,11 +127,11 @@ wai_status wai_wif1_decode(const wai_allocator *a, wai_pool *pool, const wai_wif
 /* ---- the codecs (decode/codec.h) -------------------------------------------- */
 
 void wai_motion_frames_shape(wai_job *j, uint32_t h, uint32_t w, uint32_t n_frames) {
-    j->kind = WAI_OUTPUT_FRAME;
-    j->width = w;
-    j->height = h;
-    j->n_outputs = n_frames;
-    j->output_bytes = (size_t)h * w * 3;
+    j->out.kind = WAI_OUTPUT_FRAME;
+    j->out.width = w;
+    j->out.height = h;
+    j->out.n = n_frames;
+    j->out.bytes = (size_t)h * w * 3;
 }
 
 /* wai.video.int_motion: a clip, every frame a motion frame (§3). */
@@ -154,7 +154,7 @@ static wai_status clip_prepare(wai_job *j, const wai_allocator *a) {
 }
 
 static wai_status clip_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
-    j->outputs = out;
+    j->out.data = out;
     return wai_wiv1_decode(ex->alloc, ex->pool, &WAI_JOB_STATE(j, clip_job)->v, out);
 }
 
@@ -179,7 +179,7 @@ wai_status wai_motion_frame_prepare(wai_job *j, const wai_wif1 *f) {
 wai_status wai_motion_frame_run(wai_job *j, const wai_exec *ex, const wai_wif1 *f) {
     wai_motion_group *g = j->stream;
     wai_status st = wai_wif1_decode(ex->alloc, ex->pool, f, g);
-    j->outputs = g->frame;
+    j->out.data = g->frame;
     return st;
 }
 

@@ -78,7 +78,7 @@ static wai_status prepare(const wai_allocator *a, const wai_loaded_set *l, const
 static uint64_t shape(const void *h, uint64_t *output_bytes, wai_job *j) {
     const wai_wis1 *v = h;
     *output_bytes = wai_sat_mul3(v->attr, v->s, v->s);
-    j->width = j->height = v->s;
+    j->out.width = j->out.height = v->s;
     return wai_sat_mul3(v->c, v->sh, v->sw);
 }
 

@@ -79,11 +79,11 @@ static wai_status s_prepare(wai_job *j, const wai_allocator *a) {
     cost->macs = macs;
     /* The output, and the two i64 tensors of the layer that holds most. */
     cost->working_bytes = wai_sat_add(cost->output_bytes, wai_sat_mul(8, s->largest));
-    j->kind = WAI_OUTPUT_IMAGE;
-    j->width = s->p.width;
-    j->height = s->p.height;
-    j->n_outputs = 1;
-    j->output_bytes = (size_t)cost->output_bytes;
+    j->out.kind = WAI_OUTPUT_IMAGE;
+    j->out.width = s->p.width;
+    j->out.height = s->p.height;
+    j->out.n = 1;
+    j->out.bytes = (size_t)cost->output_bytes;
     return WAI_ok;
 }
 
@@ -113,7 +113,7 @@ static wai_status s_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
             out[p * 3 + ch] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
         }
     wai_free(a, buf);
-    j->outputs = out;
+    j->out.data = out;
     return WAI_ok;
 }
 

@@ -26,15 +26,9 @@ static wai_status decode_inter(const wai_motion_frame *f, wai_rans_dec *d, uint8
             const uint8_t *v = row_vectors + 4 * (size_t)(x / f->block);
             int32_t dy = wai_i16_from_u16(wai_load_u16le(v));
             int32_t dx = wai_i16_from_u16(wai_load_u16le(v + 2));
-            /* Whole-pel: the vector itself. Half-pel: arithmetic shift for the
-             * integer part (floor), & 1 for the half. */
+            /* Whole-pel: the vector itself. Half-pel: its halves. */
             int32_t fy = 0, fx = 0;
-            if (half) {
-                fy = (int32_t)((uint32_t)dy & 1);
-                fx = (int32_t)((uint32_t)dx & 1);
-                dy = wai_mv_floor_half(dy);
-                dx = wai_mv_floor_half(dx);
-            }
+            if (half) wai_mv_halves(&dy, &dx, &fy, &fx);
             int64_t iy = (int64_t)y + dy, ix = (int64_t)x + dx;
             size_t r0 = (size_t)wai_mv_clamp(iy, hmax) * stride;
             size_t r1 = (size_t)wai_mv_clamp(iy + 1, hmax) * stride;

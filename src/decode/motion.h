@@ -27,6 +27,16 @@ static inline int32_t wai_mv_floor_half(int32_t v) {
     return v >= 0 ? v / 2 : -((1 - v) / 2);
 }
 
+/* A half-pel vector split in place into its whole-pel part and its
+ * half-pel flags (reading R11: an arithmetic shift for the whole part, the
+ * low bit for the half). */
+static inline void wai_mv_halves(int32_t *dy, int32_t *dx, int32_t *fy, int32_t *fx) {
+    *fy = (int32_t)((uint32_t)*dy & 1);
+    *fx = (int32_t)((uint32_t)*dx & 1);
+    *dy = wai_mv_floor_half(*dy);
+    *dx = wai_mv_floor_half(*dx);
+}
+
 typedef struct wai_motion_frame {
     uint32_t h, w;
     const wai_cdf_table *table;
@@ -54,13 +64,9 @@ static inline wai_mv_segment wai_mv_segment_of(const wai_motion_frame *f, uint32
                                                const uint8_t *v) {
     int32_t dy = wai_i16_from_u16(wai_load_u16le(v));
     int32_t dx = wai_i16_from_u16(wai_load_u16le(v + 2));
-    wai_mv_segment s = {NULL, NULL, dx, 0, 0};
-    if (f->mv_precision == 2) {
-        s.fy = (int)((uint32_t)dy & 1);
-        s.fx = (int)((uint32_t)dx & 1);
-        dy = wai_mv_floor_half(dy);
-        s.ix = wai_mv_floor_half(dx);
-    }
+    int32_t fy = 0, fx = 0;
+    if (f->mv_precision == 2) wai_mv_halves(&dy, &dx, &fy, &fx);
+    wai_mv_segment s = {NULL, NULL, dx, (int)fy, (int)fx};
     size_t stride = (size_t)f->w * 3;
     int32_t hmax = (int32_t)f->h - 1;
     s.a = f->prev + (size_t)wai_mv_clamp((int64_t)y + dy, hmax) * stride;

@@ -37,8 +37,8 @@ wai_status wai_one_network_prepare(wai_job *j, const wai_allocator *a) {
                                 s->p.work_bytes),
                     c->output_bytes);
     j->net_work_bytes = s->p.work_bytes;
-    j->n_outputs = 1;
-    j->output_bytes = (size_t)c->output_bytes;
+    j->out.n = 1;
+    j->out.bytes = (size_t)c->output_bytes;
     return WAI_ok;
 }
 
@@ -58,7 +58,7 @@ wai_status wai_one_network_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
         st = f->finish(s->header, y, out);
     wai_free(a, y);
     wai_free(a, lat);
-    j->outputs = out;
+    j->out.data = out;
     return st;
 }
 
@@ -77,9 +77,12 @@ static void net_free(const wai_allocator *a, void *own) {
 
 wai_status wai_one_network_load(const wai_allocator *a, const wai_set *set, const char *member,
                                 int dims, wai_loaded_set *l) {
+    const uint8_t *data;
+    size_t len;
+    if (wai_set_find(set, member, &data, &len) != WAI_ok) return WAI_set_incomplete;
     wai_net *n = wai_loaded_own(a, l, sizeof *n, net_free);
     if (!n) return WAI_out_of_memory;
-    wai_status st = wai_loaded_net(a, set, member, dims, n);
+    wai_status st = wai_loaded_net(a, data, len, dims, n);
     const wai_net *nets[] = {n};
     return st == WAI_ok ? wai_loaded_one_scale(l, nets, 1) : st;
 }

@@ -60,16 +60,24 @@ static inline int32_t wai_sat_i32(int64_t v) {
     return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v;
 }
 
-/* Decodes one symbol against table t at offset o. Returns WAI_ok and the
- * symbol, or WAI_stream_exhausted when the stream ran out during this
- * symbol's decode (its value is then not to be used). */
-static inline wai_status wai_rans_decode(wai_rans_dec *d, const wai_cdf_table *t, int32_t o,
-                                         int32_t *symbol) {
+/* The rANS step (E1): the index s whose slot holds the state's low bits,
+ * the state advanced past it, x' = freq_s * (x >> 16) + cum - lo_s, then
+ * renormalised; returns s. */
+static inline uint32_t wai_rans_advance(wai_rans_dec *d, const wai_cdf_table *t) {
     uint32_t cum = (uint32_t)(d->x & (WAI_CDF_TOTAL - 1));
     uint32_t s = wai_cdf_find(t, cum);
     uint32_t lo = t->cdf[s], freq = t->cdf[s + 1] - lo;
     d->x = (uint64_t)freq * (d->x >> WAI_CDF_PRECISION) + cum - lo;
     wai_rans_renorm(d);
+    return s;
+}
+
+/* Decodes one symbol against table t at offset o. Returns WAI_ok and the
+ * symbol, or WAI_stream_exhausted when the stream ran out during this
+ * symbol's decode (its value is then not to be used). */
+static inline wai_status wai_rans_decode(wai_rans_dec *d, const wai_cdf_table *t, int32_t o,
+                                         int32_t *symbol) {
+    uint32_t s = wai_rans_advance(d, t);
     int32_t value = s < t->n - 2 ? (int32_t)s : wai_rans_decode_escape(d, t->n);
     if (d->ran_out) return WAI_stream_exhausted;
     *symbol = wai_sat_i32((int64_t)value + o);

@@ -2,6 +2,8 @@
  * tables and streams. */
 #include "formats/sections.h"
 
+#include <string.h>
+
 #include "entropy/rans.h"
 
 wai_status wai_parse_framing(wai_reader *r, wai_format format, size_t header_bytes) {
@@ -15,6 +17,13 @@ wai_status wai_parse_framing(wai_reader *r, wai_format format, size_t header_byt
     if (left < header_bytes) return WAI_stream_length;
     r->pos += 5;
     return WAI_ok;
+}
+
+wai_status wai_parse_begin(wai_reader *r, const uint8_t *data, size_t len, void *out,
+                           size_t out_size, wai_format format, size_t header_bytes) {
+    wai_reader_init(r, data, len);
+    memset(out, 0, out_size);
+    return wai_parse_framing(r, format, header_bytes);
 }
 
 int wai_cdf_bytes_valid(const uint8_t *bytes, uint32_t n, wai_cdf_rule rule) {
@@ -45,6 +54,21 @@ void wai_cdf_from_bytes(uint32_t *cdf, const uint8_t *bytes, uint32_t n) {
 
 wai_status wai_read_stream_section(wai_reader *r, wai_stream_view *s) {
     return wai_rans_read_stream(r, &s->bytes, &s->len);
+}
+
+wai_status wai_read_tables_then_stream(wai_reader *r, uint32_t n,
+                                       uint32_t (*length)(const void *arg, uint32_t k),
+                                       const void *arg, const uint8_t **tables,
+                                       wai_stream_view *stream) {
+    for (uint32_t k = 0; k < n; k++) {
+        const uint8_t *t;
+        wai_status st = wai_read_cdf_section(r, length(arg, k), WAI_CDF_T4097, &t);
+        if (st != WAI_ok) return st;
+        if (k == 0) *tables = t;
+    }
+    wai_status st = wai_read_stream_section(r, stream);
+    if (st != WAI_ok) return st;
+    return wai_reader_left(r) ? WAI_trailing : WAI_ok;
 }
 
 /* WIM1's fixed header (§14): the parser's first check is its length. */

@@ -15,6 +15,11 @@
  * (stream_length). On success the reader stands after the version byte. */
 wai_status wai_parse_framing(wai_reader *r, wai_format format, size_t header_bytes);
 
+/* A parse's start: the reader over data, *out (out_size bytes) zeroed, then
+ * the framing above. */
+wai_status wai_parse_begin(wai_reader *r, const uint8_t *data, size_t len, void *out,
+                           size_t out_size, wai_format format, size_t header_bytes);
+
 /* A table section of n u32 entries: present (stream_length), then the rule
  * (cdf_malformed). *bytes views the entries (little-endian). */
 wai_status wai_read_cdf_section(wai_reader *r, uint32_t n, wai_cdf_rule rule,
@@ -33,6 +38,16 @@ typedef struct wai_stream_view {
 } wai_stream_view;
 
 wai_status wai_read_stream_section(wai_reader *r, wai_stream_view *s);
+
+/* A payload's end that WIA1 and WIS1 share: §2 step 7's section of n
+ * tables read table by table (each present, stream_length, then checked,
+ * cdf_malformed, before the next; table k of length(arg, k) entries), the
+ * rANS stream section, then nothing more (trailing). The tables lie back
+ * to back, so *tables views the first, the whole section. */
+wai_status wai_read_tables_then_stream(wai_reader *r, uint32_t n,
+                                       uint32_t (*length)(const void *arg, uint32_t k),
+                                       const void *arg, const uint8_t **tables,
+                                       wai_stream_view *stream);
 
 /* Bounds on a payload's parts, for the largest payload each format's parse
  * can pass (wai_payload_max_bytes; docs/reading-inputs.md derives each): a

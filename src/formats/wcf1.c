@@ -10,9 +10,8 @@
 
 wai_status wai_wcf1_parse(const uint8_t *data, size_t len, wai_wcf1 *out) {
     wai_reader r;
-    wai_reader_init(&r, data, len);
-    memset(out, 0, sizeof *out);
-    wai_status st = wai_parse_framing(&r, WAI_FORMAT_WCF1, WAI_WCF1_HEADER_BYTES);
+    wai_status st =
+        wai_parse_begin(&r, data, len, out, sizeof *out, WAI_FORMAT_WCF1, WAI_WCF1_HEADER_BYTES);
     if (st != WAI_ok) return st;
     if (data[6] || data[7]) return WAI_reserved_nonzero;
     out->kind = data[5];

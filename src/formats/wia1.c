@@ -23,44 +23,36 @@ static wai_status check_caps(const wai_wia1 *a) {
 }
 
 /* Steps 1-6: framing, reserved fields, field rules, caps. */
-static wai_status parse_header(wai_reader *r, const uint8_t *data, wai_wia1 *out) {
-    wai_status st = wai_parse_framing(r, WAI_FORMAT_WIA1, WAI_WIA1_HEADER_BYTES);
-    if (st != WAI_ok) return st;
+static wai_status parse_header(const uint8_t *data, wai_wia1 *out) {
+    wai_status st;
     if (wai_load_u16le(data + 6) != 0 || wai_load_u16le(data + 30) != 0)
         return WAI_reserved_nonzero;
     out->afrac = data[5];
-    out->sr = wai_load_u32le(data + 8);
-    out->n_ch = wai_load_u32le(data + 12);
-    out->lat_len = wai_load_u32le(data + 16);
-    out->t_out = wai_load_u32le(data + 20);
+    wai_load_u32s(data + 8, (uint32_t *const[]){&out->sr, &out->n_ch, &out->lat_len, &out->t_out},
+                  4);
     out->offset = wai_i32_from_u32(wai_load_u32le(data + 24));
     out->cdf_len = wai_load_u16le(data + 28);
     if ((st = check_fields(out)) != WAI_ok) return st;
     return check_caps(out);
 }
 
+static uint32_t cdf_len_of(const void *a, uint32_t k) {
+    (void)k;
+    return ((const wai_wia1 *)a)->cdf_len;
+}
+
 wai_status wai_wia1_parse(const uint8_t *data, size_t len, wai_wia1 *out) {
     wai_reader r;
-    wai_reader_init(&r, data, len);
-    memset(out, 0, sizeof *out);
-    wai_status st = parse_header(&r, data, out);
+    wai_status st =
+        wai_parse_begin(&r, data, len, out, sizeof *out, WAI_FORMAT_WIA1, WAI_WIA1_HEADER_BYTES);
+    if (st == WAI_ok) st = parse_header(data, out);
     if (st != WAI_ok) return st;
     r.pos = WAI_WIA1_HEADER_BYTES;
     /* Medians: present; no rule of their own (reading N2). n_ch is capped,
      * so 8·n_ch fits. */
     if ((st = wai_read_span(&r, 8 * (uint64_t)out->n_ch, &out->medians)) != WAI_ok) return st;
-    /* §2 step 7: a section of one table per channel is read table by table,
-     * each present (stream_length) and then checked (cdf_malformed) before
-     * the next; the tables lie back to back, so the first one's view is the
-     * whole section's. */
-    for (uint32_t k = 0; k < out->n_ch; k++) {
-        const uint8_t *t;
-        if ((st = wai_read_cdf_section(&r, out->cdf_len, WAI_CDF_T4097, &t)) != WAI_ok)
-            return st;
-        if (k == 0) out->tables = t;
-    }
-    if ((st = wai_read_stream_section(&r, &out->stream)) != WAI_ok) return st;
-    return wai_reader_left(&r) ? WAI_trailing : WAI_ok;
+    /* §2 step 7: one table per channel, each cdf_len entries. */
+    return wai_read_tables_then_stream(&r, out->n_ch, cdf_len_of, out, &out->tables, &out->stream);
 }
 
 void wai_wia1_describe(const wai_wia1 *a, wai_text *t) {

@@ -9,9 +9,8 @@
 
 wai_status wai_wic1_parse(const uint8_t *data, size_t len, wai_wic1 *out) {
     wai_reader r;
-    wai_reader_init(&r, data, len);
-    memset(out, 0, sizeof *out);
-    wai_status st = wai_parse_framing(&r, WAI_FORMAT_WIC1, WAI_WIC1_HEADER_BYTES);
+    wai_status st =
+        wai_parse_begin(&r, data, len, out, sizeof *out, WAI_FORMAT_WIC1, WAI_WIC1_HEADER_BYTES);
     if (st != WAI_ok) return st;
     if (data[5] || data[6] || data[7]) return WAI_reserved_nonzero;
     out->n_frames = wai_load_u32le(data + 8);

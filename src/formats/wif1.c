@@ -25,18 +25,14 @@ static wai_status check_fields(const wai_wif1 *f, int capability_keyframe) {
 wai_status wai_wif1_parse(const uint8_t *data, size_t len, int capability_keyframe,
                           wai_wif1 *out) {
     wai_reader r;
-    wai_reader_init(&r, data, len);
-    memset(out, 0, sizeof *out);
-    wai_status st = wai_parse_framing(&r, WAI_FORMAT_WIF1, WAI_WIF1_HEADER_BYTES);
+    wai_status st =
+        wai_parse_begin(&r, data, len, out, sizeof *out, WAI_FORMAT_WIF1, WAI_WIF1_HEADER_BYTES);
     if (st != WAI_ok) return st;
     if (wai_load_u16le(data + 30) != 0) return WAI_reserved_nonzero;
     out->kind = data[5];
     out->keyframe = data[6];
     out->mv_precision = data[7];
-    out->h = wai_load_u32le(data + 8);
-    out->w = wai_load_u32le(data + 12);
-    out->block = wai_load_u32le(data + 16);
-    out->q = wai_load_u32le(data + 20);
+    wai_load_u32s(data + 8, (uint32_t *const[]){&out->h, &out->w, &out->block, &out->q}, 4);
     out->offset = wai_i32_from_u32(wai_load_u32le(data + 24));
     out->cdf_len = wai_load_u16le(data + 28);
     if ((st = check_fields(out, capability_keyframe)) != WAI_ok) return st;

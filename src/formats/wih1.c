@@ -7,9 +7,8 @@
 
 wai_status wai_wih1_parse(const uint8_t *data, size_t len, int nested, wai_wih1 *out) {
     wai_reader r;
-    wai_reader_init(&r, data, len);
-    memset(out, 0, sizeof *out);
-    wai_status st = wai_parse_framing(&r, WAI_FORMAT_WIH1, WAI_WIH1_HEADER_BYTES);
+    wai_status st =
+        wai_parse_begin(&r, data, len, out, sizeof *out, WAI_FORMAT_WIH1, WAI_WIH1_HEADER_BYTES);
     if (st != WAI_ok) return st;
     if (data[5] | data[6] | data[7]) return WAI_reserved_nonzero;
     uint32_t dims[6];

@@ -51,26 +51,25 @@ static wai_status read_lengths(wai_reader *r, wai_wis1 *out) {
 }
 
 /* Steps 1-6: framing, reserved field, field rules, caps. */
-static wai_status parse_header(wai_reader *r, const uint8_t *data, wai_wis1 *out) {
-    wai_status st = wai_parse_framing(r, WAI_FORMAT_WIS1, WAI_WIS1_HEADER_BYTES);
-    if (st != WAI_ok) return st;
+static wai_status parse_header(const uint8_t *data, wai_wis1 *out) {
+    wai_status st;
     if (wai_load_u16le(data + 6) != 0) return WAI_reserved_nonzero;
     out->afrac = data[5];
-    out->c = wai_load_u32le(data + 8);
-    out->sh = wai_load_u32le(data + 12);
-    out->sw = wai_load_u32le(data + 16);
-    out->s = wai_load_u32le(data + 20);
-    out->attr = wai_load_u32le(data + 24);
-    out->n_gaussians = wai_load_u32le(data + 28);
+    wai_load_u32s(data + 8,
+                  (uint32_t *const[]){&out->c, &out->sh, &out->sw, &out->s, &out->attr,
+                                      &out->n_gaussians},
+                  6);
     if ((st = check_fields(out)) != WAI_ok) return st;
     return check_caps(out);
 }
 
+static uint32_t length_of(const void *v, uint32_t k) { return wai_wis1_length(v, k); }
+
 wai_status wai_wis1_parse(const uint8_t *data, size_t len, wai_wis1 *out) {
     wai_reader r;
-    wai_reader_init(&r, data, len);
-    memset(out, 0, sizeof *out);
-    wai_status st = parse_header(&r, data, out);
+    wai_status st =
+        wai_parse_begin(&r, data, len, out, sizeof *out, WAI_FORMAT_WIS1, WAI_WIS1_HEADER_BYTES);
+    if (st == WAI_ok) st = parse_header(data, out);
     if (st != WAI_ok) return st;
     r.pos = WAI_WIS1_HEADER_BYTES;
     if ((st = read_ranges(&r, out)) != WAI_ok) return st;
@@ -78,16 +77,8 @@ wai_status wai_wis1_parse(const uint8_t *data, size_t len, wai_wis1 *out) {
     /* Offsets (any i32) and medians (reading N2) have no rule: present. */
     if ((st = wai_read_span(&r, 4 * (uint64_t)out->c, &out->offsets)) != WAI_ok) return st;
     if ((st = wai_read_span(&r, 8 * (uint64_t)out->c, &out->medians)) != WAI_ok) return st;
-    /* One table per channel, table by table (§2 step 7): each present, then
-     * checked, before the next. */
-    for (uint32_t k = 0; k < out->c; k++) {
-        const uint8_t *t;
-        if ((st = wai_read_cdf_section(&r, wai_wis1_length(out, k), WAI_CDF_T4097, &t)) != WAI_ok)
-            return st;
-        if (k == 0) out->tables = t;
-    }
-    if ((st = wai_read_stream_section(&r, &out->stream)) != WAI_ok) return st;
-    return wai_reader_left(&r) ? WAI_trailing : WAI_ok;
+    /* One table per channel, of its own length (§2 step 7). */
+    return wai_read_tables_then_stream(&r, out->c, length_of, out, &out->tables, &out->stream);
 }
 
 void wai_wis1_describe(const wai_wis1 *s, wai_text *t) {

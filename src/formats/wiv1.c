@@ -36,18 +36,14 @@ static wai_status check_caps(const wai_wiv1 *v) {
 wai_status wai_wiv1_parse(const uint8_t *data, size_t len, int capability_keyframe,
                           wai_wiv1 *out) {
     wai_reader r;
-    wai_reader_init(&r, data, len);
-    memset(out, 0, sizeof *out);
-    wai_status st = wai_parse_framing(&r, WAI_FORMAT_WIV1, WAI_WIV1_HEADER_BYTES);
+    wai_status st =
+        wai_parse_begin(&r, data, len, out, sizeof *out, WAI_FORMAT_WIV1, WAI_WIV1_HEADER_BYTES);
     if (st != WAI_ok) return st;
     if (data[7] != 0 || wai_load_u16le(data + 34) != 0) return WAI_reserved_nonzero;
     out->mv_precision = data[5];
     out->keyframe = data[6];
-    out->n_frames = wai_load_u32le(data + 8);
-    out->h = wai_load_u32le(data + 12);
-    out->w = wai_load_u32le(data + 16);
-    out->block = wai_load_u32le(data + 20);
-    out->q = wai_load_u32le(data + 24);
+    wai_load_u32s(data + 8,
+                  (uint32_t *const[]){&out->n_frames, &out->h, &out->w, &out->block, &out->q}, 5);
     out->offset = wai_i32_from_u32(wai_load_u32le(data + 28));
     out->cdf_len = wai_load_u16le(data + 32);
     if ((st = check_fields(out, capability_keyframe)) != WAI_ok) return st;

@@ -7,28 +7,26 @@
 #include "ops/cores_c.h"
 #include "ops/x86/x86.h"
 
+/* acc[ob][t] += sum_j wts[ob][j] * xp[j][t] (cores.h) in the accumulator's
+ * type T: the one loop of both widths. */
+#define TAP_BODY(T)                                                                    \
+    for (size_t ob = 0; ob < nob; ob++) {                                              \
+        T *a = acc + ob * WAI_TAP_TW;                                                  \
+        const T *wv = wts + ob * WAI_TAP_NTMAX;                                        \
+        for (size_t j = 0; j < nt; j++) {                                              \
+            const T c = wv[j], *p = xp[j];                                             \
+            for (size_t t = 0; t < tw; t++) a[t] += c * p[t];                          \
+        }                                                                              \
+    }
+
 static void tap_i64(int64_t *acc, size_t nob, const int64_t *const *xp, const int64_t *wts,
                     size_t nt, size_t tw) {
-    for (size_t ob = 0; ob < nob; ob++) {
-        int64_t *a = acc + ob * WAI_TAP_TW;
-        const int64_t *wv = wts + ob * WAI_TAP_NTMAX;
-        for (size_t j = 0; j < nt; j++) {
-            const int64_t c = wv[j], *p = xp[j];
-            for (size_t t = 0; t < tw; t++) a[t] += c * p[t];
-        }
-    }
+    TAP_BODY(int64_t)
 }
 
 static void tap_i32(int32_t *acc, size_t nob, const int32_t *const *xp, const int32_t *wts,
                     size_t nt, size_t tw) {
-    for (size_t ob = 0; ob < nob; ob++) {
-        int32_t *a = acc + ob * WAI_TAP_TW;
-        const int32_t *wv = wts + ob * WAI_TAP_NTMAX;
-        for (size_t j = 0; j < nt; j++) {
-            const int32_t c = wv[j], *p = xp[j];
-            for (size_t t = 0; t < tw; t++) a[t] += c * p[t];
-        }
-    }
+    TAP_BODY(int32_t)
 }
 
 /* The signed value of a 32-bit residue. */

@@ -188,8 +188,9 @@ static void set_weight(tile *tl, int narrow, size_t idx, int16_t v) {
 
 /* ---- convolution -------------------------------------------------------------- */
 
-/* One tiled convolution, shared read-only by its threads. */
-typedef struct conv_job {
+/* One tiled convolution or transposed convolution, shared read-only by its
+ * threads. */
+typedef struct tiled_job {
     const wai_layer *l;
     uint32_t shift;
     const int64_t *x;
@@ -197,16 +198,62 @@ typedef struct conv_job {
     size_t h, w, oh, ow;
     acc_mode md;
     unsigned nthr;
-} conv_job;
+} tiled_job;
+
+/* A layer's A over its input, then its bound (the refusals come before any
+ * thread starts): WAI_ok and *a, or the bound's refusal. */
+static wai_status bounded(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
+                          uint32_t shift, const int64_t *x, size_t n_in, uint64_t *a) {
+    *a = wai_exec_max_abs(ex, x, n_in);
+    return wai_bound_conv(*a, sums, l->mult, l->bias, l->cout, shift);
+}
+
+/* A layer's work once its arguments passed: A over its input, then its
+ * bound (the refusals come before any thread starts), then the pair dot
+ * path where it takes the layer, else the tiled path: the accumulator mode
+ * from A and the weights, and share over ex's threads, each a run of output
+ * rows (no more threads than rows). */
+typedef int (*dot_path)(const wai_exec *ex, const wai_layer *l, uint32_t shift, const int64_t *x,
+                        uint32_t h, uint32_t w, int64_t *y, uint32_t oh, uint32_t ow, uint64_t a);
+
+static wai_status compute(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
+                          uint32_t shift, const int64_t *x, size_t n_in, uint32_t h, uint32_t w,
+                          int64_t *y, uint32_t oh, uint32_t ow, dot_path dot,
+                          void (*share)(void *, unsigned)) {
+    uint64_t a;
+    wai_status st = bounded(ex, l, sums, shift, x, n_in, &a);
+    if (st != WAI_ok || dot(ex, l, shift, x, h, w, y, oh, ow, a)) return st;
+    tiled_job j = {l, shift, x, y, h, w, oh, ow,
+                   choose_mode(a, sums, l->cout, l->weights, (size_t)l->cout * l->cin,
+                               (size_t)l->k * l->k, l->cin, wai_exec_cores(ex)),
+                   wai_exec_threads(ex)};
+    if (j.nthr > oh) j.nthr = oh ? oh : 1;
+    if (j.nthr > WAI_THREADS_MAX) j.nthr = WAI_THREADS_MAX;
+    wai_exec_run(ex, j.nthr, share, &j);
+    return WAI_ok;
+}
+
+/* A tile's end: its 32-bit lanes flushed, then channel o0 + ob's n sums
+ * requantised into y0 + (o0 + ob) * oh * ow, ys apart. */
+static void tile_out(const tiled_job *j, tile *tl, const acc_mode *md, size_t o0, size_t nob,
+                     size_t tw, size_t n, int64_t *y0, size_t ys) {
+    const wai_layer *l = j->l;
+    if (md->narrow) flush32(tl, nob, tw);
+    for (size_t ob = 0; ob < nob; ob++) {
+        size_t o = o0 + ob;
+        md->cores->requant(y0 + o * j->oh * j->ow, ys, (const uint64_t *)tl->acc64 + ob * TW, n,
+                           l->mult[o], j->shift, l->bias[o]);
+    }
+}
 
 /* Output row oy of output channels o0 .. o0 + nob - 1 through the tile tl
  * (its term pointers already set). */
-static void conv_row(const conv_job *j, tile *tl, size_t o0, size_t nob, size_t oy) {
+static void conv_row(const tiled_job *j, tile *tl, size_t o0, size_t nob, size_t oy) {
     const wai_layer *l = j->l;
     const acc_mode md = j->md;
     const size_t k = l->k, cin = l->cin, s = l->stride, pad = l->pad;
     const size_t kk = k * k, dk = (k - 1) / s, nph = s < k ? s : k;
-    const size_t h = j->h, w = j->w, oh = j->oh, ow = j->ow;
+    const size_t h = j->h, w = j->w, ow = j->ow;
     for (size_t t0 = 0; t0 < ow; t0 += TW) {
         size_t tw = tile_width(ow - t0);
         tile_clear(tl, &md, nob, tw);
@@ -231,13 +278,7 @@ static void conv_row(const conv_job *j, tile *tl, size_t o0, size_t nob, size_t 
                 done = 0;
             }
         }
-        if (md.narrow) flush32(tl, nob, tw);
-        size_t n = ow - t0 < TW ? ow - t0 : TW;
-        for (size_t ob = 0; ob < nob; ob++) {
-            size_t o = o0 + ob;
-            md.cores->requant(j->y + (o * oh + oy) * ow + t0, 1, (const uint64_t *)tl->acc64 + ob * TW,
-                              n, l->mult[o], j->shift, l->bias[o]);
-        }
+        tile_out(j, tl, &md, o0, nob, tw, ow - t0 < TW ? ow - t0 : TW, j->y + oy * ow + t0, 1);
     }
 }
 
@@ -245,7 +286,7 @@ static void conv_row(const conv_job *j, tile *tl, size_t o0, size_t nob, size_t 
  * block, in its own tile (each output computed whole by one share, by the
  * same steps whatever the split). */
 static void conv_share(void *arg, unsigned t) {
-    const conv_job *j = arg;
+    const tiled_job *j = arg;
     const size_t k = j->l->k, s = j->l->stride;
     const size_t y0 = j->oh * t / j->nthr, y1 = j->oh * (t + 1) / j->nthr;
     tile tl;
@@ -269,43 +310,18 @@ wai_status wai_conv2d_fast(const wai_exec *ex, const wai_layer *l, const uint64_
     if (!wai_conv2d_args_ok(l, h, w, oh, ow, &n_in, &n_out)) return WAI_invalid_argument;
     if (l->k > KMAX || l->stride > KMAX)
         return wai_conv2d_ref(l, sums, shift, x, h, w, y, oh, ow);
-    uint64_t a = wai_exec_max_abs(ex, x, n_in);
-    /* Refusals come before any thread starts. */
-    wai_status st = wai_bound_conv(a, sums, l->mult, l->bias, l->cout, shift);
-    if (st != WAI_ok) return st;
-
-    if (wai_conv2d_dot(ex, l, shift, x, h, w, y, oh, ow, a)) return WAI_ok;
-
-    conv_job j = {l, shift, x, y, h, w, oh, ow,
-                  choose_mode(a, sums, l->cout, l->weights, (size_t)l->cout * l->cin,
-                              (size_t)l->k * l->k, l->cin, wai_exec_cores(ex)),
-                  wai_exec_threads(ex)};
-    if (j.nthr > oh) j.nthr = oh ? oh : 1;
-    if (j.nthr > WAI_THREADS_MAX) j.nthr = WAI_THREADS_MAX;
-    wai_exec_run(ex, j.nthr, conv_share, &j);
-    return WAI_ok;
+    return compute(ex, l, sums, shift, x, n_in, h, w, y, oh, ow, wai_conv2d_dot, conv_share);
 }
 
 /* ---- transposed convolution ------------------------------------------------------ */
 
-/* One tiled transposed convolution, shared read-only by its threads. */
-typedef struct convt_job {
-    const wai_layer *l;
-    uint32_t shift;
-    const int64_t *x;
-    int64_t *y;
-    size_t h, w, oh, ow;
-    acc_mode md;
-    unsigned nthr;
-} convt_job;
-
 /* Output row oy, output channels o0 .. o0 + nob - 1, every column phase,
  * through the tile tl. */
-static void convt_row(const convt_job *j, tile *tl, size_t o0, size_t nob, size_t oy) {
+static void convt_row(const tiled_job *j, tile *tl, size_t o0, size_t nob, size_t oy) {
     const wai_layer *l = j->l;
     const acc_mode md = j->md;
     const size_t k = l->k, cin = l->cin, cout = l->cout, s = l->stride, pad = l->pad;
-    const size_t kk = k * k, dmax = (k - 1) / s, h = j->h, w = j->w, oh = j->oh, ow = j->ow;
+    const size_t kk = k * k, dmax = (k - 1) / s, h = j->h, w = j->w, ow = j->ow;
     size_t kys[KMAX], iys[KMAX];
     const size_t uy = oy + pad; /* row in the uncropped plane */
     /* Rows ky = uy mod s, uy mod s + s, ... with input row (uy-ky)/s. */
@@ -350,14 +366,8 @@ static void convt_row(const convt_job *j, tile *tl, size_t o0, size_t nob, size_
                     done = 0;
                 }
             }
-            if (md.narrow) flush32(tl, nob, tw);
-            size_t n = t_end - t0 < TW ? t_end - t0 : TW;
-            for (size_t ob = 0; ob < nob; ob++) {
-                size_t o = o0 + ob;
-                int64_t *yr = j->y + (o * oh + oy) * ow;
-                md.cores->requant(yr + t0 * s + q - pad, s, (const uint64_t *)tl->acc64 + ob * TW,
-                                  n, l->mult[o], j->shift, l->bias[o]);
-            }
+            tile_out(j, tl, &md, o0, nob, tw, t_end - t0 < TW ? t_end - t0 : TW,
+                     j->y + oy * ow + t0 * s + q - pad, s);
         }
     }
 }
@@ -366,7 +376,7 @@ static void convt_row(const convt_job *j, tile *tl, size_t o0, size_t nob, size_
  * block, in its own tile (each output is computed whole by one share, by
  * the same steps whatever the split). */
 static void convt_share(void *arg, unsigned t) {
-    const convt_job *j = arg;
+    const tiled_job *j = arg;
     const size_t y0 = j->oh * t / j->nthr, y1 = j->oh * (t + 1) / j->nthr;
     tile tl;
     for (size_t o0 = 0; o0 < j->l->cout; o0 += OB) {
@@ -384,21 +394,7 @@ wai_status wai_conv_t2d_fast(const wai_exec *ex, const wai_layer *l, const uint6
         return WAI_invalid_argument;
     if (l->k > KMAX || l->stride > KMAX)
         return wai_conv_t2d_ref(l, sums, shift, x, h, w, scratch, y, oh, ow);
-    uint64_t a = wai_exec_max_abs(ex, x, n_in);
-    /* Refusals come before any thread starts. */
-    wai_status st = wai_bound_conv(a, sums, l->mult, l->bias, l->cout, shift);
-    if (st != WAI_ok) return st;
-
-    if (wai_conv_t2d_dot(ex, l, shift, x, h, w, y, oh, ow, a)) return WAI_ok;
-
-    convt_job j = {l, shift, x, y, h, w, oh, ow,
-                   choose_mode(a, sums, l->cout, l->weights, (size_t)l->cin * l->cout,
-                               (size_t)l->k * l->k, l->cin, wai_exec_cores(ex)),
-                   wai_exec_threads(ex)};
-    if (j.nthr > oh) j.nthr = oh ? oh : 1;
-    if (j.nthr > WAI_THREADS_MAX) j.nthr = WAI_THREADS_MAX;
-    wai_exec_run(ex, j.nthr, convt_share, &j);
-    return WAI_ok;
+    return compute(ex, l, sums, shift, x, n_in, h, w, y, oh, ow, wai_conv_t2d_dot, convt_share);
 }
 
 /* ---- one-dimensional transposed convolution ------------------------------------ */
@@ -410,8 +406,8 @@ wai_status wai_conv_t1d_fast(const wai_exec *ex, const wai_layer *l, const uint6
     size_t n_in, n_u, n_out;
     if (!wai_conv_t1d_args_ok(l, len, olen, &ulen, &n_in, &n_u, &n_out))
         return WAI_invalid_argument;
-    uint64_t a = wai_exec_max_abs(ex, x, n_in);
-    wai_status st = wai_bound_conv(a, sums, l->mult, l->bias, l->cout, shift);
+    uint64_t a;
+    wai_status st = bounded(ex, l, sums, shift, x, n_in, &a);
     if (st != WAI_ok) return st;
     if (wai_conv_t1d_dot(ex, l, shift, x, len, y, olen, a)) return WAI_ok;
     return wai_conv_t1d_ref(l, sums, shift, x, len, scratch, y, olen);

@@ -106,13 +106,27 @@ int64_t wai_igdn_value(int64_t xi, wai_i128 sum, int64_t beta, uint32_t gf, uint
 
 /* ---- layers ------------------------------------------------------------------ */
 
+/* A convolution's A over its n input values, then its bound: the
+ * reference's refusal comes before any sum. */
+static wai_status bound(const wai_layer *l, const uint64_t *sums, uint32_t shift, const int64_t *x,
+                        size_t n) {
+    return wai_bound_conv(wai_max_abs_i64(x, n), sums, l->mult, l->bias, l->cout, shift);
+}
+
+/* A transposed convolution's bound, then its n_u plane sums cleared. */
+static wai_status bound_cleared(const wai_layer *l, const uint64_t *sums, uint32_t shift,
+                                const int64_t *x, size_t n, int64_t *scratch, size_t n_u) {
+    wai_status st = bound(l, sums, shift, x, n);
+    for (size_t j = 0; st == WAI_ok && j < n_u; j++) scratch[j] = 0;
+    return st;
+}
+
 wai_status wai_conv2d_ref(const wai_layer *l, const uint64_t *sums, uint32_t shift,
                           const int64_t *x, uint32_t h, uint32_t w,
                           int64_t *y, uint32_t oh, uint32_t ow) {
     size_t n_in, n_out;
     if (!wai_conv2d_args_ok(l, h, w, oh, ow, &n_in, &n_out)) return WAI_invalid_argument;
-    wai_status st = wai_bound_conv(wai_max_abs_i64(x, n_in), sums, l->mult, l->bias, l->cout,
-                                   shift);
+    wai_status st = bound(l, sums, shift, x, n_in);
     if (st != WAI_ok) return st;
 
     const size_t k = l->k, cin = l->cin, s = l->stride, pad = l->pad;
@@ -142,19 +156,14 @@ wai_status wai_conv2d_ref(const wai_layer *l, const uint64_t *sums, uint32_t shi
     return WAI_ok;
 }
 
-wai_status wai_conv_t2d_ref(const wai_layer *l, const uint64_t *sums, uint32_t shift,
-                            const int64_t *x, uint32_t h, uint32_t w, int64_t *scratch,
-                            int64_t *y, uint32_t oh, uint32_t ow) {
-    uint32_t uh, uw;
-    size_t n_in, n_u, n_out;
-    if (!wai_conv_t2d_args_ok(l, h, w, oh, ow, &uh, &uw, &n_in, &n_u, &n_out))
-        return WAI_invalid_argument;
-    wai_status st = wai_bound_conv(wai_max_abs_i64(x, n_in), sums, l->mult, l->bias, l->cout,
-                                   shift);
-    if (st != WAI_ok) return st;
-
-    const size_t k = l->k, cout = l->cout, s = l->stride, pad = l->pad;
-    for (size_t j = 0; j < n_u; j++) scratch[j] = 0;
+/* A transposed convolution over planes of h x w with a kh x kw kernel: each
+ * input value scatters its products into the up-sampled plane (uh x uw),
+ * which is then cropped by pad_y, pad_x and requantized. The 1-D layer is
+ * the plane of one row with a 1 x k kernel and no vertical crop. */
+static void conv_t_planes(const wai_layer *l, uint32_t shift, const int64_t *x, size_t h,
+                          size_t w, size_t kh, size_t kw, size_t pad_y, int64_t *scratch,
+                          size_t uh, size_t uw, int64_t *y, size_t oh, size_t ow) {
+    const size_t cout = l->cout, s = l->stride, pad = l->pad;
     /* Each tap of output o reaches a given plane position from at most one
      * input position, so every partial sum is at most A * S_o <= 2^63 - 1. */
     for (size_t i = 0; i < l->cin; i++) {
@@ -162,11 +171,11 @@ wai_status wai_conv_t2d_ref(const wai_layer *l, const uint64_t *sums, uint32_t s
             for (size_t ix = 0; ix < w; ix++) {
                 int64_t xv = x[(i * h + iy) * w + ix];
                 for (size_t o = 0; o < cout; o++) {
-                    const int16_t *wk = l->weights + (i * cout + o) * k * k;
-                    int64_t *u = scratch + o * (size_t)uh * uw;
-                    for (size_t ky = 0; ky < k; ky++)
-                        for (size_t kx = 0; kx < k; kx++)
-                            u[(iy * s + ky) * uw + ix * s + kx] += (int64_t)wk[ky * k + kx] * xv;
+                    const int16_t *wk = l->weights + (i * cout + o) * kh * kw;
+                    int64_t *u = scratch + o * uh * uw;
+                    for (size_t ky = 0; ky < kh; ky++)
+                        for (size_t kx = 0; kx < kw; kx++)
+                            u[(iy * s + ky) * uw + ix * s + kx] += (int64_t)wk[ky * kw + kx] * xv;
                 }
             }
         }
@@ -175,9 +184,21 @@ wai_status wai_conv_t2d_ref(const wai_layer *l, const uint64_t *sums, uint32_t s
         for (size_t oy = 0; oy < oh; oy++)
             for (size_t ox = 0; ox < ow; ox++)
                 y[(o * oh + oy) * ow + ox] =
-                    wai_requantize(scratch[(o * uh + oy + pad) * uw + ox + pad], l->mult[o],
+                    wai_requantize(scratch[(o * uh + oy + pad_y) * uw + ox + pad], l->mult[o],
                                    shift, l->bias[o]);
-    return WAI_ok;
+}
+
+wai_status wai_conv_t2d_ref(const wai_layer *l, const uint64_t *sums, uint32_t shift,
+                            const int64_t *x, uint32_t h, uint32_t w, int64_t *scratch,
+                            int64_t *y, uint32_t oh, uint32_t ow) {
+    uint32_t uh, uw;
+    size_t n_in, n_u, n_out;
+    if (!wai_conv_t2d_args_ok(l, h, w, oh, ow, &uh, &uw, &n_in, &n_u, &n_out))
+        return WAI_invalid_argument;
+    wai_status st = bound_cleared(l, sums, shift, x, n_in, scratch, n_u);
+    if (st == WAI_ok)
+        conv_t_planes(l, shift, x, h, w, l->k, l->k, l->pad, scratch, uh, uw, y, oh, ow);
+    return st;
 }
 
 wai_status wai_conv_t1d_ref(const wai_layer *l, const uint64_t *sums, uint32_t shift,
@@ -187,28 +208,9 @@ wai_status wai_conv_t1d_ref(const wai_layer *l, const uint64_t *sums, uint32_t s
     size_t n_in, n_u, n_out;
     if (!wai_conv_t1d_args_ok(l, len, olen, &ulen, &n_in, &n_u, &n_out))
         return WAI_invalid_argument;
-    wai_status st = wai_bound_conv(wai_max_abs_i64(x, n_in), sums, l->mult, l->bias, l->cout,
-                                   shift);
-    if (st != WAI_ok) return st;
-
-    const size_t k = l->k, cout = l->cout, s = l->stride, pad = l->pad;
-    for (size_t j = 0; j < n_u; j++) scratch[j] = 0;
-    /* As in 2-D: every partial sum is at most A * S_o <= 2^63 - 1. */
-    for (size_t i = 0; i < l->cin; i++) {
-        for (size_t t = 0; t < len; t++) {
-            int64_t xv = x[i * len + t];
-            for (size_t o = 0; o < cout; o++) {
-                const int16_t *wk = l->weights + (i * cout + o) * k;
-                int64_t *u = scratch + o * (size_t)ulen;
-                for (size_t kk = 0; kk < k; kk++) u[t * s + kk] += (int64_t)wk[kk] * xv;
-            }
-        }
-    }
-    for (size_t o = 0; o < cout; o++)
-        for (size_t t = 0; t < olen; t++)
-            y[o * olen + t] =
-                wai_requantize(scratch[o * ulen + t + pad], l->mult[o], shift, l->bias[o]);
-    return WAI_ok;
+    wai_status st = bound_cleared(l, sums, shift, x, n_in, scratch, n_u);
+    if (st == WAI_ok) conv_t_planes(l, shift, x, 1, len, 1, l->k, 0, scratch, 1, ulen, y, 1, olen);
+    return st;
 }
 
 wai_status wai_igdn_ref(const wai_layer *l, const uint64_t *sums, uint32_t gf, uint32_t afrac,

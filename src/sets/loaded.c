@@ -88,19 +88,11 @@ void *wai_loaded_own(const wai_allocator *a, wai_loaded_set *l, size_t size,
     return own;
 }
 
-wai_status wai_loaded_net_bytes(const wai_allocator *a, const uint8_t *bytes, size_t len, int dims,
-                                wai_net *out) {
+wai_status wai_loaded_net(const wai_allocator *a, const uint8_t *bytes, size_t len, int dims,
+                          wai_net *out) {
     wai_status st = wai_model_parse(a, bytes, len, dims, &out->model);
     if (st == WAI_ok) st = wai_sums_compute(a, &out->model, &out->sums);
     return st;
-}
-
-wai_status wai_loaded_net(const wai_allocator *a, const wai_set *set, const char *name, int dims,
-                          wai_net *out) {
-    const uint8_t *data;
-    size_t len;
-    wai_status st = wai_set_find(set, name, &data, &len);
-    return st == WAI_ok ? wai_loaded_net_bytes(a, data, len, dims, out) : st;
 }
 
 void wai_net_free(const wai_allocator *a, wai_net *n) {
@@ -122,20 +114,12 @@ static wai_status lookups(const wai_allocator *a, const wai_entropy_table *t, ui
     return WAI_ok;
 }
 
-wai_status wai_loaded_tables_text(const wai_allocator *a, const uint8_t *text, size_t len,
-                                  const wai_entropy_rules *rules, wai_loaded_tables *out) {
+wai_status wai_loaded_tables_parse(const wai_allocator *a, const uint8_t *text, size_t len,
+                                   const wai_entropy_rules *rules, wai_loaded_tables *out) {
     wai_status st = wai_entropy_json_parse_rules(a, text, len, rules, &out->set);
     if (st == WAI_ok) st = lookups(a, out->set->latent, out->set->n_edges, &out->latent);
     if (st == WAI_ok) st = lookups(a, out->set->hyper, out->set->n_z, &out->hyper);
     return st;
-}
-
-wai_status wai_loaded_tables_read(const wai_allocator *a, const wai_set *set, const char *name,
-                             wai_loaded_tables *out) {
-    const uint8_t *data;
-    size_t len;
-    wai_status st = wai_set_find(set, name, &data, &len);
-    return st == WAI_ok ? wai_loaded_tables_text(a, data, len, NULL, out) : st;
 }
 
 void wai_loaded_tables_free(const wai_allocator *a, wai_loaded_tables *t) {

@@ -87,25 +87,17 @@ wai_status wai_set_digest(const wai_set_kind *k, const wai_set *set, uint8_t out
 void *wai_loaded_own(const wai_allocator *a, wai_loaded_set *l, size_t size,
                      void (*own_free)(const wai_allocator *a, void *own));
 
-/* Member `name` parsed as a network of `dims` (2: WHM1, 1: WAM1), with its
- * parameter sums. */
-wai_status wai_loaded_net(const wai_allocator *a, const wai_set *set, const char *name, int dims,
+/* A network from a member's bytes (or a bundle's section) of `dims` (2:
+ * WHM1, 1: WAM1), with its parameter sums. */
+wai_status wai_loaded_net(const wai_allocator *a, const uint8_t *bytes, size_t len, int dims,
                           wai_net *out);
-
-/* A network from bytes (a bundle's section), with its parameter sums. */
-wai_status wai_loaded_net_bytes(const wai_allocator *a, const uint8_t *bytes, size_t len, int dims,
-                                wai_net *out);
 
 void wai_net_free(const wai_allocator *a, wai_net *n);
 
-/* Member `name` read as entropy.json by every rule of §9, with its
- * lookups. */
-wai_status wai_loaded_tables_read(const wai_allocator *a, const wai_set *set, const char *name,
-                             wai_loaded_tables *out);
-
-/* The same from a text and rules (a bundle's tables section, §14, §17). */
-wai_status wai_loaded_tables_text(const wai_allocator *a, const uint8_t *text, size_t len,
-                                  const wai_entropy_rules *rules, wai_loaded_tables *out);
+/* Entropy tables from a text by every rule of §9 (rules NULL), or by a
+ * bundle's (§14, §17), with their lookups. */
+wai_status wai_loaded_tables_parse(const wai_allocator *a, const uint8_t *text, size_t len,
+                                   const wai_entropy_rules *rules, wai_loaded_tables *out);
 
 void wai_loaded_tables_free(const wai_allocator *a, wai_loaded_tables *t);
 

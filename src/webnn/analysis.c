@@ -1,11 +1,13 @@
-/* See analysis.h. */
-#include "webnn/analysis.h"
-
+/* A learned image codec's analysis on the native WebNN (the float half of
+ * the WIH1 encoder, src/write/hyper_encode.c; docs/hyperprior.md): the
+ * picture as the program's input, its two latents out as integers at
+ * 2^afrac (include/wai/wai_webnn.h). Bytes in, integers out, so everything
+ * after it (the hyper-latent's symbols, h_s, the latent's symbols, the
+ * streams) is integer arithmetic. */
 #include <math.h>
 #include <string.h>
 
 #include "common/alloc.h"
-#include "common/context.h"
 #include "webnn/ml.h"
 
 #define LATENT_LIMIT 1099511627776.0 /* 2^40 */
@@ -37,7 +39,7 @@ static const wai_ml_operand_descriptor *output_named(const wai_ml_graph *g, cons
     return NULL;
 }
 
-static int latent_shape(const wai_ml_operand_descriptor *d, wai_ml_latent *l) {
+static int latent_shape(const wai_ml_operand_descriptor *d, wai_webnn_analysis_latent *l) {
     if (!d || d->data_type != WAI_ML_FLOAT32 || d->rank != 4 || d->shape[0] != 1 ||
         d->shape[1] == 0 || d->shape[2] == 0 || d->shape[3] == 0)
         return -1;
@@ -49,8 +51,8 @@ static int latent_shape(const wai_ml_operand_descriptor *d, wai_ml_latent *l) {
 
 /* A latent's values from its tensor, scaled, into l->data. */
 static wai_status read_latent(wai_context *ctx, wai_ml_context *c, const wai_ml_tensor *t,
-                              uint32_t afrac, wai_ml_latent *l) {
-    const wai_allocator *a = &ctx->alloc;
+                              uint32_t afrac, wai_webnn_analysis_latent *l) {
+    const wai_allocator *a = wai_context_allocator(ctx);
     size_t n = (size_t)l->c * l->h * l->w;
     float *v = wai_alloc_array(a, n, sizeof *v);
     l->data = wai_alloc_array(a, n, sizeof *l->data);
@@ -67,9 +69,9 @@ static wai_status read_latent(wai_context *ctx, wai_ml_context *c, const wai_ml_
     return st;
 }
 
-wai_status wai_ml_analysis_fixed(wai_context *ctx, const wai_ml_analysis_args *g, wai_ml_latent *y,
-                                 wai_ml_latent *z) {
-    const wai_allocator *a = &ctx->alloc;
+wai_status wai_webnn_analysis(wai_context *ctx, const wai_webnn_analysis_args *g, wai_webnn_analysis_latent *y,
+                                 wai_webnn_analysis_latent *z) {
+    const wai_allocator *a = wai_context_allocator(ctx);
     memset(y, 0, sizeof *y);
     memset(z, 0, sizeof *z);
     const size_t hw = (size_t)g->height * g->width, n_in = 3 * hw;

@@ -221,3 +221,11 @@ wai_status wai_ml_constant_tensor(wai_ml_graph_builder *b, const wai_ml_tensor *
     wai_status st = wai_ml_builder_check(b, "constant", NULL, 0);
     return st == WAI_ok ? add_constant(b, "constant", &t->desc.desc, t->data, t->bytes, out) : st;
 }
+
+wai_status wai_ml_begin(wai_ml_graph_builder *b, const char *op, const char *label,
+                        const wai_ml_operand *const *operands, size_t n, char what[64],
+                        wai_ml_context **c) {
+    wai_ml_what(what, 64, op, label);
+    *c = wai_ml_builder_context(b);
+    return wai_ml_builder_check(b, what, operands, n);
+}

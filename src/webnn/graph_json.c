@@ -127,6 +127,16 @@ static wai_status descriptor(const loader *L, const wai_json_value *v, const cha
 
 /* ---- inputs and constants --------------------------------------------------- */
 
+/* Entry i of the inputs or the constants: its name, its value (holding only
+ * the keys allowed) and its descriptor. */
+static wai_status named_entry(loader *L, const wai_json_value *all, size_t i, const char *what,
+                              const char *const *keys, const char **name,
+                              const wai_json_value **v, wai_ml_operand_descriptor *d) {
+    *v = wai_json_object_value_at(all, i, name, NULL);
+    wai_status st = known(L, *v, what, keys);
+    return st == WAI_ok ? descriptor(L, *v, what, d) : st;
+}
+
 static wai_status read_inputs(loader *L, const wai_json_value *inputs,
                               const wai_ml_named_descriptor *over, size_t n_over) {
     if (!inputs) return WAI_ok;
@@ -135,10 +145,9 @@ static wai_status read_inputs(loader *L, const wai_json_value *inputs,
     static const char *const keys[] = {"dataType", "shape", "data", NULL};
     for (size_t i = 0; i < wai_json_object_len(inputs); i++) {
         const char *name;
-        const wai_json_value *v = wai_json_object_value_at(inputs, i, &name, NULL);
+        const wai_json_value *v;
         wai_ml_operand_descriptor d;
-        wai_status st = known(L, v, "an input", keys);
-        if (st == WAI_ok) st = descriptor(L, v, "an input", &d);
+        wai_status st = named_entry(L, inputs, i, "an input", keys, &name, &v, &d);
         for (size_t k = 0; st == WAI_ok && k < n_over; k++)
             if (over[k].name && strcmp(over[k].name, name) == 0) d = over[k].desc;
         wai_ml_operand *o;
@@ -202,10 +211,9 @@ static wai_status read_constants(loader *L, const wai_json_value *constants) {
     static const char *const keys[] = {"dataType", "shape", "data", "fill", "offset", NULL};
     for (size_t i = 0; i < wai_json_object_len(constants); i++) {
         const char *name;
-        const wai_json_value *v = wai_json_object_value_at(constants, i, &name, NULL);
+        const wai_json_value *v;
         wai_ml_operand_descriptor d;
-        wai_status st = known(L, v, "a constant", keys);
-        if (st == WAI_ok) st = descriptor(L, v, "a constant", &d);
+        wai_status st = named_entry(L, constants, i, "a constant", keys, &name, &v, &d);
         if (st != WAI_ok) return st;
         if (!wai_ml_dimensions_ok(&d))
             return BAD(L, "graph: constant '%.60s' has no valid shape", name);
@@ -348,37 +356,49 @@ static wai_status conv(loader *L, const char *op, const args *a, int transposed,
         (st = options_of(L, a, op, transposed ? convt_keys : conv_keys, &o)) ||
         (st = bias_opt(L, o, op, &bias)))
         return st;
+    /* What both read, in this order: padding, strides, dilations; a
+     * transposed one's own; groups and the layouts. */
+    struct {
+        const uint32_t *pad, *str, *dil;
+        size_t n_pad, n_str, n_dil;
+        uint32_t groups;
+        int il, fl;
+    } k = {NULL, NULL, NULL, 0, 0, 0, 1, 0, 0};
+    const uint32_t *op_pad = NULL, *op_osz = NULL;
+    size_t n_opad = 0, n_osz = 0;
+    if ((st = list_opt(L, o, "padding", pad, &k.pad, &k.n_pad)) ||
+        (st = list_opt(L, o, "strides", str, &k.str, &k.n_str)) ||
+        (st = list_opt(L, o, "dilations", dil, &k.dil, &k.n_dil)) ||
+        (transposed &&
+         ((st = list_opt(L, o, "outputPadding", opad, &op_pad, &n_opad)) ||
+          (st = list_opt(L, o, "outputSizes", osz, &op_osz, &n_osz)))) ||
+        (st = u32_opt(L, o, "groups", &k.groups)) ||
+        (st = enum_opt(L, o, "inputLayout", layouts, &k.il)) ||
+        (st = enum_opt(L, o, "filterLayout", transposed ? convt_filters : conv2d_filters, &k.fl)))
+        return st;
     if (!transposed) {
         wai_ml_conv2d_options co;
         wai_ml_conv2d_options_default(&co);
-        int il = 0, fl = 0;
-        if ((st = list_opt(L, o, "padding", pad, &co.padding, &co.padding_size)) ||
-            (st = list_opt(L, o, "strides", str, &co.strides, &co.strides_size)) ||
-            (st = list_opt(L, o, "dilations", dil, &co.dilations, &co.dilations_size)) ||
-            (st = u32_opt(L, o, "groups", &co.groups)) ||
-            (st = enum_opt(L, o, "inputLayout", layouts, &il)) ||
-            (st = enum_opt(L, o, "filterLayout", conv2d_filters, &fl)))
-            return st;
-        co.input_layout = (wai_ml_input_operand_layout)il;
-        co.filter_layout = (wai_ml_conv2d_filter_operand_layout)fl;
+        co.padding = k.pad, co.padding_size = k.n_pad;
+        co.strides = k.str, co.strides_size = k.n_str;
+        co.dilations = k.dil, co.dilations_size = k.n_dil;
+        co.groups = k.groups;
+        co.input_layout = (wai_ml_input_operand_layout)k.il;
+        co.filter_layout = (wai_ml_conv2d_filter_operand_layout)k.fl;
         co.bias = bias;
         co.label = label_of(o);
         return wai_ml_conv2d(L->b, x, w, &co, out);
     }
     wai_ml_conv_transpose2d_options co;
     wai_ml_conv_transpose2d_options_default(&co);
-    int il = 0, fl = 0;
-    if ((st = list_opt(L, o, "padding", pad, &co.padding, &co.padding_size)) ||
-        (st = list_opt(L, o, "strides", str, &co.strides, &co.strides_size)) ||
-        (st = list_opt(L, o, "dilations", dil, &co.dilations, &co.dilations_size)) ||
-        (st = list_opt(L, o, "outputPadding", opad, &co.output_padding, &co.output_padding_size)) ||
-        (st = list_opt(L, o, "outputSizes", osz, &co.output_sizes, &co.output_sizes_size)) ||
-        (st = u32_opt(L, o, "groups", &co.groups)) ||
-        (st = enum_opt(L, o, "inputLayout", layouts, &il)) ||
-        (st = enum_opt(L, o, "filterLayout", convt_filters, &fl)))
-        return st;
-    co.input_layout = (wai_ml_input_operand_layout)il;
-    co.filter_layout = (wai_ml_conv_transpose2d_filter_operand_layout)fl;
+    co.padding = k.pad, co.padding_size = k.n_pad;
+    co.strides = k.str, co.strides_size = k.n_str;
+    co.dilations = k.dil, co.dilations_size = k.n_dil;
+    co.output_padding = op_pad, co.output_padding_size = n_opad;
+    co.output_sizes = op_osz, co.output_sizes_size = n_osz;
+    co.groups = k.groups;
+    co.input_layout = (wai_ml_input_operand_layout)k.il;
+    co.filter_layout = (wai_ml_conv_transpose2d_filter_operand_layout)k.fl;
     co.bias = bias;
     co.label = label_of(o);
     return wai_ml_conv_transpose2d(L->b, x, w, &co, out);

@@ -144,6 +144,13 @@ struct wai_ml_operand {
 wai_status wai_ml_builder_check(wai_ml_graph_builder *b, const char *what,
                                 const wai_ml_operand *const *operands, size_t n);
 
+/* An operation's start: its name for messages into what (64 bytes: "op" or
+ * "op 'label'"), its n operands checked (wai_ml_builder_check), and the
+ * builder's context. */
+wai_status wai_ml_begin(wai_ml_graph_builder *b, const char *op, const char *label,
+                        const wai_ml_operand *const *operands, size_t n, char what[64],
+                        wai_ml_context **c);
+
 /* The context a builder was made for. */
 wai_ml_context *wai_ml_builder_context(const wai_ml_graph_builder *b);
 

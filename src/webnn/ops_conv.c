@@ -95,37 +95,85 @@ static void pack_output(wai_ml_operand_descriptor *y, int layout, uint32_t n, ui
 
 #define DIM_OK(v) ((v) >= 1 && (v) <= (int64_t)INT32_MAX)
 
+/* padding, strides and dilations, which both convolutions read first and
+ * in this order. */
+static wai_status spatial(wai_ml_context *c, const char *what, const uint32_t *padding,
+                          size_t padding_size, const uint32_t *strides, size_t strides_size,
+                          const uint32_t *dilations, size_t dilations_size, wai_ml_conv_attrs *a) {
+    wai_status st;
+    if ((st = sequence(c, what, "padding", padding, padding_size, 4, 0, 0, a->padding)) ||
+        (st = sequence(c, what, "strides", strides, strides_size, 2, 1, 1, a->strides)) ||
+        (st = sequence(c, what, "dilations", dilations, dilations_size, 2, 1, 1, a->dilations)))
+        return st;
+    return WAI_ok;
+}
+
+/* groups (refused when 0), the layouts and the bias, as the op keeps them. */
+static wai_status grouping(wai_ml_context *c, const char *what, uint32_t groups, int input_layout,
+                           int filter_layout, const wai_ml_operand *bias, wai_ml_conv_attrs *a) {
+    if (groups == 0) return wai_ml_fail(c, WAI_TypeError, "%s: groups is 0", what);
+    a->groups = groups;
+    a->input_layout = input_layout;
+    a->filter_layout = filter_layout;
+    a->has_bias = bias != NULL;
+    return WAI_ok;
+}
+
+/* The output [n, oc, sides] in the input's layout, checked, and the op
+ * recorded over its operands. */
+static wai_status add_conv(wai_ml_graph_builder *b, const char *what, const wai_ml_op *op,
+                           const wai_ml_operand *input, const wai_ml_operand *filter,
+                           const wai_ml_operand *bias, int layout, uint32_t n, uint32_t oc,
+                           const int64_t sides[2], wai_ml_operand **out) {
+    wai_ml_operand_descriptor y = *wai_ml_operand_descriptor_of(input);
+    pack_output(&y, layout, n, oc, (uint64_t)sides[0], (uint64_t)sides[1]);
+    if (!wai_ml_dimensions_ok(&y))
+        return wai_ml_fail(wai_ml_builder_context(b), WAI_TypeError, "%s: the output is too large",
+                           what);
+    const wai_ml_operand *ins[3] = {input, filter, bias};
+    return wai_ml_builder_add(b, op, ins, bias ? 3 : 2, &y, out);
+}
+
+/* What both convolutions check first: the arguments, the operands, the
+ * layouts (filter_max the kind's last filter layout); then *what names
+ * the operation for messages and op is empty but for its kind. */
+static wai_status begin_conv(wai_ml_graph_builder *b, const wai_ml_operand *input,
+                             const wai_ml_operand *filter, const wai_ml_operand *bias,
+                             const char *name, const char *label, unsigned input_layout,
+                             unsigned filter_layout, unsigned filter_max, wai_ml_op_kind kind,
+                             wai_ml_operand **out, char what[64], wai_ml_op *op) {
+    if (!b || !input || !filter || !out) return WAI_invalid_argument;
+    *out = NULL;
+    wai_ml_what(what, 64, name, label);
+    wai_status st = operands_ok(b, what, input, filter, bias);
+    if (st != WAI_ok) return st;
+    if (input_layout > WAI_ML_NHWC || filter_layout > filter_max)
+        return wai_ml_fail(wai_ml_builder_context(b), WAI_TypeError, "%s: no such layout", what);
+    memset(op, 0, sizeof *op);
+    op->kind = kind;
+    return WAI_ok;
+}
+
 wai_status wai_ml_conv2d(wai_ml_graph_builder *b, const wai_ml_operand *input,
                          const wai_ml_operand *filter, const wai_ml_conv2d_options *o,
                          wai_ml_operand **out) {
-    if (!b || !input || !filter || !out) return WAI_invalid_argument;
-    *out = NULL;
     wai_ml_conv2d_options def;
     if (!o) {
         wai_ml_conv2d_options_default(&def);
         o = &def;
     }
     char what[64];
-    wai_ml_what(what, sizeof what, "conv2d", o->label);
-    wai_ml_context *c = wai_ml_builder_context(b);
-    wai_status st = operands_ok(b, what, input, filter, o->bias);
-    if (st != WAI_ok) return st;
-    if ((unsigned)o->input_layout > WAI_ML_NHWC || (unsigned)o->filter_layout > WAI_ML_CONV2D_IHWO)
-        return wai_ml_fail(c, WAI_TypeError, "%s: no such layout", what);
     wai_ml_op op;
-    memset(&op, 0, sizeof op);
-    op.kind = WAI_ML_OP_CONV2D;
+    wai_status st = begin_conv(b, input, filter, o->bias, "conv2d", o->label, o->input_layout,
+                               o->filter_layout, WAI_ML_CONV2D_IHWO, WAI_ML_OP_CONV2D, out, what,
+                               &op);
+    if (st != WAI_ok) return st;
+    wai_ml_context *c = wai_ml_builder_context(b);
     wai_ml_conv_attrs *a = &op.a.conv;
-    if ((st = sequence(c, what, "padding", o->padding, o->padding_size, 4, 0, 0, a->padding)) ||
-        (st = sequence(c, what, "strides", o->strides, o->strides_size, 2, 1, 1, a->strides)) ||
-        (st = sequence(c, what, "dilations", o->dilations, o->dilations_size, 2, 1, 1,
-                       a->dilations)))
+    if ((st = spatial(c, what, o->padding, o->padding_size, o->strides, o->strides_size,
+                      o->dilations, o->dilations_size, a)) ||
+        (st = grouping(c, what, o->groups, o->input_layout, o->filter_layout, o->bias, a)))
         return st;
-    if (o->groups == 0) return wai_ml_fail(c, WAI_TypeError, "%s: groups is 0", what);
-    a->groups = o->groups;
-    a->input_layout = o->input_layout;
-    a->filter_layout = o->filter_layout;
-    a->has_bias = o->bias != NULL;
     uint32_t n, ic, ih, iw, oc, fic, fh, fw;
     unpack_input(wai_ml_operand_descriptor_of(input), o->input_layout, &n, &ic, &ih, &iw);
     const uint32_t *fs = wai_ml_operand_descriptor_of(filter)->shape;
@@ -156,40 +204,28 @@ wai_status wai_ml_conv2d(wai_ml_graph_builder *b, const wai_ml_operand *input,
                                                  "(the filter, dilated, is larger than the "
                                                  "padded input)", what, i ? "width" : "height");
     }
-    wai_ml_operand_descriptor y = *wai_ml_operand_descriptor_of(input);
-    pack_output(&y, o->input_layout, n, oc, (uint64_t)sides[0], (uint64_t)sides[1]);
-    if (!wai_ml_dimensions_ok(&y))
-        return wai_ml_fail(c, WAI_TypeError, "%s: the output is too large", what);
-    const wai_ml_operand *ins[3] = {input, filter, o->bias};
-    return wai_ml_builder_add(b, &op, ins, o->bias ? 3 : 2, &y, out);
+    return add_conv(b, what, &op, input, filter, o->bias, o->input_layout, n, oc, sides, out);
 }
 
 wai_status wai_ml_conv_transpose2d(wai_ml_graph_builder *b, const wai_ml_operand *input,
                                    const wai_ml_operand *filter,
                                    const wai_ml_conv_transpose2d_options *o, wai_ml_operand **out) {
-    if (!b || !input || !filter || !out) return WAI_invalid_argument;
-    *out = NULL;
     wai_ml_conv_transpose2d_options def;
     if (!o) {
         wai_ml_conv_transpose2d_options_default(&def);
         o = &def;
     }
     char what[64];
-    wai_ml_what(what, sizeof what, "convTranspose2d", o->label);
-    wai_ml_context *c = wai_ml_builder_context(b);
-    wai_status st = operands_ok(b, what, input, filter, o->bias);
-    if (st != WAI_ok) return st;
-    if ((unsigned)o->input_layout > WAI_ML_NHWC || (unsigned)o->filter_layout > WAI_ML_CONVT_OHWI)
-        return wai_ml_fail(c, WAI_TypeError, "%s: no such layout", what);
     wai_ml_op op;
-    memset(&op, 0, sizeof op);
-    op.kind = WAI_ML_OP_CONV_TRANSPOSE2D;
+    wai_status st = begin_conv(b, input, filter, o->bias, "convTranspose2d", o->label,
+                               o->input_layout, o->filter_layout, WAI_ML_CONVT_OHWI,
+                               WAI_ML_OP_CONV_TRANSPOSE2D, out, what, &op);
+    if (st != WAI_ok) return st;
+    wai_ml_context *c = wai_ml_builder_context(b);
     wai_ml_conv_attrs *a = &op.a.conv;
     uint32_t opad[2], osz[2];
-    if ((st = sequence(c, what, "padding", o->padding, o->padding_size, 4, 0, 0, a->padding)) ||
-        (st = sequence(c, what, "strides", o->strides, o->strides_size, 2, 1, 1, a->strides)) ||
-        (st = sequence(c, what, "dilations", o->dilations, o->dilations_size, 2, 1, 1,
-                       a->dilations)) ||
+    if ((st = spatial(c, what, o->padding, o->padding_size, o->strides, o->strides_size,
+                      o->dilations, o->dilations_size, a)) ||
         (st = sequence(c, what, "outputPadding", o->output_padding, o->output_padding_size, 2, 0,
                        0, opad)))
         return st;
@@ -201,11 +237,8 @@ wai_status wai_ml_conv_transpose2d(wai_ml_graph_builder *b, const wai_ml_operand
         return wai_ml_fail(c, WAI_TypeError, "%s: outputPadding must be less than strides",
                            what);
     }
-    if (o->groups == 0) return wai_ml_fail(c, WAI_TypeError, "%s: groups is 0", what);
-    a->groups = o->groups;
-    a->input_layout = o->input_layout;
-    a->filter_layout = o->filter_layout;
-    a->has_bias = o->bias != NULL;
+    if ((st = grouping(c, what, o->groups, o->input_layout, o->filter_layout, o->bias, a)))
+        return st;
     uint32_t n, ic, ih, iw, fic, foc, fh, fw;
     unpack_input(wai_ml_operand_descriptor_of(input), o->input_layout, &n, &ic, &ih, &iw);
     const uint32_t *fs = wai_ml_operand_descriptor_of(filter)->shape;
@@ -247,10 +280,6 @@ wai_status wai_ml_conv_transpose2d(wai_ml_graph_builder *b, const wai_ml_operand
             return wai_ml_fail(c, WAI_TypeError, "%s: the output's %s is not a valid dimension",
                                what, i ? "width" : "height");
     }
-    wai_ml_operand_descriptor y = *wai_ml_operand_descriptor_of(input);
-    pack_output(&y, o->input_layout, n, (uint32_t)oc, (uint64_t)sides[0], (uint64_t)sides[1]);
-    if (!wai_ml_dimensions_ok(&y))
-        return wai_ml_fail(c, WAI_TypeError, "%s: the output is too large", what);
-    const wai_ml_operand *ins[3] = {input, filter, o->bias};
-    return wai_ml_builder_add(b, &op, ins, o->bias ? 3 : 2, &y, out);
+    return add_conv(b, what, &op, input, filter, o->bias, o->input_layout, n, (uint32_t)oc, sides,
+                    out);
 }

@@ -34,9 +34,7 @@ wai_status wai_ml_binary(wai_ml_graph_builder *b, wai_ml_binary_op op, const wai
     wai_ml_operand_descriptor y;
     if (!wai_ml_broadcast(da, db, &y))
         return wai_ml_fail(c, WAI_TypeError, "%s: the shapes do not broadcast", what);
-    wai_ml_op r;
-    memset(&r, 0, sizeof r);
-    r.kind = WAI_ML_OP_BINARY;
+    wai_ml_op r = {.kind = WAI_ML_OP_BINARY};
     r.sub = op;
     return wai_ml_builder_add(b, &r, ops, 2, &y, out);
 }
@@ -79,9 +77,7 @@ wai_status wai_ml_unary(wai_ml_graph_builder *b, wai_ml_unary_op op, const wai_m
     *out = NULL;
     char what[64];
     wai_ml_what(what, sizeof what, unary_names[op], o ? o->label : NULL);
-    wai_ml_op r;
-    memset(&r, 0, sizeof r);
-    r.kind = WAI_ML_OP_UNARY;
+    wai_ml_op r = {.kind = WAI_ML_OP_UNARY};
     r.sub = op;
     return same_shape(b, what, &r, input, out);
 }
@@ -103,9 +99,7 @@ wai_status wai_ml_leaky_relu(wai_ml_graph_builder *b, const wai_ml_operand *inpu
     }
     char what[64];
     wai_ml_what(what, sizeof what, "leakyRelu", o->label);
-    wai_ml_op r;
-    memset(&r, 0, sizeof r);
-    r.kind = WAI_ML_OP_LEAKY_RELU;
+    wai_ml_op r = {.kind = WAI_ML_OP_LEAKY_RELU};
     /* alpha cast to the input's type (float16 rounds further at run). */
     r.a.alpha = (float)o->alpha;
     if (wai_ml_operand_descriptor_of(input)->data_type == WAI_ML_FLOAT16)
@@ -127,9 +121,8 @@ wai_status wai_ml_clamp(wai_ml_graph_builder *b, const wai_ml_operand *input,
         o = &def;
     }
     char what[64];
-    wai_ml_what(what, sizeof what, "clamp", o->label);
-    wai_ml_context *c = wai_ml_builder_context(b);
-    wai_status st = wai_ml_builder_check(b, what, &input, 1);
+    wai_ml_context *c;
+    wai_status st = wai_ml_begin(b, "clamp", o->label, &input, 1, what, &c);
     if (st != WAI_ok) return st;
     /* Not given: -Infinity and +Infinity (reading W1: the algorithm's text
      * swaps them, which would refuse every clamp without options). */
@@ -141,9 +134,7 @@ wai_status wai_ml_clamp(wai_ml_graph_builder *b, const wai_ml_operand *input,
     }
     if (lo > hi) return wai_ml_fail(c, WAI_TypeError, "%s: minValue %g is greater than maxValue "
                                                       "%g", what, (double)lo, (double)hi);
-    wai_ml_op r;
-    memset(&r, 0, sizeof r);
-    r.kind = WAI_ML_OP_CLAMP;
+    wai_ml_op r = {.kind = WAI_ML_OP_CLAMP};
     r.a.clamp.lo = lo;
     r.a.clamp.hi = hi;
     return same_shape(b, what, &r, input, out);

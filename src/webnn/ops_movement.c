@@ -43,9 +43,7 @@ wai_status wai_ml_concat(wai_ml_graph_builder *b, const wai_ml_operand *const *i
     y.shape[axis] = (uint32_t)size;
     if (!wai_ml_dimensions_ok(&y)) return wai_ml_fail(c, WAI_TypeError, "%s: the output is too "
                                                                         "large", what);
-    wai_ml_op r;
-    memset(&r, 0, sizeof r);
-    r.kind = WAI_ML_OP_CONCAT;
+    wai_ml_op r = {.kind = WAI_ML_OP_CONCAT};
     r.a.axis = axis;
     return wai_ml_builder_add(b, &r, inputs, (uint32_t)n_inputs, &y, out);
 }
@@ -56,9 +54,8 @@ wai_status wai_ml_reshape(wai_ml_graph_builder *b, const wai_ml_operand *input,
     if (!b || !input || (!new_shape && new_shape_size) || !out) return WAI_invalid_argument;
     *out = NULL;
     char what[64];
-    wai_ml_what(what, sizeof what, "reshape", o ? o->label : NULL);
-    wai_ml_context *c = wai_ml_builder_context(b);
-    wai_status st = wai_ml_builder_check(b, what, &input, 1);
+    wai_ml_context *c;
+    wai_status st = wai_ml_begin(b, "reshape", o ? o->label : NULL, &input, 1, what, &c);
     if (st != WAI_ok) return st;
     if (new_shape_size > WAI_ML_MAX_RANK)
         return wai_ml_fail(c, WAI_TypeError, "%s: rank %zu (at most %d)", what, new_shape_size,
@@ -74,9 +71,7 @@ wai_status wai_ml_reshape(wai_ml_graph_builder *b, const wai_ml_operand *input,
     if (!wai_ml_dimensions_ok(&y) || wai_ml_elements(&y) != wai_ml_elements(d))
         return wai_ml_fail(c, WAI_TypeError, "%s: the new shape holds another number of "
                                              "elements", what);
-    wai_ml_op r;
-    memset(&r, 0, sizeof r);
-    r.kind = WAI_ML_OP_RESHAPE;
+    wai_ml_op r = {.kind = WAI_ML_OP_RESHAPE};
     return wai_ml_builder_add(b, &r, &input, 1, &y, out);
 }
 
@@ -87,9 +82,8 @@ wai_status wai_ml_slice(wai_ml_graph_builder *b, const wai_ml_operand *input,
         return WAI_invalid_argument;
     *out = NULL;
     char what[64];
-    wai_ml_what(what, sizeof what, "slice", o ? o->label : NULL);
-    wai_ml_context *c = wai_ml_builder_context(b);
-    wai_status st = wai_ml_builder_check(b, what, &input, 1);
+    wai_ml_context *c;
+    wai_status st = wai_ml_begin(b, "slice", o ? o->label : NULL, &input, 1, what, &c);
     if (st != WAI_ok) return st;
     const wai_ml_operand_descriptor *d = wai_ml_operand_descriptor_of(input);
     for (size_t i = 0; i < sizes_size; i++)
@@ -99,9 +93,7 @@ wai_status wai_ml_slice(wai_ml_graph_builder *b, const wai_ml_operand *input,
                            d->rank);
     if (o && o->strides && o->strides_size != d->rank)
         return wai_ml_fail(c, WAI_TypeError, "%s: strides must have %u items", what, d->rank);
-    wai_ml_op r;
-    memset(&r, 0, sizeof r);
-    r.kind = WAI_ML_OP_SLICE;
+    wai_ml_op r = {.kind = WAI_ML_OP_SLICE};
     wai_ml_operand_descriptor y = *d;
     for (uint32_t i = 0; i < d->rank; i++) {
         uint32_t stride = o && o->strides ? o->strides[i] : 1;
@@ -122,14 +114,11 @@ wai_status wai_ml_transpose(wai_ml_graph_builder *b, const wai_ml_operand *input
     if (!b || !input || !out) return WAI_invalid_argument;
     *out = NULL;
     char what[64];
-    wai_ml_what(what, sizeof what, "transpose", o ? o->label : NULL);
-    wai_ml_context *c = wai_ml_builder_context(b);
-    wai_status st = wai_ml_builder_check(b, what, &input, 1);
+    wai_ml_context *c;
+    wai_status st = wai_ml_begin(b, "transpose", o ? o->label : NULL, &input, 1, what, &c);
     if (st != WAI_ok) return st;
     const wai_ml_operand_descriptor *d = wai_ml_operand_descriptor_of(input);
-    wai_ml_op r;
-    memset(&r, 0, sizeof r);
-    r.kind = WAI_ML_OP_TRANSPOSE;
+    wai_ml_op r = {.kind = WAI_ML_OP_TRANSPOSE};
     if (!o || !o->permutation) {
         for (uint32_t i = 0; i < d->rank; i++) r.a.permutation[i] = d->rank - 1 - i;
     } else {
@@ -172,18 +161,15 @@ wai_status wai_ml_pad(wai_ml_graph_builder *b, const wai_ml_operand *input,
         o = &def;
     }
     char what[64];
-    wai_ml_what(what, sizeof what, "pad", o->label);
-    wai_ml_context *c = wai_ml_builder_context(b);
-    wai_status st = wai_ml_builder_check(b, what, &input, 1);
+    wai_ml_context *c;
+    wai_status st = wai_ml_begin(b, "pad", o->label, &input, 1, what, &c);
     if (st != WAI_ok) return st;
     if ((unsigned)o->mode > WAI_ML_PAD_REFLECTION)
         return wai_ml_fail(c, WAI_TypeError, "%s: no such mode", what);
     const wai_ml_operand_descriptor *d = wai_ml_operand_descriptor_of(input);
     if (beginning_size != d->rank || ending_size != d->rank)
         return wai_ml_fail(c, WAI_TypeError, "%s: the paddings must have %u items", what, d->rank);
-    wai_ml_op r;
-    memset(&r, 0, sizeof r);
-    r.kind = WAI_ML_OP_PAD;
+    wai_ml_op r = {.kind = WAI_ML_OP_PAD};
     wai_ml_operand_descriptor y = *d;
     for (uint32_t i = 0; i < d->rank; i++) {
         if (o->mode == WAI_ML_PAD_REFLECTION &&

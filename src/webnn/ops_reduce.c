@@ -1,5 +1,4 @@
 /* The reductions (the spec's "creating reduction operation" steps). */
-#include <string.h>
 
 #include "webnn/ml.h"
 
@@ -15,9 +14,8 @@ wai_status wai_ml_reduce(wai_ml_graph_builder *b, wai_ml_reduce_op op, const wai
         return WAI_invalid_argument;
     *out = NULL;
     char what[64];
-    wai_ml_what(what, sizeof what, reduce_names[op], o ? o->label : NULL);
-    wai_ml_context *c = wai_ml_builder_context(b);
-    wai_status st = wai_ml_builder_check(b, what, &input, 1);
+    wai_ml_context *c;
+    wai_status st = wai_ml_begin(b, reduce_names[op], o ? o->label : NULL, &input, 1, what, &c);
     if (st != WAI_ok) return st;
     const wai_ml_operand_descriptor *d = wai_ml_operand_descriptor_of(input);
     if (d->data_type != WAI_ML_FLOAT32 && d->data_type != WAI_ML_FLOAT16)
@@ -42,9 +40,7 @@ wai_status wai_ml_reduce(wai_ml_graph_builder *b, wai_ml_reduce_op op, const wai
         if (!(axes & (1u << i))) y.shape[y.rank++] = d->shape[i];
         else if (keep) y.shape[y.rank++] = 1;
     }
-    wai_ml_op r;
-    memset(&r, 0, sizeof r);
-    r.kind = WAI_ML_OP_REDUCE;
+    wai_ml_op r = {.kind = WAI_ML_OP_REDUCE};
     r.sub = op;
     r.a.reduce.axes = axes;
     r.a.reduce.keep = keep;

@@ -77,18 +77,15 @@ static void put_set(sink *k, const wai_entropy_set *s) {
     put(k, "{");
     put_i64s(k, "scale_edges", s->scale_edges, s->n_edges);
     put(k, ",\n");
-    put_tables(k, "cdfs", s->latent, s->n_edges, PART_CDF);
-    put(k, ",\n");
-    put_tables(k, "cdf_lengths", s->latent, s->n_edges, PART_LENGTH);
-    put(k, ",\n");
-    put_tables(k, "offsets", s->latent, s->n_edges, PART_OFFSET);
-    put(k, ",\n");
-    put_tables(k, "z_cdfs", s->hyper, s->n_z, PART_CDF);
-    put(k, ",\n");
-    put_tables(k, "z_cdf_lengths", s->hyper, s->n_z, PART_LENGTH);
-    put(k, ",\n");
-    put_tables(k, "z_offsets", s->hyper, s->n_z, PART_OFFSET);
-    put(k, ",\n");
+    /* The latent's tables, then the hyper-latent's: each part in turn. */
+    static const char *const names[2][3] = {{"cdfs", "cdf_lengths", "offsets"},
+                                            {"z_cdfs", "z_cdf_lengths", "z_offsets"}};
+    for (int z = 0; z < 2; z++)
+        for (int part = PART_CDF; part <= PART_OFFSET; part++) {
+            put_tables(k, names[z][part], z ? s->hyper : s->latent, z ? s->n_z : s->n_edges,
+                       (table_part)part);
+            put(k, ",\n");
+        }
     put_i64s(k, "z_median_q", s->z_median_q, s->n_z);
     put(k, "}\n");
 }
@@ -121,11 +118,5 @@ wai_status wai_entropy_json_write(const wai_allocator *a, const wai_entropy_set 
     wai_entropy_set *back;
     wai_status st = wai_entropy_json_parse(a, b, len, &back);
     wai_entropy_set_free(a, back);
-    if (st != WAI_ok) {
-        wai_free(a, b);
-        return st;
-    }
-    *out = b;
-    *out_len = len;
-    return WAI_ok;
+    return wai_written(a, b, len, st, out, out_len);
 }

@@ -1,7 +1,7 @@
 /* The WIH1 image encoder (include/wai/wai_write.h): the analysis in
- * floating point (webnn/analysis.h, the one step outside integers), then the decoder's own
- * arithmetic for the rest, so the scales the encoder codes y against are
- * the ones every decoder forms. */
+ * floating point (libwai_webnn's wai_webnn_analysis, the one step outside
+ * integers), then the decoder's own arithmetic for the rest, so the scales
+ * the encoder codes y against are the ones every decoder forms. */
 #include <string.h>
 
 #include "common/alloc.h"
@@ -11,7 +11,7 @@
 #include "decode/int_hyper.h"
 #include "ops/layers.h"
 #include "sets/loaded.h"
-#include "webnn/analysis.h"
+#include "wai/wai_webnn.h"
 #include "wai/wai_write.h"
 #include "write/payloads.h"
 #include "write/rans_encode.h"
@@ -117,14 +117,14 @@ static wai_status check(encoder *e, const wai_hyper_plan *plan, const uint8_t *r
 
 /* The analysis, the hyper-latent, h_s, the latent and the payload; the
  * caller has loaded the set and padded the picture. */
-static wai_status encode(encoder *e, const wai_ml_analysis_args *g, wai_hyper_plan *plan) {
-    wai_ml_latent y, z;
+static wai_status encode(encoder *e, const wai_webnn_analysis_args *g, wai_hyper_plan *plan) {
+    wai_webnn_analysis_latent y, z;
     int32_t *zsym = NULL, *ysym = NULL;
     int64_t *zq = NULL, *hs = NULL;
     uint8_t *zs = NULL, *ys = NULL;
     size_t zl = 0, yl = 0;
     stage(e, WAI_HYPER_STAGE_ANALYSIS);
-    wai_status st = wai_ml_analysis_fixed(e->ctx, g, &y, &z);
+    wai_status st = wai_webnn_analysis(e->ctx, g, &y, &z);
     if (st != WAI_ok) return st;
     /* The latents against the set, as §7 step 4 checks a payload's
      * header: the same plans the decode makes. */
@@ -175,7 +175,7 @@ done:
 }
 
 /* The encoder's members: WAI_ok, or set_incomplete. */
-static wai_status analysis_members(const wai_set *set, wai_ml_analysis_args *g) {
+static wai_status analysis_members(const wai_set *set, wai_webnn_analysis_args *g) {
     const char *const *names = wai_capability_encoder_members(
         wai_capability_find("wai.neural.int_hyper"));
     wai_status st = wai_set_find(set, names[0], &g->program, &g->program_len);
@@ -195,7 +195,7 @@ wai_status wai_hyper_encode(wai_context *ctx, const wai_set *set, const uint8_t 
     const uint64_t W = ((uint64_t)w + STRIDE - 1) / STRIDE * STRIDE;
     if (wai_sat_mul3(3, H, W) > CAP_ELEMENTS) return WAI_too_large;
     const wai_allocator *a = &ctx->alloc;
-    wai_ml_analysis_args g = {0};
+    wai_webnn_analysis_args g = {0};
     wai_status st = analysis_members(set, &g);
     if (st != WAI_ok) return st;
     const wai_codec *codec = wai_codec_of(wai_capability_find("wai.neural.int_hyper"));

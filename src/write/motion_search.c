@@ -9,12 +9,7 @@ void wai_me_predict_block(const wai_me_geom *g, const uint8_t *prev, uint32_t y0
                           uint8_t *out) {
     int32_t hmax = (int32_t)g->h - 1, wmax = (int32_t)g->w - 1;
     int32_t fy = 0, fx = 0;
-    if (half) {
-        fy = (int32_t)((uint32_t)dy & 1);
-        fx = (int32_t)((uint32_t)dx & 1);
-        dy = wai_mv_floor_half(dy);
-        dx = wai_mv_floor_half(dx);
-    }
+    if (half) wai_mv_halves(&dy, &dx, &fy, &fx);
     for (uint32_t by = 0; by < bh; by++) {
         int64_t iy = (int64_t)(y0 + by) + dy;
         const uint8_t *r0 = prev + (size_t)wai_mv_clamp(iy, hmax) * g->stride;

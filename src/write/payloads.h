@@ -9,7 +9,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
+#include "common/alloc.h"
+#include "common/checked.h"
+#include "common/reader.h"
 #include "formats/wia1.h"
 #include "formats/wif1.h"
 #include "formats/wih1.h"
@@ -117,5 +121,45 @@ wai_status wai_model_write(const wai_allocator *a, const wai_model *m, uint8_t *
  * parser would. *out is from a (wai_free); it is not NUL-terminated. */
 wai_status wai_entropy_json_write(const wai_allocator *a, const wai_entropy_set *s,
                                   uint8_t **out, size_t *out_len);
+
+/* ---- what every writer shares ---------------------------------------------- */
+
+/* A header parsed alone passes steps 1-6 and stops at its first section,
+ * "not present" (WAI_stream_length): that is the pass. Any other refusal is
+ * the writer's answer; WAI_ok (a header needing no sections) cannot be. */
+static inline wai_status wai_header_passed(wai_status parsed) {
+    return parsed == WAI_stream_length ? WAI_ok : parsed == WAI_ok ? WAI_invalid_argument : parsed;
+}
+
+/* The buffer for a payload of total bytes, the header_len bytes of header
+ * (if any) copied to its start: WAI_too_large where this target cannot
+ * address it. */
+static inline wai_status wai_write_buffer(const wai_allocator *a, uint64_t total,
+                                          const uint8_t *header, size_t header_len, uint8_t **b) {
+    if (!wai_fits_size(total)) return WAI_too_large;
+    if ((*b = wai_alloc(a, (size_t)total)) == NULL) return WAI_out_of_memory;
+    if (header_len) memcpy(*b, header, header_len);
+    return WAI_ok;
+}
+
+/* A length-prefixed part: n as u32 LE, then its n bytes. Returns 4 + n. */
+static inline size_t wai_put_sized(uint8_t *at, const uint8_t *bytes, size_t n) {
+    wai_store_u32le(at, (uint32_t)n);
+    if (n) memcpy(at + 4, bytes, n);
+    return 4 + n;
+}
+
+/* Hands written bytes b (len of them) to the caller once the format's own
+ * parse of them (its status, parsed) passed; frees them otherwise. */
+static inline wai_status wai_written(const wai_allocator *a, uint8_t *b, size_t len,
+                                     wai_status parsed, uint8_t **out, size_t *out_len) {
+    if (parsed != WAI_ok) {
+        wai_free(a, b);
+        return parsed;
+    }
+    *out = b;
+    *out_len = len;
+    return WAI_ok;
+}
 
 #endif

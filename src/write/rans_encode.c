@@ -128,11 +128,7 @@ wai_status wai_rans_encode_steps(const wai_allocator *a, const wai_cdf_table *t,
  * group kept as read). */
 wai_status wai_rans_decode_steps(wai_rans_dec *d, const wai_cdf_table *t, wai_rans_step *steps,
                                  size_t *n_steps) {
-    uint32_t cum = (uint32_t)(d->x & (WAI_CDF_TOTAL - 1));
-    uint32_t s = wai_cdf_find(t, cum);
-    uint32_t lo = t->cdf[s], freq = t->cdf[s + 1] - lo;
-    d->x = (uint64_t)freq * (d->x >> WAI_CDF_PRECISION) + cum - lo;
-    wai_rans_renorm(d);
+    uint32_t s = wai_rans_advance(d, t);
     size_t n = 0;
     steps[n++] = s;
     if (s == t->n - 2) {

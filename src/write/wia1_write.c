@@ -11,11 +11,9 @@ static void put_header(uint8_t *b, const wai_wia1_parts *p) {
     memcpy(b, "WIA1\x01", 5);
     b[5] = p->afrac;
     wai_store_u16le(b + 6, 0);
-    wai_store_u32le(b + 8, p->sr);
-    wai_store_u32le(b + 12, p->n_ch);
-    wai_store_u32le(b + 16, p->lat_len);
-    wai_store_u32le(b + 20, p->t_out);
-    wai_store_u32le(b + 24, (uint32_t)p->offset);
+    wai_store_u32s(b + 8, (const uint32_t[]){p->sr, p->n_ch, p->lat_len, p->t_out,
+                                              (uint32_t)p->offset},
+                   5);
     wai_store_u16le(b + 28, (uint16_t)p->cdf_len);
     wai_store_u16le(b + 30, 0);
 }
@@ -32,24 +30,15 @@ wai_status wai_wia1_write(const wai_allocator *a, const wai_wia1_parts *p, uint8
      * so nothing is sized from a header a parser refuses. */
     wai_wia1 v;
     wai_status st = wai_wia1_parse(header, sizeof header, &v);
-    if (st != WAI_stream_length) return st == WAI_ok ? WAI_invalid_argument : st;
+    if ((st = wai_header_passed(st)) != WAI_ok) return st;
     uint64_t entries = (uint64_t)p->n_ch * p->cdf_len; /* within the caps: fits */
     uint64_t total = WAI_WIA1_HEADER_BYTES + 8 * (uint64_t)p->n_ch + 4 * entries + 4 +
                      (uint64_t)p->stream_len;
-    if (!wai_fits_size(total)) return WAI_too_large;
-    uint8_t *b = wai_alloc(a, (size_t)total);
-    if (!b) return WAI_out_of_memory;
-    memcpy(b, header, sizeof header);
+    uint8_t *b;
+    if ((st = wai_write_buffer(a, total, header, sizeof header, &b)) != WAI_ok) return st;
     size_t at = WAI_WIA1_HEADER_BYTES;
     for (uint32_t k = 0; k < p->n_ch; k++, at += 8) wai_store_u64le(b + at, (uint64_t)p->medians[k]);
     for (uint64_t i = 0; i < entries; i++, at += 4) wai_store_u32le(b + at, p->cdfs[i]);
-    wai_store_u32le(b + at, (uint32_t)p->stream_len);
-    if (p->stream_len) memcpy(b + at + 4, p->stream, p->stream_len);
-    if ((st = wai_wia1_parse(b, (size_t)total, &v)) != WAI_ok) {
-        wai_free(a, b);
-        return st;
-    }
-    *out = b;
-    *out_len = (size_t)total;
-    return WAI_ok;
+    wai_put_sized(b + at, p->stream, p->stream_len);
+    return wai_written(a, b, (size_t)total, wai_wia1_parse(b, (size_t)total, &v), out, out_len);
 }

@@ -13,11 +13,7 @@ static void put_header(uint8_t *b, const wai_wif1_parts *p) {
     b[5] = p->kind;
     b[6] = p->keyframe;
     b[7] = p->mv_precision;
-    wai_store_u32le(b + 8, p->h);
-    wai_store_u32le(b + 12, p->w);
-    wai_store_u32le(b + 16, p->block);
-    wai_store_u32le(b + 20, p->q);
-    wai_store_u32le(b + 24, (uint32_t)p->offset);
+    wai_store_u32s(b + 8, (const uint32_t[]){p->h, p->w, p->block, p->q, (uint32_t)p->offset}, 5);
     wai_store_u16le(b + 28, (uint16_t)p->cdf_len);
     wai_store_u16le(b + 30, 0);
 }
@@ -33,14 +29,12 @@ wai_status wai_wif1_write(const wai_allocator *a, const wai_wif1_parts *p, uint8
     wai_wif1 f;
     wai_status st = wai_wif1_parse(header, sizeof header, p->keyframe, &f);
     /* An inter frame of a 1x1 block grid still needs its vectors: never ok. */
-    if (st != WAI_stream_length) return st == WAI_ok ? WAI_invalid_argument : st;
+    if ((st = wai_header_passed(st)) != WAI_ok) return st;
     int inter = p->kind == WAI_WIF1_INTER, has_key = !inter && p->keyframe == 1;
     uint64_t total = WAI_WIF1_HEADER_BYTES + (inter ? 4 * f.nb : 4 * (uint64_t)p->cdf_len) +
                      (has_key ? 4 + (uint64_t)p->key_len : 4 + (uint64_t)p->stream_len);
-    if (!wai_fits_size(total)) return WAI_too_large;
-    uint8_t *b = wai_alloc(a, (size_t)total);
-    if (!b) return WAI_out_of_memory;
-    memcpy(b, header, sizeof header);
+    uint8_t *b;
+    if ((st = wai_write_buffer(a, total, header, sizeof header, &b)) != WAI_ok) return st;
     size_t at = WAI_WIF1_HEADER_BYTES;
     if (inter) {
         for (uint64_t i = 0; i < 2 * f.nb; i++, at += 2)
@@ -50,13 +44,7 @@ wai_status wai_wif1_write(const wai_allocator *a, const wai_wif1_parts *p, uint8
     }
     const uint8_t *tail = has_key ? p->key : p->stream;
     size_t tail_len = has_key ? p->key_len : p->stream_len;
-    wai_store_u32le(b + at, (uint32_t)tail_len);
-    if (tail_len) memcpy(b + at + 4, tail, tail_len);
-    if ((st = wai_wif1_parse(b, (size_t)total, p->keyframe, &f)) != WAI_ok) {
-        wai_free(a, b);
-        return st;
-    }
-    *out = b;
-    *out_len = (size_t)total;
-    return WAI_ok;
+    wai_put_sized(b + at, tail, tail_len);
+    return wai_written(a, b, (size_t)total, wai_wif1_parse(b, (size_t)total, p->keyframe, &f),
+                       out, out_len);
 }

@@ -11,12 +11,8 @@ static void put_header(uint8_t *b, const wai_wis1_parts *p) {
     memcpy(b, "WIS1\x01", 5);
     b[5] = p->afrac;
     wai_store_u16le(b + 6, 0);
-    wai_store_u32le(b + 8, p->c);
-    wai_store_u32le(b + 12, p->sh);
-    wai_store_u32le(b + 16, p->sw);
-    wai_store_u32le(b + 20, p->s);
-    wai_store_u32le(b + 24, p->attr);
-    wai_store_u32le(b + 28, p->n_gaussians);
+    wai_store_u32s(b + 8, (const uint32_t[]){p->c, p->sh, p->sw, p->s, p->attr, p->n_gaussians},
+                   6);
 }
 
 wai_status wai_wis1_write(const wai_allocator *a, const wai_wis1_parts *p, uint8_t **out,
@@ -29,7 +25,7 @@ wai_status wai_wis1_write(const wai_allocator *a, const wai_wis1_parts *p, uint8
     /* Steps 1-6 on the header alone (the sections are then "not present"). */
     wai_wis1 v;
     wai_status st = wai_wis1_parse(header, sizeof header, &v);
-    if (st != WAI_stream_length) return st == WAI_ok ? WAI_invalid_argument : st;
+    if ((st = wai_header_passed(st)) != WAI_ok) return st;
     /* The first rules of step 7, which the parse of the written bytes would
      * reach first: ranges, then lengths. Checking them here keeps a bad
      * length from sizing the buffer. */
@@ -43,23 +39,14 @@ wai_status wai_wis1_write(const wai_allocator *a, const wai_wis1_parts *p, uint8
     }
     uint64_t total = WAI_WIS1_HEADER_BYTES + 8 * (uint64_t)p->attr + 14 * (uint64_t)p->c +
                      4 * entries + 4 + (uint64_t)p->stream_len;
-    if (!wai_fits_size(total)) return WAI_too_large;
-    uint8_t *b = wai_alloc(a, (size_t)total);
-    if (!b) return WAI_out_of_memory;
-    memcpy(b, header, sizeof header);
+    uint8_t *b;
+    if ((st = wai_write_buffer(a, total, header, sizeof header, &b)) != WAI_ok) return st;
     size_t at = WAI_WIS1_HEADER_BYTES;
     for (uint32_t i = 0; i < 2 * p->attr; i++, at += 4) wai_store_u32le(b + at, p->ranges[i]);
     for (uint32_t k = 0; k < p->c; k++, at += 2) wai_store_u16le(b + at, p->lengths[k]);
     for (uint32_t k = 0; k < p->c; k++, at += 4) wai_store_u32le(b + at, (uint32_t)p->offsets[k]);
     for (uint32_t k = 0; k < p->c; k++, at += 8) wai_store_u64le(b + at, (uint64_t)p->medians[k]);
     for (uint64_t i = 0; i < entries; i++, at += 4) wai_store_u32le(b + at, p->cdfs[i]);
-    wai_store_u32le(b + at, (uint32_t)p->stream_len);
-    if (p->stream_len) memcpy(b + at + 4, p->stream, p->stream_len);
-    if ((st = wai_wis1_parse(b, (size_t)total, &v)) != WAI_ok) {
-        wai_free(a, b);
-        return st;
-    }
-    *out = b;
-    *out_len = (size_t)total;
-    return WAI_ok;
+    wai_put_sized(b + at, p->stream, p->stream_len);
+    return wai_written(a, b, (size_t)total, wai_wis1_parse(b, (size_t)total, &v), out, out_len);
 }

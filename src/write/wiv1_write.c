@@ -14,12 +14,9 @@ static void put_header(uint8_t *b, const wai_wiv1_parts *p) {
     b[5] = p->mv_precision;
     b[6] = p->keyframe;
     b[7] = 0;
-    wai_store_u32le(b + 8, p->n_frames);
-    wai_store_u32le(b + 12, p->h);
-    wai_store_u32le(b + 16, p->w);
-    wai_store_u32le(b + 20, p->block);
-    wai_store_u32le(b + 24, p->q);
-    wai_store_u32le(b + 28, (uint32_t)p->offset);
+    wai_store_u32s(b + 8, (const uint32_t[]){p->n_frames, p->h, p->w, p->block, p->q,
+                                              (uint32_t)p->offset},
+                   6);
     wai_store_u16le(b + 32, (uint16_t)p->cdf_len);
     wai_store_u16le(b + 34, 0);
 }
@@ -29,7 +26,7 @@ wai_status wai_wiv1_check_header(const wai_wiv1_parts *p, wai_wiv1 *v) {
     uint8_t header[WAI_WIV1_HEADER_BYTES];
     put_header(header, p);
     wai_status st = wai_wiv1_parse(header, sizeof header, p->keyframe, v);
-    return st == WAI_stream_length ? WAI_ok : st == WAI_ok ? WAI_invalid_argument : st;
+    return wai_header_passed(st);
 }
 
 wai_status wai_wiv1_write(const wai_allocator *a, const wai_wiv1_parts *p, uint8_t **out,
@@ -44,26 +41,15 @@ wai_status wai_wiv1_write(const wai_allocator *a, const wai_wiv1_parts *p, uint8
     uint64_t n_vectors = v.nb * (p->n_frames - 1);
     uint64_t total = WAI_WIV1_HEADER_BYTES + 4 * (uint64_t)p->cdf_len + 4 * n_vectors + 4 +
                      p->stream_len + (p->keyframe ? 4 + (uint64_t)p->key_len : 0);
-    if (!wai_fits_size(total)) return WAI_too_large;
-    uint8_t *b = wai_alloc(a, (size_t)total);
-    if (!b) return WAI_out_of_memory;
+    uint8_t *b;
+    if ((st = wai_write_buffer(a, total, NULL, 0, &b)) != WAI_ok) return st;
     put_header(b, p);
     size_t at = WAI_WIV1_HEADER_BYTES;
     for (uint32_t i = 0; i < p->cdf_len; i++, at += 4) wai_store_u32le(b + at, p->cdf[i]);
     for (uint64_t i = 0; i < 2 * n_vectors; i++, at += 2)
         wai_store_u16le(b + at, (uint16_t)p->vectors[i]);
-    wai_store_u32le(b + at, (uint32_t)p->stream_len);
-    if (p->stream_len) memcpy(b + at + 4, p->stream, p->stream_len);
-    at += 4 + p->stream_len;
-    if (p->keyframe) {
-        wai_store_u32le(b + at, (uint32_t)p->key_len);
-        if (p->key_len) memcpy(b + at + 4, p->key, p->key_len);
-    }
-    if ((st = wai_wiv1_parse(b, (size_t)total, p->keyframe, &v)) != WAI_ok) {
-        wai_free(a, b);
-        return st;
-    }
-    *out = b;
-    *out_len = (size_t)total;
-    return WAI_ok;
+    at += wai_put_sized(b + at, p->stream, p->stream_len);
+    if (p->keyframe) wai_put_sized(b + at, p->key, p->key_len);
+    return wai_written(a, b, (size_t)total, wai_wiv1_parse(b, (size_t)total, p->keyframe, &v),
+                       out, out_len);
 }

@@ -6,15 +6,6 @@
 #if WAI_X86_SIMD
 #include "ops/x86/dot_body.h"
 
-__attribute__((target("avx512f,avx512bw,avx512vnni"))) static void dot(
-    uint64_t *acc64, const int16_t *x, size_t pstride, const ptrdiff_t *toff, size_t nt,
-    const int16_t *wp, size_t np, unsigned shl) {
-    WAI_DOT_BODY(__m512i, WAI_DOT_NV512, 16, _mm512_setzero_si512(), _mm512_loadu_si512,
-                 _mm512_set1_epi32, _mm512_dpwssd_epi32, wai_flush512)
-}
-
-void wai_cores_init_avx512vnni(wai_cores *c) {
-    c->dot = dot;
-    c->dot_cols = WAI_DOT_NV512 * 16;
-}
+WAI_DOT512_LEVEL(wai_cores_init_avx512vnni, "avx512f,avx512bw,avx512vnni",
+                 _mm512_dpwssd_epi32)
 #endif

@@ -52,4 +52,19 @@ __attribute__((target("avx512f"))) static inline void wai_flush512(uint64_t *d, 
 /* Six 512-bit vectors of 16 columns: 96 columns a call. */
 #define WAI_DOT_NV512 6
 
+/* A 512-bit level's whole dot loop and init, for its TARGET and its
+ * multiply-add DP: the levels differ in nothing else. */
+#define WAI_DOT512_LEVEL(INIT, TARGET, DP)                                                 \
+    __attribute__((target(TARGET))) static void dot(uint64_t *acc64, const int16_t *x,     \
+                                                    size_t pstride, const ptrdiff_t *toff, \
+                                                    size_t nt, const int16_t *wp, size_t np, \
+                                                    unsigned shl) {                        \
+        WAI_DOT_BODY(__m512i, WAI_DOT_NV512, 16, _mm512_setzero_si512(), _mm512_loadu_si512, \
+                     _mm512_set1_epi32, DP, wai_flush512)                                  \
+    }                                                                                      \
+    void INIT(wai_cores *c) {                                                              \
+        c->dot = dot;                                                                      \
+        c->dot_cols = WAI_DOT_NV512 * 16;                                                  \
+    }
+
 #endif

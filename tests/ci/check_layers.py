@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""The layers of src/ (docs/architecture.md, "Layers"), held to the includes:
+a file includes its own folder, the folders below its own, and the public
+headers (include/wai/) only; no circle of includes runs through any files;
+the libraries beside libwai (libwai_webnn, libwai_ed25519) include nothing
+of the decoder core but src/common/ (libwai_webnn) and the public headers.
+
+usage: check_layers.py SRC_DIR        (ends "N passed, N failed")
+"""
+import os
+import re
+import sys
+
+src = sys.argv[1]
+# Top to bottom: each layer may include those after it.
+order = ["lib.c", "write", "receipt", "decode", "sets", "formats", "ops", "entropy",
+         "dispatch", "common"]
+# Libraries of their own: what each may reach of src/ besides itself.
+apart = {"webnn": {"common"}, "ed25519": set()}
+
+files = {}
+for root, _, names in os.walk(src):
+    for n in names:
+        if n.endswith((".c", ".h")):
+            p = os.path.join(root, n)
+            files[os.path.relpath(p, src)] = open(p, encoding="utf-8").read()
+
+
+def layer(rel):
+    return rel.split(os.sep)[0]
+
+
+inc_re = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+failed, checks = [], 0
+edges = {}
+for rel, text in sorted(files.items()):
+    own = layer(rel)
+    edges[rel] = []
+    for inc in inc_re.findall(text):
+        if inc.startswith("wai/"):
+            continue  # the public headers
+        target = inc if inc in files else os.path.join(os.path.dirname(rel), inc)
+        if target not in files:
+            continue  # a generated or build-tree header
+        edges[rel].append(target)
+        to = layer(target)
+        checks += 1
+        if to == own:
+            continue
+        if own in apart:
+            ok = to in apart[own]
+        elif to in apart:
+            ok = False  # the core never includes another library's internals
+        elif own in order and to in order:
+            ok = order.index(to) > order.index(own)
+        else:
+            ok = False
+        if not ok:
+            failed.append(f"{rel} includes {inc}: {to}/ is not below {own}")
+
+# No circle of includes: a depth-first walk over the file graph.
+state = {}
+
+
+def walk(f, path):
+    global checks
+    state[f] = 1
+    for t in edges.get(f, []):
+        checks += 1
+        if state.get(t) == 1:
+            loop = path[path.index(t):] + [t] if t in path else [f, t]
+            failed.append("a circle of includes: " + " -> ".join(loop))
+        elif t not in state:
+            walk(t, path + [t])
+    state[f] = 2
+
+
+for f in sorted(edges):
+    if f not in state:
+        walk(f, [f])
+
+for f in failed:
+    print("FAIL " + f)
+print(f"layers: {len(files)} files, {sum(len(e) for e in edges.values())} includes of src/")
+print(f"{checks - len(failed)} passed, {len(failed)} failed")
+sys.exit(1 if failed else 0)
