@@ -28,16 +28,16 @@ row() {
     if [ "$got" = "$want" ]; then ok; else fail "row $1: got '$got', want '$*'"; fi
 }
 row wai.video.int_motion WIV1 NeuralIntegerExact decode-equivalence yes -
-row wai.video.int_hyper WIV1 NeuralIntegerExact decode-equivalence ? g_s.whm,h_s.whm,entropy.json
-row wai.neural.int_hyper WIH1 NeuralIntegerExact decode-equivalence ? g_s.whm,h_s.whm,entropy.json
-row wai.audio.int_codec WIA1 NeuralIntegerExact decode-equivalence ? model.wam
-row wai.splat.int_codec WIS1 NeuralIntegerExact decode-equivalence ? g_s.whm
+row wai.video.int_hyper WIV1 NeuralIntegerExact decode-equivalence "?" g_s.whm,h_s.whm,entropy.json
+row wai.neural.int_hyper WIH1 NeuralIntegerExact decode-equivalence "?" g_s.whm,h_s.whm,entropy.json
+row wai.audio.int_codec WIA1 NeuralIntegerExact decode-equivalence "?" model.wam
+row wai.splat.int_codec WIS1 NeuralIntegerExact decode-equivalence "?" g_s.whm
 row wai.video.int_motion.frame WIF1 NeuralIntegerExact decode-equivalence yes -
-row wai.video.int_hyper.frame WIF1 NeuralIntegerExact decode-equivalence ? g_s.whm,h_s.whm,entropy.json
-row wai.video.int_cond WIC1 NeuralIntegerExact decode-equivalence ? model.wcb
-row wai.video.int_cond.frame WCF1 NeuralIntegerExact decode-equivalence ? model.wcb
-row wai.neural.int_synth int_synth NeuralIntegerExact decode-equivalence ? int_synth.json
-row wai.neural.int_mlicpp WIM1 NeuralIntegerExact decode-equivalence ? model.wmb
+row wai.video.int_hyper.frame WIF1 NeuralIntegerExact decode-equivalence "?" g_s.whm,h_s.whm,entropy.json
+row wai.video.int_cond WIC1 NeuralIntegerExact decode-equivalence "?" model.wcb
+row wai.video.int_cond.frame WCF1 NeuralIntegerExact decode-equivalence "?" model.wcb
+row wai.neural.int_synth int_synth NeuralIntegerExact decode-equivalence "?" int_synth.json
+row wai.neural.int_mlicpp WIM1 NeuralIntegerExact decode-equivalence "?" model.wmb
 row wai.neural.bmshj2018 B18F Neural none yes cdfs_q3.json
 
 # --- --json ---------------------------------------------------------------------

@@ -135,6 +135,132 @@ expect_exit 0 "a FILE after -- that looks like an option" -- "$WAI" decode --jso
 (cd "$TMP" && "$WAI" digest --sha256 -- -dash.wiv1 >"$TMP/out" 2>"$TMP/err")
 expect_out "digest of -dash.wiv1 after --" "$(cd "$TMP" && sha256sum -- -dash.wiv1)"
 
+# --- one option table per command: its page and its parser -----------------
+# `wai help --options COMMAND` lists the table's rows (NAME, ALIAS, VALUE;
+# '-' for none). Every row is on the page as "  [ALIAS, ]NAME[ VALUE]", and
+# the parser knows its name, its alias and, for a long name, its
+# --name=value form (whatever else the command then says, it is not
+# "unknown option").
+commands=$("$WAI" --help | sed -n '/^commands:/,/^$/p' | awk '/^  [a-z]/ && $1 != "help" {print $1}')
+[ "$(echo "$commands" | wc -w)" -eq 12 ] && ok || fail "the overview lists 12 commands: $commands"
+mkdir "$TMP/accept"
+for c in $commands; do
+    sub=
+    [ "$c" = receipt ] && sub=seal
+    expect_exit 0 "help --options $c" -- "$WAI" help --options "$c"
+    cp "$TMP/out" "$TMP/rows"
+    [ -s "$TMP/rows" ] && ok || fail "$c: no option rows"
+    "$WAI" help "$c" >"$TMP/page"
+    while IFS=$'\t' read -r name alias value; do
+        label=$name
+        [ "$alias" != - ] && label="$alias, $name"
+        [ "$value" != - ] && label="$label $value"
+        if grep -q -F -x -e "  $label" "$TMP/page" || grep -q -F -e "  $label  " -e "  $label " "$TMP/page"; then ok
+        else fail "help $c does not document '$label'"; fi
+        forms=("$name")
+        [ "$alias" != - ] && forms+=("$alias")
+        for f in "${forms[@]}"; do
+            args=("$f")
+            [ "$value" != - ] && args+=(x)
+            # shellcheck disable=SC2086
+            (cd "$TMP/accept" && "$WAI" $c $sub "${args[@]}" </dev/null >/dev/null 2>"$TMP/acc")
+            if grep -q "unknown option" "$TMP/acc"; then fail "wai $c refuses $f: $(cat "$TMP/acc")"; else ok; fi
+        done
+        if [ "$value" != - ] && [ "${name#--}" != "$name" ]; then
+            # shellcheck disable=SC2086
+            (cd "$TMP/accept" && "$WAI" $c $sub "$name=x" </dev/null >/dev/null 2>"$TMP/acc")
+            if grep -q "unknown option" "$TMP/acc"; then fail "wai $c refuses $name=x: $(cat "$TMP/acc")"; else ok; fi
+        fi
+    done <"$TMP/rows"
+done
+expect_exit 2 "help --options of no command" -- "$WAI" help --options frobnicate
+
+# --name=value is --name value; a flag takes no value.
+expect_exit 0 "--max-cost=N" -- "$WAI" decode --json --max-cost=3456 "$clip"
+expect_out "--max-cost=N decodes as --max-cost N" "$EXAMPLE_OUT"
+expect_exit 1 "--max-cost=N refuses as --max-cost N" -- "$WAI" decode --json "$clip" --max-cost=3455
+expect_contains "--max-cost=N: cost_over_limit" '"status": "cost_over_limit"' "$TMP/out"
+expect_exit 0 "--capability=CAP" -- "$WAI" inspect --capability=wai.video.int_motion "$clip"
+expect_contains "--capability=CAP inspects" '"status": "ok"' "$TMP/out"
+expect_exit 2 "--threads=N out of range" -- "$WAI" decode --threads=1025 "$clip"
+expect_contains "--threads=N: the bounds" "--threads needs 0 (one per core) to 1024" "$TMP/err"
+expect_exit 2 "a flag with a value" -- "$WAI" decode --json=yes "$clip"
+expect_contains "a flag with a value: says so" "--json takes no value" "$TMP/err"
+expect_exit 2 "--name= of an unknown option" -- "$WAI" decode --frob=1 "$clip"
+expect_contains "unknown option, by its name" "unknown option '--frob'" "$TMP/err"
+expect_exit 2 "a value missing at the end" -- "$WAI" decode "$clip" --threads
+expect_contains "a value missing: says so" "--threads needs a value" "$TMP/err"
+# --help is read by the table too: as -o's value it is a file name.
+expect_exit 0 "--help after FILE" -- "$WAI" decode "$clip" --help
+expect_contains "--help after FILE is the page" "usage: wai decode" "$TMP/out"
+expect_exit 2 "--help as a value" -- "$WAI" decode -o --help "$clip"
+expect_exit 2 "--help after --" -- "$WAI" decode --json -- --help
+expect_contains "--help after -- is a FILE" "--help" "$TMP/err"
+
+# '--' ends options in every command that takes operands: files named like
+# options after it are files.
+mkdir "$TMP/dd"
+(
+    cd "$TMP/dd" || exit 1
+    cp "$clip" ./--json
+    expect_exit 0 "inspect -- --json" -- "$WAI" inspect -- --json
+    expect_contains "inspect read --json" '"file": "--json"' "$TMP/out"
+    expect_exit 0 "decode -- --json" -- "$WAI" decode --json -- --json
+    expect_out "decode read --json" "$EXAMPLE_OUT"
+    expect_exit 0 "digest -- --json" -- "$WAI" digest --sha256 -- --json
+    expect_out "digest read --json" "$(sha256sum -- --json)"
+    expect_exit 0 "split -- --json" -- "$WAI" split -o 'f_%d.wif1' -- --json
+    for f in 0 1 2; do mv "f_$f.wif1" "./--f$f"; done
+    expect_exit 0 "join -- --f0 --f1 --f2" -- "$WAI" join -o joined.wiv1 -- --f0 --f1 --f2
+    cmp -s joined.wiv1 ./--json && ok || fail "join after -- did not give the clip back"
+    expect_exit 0 "export -- --json" -- "$WAI" export --json -o ./--form.json -- --json
+    expect_exit 0 "convert -- --form.json" -- "$WAI" convert --capability wai.video.int_motion -o back.wiv1 -- --form.json
+    cmp -s back.wiv1 ./--json && ok || fail "convert after -- did not give the clip back"
+    printf '%s' '{"kind": "wai-webnn-graph/1", "inputs": {"x": {"dataType": "float32", "shape": [1]}},
+ "operators": [{"name": "relu", "arguments": [{"input": "x"}], "outputs": "y"}], "outputs": {"y": "y"}}' >./--time.json
+    expect_exit 0 "graph -- --time.json" -- "$WAI" graph -- --time.json
+    expect_contains "graph read --time.json" '"graph": "--time.json"' "$TMP/out"
+    if grep -q '"build_ms"' "$TMP/out"; then fail "graph: --time after -- was read as an option"; else ok; fi
+    { printf 'YUV4MPEG2 W4 H2 F25:1 C444\n'; for _ in 0 1; do printf 'FRAME\n'; head -c 24 /dev/zero; done; } >./--frames.y4m
+    expect_exit 0 "encode -- --frames.y4m" -- "$WAI" encode --capability wai.video.int_motion -o enc.wiv1 -- --frames.y4m
+    [ -f enc.wiv1 ] && ok || fail "encode after --: not one clip file"
+    expect_exit 2 "keygen -- --x" -- "$WAI" keygen -o k -- --x
+    expect_contains "keygen: --x is an operand" "keygen reads no file" "$TMP/err"
+    if "$WAI" keygen -o k >/dev/null 2>&1; then
+        expect_exit 0 "receipt seal -- --json" -- "$WAI" receipt seal --key k -o ./--r.json -- --json
+        expect_exit 0 "receipt verify -- --r.json --json" -- "$WAI" receipt verify -- --r.json --json
+    fi
+    echo "$passed $failed" >"$TMP/counts"
+)
+read -r passed failed <"$TMP/counts"
+
+# --- wai encode: one table, the encoder by the capability's registry row ------
+{ printf 'YUV4MPEG2 W8 H8 F25:1 C444\n'; for _ in 0 1 2; do printf 'FRAME\n'; head -c 192 /dev/urandom; done; } >"$TMP/e.y4m"
+E=("$WAI" encode -y)
+mkdir "$TMP/by_flag" "$TMP/by_cap"
+expect_exit 0 "encode --frames" -- "${E[@]}" --capability wai.video.int_motion --frames --q 4 "$TMP/e.y4m" -o "$TMP/by_flag"
+expect_exit 0 "encode the frame form's capability" -- "${E[@]}" --capability wai.video.int_motion.frame --q 4 "$TMP/e.y4m" -o "$TMP/by_cap"
+same=0
+for f in 0 1 2; do cmp -s "$TMP/by_flag/frame_00000$f.wif1" "$TMP/by_cap/frame_00000$f.wif1" || same=1; done
+[ "$same" -eq 0 ] && ok || fail "the frame form's capability writes otherwise than --frames"
+expect_exit 2 "the frame form writes no '-'" -- "${E[@]}" --capability wai.video.int_motion.frame "$TMP/e.y4m" -o -
+expect_exit 2 "a WIH1 capability is the picture encoder" -- "${E[@]}" --capability wai.neural.int_hyper "$TMP/e.y4m" -o "$TMP/x.wih1"
+expect_contains "the picture encoder's usage" "for wai.neural.int_hyper: --set DIR PICTURE" "$TMP/err"
+expect_exit 2 "int_synth is the latents encoder" -- "${E[@]}" --capability wai.neural.int_synth "$TMP/e.y4m" -o "$TMP/x.bin"
+expect_contains "the latents encoder's usage" "for wai.neural.int_synth: --size HxW" "$TMP/err"
+expect_exit 2 "a capability with no encoder" -- "${E[@]}" --capability wai.audio.int_codec "$TMP/e.y4m" -o "$TMP/x"
+expect_contains "lists what encodes" "this build encodes wai.video.int_motion, wai.video.int_hyper, wai.neural.int_hyper, wai.video.int_motion.frame, wai.video.int_hyper.frame and wai.neural.int_synth" "$TMP/err"
+# An option of another mode is a usage error naming it and the capability.
+for bad in "wai.neural.int_hyper --q 4" "wai.neural.int_hyper --frames" "wai.neural.int_synth --threads 2" \
+    "wai.video.int_motion --size 8" "wai.video.int_motion --set $TMP" "wai.video.int_hyper --receipt $TMP/r.json" \
+    "wai.video.int_motion.frame --channels 3" "wai.neural.int_hyper --key $TMP/k"; do
+    read -r cap opt val <<<"$bad"
+    # shellcheck disable=SC2086 # $val is absent for a flag
+    expect_exit 2 "encode $cap refuses $opt" -- "${E[@]}" --capability "$cap" $opt $val "$TMP/e.y4m" -o "$TMP/x"
+    expect_contains "encode $cap names $opt" "$opt is not an option of $cap" "$TMP/err"
+done
+[ ! -e "$TMP/x" ] && ok || fail "a refused encode wrote its output"
+
 # --- capabilities -------------------------------------------------------------
 expect_exit 0 "capabilities" -- "$WAI" capabilities
 expect_contains "capabilities lists int_hyper" "wai.neural.int_hyper" "$TMP/out"

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "options.h"
+
 #define EXIT_DONE 0
 #define EXIT_REFUSED 1
 #define EXIT_USAGE 2
@@ -97,13 +99,6 @@ int cli_out_commit(const char *command, cli_out_file *o);
 /* Closes and removes the temporary: TARGET is left as it was. */
 void cli_out_discard(cli_out_file *o);
 
-/* Lets options follow FILEs (`wai decode clip.wiv1 -o out.y4m`): reorders
- * argv[1..argc) stably so every option (with its value, for the options
- * named in takes_value) comes first, then "--" if there was one, then the
- * operands, which keep their order. argc does not change. Everything after "--" is an operand;
- * "-" alone is an operand (standard input). */
-void cli_permute(int argc, char **argv, const char *const *takes_value);
-
 /* Parses a full decimal u64 ("0" .. "18446744073709551615"); 0 on error. */
 int cli_parse_u64(const char *s, uint64_t *out);
 
@@ -126,27 +121,19 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 void json_put_string(FILE *out, const char *s);
 void json_put_hex(FILE *out, const uint8_t *bytes, size_t n);
 
-/* Help texts (help.c). Returns 0 when COMMAND has a page. */
-int cli_print_help(FILE *out, const char *command);
-void cli_print_overview(FILE *out);
-
-/* Subcommands: argv[0] is the subcommand's name. */
-int cmd_digest(int argc, char **argv);
-int cmd_inspect(int argc, char **argv);
-int cmd_decode(int argc, char **argv);
-int cmd_capabilities(int argc, char **argv);
-int cmd_encode(int argc, char **argv);
 /* 1 when s ends in suffix (lower case), ignoring ASCII case: "A.PNG", ".png". */
 int cli_has_suffix(const char *s, const char *suffix);
 
-int cmd_encode_synth(int argc, char **argv); /* encode_synth.c */
-int cmd_encode_hyper(int argc, char **argv); /* encode_hyper.c */
-int cmd_graph(int argc, char **argv);
-int cmd_split(int argc, char **argv);  /* cmd_split.c */
-int cmd_join(int argc, char **argv);   /* cmd_split.c */
-int cmd_convert(int argc, char **argv); /* cmd_convert.c */
-int cmd_receipt(int argc, char **argv); /* cmd_receipt.c */
-int cmd_keygen(int argc, char **argv);  /* cmd_keygen.c */
-int cmd_export(int argc, char **argv);  /* cmd_convert.c */
+/* The manual (help.c), from the commands' tables: the overview of the
+ * commands, a command's page, and its rows as "NAME\tALIAS\tVALUE" lines
+ * ("-" for none). */
+void cli_print_overview(FILE *out, const cli_command *const *commands, size_t n);
+void cli_print_page(FILE *out, const cli_command *c);
+void cli_print_option_list(FILE *out, const cli_command *c);
+
+/* The commands, each defined in its file: argv[0] of its run is its name. */
+extern const cli_command inspect_command, decode_command, digest_command, capabilities_command,
+    encode_command, graph_command, split_command, join_command, export_command, convert_command,
+    receipt_command, keygen_command;
 
 #endif

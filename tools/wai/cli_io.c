@@ -287,44 +287,6 @@ void cli_file_free(cli_file *f) {
     f->len = f->size = 0;
 }
 
-static int takes_a_value(const char *a, const char *const *takes_value) {
-    for (; takes_value && *takes_value; takes_value++)
-        if (strcmp(a, *takes_value) == 0) return 1;
-    return 0;
-}
-
-void cli_permute(int argc, char **argv, const char *const *takes_value) {
-    if (argc < 3) return;
-    char **options = malloc(sizeof *options * (size_t)argc);
-    char **operands = malloc(sizeof *operands * (size_t)argc);
-    if (!options || !operands) {
-        free(options);
-        free(operands);
-        return; /* unchanged: options after FILEs then read as FILEs */
-    }
-    int n_opt = 0, n_op = 0;
-    char *dashdash = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (dashdash) {
-            operands[n_op++] = argv[i];
-        } else if (strcmp(a, "--") == 0) {
-            dashdash = argv[i];
-        } else if (a[0] == '-' && a[1] != '\0') {
-            options[n_opt++] = argv[i];
-            if (takes_a_value(a, takes_value) && i + 1 < argc) options[n_opt++] = argv[++i];
-        } else {
-            operands[n_op++] = argv[i];
-        }
-    }
-    int at = 1;
-    for (int i = 0; i < n_opt; i++) argv[at++] = options[i];
-    if (dashdash) argv[at++] = dashdash; /* what followed it stays operands */
-    for (int i = 0; i < n_op; i++) argv[at++] = operands[i];
-    free(options);
-    free(operands);
-}
-
 int cli_parse_u64(const char *s, uint64_t *out) {
     if (!s || !*s) return 0;
     if (s[0] == '0' && s[1] != '\0') return 0;

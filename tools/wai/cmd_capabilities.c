@@ -1,4 +1,5 @@
-#include <string.h>
+/* wai capabilities: the registry, as a table or one JSON array. */
+#include <stddef.h>
 
 #include "cli.h"
 #include "wai/wai_format.h"
@@ -34,13 +35,43 @@ static void print_json(void) {
     printf("]\n");
 }
 
-int cmd_capabilities(int argc, char **argv) {
-    int json = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0) json = 1;
-        else return cli_usage_error("capabilities", "unknown argument '%s'", argv[i]);
-    }
-    if (json) {
+typedef struct capabilities_options {
+    int json;
+} capabilities_options;
+
+static const cli_opt capabilities_opts[] = {
+    {.name = "--json", .offset = offsetof(capabilities_options, json),
+     .help = "one JSON array instead of the table, an object per\n"
+             "capability: {\"capability\", \"format\", \"keyframe\" (WIV1 and\n"
+             "WIF1 only), \"frame_form\", \"class\", \"tier\", \"set\": [...],\n"
+             "\"decodes\": true|false}"},
+};
+
+static int cmd_capabilities(int argc, char **argv);
+
+const cli_command capabilities_command = {
+    .name = "capabilities",
+    .summary = "the capabilities libwai knows, their formats and tiers",
+    .about = "Lists every capability libwai knows, one row each: its name, its payload\n"
+             "format (\"none\" when libwai reads no payload of it), its registry class,\n"
+             "its registered tier (none, entropy-consistency, decode-equivalence),\n"
+             "whether this build decodes it (yes/no), and its parameter-set members\n"
+             "(\"-\" for none). The tier is the one a decode needs unless the\n"
+             "envelope's intent is replicate or the set's pin states decode-equivalence\n"
+             "(neural-dispatch section 2).\n",
+    .opts = CLI_ROWS(capabilities_opts),
+    .after = "Exit status: 0 done, 2 usage error.\n",
+    .run = cmd_capabilities,
+};
+
+static int cmd_capabilities(int argc, char **argv) {
+    capabilities_options o = {0};
+    int first;
+    uint64_t given;
+    int rc = cli_parse(&capabilities_command, argc, argv, &o, &first, &given);
+    if (rc != 0) return rc;
+    if (first < argc) return cli_usage_error("capabilities", "unknown argument '%s'", argv[first]);
+    if (o.json) {
         print_json();
         return EXIT_DONE;
     }

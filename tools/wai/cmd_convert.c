@@ -2,27 +2,114 @@
  * docs/json-forms.md) to payloads and back, by libwai_write's converters.
  * A form is a converter input, never a payload: decode refuses one
  * bad_magic. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "file_options.h"
 #include "frame_files.h"
 #include "wai/wai_format.h"
 #include "wai/wai_write.h"
 
-/* The options, then one input and -o. */
-static int parse_options(const char *cmd, int argc, char **argv, unsigned extras,
-                         file_options *o) {
-    int rc = file_options_parse(cmd, argc, argv, extras, o);
+/* The options of both commands (each table names its own). */
+typedef struct form_options {
+    const char *out, *capability, *audio, *set_dir;
+    uint64_t max_memory;
+    int force, json;
+} form_options;
+
+#define F(field) offsetof(form_options, field)
+
+static const cli_opt export_opts[] = {
+    {.name = "--json", .offset = F(json), .help = "the JSON form (required)"},
+    {.name = "--capability", .value = "CAP", .offset = F(capability),
+     .help = "the payload's capability (default: its magic's)"},
+    {.name = "--audio", .value = "FILE", .offset = F(audio),
+     .help = "a WIA1's audio.json, {\"sample_rate\": N}, beside the form"},
+    {.name = "-o", .value = "OUT", .offset = F(out),
+     .help = "the form ('-': standard output); never an input"},
+    {.name = "--max-memory", .value = "N", .offset = F(max_memory), .parse = cli_take_bytes,
+     .must = CLI_BYTE_COUNT, .help = "refuse a payload larger than N bytes (default 2G)"},
+    {.name = "--force", .alias = "-y", .offset = F(force), .help = "replace OUT when it exists"},
+};
+
+static const cli_opt convert_opts[] = {
+    {.name = "--capability", .value = "CAP", .offset = F(capability),
+     .help = "wai.video.int_motion, wai.video.int_hyper,\n"
+             "wai.neural.int_hyper, wai.audio.int_codec or\n"
+             "wai.splat.int_codec; required"},
+    {.name = "--audio", .value = "FILE", .offset = F(audio),
+     .help = "WIA1: the export's audio.json (required)"},
+    {.name = "--set", .value = "DIR", .offset = F(set_dir),
+     .help = "WIA1, WIS1: the set (model.wam, g_s.whm; required)"},
+    {.name = "-o", .value = "OUT", .offset = F(out),
+     .help = "the payload ('-': standard output); never an input"},
+    {.name = "--max-memory", .value = "N", .offset = F(max_memory), .parse = cli_take_bytes,
+     .must = CLI_BYTE_COUNT, .help = "refuse a form larger than N bytes (default 2G)"},
+    {.name = "--force", .alias = "-y", .offset = F(force), .help = "replace OUT when it exists"},
+};
+
+static int cmd_export(int argc, char **argv);
+static int cmd_convert(int argc, char **argv);
+
+const cli_command export_command = {
+    .name = "export",
+    .summary = "a payload's JSON form (--json), a converter input",
+    .operands = "--json PAYLOAD -o OUT",
+    .about = "Writes a payload's JSON form (integer-payloads 10; docs/json-forms.md):\n"
+             "a converter input and a debugging aid, never a payload (decode refuses one\n"
+             "bad_magic). 'wai convert' of the form gives the payload back, byte for\n"
+             "byte. Forms: WIV1 (wai.video.int_motion and int_hyper: the header's\n"
+             "fields, the table, one list of vectors per frame, the stream in base64,\n"
+             "int_hyper's keyframe as its WIH1 form), WIH1 (wai.neural.int_hyper: the\n"
+             "dimensions and both streams), WIA1 (wai.audio.int_codec: all but the\n"
+             "sample rate, which --audio writes as audio.json) and WIS1\n"
+             "(wai.splat.int_codec: each range as the shortest decimal of its binary32).\n",
+    .opts = CLI_ROWS(export_opts),
+    .after = "Exit status: 0 written, 1 the payload was refused (its parse's code is\n"
+             "printed), 2 usage or I/O error.\n",
+    .run = cmd_export,
+};
+
+const cli_command convert_command = {
+    .name = "convert",
+    .summary = "a JSON form back to its payload",
+    .operands = "--capability CAP FORM.json -o OUT",
+    .about = "Converts a JSON form (integer-payloads 10; docs/json-forms.md) into the\n"
+             "payload of CAP, making explicit what the form leaves implicit: for WIV1 an\n"
+             "absent mv_precision is 1 (only 1 and 2 convert), a one-frame clip is\n"
+             "written with mv_precision 1 and block 1, each frame's vector list is\n"
+             "padded with (0, 0) to its block grid (a longer list or a vector outside\n"
+             "i16 is refused), rmax is not carried, and int_hyper's keyframe is\n"
+             "converted from its own WIH1 form; for WIA1 the sample rate is audio.json's\n"
+             "and every channel's table the first's length; for WIS1 each range must be\n"
+             "a binary32 value, read exactly (2^60 + 1 is refused, not rounded); for\n"
+             "both, afrac must be the set's network's. The payload is then checked as a\n"
+             "decode would parse it.\n",
+    .opts = CLI_ROWS(convert_opts),
+    .after = "Exit status: 0 written, 1 refused (the code is printed: payload_malformed\n"
+             "for a text that is no such form, field_range for a value against its\n"
+             "rule, or the payload's parse code), 2 usage or I/O error.\n",
+    .run = cmd_convert,
+};
+
+/* The options, then one input (*name) and -o. */
+static int parse_options(const cli_command *cmd, int argc, char **argv, form_options *o,
+                         const char **name) {
+    memset(o, 0, sizeof *o);
+    o->max_memory = CLI_DEFAULT_MAX_MEMORY;
+    int first;
+    uint64_t given;
+    int rc = cli_parse(cmd, argc, argv, o, &first, &given);
     if (rc != 0) return rc;
-    if (o->last - o->first != 1) return cli_usage_error(cmd, "give one input file");
-    if (!o->out) return cli_usage_error(cmd, "no output given (-o OUT)");
+    if (argc - first != 1) return cli_usage_error(cmd->name, "give one input file");
+    if (!o->out) return cli_usage_error(cmd->name, "no output given (-o OUT)");
+    *name = argv[first];
     return 0;
 }
 
 /* Reads the input, runs the conversion, writes OUT. */
-static int run(const char *cmd, const file_options *o, const char *name, int payload_input) {
+static int run(const char *cmd, const form_options *o, const char *name, int payload_input) {
     cli_inputs inputs;
     cli_inputs_init(&inputs, o->force);
     cli_file f = {0}, aux[2] = {{0}, {0}};
@@ -95,10 +182,10 @@ done:
     return rc;
 }
 
-int cmd_convert(int argc, char **argv) {
-    file_options o;
-    int rc = parse_options("convert", argc, argv,
-                           FILE_OPT_CAPABILITY | FILE_OPT_AUDIO | FILE_OPT_SET, &o);
+static int cmd_convert(int argc, char **argv) {
+    form_options o;
+    const char *name = NULL;
+    int rc = parse_options(&convert_command, argc, argv, &o, &name);
     if (rc != 0) return rc;
     if (!o.capability)
         return cli_usage_error("convert", "--capability is required (the payload's capability)");
@@ -111,14 +198,14 @@ int cmd_convert(int argc, char **argv) {
         return cli_usage_error("convert", "a %s needs --set DIR (afrac must be its %s's)",
                                fmt == WAI_FORMAT_WIA1 ? "WIA1" : "WIS1",
                                fmt == WAI_FORMAT_WIA1 ? "model.wam" : "g_s.whm");
-    return run("convert", &o, argv[o.first], 0);
+    return run("convert", &o, name, 0);
 }
 
-int cmd_export(int argc, char **argv) {
-    file_options o;
-    int rc = parse_options("export", argc, argv,
-                           FILE_OPT_CAPABILITY | FILE_OPT_AUDIO | FILE_OPT_JSON, &o);
+static int cmd_export(int argc, char **argv) {
+    form_options o;
+    const char *name = NULL;
+    int rc = parse_options(&export_command, argc, argv, &o, &name);
     if (rc != 0) return rc;
     if (!o.json) return cli_usage_error("export", "give --json (the one form this build writes)");
-    return run("export", &o, argv[o.first], 1);
+    return run("export", &o, name, 1);
 }

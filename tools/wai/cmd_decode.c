@@ -1,6 +1,7 @@
 /* wai decode: the decode contract of the tool. One capability, one or more
  * payloads (several are one frame stream), one result: a status and the
  * outputs decoded before it. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,16 +13,19 @@
 #include "wai/wai_format.h"
 #include "wai/wai_hash.h"
 
+/* --fps N[/D]: N/D frames a second. */
+typedef struct fps_value {
+    uint32_t num, den;
+} fps_value;
+
 typedef struct decode_options {
     const char *capability;
     const char *set_dir;
     const char *pin;
     const char *out_path;
     const char *out_format;   /* --format, or NULL: by OUT's extension */
-    uint32_t fps_num, fps_den;
-    int has_fps;
-    uint64_t max_cost;
-    int has_max_cost;
+    fps_value fps;            /* --fps, default 25/1 */
+    uint64_t max_cost;        /* --max-cost, when given */
     uint64_t max_memory;      /* --max-memory, default CLI_DEFAULT_MAX_MEMORY */
     uint64_t threads;         /* --threads: 0 one per core */
     wai_cpu_level cpu_level;  /* --cpu-level: HOST, no cap */
@@ -29,71 +33,162 @@ typedef struct decode_options {
     dispatch_opts dispatch;
 } decode_options;
 
-static int parse_options(int argc, char **argv, decode_options *o, int *first_file) {
-    static const char *const takes_value[] = {"--capability", "--set", "--pin", "-o", "--format",
-                                                 "--max-cost", "--max-memory", "--threads", "--cpu-level",
-                                                 "--fps", DISPATCH_OPTS_TAKING_VALUE, NULL};
-    cli_permute(argc, argv, takes_value);
+static int take_fps(const cli_opt *opt, char *value, void *field) {
+    (void)opt;
+    fps_value *f = field;
+    return out_parse_fps(value, &f->num, &f->den);
+}
+
+static int take_cpu_level(const cli_opt *opt, char *value, void *field) {
+    (void)opt;
+    return wai_cpu_level_from_name(value, field);
+}
+
+#define D(field) offsetof(decode_options, field)
+
+static const cli_opt decode_opts[] = {
+    {.name = "--capability", .value = "CAP", .offset = D(capability),
+     .help = "the capability to decode through; default: the one\n"
+             "the first FILE's magic names"},
+    {.name = "--set", .value = "DIR", .offset = D(set_dir),
+     .help = "the parameter set: a directory holding its members by\n"
+             "name (g_s.whm, h_s.whm, entropy.json; model.wam;\n"
+             "g_s.whm): a member missing is set_incomplete"},
+    {.name = "--pin", .value = "SHA256", .offset = D(pin),
+     .help = "a one-file set's pin: its file must have this SHA-256\n"
+             "(64 hex digits), else set_incomplete"},
+    DISPATCH_OPTS_ROWS(decode_options, dispatch),
+    {.name = "--max-cost", .value = "N", .offset = D(max_cost), .parse = cli_take_u64,
+     .must = "a decimal integer", .max = UINT64_MAX,
+     .help = "refuse with cost_over_limit, before any symbol is\n"
+             "decoded, a payload whose declared work (network\n"
+             "multiply-accumulates plus entropy steps) exceeds N"},
+    {.name = "--max-memory", .value = "BYTES", .offset = D(max_memory), .parse = cli_take_bytes,
+     .must = CLI_BYTE_COUNT,
+     .help = "the memory the decode may hold: N, or N with K, M,\n"
+             "G or T (2^10 .. 2^40), or none; default 2G. The set's\n"
+             "members count against it (as they are read), a FILE\n"
+             "larger than what is left is refused unread (exit 2),\n"
+             "and a payload whose declared memory (the buffers its\n"
+             "decode holds, output included: inspect --cost's\n"
+             "working_bytes) exceeds what is left is refused with\n"
+             "cost_over_limit, before any symbol is decoded"},
+    {.name = "--threads", .value = "N", .offset = D(threads), .parse = cli_take_u64,
+     .must = "0 (one per core) to 1024", .max = 1024,
+     .help = "threads for the networks (0: one per core, the\n"
+             "default; up to 1024); the output is the same at\n"
+             "every count"},
+    {.name = "--cpu-level", .value = "L", .offset = D(cpu_level), .parse = take_cpu_level,
+     .must = "host, portable, avx2, avx512, avx512bw or avx512vnni",
+     .help = "the highest instruction set level the kernels may\n"
+             "use: host (the default: the CPU's best), portable,\n"
+             "or on x86-64 avx2, avx512, avx512bw, avx512vnni; the\n"
+             "output is the same at every level"},
+    {.name = "--force", .alias = "-y", .offset = D(force),
+     .help = "replace OUT (or the files a pattern or directory\n"
+             "names) when it exists; never an input"},
+    {.name = "--json", .offset = D(json),
+     .help = "print one JSON object:\n"
+             "{\"capability\": CAP, \"status\": \"ok\" or the code,\n"
+             " \"outputs\": [{\"kind\": \"frame\"|\"image\"|\"pcm\"|\"planes\",\n"
+             "              \"sha256\": HEX, \"bytes\": N}, ...]}\n"
+             "plus \"report\" (the wai-neural-dispatch/1 report)\n"
+             "when the decode dispatched networks; on a refusal\n"
+             "part-way through a stream, outputs holds what decoded\n"
+             "before it"},
+    {.name = "-o", .value = "OUT", .offset = D(out_path),
+     .help = "write the decoded output to OUT, each output as it\n"
+             "decodes: on a refusal part-way through a frame\n"
+             "stream, OUT holds the frames decoded before it (exit\n"
+             "status 1). Format by the kind of output and OUT's\n"
+             "name, or --format. RGB8 frames and images:\n"
+             "  OUT.y4m  YUV4MPEG2 for ffmpeg/ffplay: C444p16, BT.601,\n"
+             "           limited range (XCOLORRANGE=LIMITED). 16-bit\n"
+             "           samples, since 8-bit Y'CbCr cannot hold every\n"
+             "           RGB colour: ffmpeg's conversion to rgb24\n"
+             "           gives the decoded bytes back exactly. One\n"
+             "           frame size: a stream whose size changes is\n"
+             "           written up to the first frame of another\n"
+             "           size, then stops with an I/O error (exit 2)\n"
+             "  --format y4m420  YUV4MPEG2 8-bit 4:2:0 (C420jpeg),\n"
+             "           what most players take: LOSSY (chroma\n"
+             "           averaged over 2x2 and 8-bit samples)\n"
+             "  OUT.rgb  raw rgb24 frames, concatenated (ffmpeg -f\n"
+             "           rawvideo -pix_fmt rgb24 -s WxH -i OUT.rgb)\n"
+             "  -        raw rgb24 to standard output (not with\n"
+             "           --json); --format y4m sends Y4M there\n"
+             "  OUT.ppm  binary PPM (P6), one image per output,\n"
+             "           concatenated (every build; netpbm,\n"
+             "           ImageMagick, GIMP and image viewers open it)\n"
+             "  PATTERN.png  one PNG per output, numbered by its\n"
+             "           index from 0: PATTERN holds exactly one %d\n"
+             "           or %0Nd (N 1..99) and no other %, e.g.\n"
+             "           frame_%04d.png (needs a wai built with\n"
+             "           libpng); a pattern for any other format is\n"
+             "           refused (those write one file)\n"
+             "  NAME.png  an image (wai.neural.int_hyper): one PNG\n"
+             "PCM (wai.audio.int_codec):\n"
+             "  OUT.wav  RIFF/WAVE, 16-bit PCM, mono, at the\n"
+             "           payload's sample rate sr\n"
+             "  OUT.pcm, OUT.s16le, -  the raw samples, signed\n"
+             "           16-bit little-endian (ffmpeg -f s16le -ar SR\n"
+             "           -ac 1 -i OUT.pcm)\n"
+             "planes (wai.splat.int_codec):\n"
+             "  DIR      a directory (made if missing) holding\n"
+             "           plane_000.png, plane_001.png, ... (8-bit\n"
+             "           grey, side x side; .pgm with --format pgm\n"
+             "           or without libpng) and attributes.json:\n"
+             "           {\"n_gaussians\": N, \"planes\": ATTR,\n"
+             "            \"side\": S, \"ranges\": [[LO, HI], ...]},\n"
+             "           each plane's binary32 range as the shortest\n"
+             "           decimal that reads back to it\n"
+             "any other name is a usage error, before decoding"},
+    {.name = "--format", .value = "FMT", .offset = D(out_format),
+     .help = "whatever OUT's name: y4m, y4m420, rgb, ppm or png (frames,\n"
+             "images); wav or s16le (PCM); png or pgm (planes)"},
+    {.name = "--fps", .value = "N[/D]", .offset = D(fps), .parse = take_fps,
+     .must = "N or N/D (positive integers)",
+     .help = "the Y4M frame rate, N/D frames a second (default 25,\n"
+             "written F25:1)"},
+};
+
+static int cmd_decode(int argc, char **argv);
+
+const cli_command decode_command = {
+    .name = "decode",
+    .summary = "decode payloads; --json prints hashes of the outputs",
+    .operands = "FILE...",
+    .about = "Decodes FILE. Several FILEs are one stream of payloads, decoded in order\n"
+             "through one capability (a frame stream for a frame-form capability such\n"
+             "as wai.video.int_motion.frame); a payload of another format among them\n"
+             "is refused with its code. Without -o, --json or --report, one line says\n"
+             "what decoded.\n",
+    .opts = CLI_ROWS(decode_opts),
+    .after = "OUT is written beside itself and renamed into place when complete: a\n"
+             "refused payload leaves no file; on a refusal part-way through a stream\n"
+             "the frames before it stand, in complete files.\n"
+             "\n"
+             "Exit status: 0 decoded, 1 refused (the code is printed; with --json\n"
+             "always the JSON), 2 usage or I/O error. A capability this build has no\n"
+             "decoder for is refused with unsupported_capability ('wai capabilities'\n"
+             "lists what decodes).\n",
+    .run = cmd_decode,
+};
+
+static int parse_options(int argc, char **argv, decode_options *o, int *first_file,
+                         uint64_t *given) {
     memset(o, 0, sizeof *o);
     o->max_memory = CLI_DEFAULT_MAX_MEMORY;
+    o->fps.num = 25, o->fps.den = 1;
     dispatch_opts_init(&o->dispatch);
-    int i = 1;
-    for (; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            i++;
-            break;
-        }
-        int t = dispatch_opts_take("decode", argc, argv, &i, &o->dispatch);
-        if (t < 0) return EXIT_USAGE;
-        if (t > 0) continue;
-        const char **value = NULL;
-        if (strcmp(a, "--capability") == 0) value = &o->capability;
-        else if (strcmp(a, "--set") == 0) value = &o->set_dir;
-        else if (strcmp(a, "--pin") == 0) value = &o->pin;
-        else if (strcmp(a, "-o") == 0) value = &o->out_path;
-        else if (strcmp(a, "--format") == 0) value = &o->out_format;
-        if (value) {
-            if (++i >= argc) return cli_usage_error("decode", "%s needs a value", a);
-            *value = argv[i];
-        } else if (strcmp(a, "--max-cost") == 0) {
-            if (++i >= argc || !cli_parse_u64(argv[i], &o->max_cost))
-                return cli_usage_error("decode", "--max-cost needs a decimal integer");
-            o->has_max_cost = 1;
-        } else if (strcmp(a, "--max-memory") == 0) {
-            if (++i >= argc || !cli_parse_bytes(argv[i], &o->max_memory))
-                return cli_usage_error("decode",
-                                       "--max-memory needs a byte count (N, NK, NM, NG, NT) "
-                                       "or none");
-        } else if (strcmp(a, "--threads") == 0) {
-            if (++i >= argc || !cli_parse_u64(argv[i], &o->threads) || o->threads > 1024)
-                return cli_usage_error("decode", "--threads needs 0 (one per core) to 1024");
-        } else if (strcmp(a, "--cpu-level") == 0) {
-            if (++i >= argc || !wai_cpu_level_from_name(argv[i], &o->cpu_level))
-                return cli_usage_error("decode", "--cpu-level needs host, portable, avx2, "
-                                                 "avx512, avx512bw or avx512vnni");
-        } else if (strcmp(a, "-y") == 0 || strcmp(a, "--force") == 0) {
-            o->force = 1;
-        } else if (strcmp(a, "--fps") == 0) {
-            if (++i >= argc || !out_parse_fps(argv[i], &o->fps_num, &o->fps_den))
-                return cli_usage_error("decode", "--fps needs N or N/D (positive integers)");
-            o->has_fps = 1;
-        } else if (strcmp(a, "--json") == 0) {
-            o->json = 1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return cli_usage_error("decode", "unknown option '%s'", a);
-        } else {
-            break;
-        }
-    }
-    if (i >= argc) return cli_usage_error("decode", "no FILE given");
+    int rc = cli_parse(&decode_command, argc, argv, o, first_file, given);
+    if (rc != 0) return rc;
+    if (*first_file >= argc) return cli_usage_error("decode", "no FILE given");
     if (!o->out_path && o->out_format) return cli_usage_error("decode", "--format needs -o OUT");
     if (o->out_path && strcmp(o->out_path, "-") == 0 && o->json)
         return cli_usage_error("decode", "-o - and --json both want standard output");
     if (o->dispatch.report && o->json)
         return cli_usage_error("decode", "--report and --json both print; --json carries the report");
-    if (!o->has_fps) o->fps_num = 25, o->fps_den = 1;
-    *first_file = i;
     return 0;
 }
 
@@ -230,10 +325,11 @@ static void print_summary(const decode_run *r, const char *cap_name) {
            r->n_files > 1 ? " (the stream of all FILEs)" : "");
 }
 
-int cmd_decode(int argc, char **argv) {
+static int cmd_decode(int argc, char **argv) {
     decode_options o;
     int first = 0;
-    int rc = parse_options(argc, argv, &o, &first);
+    uint64_t given;
+    int rc = parse_options(argc, argv, &o, &first, &given);
     if (rc != 0) return rc;
     decode_run r;
     memset(&r, 0, sizeof r);
@@ -268,7 +364,7 @@ int cmd_decode(int argc, char **argv) {
     wai_output_kind kind = cap ? wai_capability_output(cap) : WAI_OUTPUT_FRAME;
     if ((exit_status = out_select(o.out_path, o.out_format, kind, &out_fmt)) != 0) goto done;
     exit_status = EXIT_USAGE;
-    if (o.has_fps && out_fmt.fmt != OUT_FORMAT_Y4M && out_fmt.fmt != OUT_FORMAT_Y4M420) {
+    if (cli_given(&decode_command, given, "--fps") && out_fmt.fmt != OUT_FORMAT_Y4M && out_fmt.fmt != OUT_FORMAT_Y4M420) {
         exit_status = cli_usage_error("decode", "--fps applies to Y4M output only");
         goto done;
     }
@@ -301,10 +397,10 @@ int cmd_decode(int argc, char **argv) {
     cfg.set = set.set;
     cfg.dispatch = &o.dispatch.options;
     cfg.max_memory = budget;
-    if (o.has_max_cost) cfg.max_cost = o.max_cost;
+    if (cli_given(&decode_command, given, "--max-cost")) cfg.max_cost = o.max_cost;
     wai_status st = wai_decoder_create(ctx, &cfg, &dec);
     if (st == WAI_ok && o.out_path &&
-        (exit_status = out_open(o.out_path, &out_fmt, o.fps_num, o.fps_den, &r.inputs,
+        (exit_status = out_open(o.out_path, &out_fmt, o.fps.num, o.fps.den, &r.inputs,
                                 &r.writer)) != 0)
         goto done;
     r.refused_file = r.names[0];

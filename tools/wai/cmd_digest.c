@@ -1,12 +1,13 @@
 /* wai digest: streams each file through the hash, so size is unbounded
  * (and a pipe or FIFO is read as b3sum reads one). BLAKE3 unless --sha256. */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "cli.h"
 #include "wai/wai_hash.h"
 
-typedef enum { ALGO_NONE, ALGO_SHA256, ALGO_BLAKE3 } digest_algo;
+typedef enum { ALGO_SHA256, ALGO_BLAKE3 } digest_algo;
 
 static int digest_stream(FILE *in, digest_algo algo, uint8_t out[32]) {
     static uint8_t buf[1 << 16];
@@ -45,29 +46,41 @@ static int digest_one(const char *name, digest_algo algo) {
     return 0;
 }
 
-int cmd_digest(int argc, char **argv) {
-    cli_permute(argc, argv, NULL);
-    digest_algo algo = ALGO_NONE;
-    int first_file = argc;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            first_file = i + 1;
-            break;
-        }
-        if (strcmp(a, "--sha256") == 0 || strcmp(a, "--blake3") == 0) {
-            digest_algo want = a[2] == 's' ? ALGO_SHA256 : ALGO_BLAKE3;
-            if (algo != ALGO_NONE && algo != want)
-                return cli_usage_error("digest", "choose one of --sha256 and --blake3");
-            algo = want;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return cli_usage_error("digest", "unknown option '%s'", a);
-        } else {
-            first_file = i;
-            break;
-        }
-    }
-    if (algo == ALGO_NONE) algo = ALGO_BLAKE3;   /* the spec's hash (receipts, identities) */
+typedef struct digest_options {
+    int sha256, blake3;
+} digest_options;
+
+static const cli_opt digest_opts[] = {
+    {.name = "--blake3", .offset = offsetof(digest_options, blake3),
+     .help = "BLAKE3, 32 bytes of output: the spec's hash (the default)"},
+    {.name = "--sha256", .offset = offsetof(digest_options, sha256),
+     .help = "SHA-256 (FIPS 180-4)"},
+};
+
+static int cmd_digest(int argc, char **argv);
+
+const cli_command digest_command = {
+    .name = "digest",
+    .summary = "SHA-256 or BLAKE3 of files, as sha256sum/b3sum print them",
+    .operands = "[FILE...]",
+    .about = "Prints \"HEX  FILE\" for each FILE, exactly as b3sum and sha256sum do,\n"
+             "so receipts and corpora can be checked with either. FILE '-' (or no\n"
+             "FILE) reads standard input. A FILE that can't be read is reported and\n"
+             "skipped.\n",
+    .opts = CLI_ROWS(digest_opts),
+    .after = "Exit status: 0 done, 2 a FILE could not be read, or a usage error.\n",
+    .run = cmd_digest,
+};
+
+static int cmd_digest(int argc, char **argv) {
+    digest_options o = {0, 0};
+    int first_file;
+    uint64_t given;
+    int rc = cli_parse(&digest_command, argc, argv, &o, &first_file, &given);
+    if (rc != 0) return rc;
+    if (o.sha256 && o.blake3) return cli_usage_error("digest", "choose one of --sha256 and --blake3");
+    /* BLAKE3 unless asked: the spec's hash (receipts, identities). */
+    digest_algo algo = o.sha256 ? ALGO_SHA256 : ALGO_BLAKE3;
     int status = EXIT_DONE;
     if (first_file >= argc) return digest_one("-", algo) == 0 ? EXIT_DONE : EXIT_USAGE;
     for (int i = first_file; i < argc; i++)

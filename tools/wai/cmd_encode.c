@@ -1,384 +1,213 @@
-/* wai encode: RGB frames (a Y4M file or PNG files) to a WIV1 clip of
- * wai.video.int_motion, or to its WIF1 group (wai.video.int_motion.frame),
- * with the library's closed-loop encoder. The report (stderr) gives the
- * size, bits per pixel and PSNR of the decode against the input. */
-#include <errno.h>
-#include <stdlib.h>
+/* wai encode: one table of options for every encoder, and the encoder
+ * chosen by the capability's registry row (encode.h): the motion encoder
+ * (encode_motion.c), a picture's (encode_hyper.c) or latents'
+ * (encode_synth.c). */
+#include <stddef.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
-#include "cli_set.h"
-#include "encode_hyper.h"
-#include "energy_meter.h"
-#include "file_options.h"
-#include "frame_files.h"
-#include "input.h"
-#include "keys.h"
-#include "psnr.h"
-#include "receipt_cli.h"
-#include "wai/wai_write.h"
+#include "encode.h"
+#include "wai/wai_format.h"
 
-/* Progress lines only for inputs that take a while: about 2^22 pixels. */
-#define PROGRESS_MIN_PIXELS ((uint64_t)1 << 22)
+#define CLIPS (ENCODE_MOTION | ENCODE_KEYED)
+#define E(field) offsetof(encode_options, field)
 
-typedef struct encode_options {
-    const char *capability;
-    const char *out;
-    const char *set_dir;       /* wai.video.int_hyper: the keyframe's set */
-    int keyed;                 /* wai.video.int_hyper(.frame): keyframe 1 */
-    file_options receipt;      /* --receipt R.json (its out), --key, --id, --parent, --powercap */
-    uint64_t q, block, search, threads;
-    int half_pel, sad_search, frames, quiet, force;
-} encode_options;
+static const cli_opt encode_opts[] = {
+    {.name = "--capability", .value = "CAP", .offset = E(capability),
+     .help = "wai.video.int_motion, or wai.video.int_motion.frame\n"
+             "(the same as --frames), or wai.video.int_hyper (with\n"
+             "--set DIR; .frame for its WIF1 group), or\n"
+             "wai.neural.int_hyper or wai.neural.int_synth (the usage\n"
+             "lines above); required"},
+    {.name = "--q", .value = "N", .offset = E(q), .parse = cli_take_u64, .min = 1, .max = 65535,
+     .modes = CLIPS,
+     .help = "quantiser step, 1..65535 (default 1: lossless); a clip\n"
+             "that q 1 codes in no more bytes is written lossless\n"
+             "instead, and the report says so (q > 1 encodes twice)"},
+    {.name = "--block", .value = "N", .offset = E(block), .parse = cli_take_u64, .min = 1,
+     .max = UINT32_MAX, .modes = CLIPS, .help = "motion block size in pels, >= 1 (default 16)"},
+    {.name = "--search", .value = "R", .offset = E(search), .parse = cli_take_u64,
+     .max = WAI_MOTION_ENCODE_MAX_SEARCH, .modes = CLIPS,
+     .help = "whole-pel full search within +-R pels, 0..16383\n"
+             "(default 8)"},
+    {.name = "--half-pel", .offset = E(half_pel), .modes = CLIPS,
+     .help = "refine each vector to half-pel precision"},
+    {.name = "--sad-search", .offset = E(sad_search), .modes = CLIPS,
+     .help = "choose each vector by its SAD alone; by default the\n"
+             "few of least SAD are weighed by squared error plus\n"
+             "lambda times their residuals' bits (smaller clips\n"
+             "at the same PSNR; docs/motion-encoder.md)"},
+    {.name = "--frames", .offset = E(frames), .modes = CLIPS,
+     .help = "write the clip as a WIF1 frame stream\n"
+             "(wai.video.int_motion.frame), one file per frame: OUT\n"
+             "is a name with one %d or %0Nd (N 1..9; %% for a\n"
+             "literal %), numbered from 0, or a directory, which\n"
+             "gets frame_000000.wif1, frame_000001.wif1, ..."},
+    {.name = "--threads", .value = "N", .offset = E(threads), .parse = cli_take_u64, .max = 1024,
+     .modes = CLIPS | ENCODE_PICTURE,
+     .help = "motion-search threads (0: one per core; default 1,\n"
+             "up to 1024); the payload is the same at every count"},
+    {.name = "--quiet", .offset = E(quiet), .modes = CLIPS | ENCODE_PICTURE,
+     .help = "no progress lines (the summary is still printed)"},
+    {.name = "-o", .value = "OUT", .offset = E(out),
+     .help = "the output file (or the --frames names); '-' writes\n"
+             "the payload to standard output. Written beside\n"
+             "itself and renamed into place when complete; never\n"
+             "an input"},
+    {.name = "--force", .alias = "-y", .offset = E(force),
+     .help = "replace OUT (or a --frames name) when it exists"},
+    {.name = "--receipt", .value = "R.json", .offset = E(receipt), .modes = ENCODE_MOTION,
+     .help = "also write the clip's encode receipt (integer-payloads\n"
+             "15.3), signed with KEY: the payload, the source frames'\n"
+             "hashes, the parameters, the squared error and the\n"
+             "encode's energy ('wai receipt verify R.json OUT\n"
+             "--source IN' re-derives it)"},
+    {.name = "--key", .value = "KEY", .offset = E(sign.key), .modes = ENCODE_MOTION,
+     .help = "the signing key ('wai keygen' writes one)"},
+    {.name = "--id", .value = "ID", .offset = E(sign.id), .modes = ENCODE_MOTION,
+     .help = "the signer's id in the receipt (default empty)"},
+    {.name = "--parent", .value = "HASH", .offset = E(sign.parent), .modes = ENCODE_MOTION,
+     .help = "the receipt hash of the receipt before it"},
+    {.name = "--powercap", .value = "DIR", .offset = E(sign.powercap), .modes = ENCODE_MOTION,
+     .help = "where the energy counters are (default\n"
+             "/sys/class/powercap; none readable: unmetered)"},
+    {.name = "--set", .value = "DIR", .offset = E(set_dir),
+     .modes = ENCODE_KEYED | ENCODE_PICTURE | ENCODE_LATENTS,
+     .help = "wai.video.int_hyper, wai.neural.int_hyper: the set the\n"
+             "keyframe or picture is coded against (the decoder's\n"
+             "members and the encoder's); wai.neural.int_synth: a\n"
+             "set to check the payload against"},
+    {.name = "--size", .value = "HxW", .offset = E(size), .parse = encode_take_size,
+     .must = "H or HxW, each 1..2^32-1", .modes = ENCODE_LATENTS,
+     .help = "wai.neural.int_synth: the picture the set's network\n"
+             "makes from LATENTS (H alone: H x H)"},
+    {.name = "--channels", .value = "C", .offset = E(channels), .parse = cli_take_u64, .min = 1,
+     .max = 65535, .modes = ENCODE_LATENTS,
+     .help = "wai.neural.int_synth: the channels of raw LATENTS\n"
+             "(not a .npy), 1..65535"},
+};
 
-static int parse_number(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint64_t *v) {
-    if (!s || !cli_parse_u64(s, v) || *v < lo || *v > hi)
-        return cli_usage_error("encode", "%s needs an integer in %llu..%llu", opt,
-                               (unsigned long long)lo, (unsigned long long)hi);
-    return 0;
+static int cmd_encode(int argc, char **argv);
+
+const cli_command encode_command = {
+    .name = "encode",
+    .summary = "encode Y4M or PNG frames as a wai.video.int_motion clip,\n"
+               "or a picture as a wai.neural.int_hyper WIH1",
+    .usage = "wai encode --capability wai.video.int_motion [--q N] [--block N]\n"
+             "                  [--search R] [--half-pel] [--sad-search] [--frames]\n"
+             "                  [--threads N] [--quiet] [-y] IN... -o OUT\n"
+             "                  [--receipt R.json --key KEY [--id ID] [--parent HASH]\n"
+             "                   [--powercap DIR]]\n"
+             "       wai encode --capability wai.neural.int_synth --size HxW [--set DIR]\n"
+             "                  [--channels C] [-y] LATENTS -o OUT\n"
+             "       wai encode --capability wai.neural.int_hyper --set DIR [--threads N]\n"
+             "                  [--quiet] [-y] PICTURE -o OUT\n",
+    .about = "wai.video.int_hyper takes the int_motion options and --set DIR (as for\n"
+             "wai.neural.int_hyper): frame 0 becomes the keyframe, a WIH1 coded against\n"
+             "the set, and the later frames are coded from its decode as int_motion codes\n"
+             "them; the frames are padded to multiples of 64 (a keyframe-1 clip is its\n"
+             "WIH1's size). --frames (or --capability wai.video.int_hyper.frame)\n"
+             "writes its WIF1 group, frame 0 carrying the WIH1; no --receipt.\n"
+             "\n"
+             "wai.neural.int_hyper (integer-payloads 4): PICTURE (a .png, or a .y4m of\n"
+             "one frame) to a WIH1 against the set in DIR, which holds the decoder's\n"
+             "members (g_s.whm, h_s.whm, entropy.json) and the encoder's\n"
+             "(analysis.webnn.json, analysis.f32: the analysis networks as a WebNN graph;\n"
+             "examples/hyperprior/set is one). The analysis runs in float on the native\n"
+             "WebNN; the rest is the decoder's integer arithmetic, so the payload's\n"
+             "scales are the ones every decoder forms. A side that is not a multiple of\n"
+             "64 is padded (the last row and column repeated): WIH1 carries no picture\n"
+             "size, so the decode is the padded size and the picture its top-left. The\n"
+             "report is the payload's decode against PICTURE: bytes, bits per pixel,\n"
+             "PSNR and squared error; --threads as for int_motion (0, the default\n"
+             "here: one per core); progress lines for pictures of 2^20 pixels or more.\n"
+             "Exit 1 with the code for a refused encode (set_incomplete: the set lacks\n"
+             "a member; model_mismatch: the analysis does not fit the set or the\n"
+             "picture; too_large: 3 x the padded sides past 2^26).\n"
+             "\n"
+             "wai.neural.int_synth (integer-payloads 13): its payload is its latents.\n"
+             "LATENTS is a NumPy .npy of int8 [C, S, S] or [1, C, S, S], or raw signed\n"
+             "bytes in CHW order with --channels C; S a power of two. --size is the\n"
+             "picture the set's network makes from them; --set DIR checks that it does\n"
+             "(the decode's planning) and prints the declared cost.\n"
+             "\n"
+             "Encodes RGB frames as a WIV1 clip (keyframe 0) of wai.video.int_motion:\n"
+             "frame 0 predicted from 128, each later frame by block motion compensation\n"
+             "from the decoded frame before it, residuals quantised with step N and\n"
+             "coded with one rANS table. The decoder's output is the reconstruction the\n"
+             "report describes; --q 1 is lossless.\n"
+             "\n"
+             "IN is one .y4m file (YUV4MPEG2, 8-bit 4:2:0, 4:2:2, 4:4:4 or mono; '-'\n"
+             "reads standard input) or several .png files, one frame each, in order\n"
+             "(8-bit gray, RGB, RGBA or palette; alpha is dropped). Y4M is converted as\n"
+             "BT.601 limited range with chroma repeated, the arithmetic of ffmpeg's\n"
+             "yuv420p to rgb24 converter (the same bytes as 'ffmpeg -pix_fmt rgb24' for\n"
+             "4:2:0 of even height on x86).\n",
+    .opts = CLI_ROWS(encode_opts),
+    .after = "Prints to stderr: frames, bytes, bits per pixel, PSNR in dB of the decode\n"
+             "against the input (overall, from the clip's summed squared error, and the\n"
+             "per-frame average; \"inf\" when lossless), and the squared error; for long\n"
+             "inputs, progress lines as frames are coded.\n"
+             "\n"
+             "Exit status: 0 written, 1 the clip is one WIV1 cannot hold (the code is\n"
+             "printed: too_large for a frame of more than 2^26 samples or a clip of\n"
+             "more than 2^30 bytes), 2 usage or I/O error.\n",
+    .run = cmd_encode,
+};
+
+/* The encoder of cap's registry row, or 0 when this build has none. */
+static unsigned encode_mode(const wai_capability *cap) {
+    if (!cap) return 0;
+    switch (cap->format) {
+    case WAI_FORMAT_WIV1:
+    case WAI_FORMAT_WIF1:
+        return cap->keyframe == 0 ? ENCODE_MOTION : cap->keyframe == 1 ? ENCODE_KEYED : 0;
+    case WAI_FORMAT_WIH1: return ENCODE_PICTURE;
+    case WAI_FORMAT_INT_SYNTH: return ENCODE_LATENTS;
+    default: return 0;
+    }
 }
 
-static int parse_options(int argc, char **argv, encode_options *o, int *first, int *last) {
-    memset(o, 0, sizeof *o);
-    o->q = 1;
-    o->block = 16;
-    o->search = 8;
-    o->threads = 1;
-    int n_in = 0;
-    /* Inputs may come before or after options; they are moved to the front
-     * of the list in order. */
-    int only_files = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int rc = 0;
-        if (only_files || a[0] != '-' || a[1] == '\0') {
-            argv[1 + n_in++] = argv[i];
-            continue;
-        }
-        if (!strcmp(a, "--")) {
-            only_files = 1;
-        } else if (!strcmp(a, "--capability") || !strcmp(a, "-o") || !strcmp(a, "--set")) {
-            if (++i >= argc) return cli_usage_error("encode", "%s needs a value", a);
-            if (a[1] == 'o') o->out = argv[i];
-            else if (a[2] == 's') o->set_dir = argv[i];
-            else o->capability = argv[i];
-        } else if (!strcmp(a, "--receipt") || !strcmp(a, "--key") || !strcmp(a, "--id") ||
-                   !strcmp(a, "--parent") || !strcmp(a, "--powercap")) {
-            if (++i >= argc) return cli_usage_error("encode", "%s needs a value", a);
-            const char **v = a[2] == 'r' ? &o->receipt.out : a[2] == 'k' ? &o->receipt.key
-                           : a[2] == 'i' ? &o->receipt.id : a[3] == 'a' ? &o->receipt.parent
-                                         : &o->receipt.powercap;
-            *v = argv[i];
-        } else if (!strcmp(a, "--q")) {
-            rc = parse_number(a, ++i < argc ? argv[i] : NULL, 1, 65535, &o->q);
-        } else if (!strcmp(a, "--block")) {
-            rc = parse_number(a, ++i < argc ? argv[i] : NULL, 1, UINT32_MAX, &o->block);
-        } else if (!strcmp(a, "--search")) {
-            rc = parse_number(a, ++i < argc ? argv[i] : NULL, 0, WAI_MOTION_ENCODE_MAX_SEARCH,
-                              &o->search);
-        } else if (!strcmp(a, "--threads")) {
-            rc = parse_number(a, ++i < argc ? argv[i] : NULL, 0, 1024, &o->threads);
-        } else if (!strcmp(a, "-y") || !strcmp(a, "--force")) {
-            o->force = 1;
-        } else if (!strcmp(a, "--half-pel")) {
-            o->half_pel = 1;
-        } else if (!strcmp(a, "--sad-search")) {
-            o->sad_search = 1;
-        } else if (!strcmp(a, "--frames")) {
-            o->frames = 1;
-        } else if (!strcmp(a, "--quiet")) {
-            o->quiet = 1;
-        } else {
-            return cli_usage_error("encode", "unknown option '%s'", a);
-        }
-        if (rc) return rc;
+/* NAME is no capability this build encodes: the usage error lists those
+ * the registry has an encoder for. */
+static int cannot_encode(const char *name) {
+    char list[1024];
+    size_t len = 0, n = 0, total = 0;
+    for (size_t i = 0; i < wai_capability_count(); i++)
+        total += encode_mode(wai_capability_at(i)) != 0;
+    for (size_t i = 0; i < wai_capability_count() && len < sizeof list; i++) {
+        const wai_capability *c = wai_capability_at(i);
+        if (!encode_mode(c)) continue;
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
+                                n == 0 ? "" : n + 1 == total ? " and " : ", ", c->name);
+        n++;
     }
-    if (!o->capability)
-        return cli_usage_error("encode", "--capability is required (wai.video.int_motion)");
-    if (!strcmp(o->capability, "wai.video.int_motion.frame")) o->frames = 1;
-    else if (!strcmp(o->capability, "wai.video.int_hyper")) o->keyed = 1;
-    else if (!strcmp(o->capability, "wai.video.int_hyper.frame")) o->keyed = o->frames = 1;
-    else if (strcmp(o->capability, "wai.video.int_motion") != 0)
-        return cli_usage_error("encode",
-                               "cannot encode %s: this build encodes wai.video.int_motion (and "
-                               "its frame form), wai.video.int_hyper (and its frame form), "
-                               "wai.neural.int_hyper and "
-                               "wai.neural.int_synth",
-                               o->capability);
-    if (o->keyed && !o->set_dir)
-        return cli_usage_error("encode", "%s needs --set DIR: its keyframe is a WIH1 "
-                               "(wai.neural.int_hyper's set, with the encoder's members)",
-                               o->capability);
-    if (!o->keyed && o->set_dir)
-        return cli_usage_error("encode", "--set is for wai.video.int_hyper: %s has no set",
-                               o->capability);
-    if (o->keyed && o->receipt.out)
-        return cli_usage_error("encode", "--receipt is for wai.video.int_motion clips");
-    if (n_in == 0) return cli_usage_error("encode", "no input given");
-    if (!o->out) return cli_usage_error("encode", "no output given (-o OUT)");
-    if (o->frames && !strcmp(o->out, "-"))
-        return cli_usage_error("encode", "--frames writes one file per frame: OUT can't be '-'");
-    if (!o->receipt.out && (o->receipt.key || o->receipt.id || o->receipt.parent || o->receipt.powercap))
-        return cli_usage_error("encode", "--key, --id, --parent and --powercap go with --receipt");
-    if (o->receipt.out && o->frames)
-        return cli_usage_error("encode", "--receipt describes a clip: not with --frames");
-    if (o->receipt.out && !o->receipt.key)
-        return cli_usage_error("encode", "--receipt needs --key KEY (wai keygen writes one)");
-    o->receipt.force = o->force;
-    *first = 1;
-    *last = 1 + n_in;
-    return 0;
+    return cli_usage_error("encode", "cannot encode %s: this build encodes %s", name, list);
 }
 
-typedef struct progress_state {
-    uint32_t next;   /* the next frame count worth a line */
-} progress_state;
-
-static void report_progress(void *opaque, uint32_t frame, uint32_t n_frames) {
-    progress_state *s = opaque;
-    uint32_t done = frame + 1;
-    if (done < s->next && done != n_frames) return;
-    fprintf(stderr, "wai encode: frame %u/%u\n", done, n_frames);
-    /* About ten lines for the clip. */
-    uint32_t step = n_frames / 10 ? n_frames / 10 : 1;
-    s->next = done + step;
-}
-
-static void print_report(const wai_motion_encode_result *r, uint64_t bytes, uint32_t files) {
-    fprintf(stderr, "frames: %u (%ux%u)\n", r->n_frames, r->w, r->h);
-    if (files) fprintf(stderr, "bytes: %llu (%u files)\n", (unsigned long long)bytes, files);
-    else fprintf(stderr, "bytes: %llu\n", (unsigned long long)bytes);
-    fprintf(stderr, "bits per pixel: %.6f\n", 8.0 * (double)bytes / (double)r->pixels);
-    uint64_t frame_samples = (uint64_t)r->w * r->h * 3;
-    double sum = 0;
-    uint32_t lossy = 0;
-    for (uint32_t f = 0; f < r->n_frames; f++) {
-        if (!r->frame_sse[f]) continue;
-        sum += cli_psnr(r->frame_sse[f], frame_samples);
-        lossy++;
-    }
-    if (r->sse) fprintf(stderr, "psnr: %.4f dB overall", cli_psnr(r->sse, r->samples));
-    else fprintf(stderr, "psnr: inf dB overall");
-    if (!lossy) fprintf(stderr, ", inf dB per-frame average\n");
-    else if (lossy == r->n_frames)
-        fprintf(stderr, ", %.4f dB per-frame average\n", sum / lossy);
-    else
-        fprintf(stderr, ", %.4f dB per-frame average (of %u lossy frames; %u lossless)\n",
-                sum / lossy, lossy, r->n_frames - lossy);
-    fprintf(stderr, "sse: %llu over %llu samples\n", (unsigned long long)r->sse,
-            (unsigned long long)r->samples);
-}
-
-static int read_inputs(char **in, int n_in, input_clip *clip) {
-    int n_y4m = 0;
-    for (int i = 0; i < n_in; i++) {
-        if (cli_has_suffix(in[i], ".y4m") || !strcmp(in[i], "-")) n_y4m++;
-        else if (!cli_has_suffix(in[i], ".png"))
-            return cli_usage_error("encode", "%s: neither .y4m nor .png", in[i]);
-    }
-    if (n_y4m && n_in > 1)
-        return cli_usage_error("encode", "give one .y4m file, or PNG files (one per frame)");
-    int rc = n_y4m ? input_read_y4m(in[0], clip) : input_read_pngs((const char *const *)in,
-                                                                      n_in, clip);
-    if (rc == INPUT_TOO_LARGE) {
-        fprintf(stderr, "wai encode: refused: too_large\n");
-        return EXIT_REFUSED;
-    }
-    return rc == 0 ? 0 : EXIT_USAGE;
-}
-
-static int write_frames(const encode_options *o, const wai_motion_encode_result *r,
-                        const cli_inputs *inputs, uint64_t *bytes, uint32_t *files) {
-    frame_names pat;
-    int rc = EXIT_USAGE;
-    if (frame_names_parse(o->out, ".wif1", &pat) != 0) {
-        rc = cli_usage_error("encode",
-                             "with --frames, OUT is a directory or a name with one %%d or "
-                             "%%0Nd: '%s'",
-                             o->out);
-        frame_names_free(&pat);
-        return rc;
-    }
-    wai_payload *group = NULL;
-    uint32_t n = 0;
-    wai_status st = wai_wiv1_split(NULL, r->payload, r->payload_len, &group, &n);
-    if (st != WAI_ok) {
-        fprintf(stderr, "wai encode: splitting into frames: %s\n", wai_status_name(st));
-        frame_names_free(&pat);
-        return EXIT_REFUSED;
-    }
-    rc = frame_files_write("encode", &pat, group, n, inputs, bytes);
-    *files = n;
-    wai_payloads_free(NULL, group, n);
-    frame_names_free(&pat);
-    return rc;
-}
-
-/* The encode receipt (integer-payloads §15.3) of the clip written, from
- * its source and the energy the encode took. */
-static int write_receipt(const encode_options *o, const wai_motion_encode_result *r,
-                         const input_clip *clip, const wai_energy *energy, const char *why,
-                         cli_inputs *inputs) {
-#if defined(WAI_HAVE_ED25519)
-    uint8_t parent[32];
-    const uint8_t *has_parent;
-    wai_ed25519_key key;
-    wai_receipt_signer signer;
-    int rc = receipt_signer("encode", &o->receipt, &key, &signer, parent, &has_parent);
-    if (rc != 0) return rc;
-    wai_context *ctx = NULL;
-    wai_receipt *rec = NULL;
-    wai_receipt_seal_options so;
-    wai_receipt_seal_options_default(&so);
-    so.parent = has_parent;
-    so.energy = *energy;
-    so.search = (uint32_t)o->search;
-    wai_status st = cli_context_create(NULL, &ctx);
-    if (st == WAI_ok)
-        st = wai_receipt_seal_encode(ctx, r->payload, r->payload_len, clip->rgb,
-                                     (size_t)clip->n_frames * clip->h * clip->w * 3, &so, &signer,
-                                     &rec);
-    if (st != WAI_ok) {
-        fprintf(stderr, "wai encode: the receipt: %s\n", wai_status_name(st));
-        rc = EXIT_USAGE;
-    } else {
-        rc = receipt_write("encode", ctx, rec, o->receipt.out, inputs);
-        if (rc == 0) {
-            fprintf(stderr, "receipt ");
-            receipt_print_energy(stderr, energy, why);
-        }
-    }
-    wai_receipt_destroy(rec);
-    wai_context_destroy(ctx);
-    wai_ed25519_key_wipe(&key);
-    return rc;
-#else
-    (void)o, (void)r, (void)clip, (void)energy, (void)why, (void)inputs;
-    return EXIT_USAGE;
-#endif
-}
-
-int cmd_encode(int argc, char **argv) {
-    /* wai.neural.int_synth's payload is its latents, and
-     * wai.neural.int_hyper's a picture's WIH1: each its own encoder. */
-    for (int i = 1; i + 1 < argc; i++)
-        if (!strcmp(argv[i], "--capability") && !strcmp(argv[i + 1], "wai.neural.int_synth"))
-            return cmd_encode_synth(argc, argv);
-        else if (!strcmp(argv[i], "--capability") && !strcmp(argv[i + 1], "wai.neural.int_hyper"))
-            return cmd_encode_hyper(argc, argv);
+static int cmd_encode(int argc, char **argv) {
     encode_options o;
-    int first = 0, last = 0;
-    int rc = parse_options(argc, argv, &o, &first, &last);
+    memset(&o, 0, sizeof o);
+    o.q = 1;
+    o.block = 16;
+    o.search = 8;
+    int first;
+    uint64_t given;
+    int rc = cli_parse(&encode_command, argc, argv, &o, &first, &given);
     if (rc != 0) return rc;
-    if (o.frames) {
-        /* Check OUT before spending time on the encode. */
-        frame_names pat;
-        int bad = frame_names_parse(o.out, ".wif1", &pat);
-        frame_names_free(&pat);
-        if (bad)
-            return cli_usage_error("encode",
-                                   "with --frames, OUT is a directory or a name with one %%d "
-                                   "or %%0Nd: '%s'",
-                                   o.out);
-    }
-    /* The inputs, recorded so that OUT is none of them; OUT checked before
-     * the encode spends any time. */
-    cli_inputs inputs;
-    cli_inputs_init(&inputs, o.force);
-    for (int i = first; i < last; i++)
-        if (cli_check_input("encode", argv[i], &inputs) != 0) {
-            cli_inputs_free(&inputs);
-            return EXIT_USAGE;
-        }
-    if ((!o.frames && strcmp(o.out, "-") != 0 && cli_out_check("encode", o.out, &inputs) != 0) ||
-        (o.receipt.out && cli_out_check("encode", o.receipt.out, &inputs) != 0)) {
-        cli_inputs_free(&inputs);
-        return EXIT_USAGE;
-    }
-#if !defined(WAI_HAVE_ED25519)
-    if (o.receipt.out) {
-        cli_inputs_free(&inputs);
-        fprintf(stderr, "wai encode: this build has no Ed25519 (libsodium was not found): no --receipt\n");
-        return EXIT_USAGE;
-    }
-#endif
-    input_clip clip;
-    if ((rc = read_inputs(argv + first, last - first, &clip)) != 0) {
-        cli_inputs_free(&inputs);
-        return rc;
-    }
-    /* wai.video.int_hyper: the frames padded, frame 0 coded as the keyframe. */
-    wai_context *key_ctx = NULL;
-    wai_hyper_encode_result key;
-    memset(&key, 0, sizeof key);
-    if (o.keyed && (rc = encode_hyper_keyframe(o.set_dir, (unsigned)o.threads, o.quiet, &clip,
-                                               &inputs, &key_ctx, &key)) != 0) {
-        wai_hyper_encode_result_free(key_ctx, &key);
-        wai_context_destroy(key_ctx);
-        input_clip_free(&clip);
-        cli_inputs_free(&inputs);
-        return rc;
-    }
-
-    const uint8_t **frames = malloc(clip.n_frames * sizeof *frames);
-    if (!frames) {
-        wai_hyper_encode_result_free(key_ctx, &key);
-        wai_context_destroy(key_ctx);
-        input_clip_free(&clip);
-        cli_inputs_free(&inputs);
-        fprintf(stderr, "wai encode: out of memory\n");
-        return EXIT_USAGE;
-    }
-    size_t frame = (size_t)clip.w * clip.h * 3;
-    for (uint32_t f = 0; f < clip.n_frames; f++) frames[f] = clip.rgb + frame * f;
-
-    wai_motion_encode_params p;
-    wai_motion_encode_params_default(&p);
-    p.q = (uint32_t)o.q;
-    p.block = (uint32_t)o.block;
-    p.search = (uint32_t)o.search;
-    p.half_pel = o.half_pel;
-    p.sad_search = o.sad_search;
-    p.n_threads = (unsigned)o.threads;
-    progress_state ps = {1};
-    if (!o.quiet && (uint64_t)clip.n_frames * clip.w * clip.h >= PROGRESS_MIN_PIXELS) {
-        p.progress = report_progress;
-        p.progress_opaque = &ps;
-    }
-    wai_motion_encode_result r;
-    energy_meter meter;
-    wai_energy energy = {0};
-    if (o.receipt.out) {
-        energy_meter_init(&meter, o.receipt.powercap);
-        energy_meter_begin(&meter);
-    }
-    wai_status st = o.keyed ? wai_motion_encode_keyed(NULL, frames, clip.n_frames, clip.h, clip.w,
-                                                      key.payload, key.payload_len, key.decoded,
-                                                      &p, &r)
-                            : wai_motion_encode(NULL, frames, clip.n_frames, clip.h, clip.w, &p, &r);
-    wai_hyper_encode_result_free(key_ctx, &key);
-    wai_context_destroy(key_ctx);
-    if (o.receipt.out) energy_meter_end(&meter, &energy);
-    free(frames);
-    if (st != WAI_ok) {
-        input_clip_free(&clip);
-        cli_inputs_free(&inputs);
-        fprintf(stderr, "wai encode: refused: %s\n", wai_status_name(st));
-        return st == WAI_out_of_memory ? EXIT_USAGE : EXIT_REFUSED;
-    }
-    uint64_t bytes = r.payload_len;
-    uint32_t files = 0;
-    if (o.frames) rc = write_frames(&o, &r, &inputs, &bytes, &files);
-    else rc = frame_file_write("encode", o.out, r.payload, r.payload_len, &inputs) == 0 ? EXIT_DONE
-                                                                                   : EXIT_USAGE;
-    if (rc == EXIT_DONE) print_report(&r, bytes, files);
-    if (rc == EXIT_DONE && r.q != o.q)
-        fprintf(stderr, "q: %u (lossless was no larger than q %llu)\n", r.q, (unsigned long long)o.q);
-    if (rc == EXIT_DONE && o.receipt.out)
-        rc = write_receipt(&o, &r, &clip, &energy, o.receipt.out ? meter.why : NULL, &inputs);
-    input_clip_free(&clip);
-    wai_motion_encode_result_free(NULL, &r);
-    cli_inputs_free(&inputs);
-    return rc;
+    if (!o.capability)
+        return cli_usage_error("encode", "--capability is required (wai.video.int_motion)");
+    const wai_capability *cap = wai_capability_find(o.capability);
+    unsigned mode = encode_mode(cap);
+    if (!mode) return cannot_encode(o.capability);
+    if ((rc = cli_check_modes(&encode_command, "encode", given, mode, cap->name)) != 0) return rc;
+    /* A picture's network threads default to one per core; the motion
+     * search's to one. */
+    if (!cli_given(&encode_command, given, "--threads")) o.threads = mode == ENCODE_PICTURE ? 0 : 1;
+    char **in = argv + first;
+    int n_in = argc - first;
+    if (mode == ENCODE_PICTURE) return encode_picture(cap, &o, in, n_in);
+    if (mode == ENCODE_LATENTS) return encode_latents(cap, &o, in, n_in);
+    o.frames |= cap->frame_form;
+    return encode_clip(cap, &o, in, n_in);
 }

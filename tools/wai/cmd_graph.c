@@ -4,6 +4,7 @@
  * outputs are written the same way, and one JSON line says what ran. With
  * no --input the graph is built and described, not run. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, strdup */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,47 +22,60 @@ typedef struct binding {
     const char *name, *value;
 } binding;
 
+/* A repeatable --input or --output NAME=FILE. */
+typedef struct binding_list {
+    binding v[MAX_BINDINGS];
+    size_t n;
+} binding_list;
+
+/* The --shape descriptors. */
+typedef struct shape_list {
+    wai_ml_named_descriptor v[MAX_BINDINGS];
+    size_t n;
+} shape_list;
+
 typedef struct graph_options {
     const char *desc_path, *weights_path, *out_dir;
-    binding inputs[MAX_BINDINGS], outputs[MAX_BINDINGS];
-    wai_ml_named_descriptor shapes[MAX_BINDINGS];
-    size_t n_inputs, n_outputs, n_shapes;
+    binding_list inputs, outputs;
+    shape_list shapes;
     uint64_t threads, max_memory, reps;
     int reference, force, time;
     wai_ml_device_type device;
 } graph_options;
 
-static int add_binding(binding *v, size_t *n, char *arg, const char *opt) {
-    char *eq = strchr(arg, '=');
-    if (!eq || eq == arg || !eq[1])
-        return cli_usage_error("graph", "%s needs NAME=FILE", opt);
-    if (*n == MAX_BINDINGS) return cli_usage_error("graph", "at most %d of %s", MAX_BINDINGS, opt);
+/* NAME=FILE, NAME given once, at most MAX_BINDINGS of them. */
+static int take_binding(const cli_opt *opt, char *value, void *field) {
+    (void)opt;
+    binding_list *b = field;
+    char *eq = strchr(value, '=');
+    if (!eq || eq == value || !eq[1] || b->n == MAX_BINDINGS) return 0;
     *eq = '\0';
-    for (size_t i = 0; i < *n; i++)
-        if (strcmp(v[i].name, arg) == 0)
-            return cli_usage_error("graph", "%s names '%s' twice", opt, arg);
-    v[*n].name = arg;
-    v[*n].value = eq + 1;
-    (*n)++;
-    return 0;
+    for (size_t i = 0; i < b->n; i++)
+        if (strcmp(b->v[i].name, value) == 0) return 0;
+    b->v[b->n].name = value;
+    b->v[b->n].value = eq + 1;
+    b->n++;
+    return 1;
 }
 
-/* --shape NAME=TYPE:D,D,... or NAME=D,D,... (float32); "NAME=" alone is a
+/* NAME=TYPE:D,D,... or NAME=D,D,... (float32); "NAME=" alone is a
  * scalar. */
-static int add_shape(graph_options *o, char *arg) {
-    char *eq = strchr(arg, '=');
-    if (!eq || eq == arg) return cli_usage_error("graph", "--shape needs NAME=[TYPE:]D,D,...");
-    if (o->n_shapes == MAX_BINDINGS) return cli_usage_error("graph", "too many --shape");
+static int take_shape(const cli_opt *opt, char *value, void *field) {
+    (void)opt;
+    shape_list *o = field;
+    char *eq = strchr(value, '=');
+    if (!eq || eq == value || o->n == MAX_BINDINGS) return 0;
     *eq = '\0';
-    wai_ml_named_descriptor *s = &o->shapes[o->n_shapes];
+    for (size_t i = 0; i < o->n; i++)
+        if (strcmp(o->v[i].name, value) == 0) return 0;
+    wai_ml_named_descriptor *s = &o->v[o->n];
     memset(s, 0, sizeof *s);
-    s->name = arg;
+    s->name = value;
     s->desc.data_type = WAI_ML_FLOAT32;
     char *dims = eq + 1, *colon = strchr(dims, ':');
     if (colon) {
         *colon = '\0';
-        if (!wai_ml_data_type_from_name(dims, &s->desc.data_type))
-            return cli_usage_error("graph", "--shape %s: no data type '%s'", arg, dims);
+        if (!wai_ml_data_type_from_name(dims, &s->desc.data_type)) return 0;
         dims = colon + 1;
     }
     while (*dims) {
@@ -70,72 +84,108 @@ static int add_shape(graph_options *o, char *arg) {
         uint64_t d;
         if (s->desc.rank == WAI_ML_MAX_RANK || !cli_parse_u64(dims, &d) || d == 0 ||
             d > UINT32_MAX)
-            return cli_usage_error("graph", "--shape %s: bad dimension list", arg);
+            return 0;
         s->desc.shape[s->desc.rank++] = (uint32_t)d;
         if (!end) break;
         dims = end + 1;
-        if (!*dims) return cli_usage_error("graph", "--shape %s: bad dimension list", arg);
+        if (!*dims) return 0;
     }
-    for (size_t i = 0; i < o->n_shapes; i++)
-        if (strcmp(o->shapes[i].name, arg) == 0)
-            return cli_usage_error("graph", "--shape names '%s' twice", arg);
-    o->n_shapes++;
-    return 0;
+    o->n++;
+    return 1;
 }
 
+static int take_device(const cli_opt *opt, char *value, void *field) {
+    (void)opt;
+    wai_ml_device_type *d = field;
+    if (strcmp(value, "cpu") == 0) *d = WAI_ML_DEVICE_CPU;
+    else if (strcmp(value, "gpu") == 0) *d = WAI_ML_DEVICE_GPU;
+    else if (strcmp(value, "npu") == 0) *d = WAI_ML_DEVICE_NPU;
+    else return 0;
+    return 1;
+}
+
+#define G(field) offsetof(graph_options, field)
+
+static const cli_opt graph_opts[] = {
+    {.name = "--weights", .value = "FILE", .offset = G(weights_path),
+     .help = "the constants' file (default: DESC's name with\n"
+             ".webnn.json or .json replaced by .f32, if it exists)"},
+    {.name = "--shape", .value = "NAME=[TYPE:]D,D,...", .offset = G(shapes), .parse = take_shape,
+     .must = "NAME=[TYPE:]D,D,... (TYPE a WebNN data type, each D 1..2^32-1; each NAME "
+             "once, at most 16)",
+     .help = "give input NAME this descriptor instead of\n"
+             "the description's (TYPE default float32; 'NAME=' is a\n"
+             "scalar): one description serves every picture size"},
+    {.name = "--input", .value = "NAME=FILE", .offset = G(inputs), .parse = take_binding,
+     .must = "NAME=FILE (each NAME once, at most 16)",
+     .help = "the elements of input NAME; every input needs one\n"
+             "for the graph to run"},
+    {.name = "-o", .value = "DIR", .offset = G(out_dir),
+     .help = "write every output to DIR/NAME.f32 (.f16, .bin for\n"
+             "other types); DIR must exist"},
+    {.name = "--output", .value = "NAME=FILE", .offset = G(outputs), .parse = take_binding,
+     .must = "NAME=FILE (each NAME once, at most 16)",
+     .help = "write output NAME to FILE ('-': standard output)"},
+    {.name = "--device", .value = "D", .offset = G(device), .parse = take_device,
+     .must = "cpu, gpu or npu",
+     .help = "the context's unit: cpu (default); gpu and npu are\n"
+             "NotSupportedError in this build"},
+    {.name = "--reference", .offset = G(reference),
+     .help = "compute with the plain C reference kernels instead\n"
+             "of the fastest (oneDNN's convolutions where found)"},
+    {.name = "--threads", .value = "N", .offset = G(threads), .parse = cli_take_u64,
+     .must = "0 (one per core) to 1024", .max = 1024,
+     .help = "the context's threads (0: one per core, the default)"},
+    {.name = "--time", .offset = G(time),
+     .help = "add build_ms, first_ms (the first run, which also makes\n"
+             "the kernels' primitives) and compute_ms (the fastest\n"
+             "run) to the line"},
+    {.name = "--reps", .value = "N", .offset = G(reps), .parse = cli_take_u64,
+     .must = "1 to 1000", .min = 1, .max = 1000,
+     .help = "run the graph N times (1 to 1000, default 1)"},
+    {.name = "--max-memory", .value = "BYTES", .offset = G(max_memory), .parse = cli_take_bytes,
+     .must = CLI_BYTE_COUNT, .help = "the most any file read may hold (default 2G)"},
+    {.name = "--force", .alias = "-y", .offset = G(force), .help = "replace an existing output file"},
+};
+
+static int cmd_graph(int argc, char **argv);
+
+const cli_command graph_command = {
+    .name = "graph",
+    .summary = "build and run a WebNN graph description (a set's program)",
+    .operands = "DESC.json",
+    .about = "Builds the WebNN graph that DESC.json describes (a set's decoder.webnn.json:\n"
+             "docs/webnn.md, \"Graph descriptions\") on libwai's native WebNN and, with\n"
+             "its inputs, computes it. Prints one JSON line: the graph, its weights\n"
+             "file, the kernels, its operator count, its inputs' descriptors and, run,\n"
+             "each output's descriptor, SHA-256, min, max, mean and NaN count (float\n"
+             "outputs) and file; not run, the outputs' descriptors.\n"
+             "\n"
+             "Files hold a tensor's elements in row-major order, little-endian, each\n"
+             "of the operand's data type (float32: 4 bytes), and nothing else: numpy's\n"
+             "tofile(), torch's .numpy().tofile().\n",
+    .opts = CLI_ROWS(graph_opts),
+    .after = "A WebNN error prints its name (DataError, TypeError, ...) and message.\n"
+             "\n"
+             "Exit status: 0 done, 1 WebNN refused the description or the run, 2 usage\n"
+             "or I/O error.\n",
+    .run = cmd_graph,
+};
+
 static int parse_args(int argc, char **argv, graph_options *o) {
-    static const char *const takes_value[] = {"--weights", "--input",  "--output", "--shape",
-                                              "-o",        "--threads", "--device", "--max-memory",
-                                              "--reps",    NULL};
-    cli_permute(argc, argv, takes_value);
     memset(o, 0, sizeof *o);
     o->max_memory = CLI_DEFAULT_MAX_MEMORY;
     o->threads = 0;
     o->reps = 1;
-    int i = 1;
-    for (; i < argc; i++) {
-        char *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            i++;
-            break;
-        }
-        if (a[0] != '-' || !a[1]) break;
-        int needs = 0;
-        for (size_t k = 0; takes_value[k]; k++) needs |= strcmp(a, takes_value[k]) == 0;
-        if (needs && ++i >= argc) return cli_usage_error("graph", "%s needs a value", a);
-        char *v = needs ? argv[i] : NULL;
-        if (strcmp(a, "--weights") == 0) o->weights_path = v;
-        else if (strcmp(a, "-o") == 0) o->out_dir = v;
-        else if (strcmp(a, "--input") == 0) {
-            if (add_binding(o->inputs, &o->n_inputs, v, a)) return EXIT_USAGE;
-        } else if (strcmp(a, "--output") == 0) {
-            if (add_binding(o->outputs, &o->n_outputs, v, a)) return EXIT_USAGE;
-        } else if (strcmp(a, "--shape") == 0) {
-            if (add_shape(o, v)) return EXIT_USAGE;
-        } else if (strcmp(a, "--threads") == 0) {
-            if (!cli_parse_u64(v, &o->threads) || o->threads > 1024)
-                return cli_usage_error("graph", "--threads needs 0 (one per core) to 1024");
-        } else if (strcmp(a, "--reps") == 0) {
-            if (!cli_parse_u64(v, &o->reps) || o->reps < 1 || o->reps > 1000)
-                return cli_usage_error("graph", "--reps needs 1 to 1000");
-        } else if (strcmp(a, "--max-memory") == 0) {
-            if (!cli_parse_bytes(v, &o->max_memory))
-                return cli_usage_error("graph", "--max-memory needs a byte count");
-        } else if (strcmp(a, "--device") == 0) {
-            if (strcmp(v, "cpu") == 0) o->device = WAI_ML_DEVICE_CPU;
-            else if (strcmp(v, "gpu") == 0) o->device = WAI_ML_DEVICE_GPU;
-            else if (strcmp(v, "npu") == 0) o->device = WAI_ML_DEVICE_NPU;
-            else return cli_usage_error("graph", "--device is cpu, gpu or npu");
-        } else if (strcmp(a, "--reference") == 0) o->reference = 1;
-        else if (strcmp(a, "--time") == 0) o->time = 1;
-        else if (strcmp(a, "-y") == 0 || strcmp(a, "--force") == 0) o->force = 1;
-        else return cli_usage_error("graph", "unknown option '%s'", a);
-    }
+    int i;
+    uint64_t given;
+    int rc = cli_parse(&graph_command, argc, argv, o, &i, &given);
+    if (rc != 0) return rc;
     if (i != argc - 1) return cli_usage_error("graph", "needs one graph description");
     o->desc_path = argv[i];
-    if (o->out_dir && o->n_outputs)
+    if (o->out_dir && o->outputs.n)
         return cli_usage_error("graph", "-o DIR and --output NAME=FILE are exclusive");
-    if ((o->out_dir || o->n_outputs) && !o->n_inputs)
+    if ((o->out_dir || o->outputs.n) && !o->inputs.n)
         return cli_usage_error("graph", "outputs need the graph run: give its --input files");
     return 0;
 }
@@ -272,13 +322,13 @@ static int webnn_refused(graph_run *r, wai_status st, const char *what) {
 /* Reads each --input into a tensor of the graph's descriptor of it. */
 static int bind_inputs(const graph_options *o, graph_run *r) {
     size_t n = wai_ml_graph_input_count(r->graph);
-    for (size_t k = 0; k < o->n_inputs; k++) {
+    for (size_t k = 0; k < o->inputs.n; k++) {
         size_t i = 0;
-        while (i < n && strcmp(wai_ml_graph_input_at(r->graph, i, NULL), o->inputs[k].name) != 0)
+        while (i < n && strcmp(wai_ml_graph_input_at(r->graph, i, NULL), o->inputs.v[k].name) != 0)
             i++;
-        if (i == n) return cli_usage_error("graph", "the graph has no input '%s'", o->inputs[k].name);
+        if (i == n) return cli_usage_error("graph", "the graph has no input '%s'", o->inputs.v[k].name);
     }
-    if (o->n_inputs != n) {
+    if (o->inputs.n != n) {
         fprintf(stderr, "wai graph: the graph's inputs are:");
         for (size_t i = 0; i < n; i++) fprintf(stderr, " %s", wai_ml_graph_input_at(r->graph, i, NULL));
         fprintf(stderr, "; give each one --input NAME=FILE\n");
@@ -288,8 +338,8 @@ static int bind_inputs(const graph_options *o, graph_run *r) {
         const wai_ml_operand_descriptor *d;
         const char *name = wai_ml_graph_input_at(r->graph, i, &d);
         const char *file = NULL;
-        for (size_t k = 0; k < o->n_inputs; k++)
-            if (strcmp(o->inputs[k].name, name) == 0) file = o->inputs[k].value;
+        for (size_t k = 0; k < o->inputs.n; k++)
+            if (strcmp(o->inputs.v[k].name, name) == 0) file = o->inputs.v[k].value;
         uint64_t bytes = element_count(d) * wai_ml_data_type_size(d->data_type);
         cli_read_opts ro = {o->max_memory, "--max-memory", 0, NULL, &r->inputs};
         if (cli_read("graph", file, &ro, &r->in_files[i]) != 0) return EXIT_USAGE;
@@ -324,9 +374,9 @@ static int output_target(const graph_options *o, graph_run *r, size_t i, const c
         snprintf(r->out_names[i], n, "%s/%s%s", o->out_dir, name, suffix_of(d->data_type));
         return 0;
     }
-    for (size_t k = 0; k < o->n_outputs; k++)
-        if (strcmp(o->outputs[k].name, name) == 0) {
-            r->out_names[i] = strdup(o->outputs[k].value);
+    for (size_t k = 0; k < o->outputs.n; k++)
+        if (strcmp(o->outputs.v[k].name, name) == 0) {
+            r->out_names[i] = strdup(o->outputs.v[k].value);
             return r->out_names[i] ? 0 : -1;
         }
     return 0;
@@ -345,12 +395,12 @@ static int write_output(graph_run *r, size_t i, size_t len) {
 
 static int run_outputs(const graph_options *o, graph_run *r) {
     size_t n = wai_ml_graph_output_count(r->graph);
-    for (size_t k = 0; k < o->n_outputs; k++) {
+    for (size_t k = 0; k < o->outputs.n; k++) {
         size_t i = 0;
-        while (i < n && strcmp(wai_ml_graph_output_at(r->graph, i, NULL), o->outputs[k].name) != 0)
+        while (i < n && strcmp(wai_ml_graph_output_at(r->graph, i, NULL), o->outputs.v[k].name) != 0)
             i++;
         if (i == n)
-            return cli_usage_error("graph", "the graph has no output '%s'", o->outputs[k].name);
+            return cli_usage_error("graph", "the graph has no output '%s'", o->outputs.v[k].name);
     }
     for (size_t i = 0; i < n; i++) {
         const wai_ml_operand_descriptor *d;
@@ -407,18 +457,18 @@ static int graph_main(const graph_options *o, graph_run *r) {
     if (st != WAI_ok) return webnn_refused(r, st, "createContext");
     double t0 = now_ms();
     st = wai_ml_graph_from_json(r->ml, r->desc.data, r->desc.len, r->weights.data, r->weights.len,
-                                o->shapes, o->n_shapes, &r->graph);
+                                o->shapes.v, o->shapes.n, &r->graph);
     if (st != WAI_ok) return webnn_refused(r, st, o->desc_path);
     double t1 = now_ms(), first = 0, best = 0;
-    for (size_t i = 0; i < o->n_shapes; i++) {
+    for (size_t i = 0; i < o->shapes.n; i++) {
         size_t k = 0, n = wai_ml_graph_input_count(r->graph);
-        while (k < n && strcmp(wai_ml_graph_input_at(r->graph, k, NULL), o->shapes[i].name) != 0)
+        while (k < n && strcmp(wai_ml_graph_input_at(r->graph, k, NULL), o->shapes.v[i].name) != 0)
             k++;
         if (k == n) return cli_usage_error("graph", "--shape: the graph has no input '%s'",
-                                           o->shapes[i].name);
+                                           o->shapes.v[i].name);
     }
     int rc = 0;
-    if (o->n_inputs) {
+    if (o->inputs.n) {
         if ((rc = bind_inputs(o, r)) != 0 || (rc = run_outputs(o, r)) != 0) return rc;
         /* compute_ms is the fastest of --reps runs; first_ms the first's
          * (it also makes the kernels' primitives). */
@@ -458,7 +508,7 @@ static int graph_main(const graph_options *o, graph_run *r) {
     fprintf(out, ", \"kernels\": \"%s\", \"operators\": %zu", o->reference ? "reference" : "best",
            wai_ml_graph_operator_count(r->graph));
     put_io(out, "inputs", r->graph, 0);
-    if (!o->n_inputs) put_io(out, "outputs", r->graph, 1);
+    if (!o->inputs.n) put_io(out, "outputs", r->graph, 1);
     else {
         fprintf(out, ", \"outputs\": [");
         for (size_t i = 0; i < r->n_out; i++) {
@@ -486,7 +536,7 @@ static int graph_main(const graph_options *o, graph_run *r) {
     return EXIT_DONE;
 }
 
-int cmd_graph(int argc, char **argv) {
+static int cmd_graph(int argc, char **argv) {
     graph_options o;
     int rc = parse_args(argc, argv, &o);
     if (rc) return rc;

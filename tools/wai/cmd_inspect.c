@@ -1,4 +1,5 @@
 /* wai inspect: format detection, the parse's verdict and the header. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,20 +21,81 @@ static void print_header(const wai_capability *cap, const cli_file *f) {
     if (text != small) free(text);
 }
 
-/* What --cost asks for: the parameter set (--set DIR, --pin), if any. */
-typedef struct cost_options {
+/* The options: --capability, and --cost with what it reads: the parameter
+ * set (--set DIR, --pin), if any. */
+typedef struct inspect_options {
+    const char *capability;
     int with_cost;
     const char *set_dir, *pin;
     const char *symbols_out;  /* --symbols: the entropy stage's symbols, i32 LE */
     int force;
     uint64_t max_memory;     /* bounds each file read, and the set's members */
-} cost_options;
+} inspect_options;
+
+#define I(field) offsetof(inspect_options, field)
+
+static const cli_opt inspect_opts[] = {
+    {.name = "--capability", .value = "CAP", .offset = I(capability),
+     .help = "read FILE as CAP's payload instead of detecting it\n"
+             "(a payload of another format is then\n"
+             "format_capability_mismatch)"},
+    {.name = "--cost", .offset = I(with_cost),
+     .help = "add \"cost\": what the header declares the decode costs\n"
+             "(output_bytes, entropy_steps, macs, working_bytes, and\n"
+             "work, the figure --max-cost compares)"},
+    {.name = "--set", .value = "DIR", .offset = I(set_dir),
+     .help = "with --cost: the parameter set of a neural capability,\n"
+             "as wai decode reads it; its cost is the decode's,\n"
+             "after the set's checks against the payload (without\n"
+             "a set such a payload prints no cost). A refusal there\n"
+             "prints \"cost_status\": CODE instead of \"cost\". A\n"
+             "capability with an entropy stage of its own\n"
+             "(wai.neural.bmshj2018) adds \"symbols_digest\", the\n"
+             "BLAKE3 of its symbols (neural-dispatch 6.3)"},
+    {.name = "--pin", .value = "SHA256", .offset = I(pin),
+     .help = "with --cost: a one-file set's pin, as for wai decode"},
+    {.name = "--symbols", .value = "OUT", .offset = I(symbols_out),
+     .help = "with --set and one FILE: write the entropy stage's\n"
+             "symbols to OUT, each i32 little-endian, channel after\n"
+             "channel, as neural-dispatch 6.3 digests them (b3sum OUT\n"
+             "is the symbols_digest); implies --cost"},
+    {.name = "--force", .alias = "-y", .offset = I(force), .help = "replace OUT when it exists"},
+    {.name = "--max-memory", .value = "BYTES", .offset = I(max_memory), .parse = cli_take_bytes,
+     .must = CLI_BYTE_COUNT,
+     .help = "the most any FILE (or the set's members together)\n"
+             "may hold: N, or N with K, M, G or T (2^10 .. 2^40), or\n"
+             "none (default 2G); a larger file is refused unread"},
+};
+
+static int cmd_inspect(int argc, char **argv);
+
+const cli_command inspect_command = {
+    .name = "inspect",
+    .summary = "detect a payload's format and check its header",
+    .operands = "FILE...",
+    .about = "Detects each FILE's format by its magic (or takes CAP's), checks it in\n"
+             "the order integer-payloads section 2 gives, and prints one JSON object per\n"
+             "FILE on its own line:\n"
+             "  {\"file\": NAME, \"bytes\": N, \"format\": \"WIV1\", \"capability\": CAP,\n"
+             "   \"status\": \"ok\" or the refusal code, \"checked\": STAGE,\n"
+             "   \"header\": {...}}\n"
+             "STAGE says how far the checks went: \"header\" for the formats this build\n"
+             "parses whole (WIV1, WIF1, WIH1; then \"header\" holds the parsed fields),\n"
+             "\"framing\" (magic and version) for the others.\n",
+    .opts = CLI_ROWS(inspect_opts),
+    .after = "A FILE that can't be read is reported on stderr and skipped; the others\n"
+             "are inspected (as sha256sum does).\n"
+             "\n"
+             "Exit status: 0 every FILE passed, 1 one was refused, 2 one could not be\n"
+             "read (or a usage error); 2 wins over 1.\n",
+    .run = cmd_inspect,
+};
 
 /* --symbols OUT: the symbols wai_symbols_digest hashes, as it hashes them
  * (i32 little-endian, channel after channel), so b3sum OUT prints the
  * symbols_digest. 0, or EXIT_USAGE. */
 static int write_symbols(wai_context *ctx, const wai_capability *cap, const wai_set *set,
-                         const cli_file *f, const cost_options *co) {
+                         const cli_file *f, const inspect_options *co) {
     size_t n = 0;
     if (wai_entropy_symbols(ctx, cap->name, set, f->data, f->len, NULL, 0, &n) != WAI_ok)
         return 0; /* the refusal is the line's */
@@ -66,7 +128,7 @@ static int write_symbols(wai_context *ctx, const wai_capability *cap, const wai_
  * given (the set's members and its checks against the payload first, §7
  * steps 1 to 4). A refusal there prints "cost_status" instead. Returns 0,
  * or EXIT_USAGE when the set can't be read. */
-static int print_cost(const wai_capability *cap, const cli_file *f, const cost_options *co) {
+static int print_cost(const wai_capability *cap, const cli_file *f, const inspect_options *co) {
     wai_cost c;
     wai_status st;
     uint8_t symbols[32];
@@ -120,7 +182,7 @@ static int print_cost(const wai_capability *cap, const cli_file *f, const cost_o
 }
 
 /* Prints FILE's line; returns its parse's status, or *usage_rc set. */
-static wai_status inspect_one(const cli_file *f, const char *cap_name, const cost_options *co,
+static wai_status inspect_one(const cli_file *f, const char *cap_name, const inspect_options *co,
                               int *usage_rc) {
     const wai_capability *cap =
         cap_name ? wai_capability_find(cap_name) : wai_capability_detect(f->data, f->len);
@@ -154,43 +216,15 @@ static wai_status inspect_one(const cli_file *f, const char *cap_name, const cos
     return st;
 }
 
-int cmd_inspect(int argc, char **argv) {
-    static const char *const takes_value[] = {"--capability", "--set", "--pin", "--max-memory",
-                                              "--symbols", NULL};
-    cli_permute(argc, argv, takes_value);
-    const char *cap_name = NULL;
-    cost_options co = {0, NULL, NULL, NULL, 0, CLI_DEFAULT_MAX_MEMORY};
-    int i = 1;
-    for (; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            i++;
-            break;
-        }
-        if (strcmp(a, "--capability") == 0) {
-            if (++i >= argc) return cli_usage_error("inspect", "--capability needs a value");
-            cap_name = argv[i];
-        } else if (strcmp(a, "--set") == 0 || strcmp(a, "--pin") == 0) {
-            if (++i >= argc) return cli_usage_error("inspect", "%s needs a value", a);
-            *(a[2] == 's' ? &co.set_dir : &co.pin) = argv[i];
-        } else if (strcmp(a, "--max-memory") == 0) {
-            if (++i >= argc || !cli_parse_bytes(argv[i], &co.max_memory))
-                return cli_usage_error("inspect",
-                                       "--max-memory needs a byte count (N, NK, NM, NG, NT) "
-                                       "or none");
-        } else if (strcmp(a, "--cost") == 0) {
-            co.with_cost = 1;
-        } else if (strcmp(a, "--symbols") == 0) {
-            if (++i >= argc) return cli_usage_error("inspect", "--symbols needs a file");
-            co.symbols_out = argv[i];
-        } else if (strcmp(a, "-y") == 0 || strcmp(a, "--force") == 0) {
-            co.force = 1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return cli_usage_error("inspect", "unknown option '%s'", a);
-        } else {
-            break;
-        }
-    }
+static int cmd_inspect(int argc, char **argv) {
+    inspect_options co;
+    memset(&co, 0, sizeof co);
+    co.max_memory = CLI_DEFAULT_MAX_MEMORY;
+    int i;
+    uint64_t given;
+    int rc = cli_parse(&inspect_command, argc, argv, &co, &i, &given);
+    if (rc != 0) return rc;
+    const char *cap_name = co.capability;
     if (i >= argc) return cli_usage_error("inspect", "no FILE given");
     if (co.symbols_out) co.with_cost = 1;
     if ((co.set_dir || co.pin) && !co.with_cost)

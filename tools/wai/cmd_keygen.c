@@ -3,6 +3,7 @@
  * (keys.h); the public key is printed too. */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "file_options.h"
 #if defined(WAI_HAVE_ED25519)
 #include "wai/wai_ed25519.h"
 #include "wai/wai_hash.h"
@@ -36,12 +36,41 @@ static int write_key(const char *path, const uint8_t b[32], mode_t mode, int for
 }
 #endif
 
-int cmd_keygen(int argc, char **argv) {
-    file_options o;
-    int rc = file_options_parse("keygen", argc, argv, 0, &o);
+typedef struct keygen_options {
+    const char *out;
+    int force;
+} keygen_options;
+
+static const cli_opt keygen_opts[] = {
+    {.name = "-o", .value = "KEY", .offset = offsetof(keygen_options, out),
+     .help = "the secret key's file (KEY.pub beside it)"},
+    {.name = "--force", .alias = "-y", .offset = offsetof(keygen_options, force),
+     .help = "replace KEY and KEY.pub when they exist"},
+};
+
+static int cmd_keygen(int argc, char **argv);
+
+const cli_command keygen_command = {
+    .name = "keygen",
+    .summary = "an Ed25519 key for receipts",
+    .operands = "-o KEY",
+    .about = "Writes a new Ed25519 key for receipts: KEY holds its 32-byte seed (mode\n"
+             "0600), KEY.pub its public key, each as 64 lowercase hexadecimal digits\n"
+             "and a newline. Prints the public key.\n",
+    .opts = CLI_ROWS(keygen_opts),
+    .after = "Exit status: 0 written, 2 usage or I/O error, or a build without\n"
+             "libsodium.\n",
+    .run = cmd_keygen,
+};
+
+static int cmd_keygen(int argc, char **argv) {
+    keygen_options o = {NULL, 0};
+    int first;
+    uint64_t given;
+    int rc = cli_parse(&keygen_command, argc, argv, &o, &first, &given);
     if (rc != 0) return rc;
     if (!o.out) return cli_usage_error("keygen", "no output given (-o KEY)");
-    if (o.first != o.last) return cli_usage_error("keygen", "keygen reads no file");
+    if (first != argc) return cli_usage_error("keygen", "keygen reads no file");
     if (!strcmp(o.out, "-")) return cli_usage_error("keygen", "KEY is a file, not '-'");
 #if defined(WAI_HAVE_ED25519)
     size_t n = strlen(o.out);

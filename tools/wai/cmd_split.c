@@ -1,21 +1,88 @@
 /* wai split and wai join: a clip and its frame-form group, byte for byte
  * (integer-payloads §16 for WIV1 and WIF1, §17.2 for WIC1 and WCF1), by
  * libwai_write's split and join. The format is the payload's magic. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "file_options.h"
 #include "frame_files.h"
 #include "wai/wai_format.h"
 #include "wai/wai_write.h"
 
-/* The options, then at least one input and -o. */
-static int parse_options(const char *cmd, int argc, char **argv, file_options *o) {
-    int rc = file_options_parse(cmd, argc, argv, 0, o);
+/* The options of both commands. */
+typedef struct split_options {
+    const char *out;
+    uint64_t max_memory;
+    int force;
+} split_options;
+
+#define S(field) offsetof(split_options, field)
+
+static const cli_opt split_opts[] = {
+    {.name = "-o", .value = "OUT", .offset = S(out),
+     .help = "a name with one %d or %0Nd (N 1..9; %% for a literal\n"
+             "%), numbered from 0, or a directory, which gets\n"
+             "frame_000000.wif1 (or .wcf1), frame_000001, ...;\n"
+             "every name is checked before the first is written"},
+    {.name = "--max-memory", .value = "N", .offset = S(max_memory), .parse = cli_take_bytes,
+     .must = CLI_BYTE_COUNT, .help = "refuse a clip larger than N bytes (default 2G)"},
+    {.name = "--force", .alias = "-y", .offset = S(force), .help = "replace frame files that exist"},
+};
+
+static const cli_opt join_opts[] = {
+    {.name = "-o", .value = "CLIP", .offset = S(out),
+     .help = "the clip ('-': standard output); never an input"},
+    {.name = "--max-memory", .value = "N", .offset = S(max_memory), .parse = cli_take_bytes,
+     .must = CLI_BYTE_COUNT, .help = "the frames together at most N bytes (default 2G)"},
+    {.name = "--force", .alias = "-y", .offset = S(force), .help = "replace CLIP when it exists"},
+};
+
+static int cmd_split(int argc, char **argv);
+static int cmd_join(int argc, char **argv);
+
+const cli_command split_command = {
+    .name = "split",
+    .summary = "cut a WIV1 or WIC1 clip into its WIF1 or WCF1 frames",
+    .operands = "CLIP -o OUT",
+    .about = "Cuts a clip into its frame-form group, one file per frame, by the clip's\n"
+             "magic: a WIV1 clip into WIF1 frames (wai.video.int_motion.frame or\n"
+             "int_hyper.frame, integer-payloads 16), a WIC1 clip into WCF1 frames\n"
+             "(wai.video.int_cond.frame, 17.2). The frames decode, as one group, to the\n"
+             "clip's frames, and 'wai join' writes the clip back byte for byte.\n",
+    .opts = CLI_ROWS(split_opts),
+    .after = "Exit status: 0 written, 1 the clip was refused (its parse's code is\n"
+             "printed), 2 usage or I/O error (also a file that is no WIV1 or WIC1).\n",
+    .run = cmd_split,
+};
+
+const cli_command join_command = {
+    .name = "join",
+    .summary = "write WIF1 or WCF1 frames back into their clip",
+    .operands = "FRAME... -o CLIP",
+    .about = "Writes a frame-form group back into its clip, by the first frame's magic:\n"
+             "WIF1 frames into a WIV1 clip, WCF1 frames into a WIC1 clip. The group must\n"
+             "be one a clip can hold: frame 0 intra and every later frame inter, one\n"
+             "picture size (for WCF1 one header, h to cf), for WIF1 one block size and\n"
+             "vector precision and every stream decoding to its end; else it is refused\n"
+             "with the code the clip's parse would give (field_range,\n"
+             "geometry_mismatch, ...). 'wai split' of the clip gives the frames back.\n",
+    .opts = CLI_ROWS(join_opts),
+    .after = "Exit status: 0 written, 1 the group was refused (the code is printed),\n"
+             "2 usage or I/O error (also a first file that is no WIF1 or WCF1).\n",
+    .run = cmd_join,
+};
+
+/* The options, then at least one input (argv[*first..argc)) and -o. */
+static int parse_options(const cli_command *cmd, int argc, char **argv, split_options *o,
+                         int *first) {
+    memset(o, 0, sizeof *o);
+    o->max_memory = CLI_DEFAULT_MAX_MEMORY;
+    uint64_t given;
+    int rc = cli_parse(cmd, argc, argv, o, first, &given);
     if (rc != 0) return rc;
-    if (o->first == o->last) return cli_usage_error(cmd, "no input given");
-    if (!o->out) return cli_usage_error(cmd, "no output given (-o OUT)");
+    if (*first == argc) return cli_usage_error(cmd->name, "no input given");
+    if (!o->out) return cli_usage_error(cmd->name, "no output given (-o OUT)");
     return 0;
 }
 
@@ -31,11 +98,12 @@ static wai_format format_of(const cli_file *f) {
     return wai_format_detect(f->data, f->len);
 }
 
-int cmd_split(int argc, char **argv) {
-    file_options o;
-    int rc = parse_options("split", argc, argv, &o);
+static int cmd_split(int argc, char **argv) {
+    split_options o;
+    int first;
+    int rc = parse_options(&split_command, argc, argv, &o, &first);
     if (rc != 0) return rc;
-    if (o.last - o.first != 1) return cli_usage_error("split", "split reads one clip");
+    if (argc - first != 1) return cli_usage_error("split", "split reads one clip");
     if (!strcmp(o.out, "-")) return cli_usage_error("split", "OUT names one file per frame: not '-'");
     cli_inputs inputs;
     cli_inputs_init(&inputs, o.force);
@@ -44,7 +112,7 @@ int cmd_split(int argc, char **argv) {
     wai_payload *frames = NULL;
     uint32_t n = 0;
     rc = EXIT_USAGE;
-    if (read_payload("split", argv[o.first], o.max_memory, &inputs, &f) != 0) goto done;
+    if (read_payload("split", argv[first], o.max_memory, &inputs, &f) != 0) goto done;
     const wai_format fmt = format_of(&f);
     if (fmt != WAI_FORMAT_WIV1 && fmt != WAI_FORMAT_WIC1) {
         fprintf(stderr, "wai split: %s: not a WIV1 or WIC1 clip\n", f.name);
@@ -76,11 +144,12 @@ done:
     return rc;
 }
 
-int cmd_join(int argc, char **argv) {
-    file_options o;
-    int rc = parse_options("join", argc, argv, &o);
+static int cmd_join(int argc, char **argv) {
+    split_options o;
+    int first;
+    int rc = parse_options(&join_command, argc, argv, &o, &first);
     if (rc != 0) return rc;
-    const int n_in = o.last - o.first;
+    const int n_in = argc - first;
     cli_inputs inputs;
     cli_inputs_init(&inputs, o.force);
     cli_file *files = calloc((size_t)n_in, sizeof *files);
@@ -94,7 +163,7 @@ int cmd_join(int argc, char **argv) {
     }
     /* OUT is checked before any frame is read. */
     if (strcmp(o.out, "-") != 0) {
-        for (int i = o.first; i < o.last; i++)
+        for (int i = first; i < argc; i++)
             if (cli_check_input("join", argv[i], &inputs) != 0) goto done;
         if (cli_out_check("join", o.out, &inputs) != 0) goto done;
     }
@@ -102,7 +171,7 @@ int cmd_join(int argc, char **argv) {
     uint64_t left = o.max_memory;
     wai_format fmt = WAI_FORMAT_NONE;
     for (int i = 0; i < n_in; i++) {
-        if (read_payload("join", argv[o.first + i], left, &inputs, &files[i]) != 0) goto done;
+        if (read_payload("join", argv[first + i], left, &inputs, &files[i]) != 0) goto done;
         left -= files[i].len <= left ? files[i].len : left;
         if (i == 0) fmt = format_of(&files[0]);
         frames[i].data = files[i].data;

@@ -1,5 +1,6 @@
-/* wai encode --capability wai.neural.int_hyper: a picture to a WIH1 with
- * the library's encoder (wai_hyper_encode, include/wai/wai_write.h):
+/* wai encode of a WIH1 capability (wai.neural.int_hyper): a picture to a
+ * WIH1 with the library's encoder (wai_hyper_encode,
+ * include/wai/wai_write.h), and the WIH1 keyframe of a keyframe-1 clip:
  *
  *   wai encode --capability wai.neural.int_hyper --set DIR [--threads N]
  *              [--quiet] [-y] PICTURE -o OUT
@@ -13,48 +14,16 @@
 
 #include "cli.h"
 #include "cli_set.h"
-#include "encode_hyper.h"
+#include "encode.h"
 #include "frame_files.h"
 #include "input.h"
 #include "psnr.h"
 #include "wai/wai_write.h"
 
-#define CAP "wai.neural.int_hyper"
-
 /* Progress lines only for pictures that take a while: about 2^20 pixels. */
 #define PROGRESS_MIN_PIXELS ((uint64_t)1 << 20)
 
-typedef struct hyper_options {
-    const char *in, *out, *set_dir;
-    uint64_t threads;
-    int quiet, force;
-} hyper_options;
-
 static int usage(const char *why) { return cli_usage_error("encode", "%s", why); }
-
-static int parse(int argc, char **argv, hyper_options *o) {
-    memset(o, 0, sizeof *o);
-    o->threads = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--capability")) i++;
-        else if (!strcmp(a, "-o") && v) o->out = v, i++;
-        else if (!strcmp(a, "--set") && v) o->set_dir = v, i++;
-        else if (!strcmp(a, "--threads") && v) {
-            if (!cli_parse_u64(v, &o->threads) || o->threads > 1024)
-                return usage("--threads needs 0 (one per core) to 1024");
-            i++;
-        } else if (!strcmp(a, "--quiet")) o->quiet = 1;
-        else if (!strcmp(a, "-y") || !strcmp(a, "--force")) o->force = 1;
-        else if (a[0] == '-' && a[1]) return cli_usage_error("encode", "unknown option '%s' for " CAP, a);
-        else if (!o->in) o->in = a;
-        else return usage("give one PICTURE");
-    }
-    if (!o->in || !o->out || !o->set_dir)
-        return usage("for " CAP ": --set DIR PICTURE -o OUT (PICTURE: a .png, or a one-frame .y4m)");
-    return 0;
-}
 
 static int read_picture(const char *path, input_clip *clip) {
     int rc;
@@ -81,7 +50,7 @@ static void progress(void *opaque, wai_hyper_encode_stage s) {
     fprintf(stderr, "wai encode: %s\n", names[s]);
 }
 
-static void report(const hyper_options *o, const wai_hyper_encode_result *r) {
+static void report(const wai_hyper_encode_result *r) {
     fprintf(stderr, "picture: %ux%u", r->w, r->h);
     if (r->coded_w != r->w || r->coded_h != r->h)
         fprintf(stderr, ", coded as %ux%u (the last row and column repeated: WIH1 carries "
@@ -97,7 +66,6 @@ static void report(const hyper_options *o, const wai_hyper_encode_result *r) {
             (unsigned long long)r->samples);
     fprintf(stderr, "latents: %u channels (escapes %llu), hyper-latent %u channels (escapes %llu)\n",
             r->m, (unsigned long long)r->y_escapes, r->n_z, (unsigned long long)r->z_escapes);
-    (void)o;
 }
 
 /* The clip's frames with each side rounded up to a multiple of 64, the
@@ -121,6 +89,13 @@ static int pad_clip(input_clip *clip) {
     clip->h = H;
     clip->w = W;
     return 0;
+}
+
+/* The keyframe's capability: the registry's WIH1 row. */
+static const wai_capability *wih1_capability(void) {
+    for (size_t i = 0; i < wai_capability_count(); i++)
+        if (wai_capability_at(i)->format == WAI_FORMAT_WIH1) return wai_capability_at(i);
+    return NULL;
 }
 
 int encode_hyper_keyframe(const char *set_dir, unsigned threads, int quiet, input_clip *clip,
@@ -149,7 +124,7 @@ int encode_hyper_keyframe(const char *set_dir, unsigned threads, int quiet, inpu
         return EXIT_USAGE;
     }
     cli_set set;
-    int rc = cli_load_encoder_set("encode", *ctx, wai_capability_find(CAP), set_dir,
+    int rc = cli_load_encoder_set("encode", *ctx, wih1_capability(), set_dir,
                                   CLI_DEFAULT_MAX_MEMORY, inputs, &set);
     if (rc != 0) return rc;
     wai_hyper_encode_params p;
@@ -168,20 +143,21 @@ int encode_hyper_keyframe(const char *set_dir, unsigned threads, int quiet, inpu
     return 0;
 }
 
-int cmd_encode_hyper(int argc, char **argv) {
-    hyper_options o;
-    int rc = parse(argc, argv, &o);
-    if (rc != 0) return rc;
+int encode_picture(const wai_capability *cap, const encode_options *o, char **in, int n_in) {
+    if (n_in > 1) return usage("give one PICTURE");
+    if (n_in == 0 || !o->out || !o->set_dir)
+        return cli_usage_error("encode", "for %s: --set DIR PICTURE -o OUT (PICTURE: a .png, or a "
+                               "one-frame .y4m)", cap->name);
     cli_inputs inputs;
-    cli_inputs_init(&inputs, o.force);
-    if (cli_check_input("encode", o.in, &inputs) != 0 ||
-        (strcmp(o.out, "-") != 0 && cli_out_check("encode", o.out, &inputs) != 0)) {
+    cli_inputs_init(&inputs, o->force);
+    if (cli_check_input("encode", in[0], &inputs) != 0 ||
+        (strcmp(o->out, "-") != 0 && cli_out_check("encode", o->out, &inputs) != 0)) {
         cli_inputs_free(&inputs);
         return EXIT_USAGE;
     }
     wai_settings settings;
     wai_settings_default(&settings);
-    settings.n_threads = (unsigned)o.threads;
+    settings.n_threads = (unsigned)o->threads;
     wai_context *ctx = NULL;
     if (cli_context_create(&settings, &ctx) != WAI_ok) {
         cli_inputs_free(&inputs);
@@ -192,13 +168,13 @@ int cmd_encode_hyper(int argc, char **argv) {
     memset(&set, 0, sizeof set);
     input_clip clip;
     memset(&clip, 0, sizeof clip);
-    rc = cli_load_encoder_set("encode", ctx, wai_capability_find(CAP), o.set_dir,
-                              CLI_DEFAULT_MAX_MEMORY, &inputs, &set);
-    if (rc == 0) rc = read_picture(o.in, &clip);
+    int rc = cli_load_encoder_set("encode", ctx, cap, o->set_dir, CLI_DEFAULT_MAX_MEMORY, &inputs,
+                                  &set);
+    if (rc == 0) rc = read_picture(in[0], &clip);
     if (rc != 0) goto out;
     wai_hyper_encode_params p;
     wai_hyper_encode_params_default(&p);
-    if (!o.quiet && (uint64_t)clip.w * clip.h >= PROGRESS_MIN_PIXELS) p.progress = progress;
+    if (!o->quiet && (uint64_t)clip.w * clip.h >= PROGRESS_MIN_PIXELS) p.progress = progress;
     wai_hyper_encode_result r;
     wai_status st = wai_hyper_encode(ctx, set.set, clip.rgb, clip.h, clip.w, &p, &r);
     if (st != WAI_ok) {
@@ -209,9 +185,9 @@ int cmd_encode_hyper(int argc, char **argv) {
         rc = st == WAI_out_of_memory ? EXIT_USAGE : EXIT_REFUSED;
         goto out;
     }
-    rc = frame_file_write("encode", o.out, r.payload, r.payload_len, &inputs) == 0 ? EXIT_DONE
-                                                                                 : EXIT_USAGE;
-    if (rc == EXIT_DONE) report(&o, &r);
+    rc = frame_file_write("encode", o->out, r.payload, r.payload_len, &inputs) == 0 ? EXIT_DONE
+                                                                                  : EXIT_USAGE;
+    if (rc == EXIT_DONE) report(&r);
     wai_hyper_encode_result_free(ctx, &r);
 out:
     input_clip_free(&clip);

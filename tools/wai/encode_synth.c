@@ -1,6 +1,6 @@
-/* wai encode --capability wai.neural.int_synth: latents to the §13 payload.
- * An int_synth payload is its latents (integer-payloads §13), so encoding
- * is writing them behind the 12-byte header:
+/* wai encode of wai.neural.int_synth (format int_synth): latents to the
+ * §13 payload. An int_synth payload is its latents (integer-payloads §13),
+ * so encoding is writing them behind the 12-byte header:
  *
  *   wai encode --capability wai.neural.int_synth --size HxW [--set DIR]
  *              LATENTS -o OUT
@@ -15,30 +15,24 @@
 
 #include "cli.h"
 #include "cli_set.h"
+#include "encode.h"
 #include "wai/wai_decode.h"
 
-#define CAP "wai.neural.int_synth"
-
-typedef struct synth_options {
-    const char *in, *out, *set_dir;
-    uint64_t h, w, channels;
-    int force;
-} synth_options;
-
-/* "H" or "HxW". */
-static int parse_size(const char *s, uint64_t *h, uint64_t *w) {
+int encode_take_size(const cli_opt *opt, char *value, void *field) {
+    (void)opt;
+    encode_size *size = field;
     char buf[64];
-    size_t n = strlen(s);
+    size_t n = strlen(value);
     if (n >= sizeof buf) return 0;
-    memcpy(buf, s, n + 1);
+    memcpy(buf, value, n + 1);
     char *x = strchr(buf, 'x');
     if (x) *x = '\0';
-    if (!cli_parse_u64(buf, h) || *h < 1 || *h > UINT32_MAX) return 0;
+    if (!cli_parse_u64(buf, &size->h) || size->h < 1 || size->h > UINT32_MAX) return 0;
     if (!x) {
-        *w = *h;
+        size->w = size->h;
         return 1;
     }
-    return cli_parse_u64(x + 1, w) && *w >= 1 && *w <= UINT32_MAX;
+    return cli_parse_u64(x + 1, &size->w) && size->w >= 1 && size->w <= UINT32_MAX;
 }
 
 /* A .npy file's int8 array: *dims its shape (at most 4), *data its bytes. */
@@ -77,39 +71,20 @@ static int read_npy(const cli_file *f, uint64_t dims[4], int *ndim, const uint8_
 
 static int usage(const char *why) { return cli_usage_error("encode", "%s", why); }
 
-int cmd_encode_synth(int argc, char **argv) {
-    synth_options o;
-    memset(&o, 0, sizeof o);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--capability")) i++;
-        else if (!strcmp(a, "-o") && v) o.out = v, i++;
-        else if (!strcmp(a, "--set") && v) o.set_dir = v, i++;
-        else if (!strcmp(a, "--size") && v) {
-            if (!parse_size(v, &o.h, &o.w)) return usage("--size is H or HxW, each 1..2^32-1");
-            i++;
-        } else if (!strcmp(a, "--channels") && v) {
-            if (!cli_parse_u64(v, &o.channels) || o.channels < 1 || o.channels > 65535)
-                return usage("--channels needs 1..65535");
-            i++;
-        } else if (!strcmp(a, "-y") || !strcmp(a, "--force")) o.force = 1;
-        else if (a[0] == '-' && a[1]) return cli_usage_error("encode", "unknown option '%s' for " CAP, a);
-        else if (!o.in) o.in = a;
-        else return usage("give one LATENTS file");
-    }
-    if (!o.in || !o.out || !o.h)
-        return usage("for " CAP ": --size HxW LATENTS -o OUT (LATENTS: .npy int8 [C, S, S], or raw "
-                     "bytes with --channels C)");
+int encode_latents(const wai_capability *cap, const encode_options *o, char **in, int n_in) {
+    if (n_in > 1) return usage("give one LATENTS file");
+    if (n_in == 0 || !o->out || !o->size.h)
+        return cli_usage_error("encode", "for %s: --size HxW LATENTS -o OUT (LATENTS: .npy int8 "
+                               "[C, S, S], or raw bytes with --channels C)", cap->name);
     cli_inputs inputs;
-    cli_inputs_init(&inputs, o.force);
+    cli_inputs_init(&inputs, o->force);
     cli_file f;
     cli_read_opts ro = {(uint64_t)12 + ((uint64_t)1 << 26) + 4096, "a latent of at most 2^26 values",
                         0, NULL, &inputs};
     int rc = EXIT_USAGE;
     uint8_t *payload = NULL;
-    if (cli_read("encode", o.in, &ro, &f) != 0) goto out;
-    uint64_t dims[4] = {0};
+    if (cli_read("encode", in[0], &ro, &f) != 0) goto out;
+    uint64_t dims[4] = {0}, channels = o->channels;
     int nd = 0;
     const uint8_t *lat;
     size_t n;
@@ -119,12 +94,12 @@ int cmd_encode_synth(int argc, char **argv) {
             rc = usage("the .npy array is not [C, S, S] or [1, C, S, S]");
             goto free_in;
         }
-        o.channels = dims[0];
-    } else if (o.channels) {
+        channels = dims[0];
+    } else if (channels) {
         lat = f.data, n = f.len;
-        uint64_t per = n / o.channels, s = 1;
+        uint64_t per = n / channels, s = 1;
         while (s * s < per) s++;
-        if (n % o.channels || s * s != per) {
+        if (n % channels || s * s != per) {
             rc = usage("raw latents: the bytes are not C x S x S");
             goto free_in;
         }
@@ -135,51 +110,52 @@ int cmd_encode_synth(int argc, char **argv) {
     }
     uint64_t s_log2 = 0;
     while (((uint64_t)1 << s_log2) < dims[1]) s_log2++;
-    if (((uint64_t)1 << s_log2) != dims[1] || o.channels < 1 || o.channels > 65535 ||
-        n != o.channels * dims[1] * dims[1]) {
+    if (((uint64_t)1 << s_log2) != dims[1] || channels < 1 || channels > 65535 ||
+        n != channels * dims[1] * dims[1]) {
         rc = usage("the latent's side must be a power of two and C in 1..65535, C x S x S values");
         goto free_in;
     }
     size_t len = 12 + n;
     if (!(payload = malloc(len))) goto free_in;
-    for (int i = 0; i < 4; i++) payload[i] = (uint8_t)(o.h >> (8 * i)), payload[4 + i] = (uint8_t)(o.w >> (8 * i));
-    payload[8] = (uint8_t)o.channels, payload[9] = (uint8_t)(o.channels >> 8);
+    for (int i = 0; i < 4; i++)
+        payload[i] = (uint8_t)(o->size.h >> (8 * i)), payload[4 + i] = (uint8_t)(o->size.w >> (8 * i));
+    payload[8] = (uint8_t)channels, payload[9] = (uint8_t)(channels >> 8);
     payload[10] = (uint8_t)s_log2, payload[11] = 0;
     memcpy(payload + 12, lat, n);
-    const wai_capability *cap = wai_capability_find(CAP);
     wai_status st = wai_check_payload(cap, payload, len, NULL);
-    if (st == WAI_ok && o.set_dir) {
+    if (st == WAI_ok && o->set_dir) {
         wai_context *ctx;
         cli_set set;
         if (cli_context_create(NULL, &ctx) != WAI_ok) goto free_in;
-        if (cli_load_set("encode", ctx, cap, o.set_dir, NULL, CLI_DEFAULT_MAX_MEMORY, &inputs, &set) != 0) {
+        if (cli_load_set("encode", ctx, cap, o->set_dir, NULL, CLI_DEFAULT_MAX_MEMORY, &inputs, &set) != 0) {
             wai_context_destroy(ctx);
             goto free_in;
         }
         wai_cost c;
-        st = wai_declared_cost_set(ctx, CAP, set.set, payload, len, &c);
+        st = wai_declared_cost_set(ctx, cap->name, set.set, payload, len, &c);
         if (st == WAI_ok)
-            fprintf(stderr, "checked against %s: %llu MACs, %llu output bytes\n", o.set_dir,
+            fprintf(stderr, "checked against %s: %llu MACs, %llu output bytes\n", o->set_dir,
                     (unsigned long long)c.macs, (unsigned long long)c.output_bytes);
         cli_set_free(&set);
         wai_context_destroy(ctx);
     }
     if (st != WAI_ok) {
         fprintf(stderr, "wai encode: refused: %s%s\n", wai_status_name(st),
-                o.set_dir ? " (does the set make an HxW picture from this latent?)" : "");
+                o->set_dir ? " (does the set make an HxW picture from this latent?)" : "");
         rc = EXIT_REFUSED;
         goto free_in;
     }
     cli_out_file out;
-    if (cli_out_open("encode", o.out, &inputs, &out) != 0) goto free_in;
+    if (cli_out_open("encode", o->out, &inputs, &out) != 0) goto free_in;
     if (fwrite(payload, 1, len, out.f) != len) {
         cli_out_discard(&out);
         goto free_in;
     }
     rc = cli_out_commit("encode", &out) == 0 ? EXIT_DONE : EXIT_USAGE;
     if (rc == EXIT_DONE)
-        fprintf(stderr, "wrote %s: %llux%llu from [%llu, %llu, %llu] latents, %zu bytes\n", o.out,
-                (unsigned long long)o.h, (unsigned long long)o.w, (unsigned long long)o.channels,
+        fprintf(stderr, "wrote %s: %llux%llu from [%llu, %llu, %llu] latents, %zu bytes\n", o->out,
+                (unsigned long long)o->size.h, (unsigned long long)o->size.w,
+                (unsigned long long)channels,
                 (unsigned long long)dims[1], (unsigned long long)dims[1], len);
 free_in:
     cli_file_free(&f);

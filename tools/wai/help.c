@@ -1,29 +1,24 @@
-/* The tool's manual: one page per command. Tests check that every option a
- * command accepts appears on its page. */
+/* The tool's manual, written from the commands' tables (options.h): the
+ * overview lists every command, and a command's page is its usage, its
+ * prose and a line per row of its option table. */
 #include <string.h>
 
 #include "cli.h"
-#include "dispatch_opts.h"
 
-static const char overview[] =
+/* Where an option's text starts, and a command's summary in the overview;
+ * where a usage line is wrapped. */
+#define OPTION_COLUMN 20
+#define SUMMARY_COLUMN 16
+#define LINE_WIDTH 80
+
+static const char overview_head[] =
     "usage: wai COMMAND [OPTIONS] [FILE...]\n"
     "\n"
     "Inspect, decode and digest payloads of WAI's integer codecs, exactly.\n"
     "\n"
-    "commands:\n"
-    "  inspect       detect a payload's format and check its header\n"
-    "  decode        decode payloads; --json prints hashes of the outputs\n"
-    "  digest        SHA-256 or BLAKE3 of files, as sha256sum/b3sum print them\n"
-    "  capabilities  the capabilities libwai knows, their formats and tiers\n"
-    "  encode        encode Y4M or PNG frames as a wai.video.int_motion clip,\n"
-    "                or a picture as a wai.neural.int_hyper WIH1\n"
-    "  graph         build and run a WebNN graph description (a set's program)\n"
-    "  split         cut a WIV1 or WIC1 clip into its WIF1 or WCF1 frames\n"
-    "  join          write WIF1 or WCF1 frames back into their clip\n"
-    "  export        a payload's JSON form (--json), a converter input\n"
-    "  convert       a JSON form back to its payload\n"
-    "  receipt       seal or verify a signed receipt of a wai.video.int_motion clip\n"
-    "  keygen        an Ed25519 key for receipts\n"
+    "commands:\n";
+
+static const char overview_tail[] =
     "  help COMMAND  the manual page of COMMAND\n"
     "\n"
     "options:\n"
@@ -44,518 +39,79 @@ static const char overview[] =
     "printed), 2 a usage or I/O error (also a failed write to standard\n"
     "output).\n";
 
-static const char help_inspect[] =
-    "usage: wai inspect [--capability CAP] [--cost [--set DIR [--pin SHA256]]]\n"
-    "                   [--symbols OUT [-y]] [--max-memory BYTES] FILE...\n"
-    "\n"
-    "Detects each FILE's format by its magic (or takes CAP's), checks it in\n"
-    "the order integer-payloads section 2 gives, and prints one JSON object per\n"
-    "FILE on its own line:\n"
-    "  {\"file\": NAME, \"bytes\": N, \"format\": \"WIV1\", \"capability\": CAP,\n"
-    "   \"status\": \"ok\" or the refusal code, \"checked\": STAGE,\n"
-    "   \"header\": {...}}\n"
-    "STAGE says how far the checks went: \"header\" for the formats this build\n"
-    "parses whole (WIV1, WIF1, WIH1; then \"header\" holds the parsed fields),\n"
-    "\"framing\" (magic and version) for the others.\n"
-    "\n"
-    "options:\n"
-    "  --capability CAP  read FILE as CAP's payload instead of detecting it\n"
-    "                    (a payload of another format is then\n"
-    "                    format_capability_mismatch)\n"
-    "  --cost            add \"cost\": what the header declares the decode costs\n"
-    "                    (output_bytes, entropy_steps, macs, working_bytes, and\n"
-    "                    work, the figure --max-cost compares)\n"
-    "  --set DIR         with --cost: the parameter set of a neural capability,\n"
-    "                    as wai decode reads it; its cost is the decode's,\n"
-    "                    after the set's checks against the payload (without\n"
-    "                    a set such a payload prints no cost). A refusal there\n"
-    "                    prints \"cost_status\": CODE instead of \"cost\". A\n"
-    "                    capability with an entropy stage of its own\n"
-    "                    (wai.neural.bmshj2018) adds \"symbols_digest\", the\n"
-    "                    BLAKE3 of its symbols (neural-dispatch 6.3)\n"
-    "  --pin SHA256      with --cost: a one-file set's pin, as for wai decode\n"
-    "  --symbols OUT     with --set and one FILE: write the entropy stage's\n"
-    "                    symbols to OUT, each i32 little-endian, channel after\n"
-    "                    channel, as neural-dispatch 6.3 digests them (b3sum OUT\n"
-    "                    is the symbols_digest); implies --cost\n"
-    "  -y, --force       replace OUT when it exists\n"
-    "  --max-memory BYTES  the most any FILE (or the set's members together)\n"
-    "                    may hold: N, or N with K, M, G or T (2^10 .. 2^40), or\n"
-    "                    none (default 2G); a larger file is refused unread\n"
-    "\n"
-    "A FILE that can't be read is reported on stderr and skipped; the others\n"
-    "are inspected (as sha256sum does).\n"
-    "\n"
-    "Exit status: 0 every FILE passed, 1 one was refused, 2 one could not be\n"
-    "read (or a usage error); 2 wins over 1.\n";
-
-static const char help_decode[] =
-    "usage: wai decode [--capability CAP] [--set DIR [--pin SHA256]] [--max-cost N]\n"
-    "                  [--max-memory BYTES] [--threads N] [--cpu-level L] [--json]\n"
-    "                  [-o OUT [-y] [--format FMT] [--fps N[/D]]] FILE...\n"
-    "\n"
-    "Decodes FILE. Several FILEs are one stream of payloads, decoded in order\n"
-    "through one capability (a frame stream for a frame-form capability such\n"
-    "as wai.video.int_motion.frame); a payload of another format among them\n"
-    "is refused with its code. Without -o, --json or --report, one line says\n"
-    "what decoded.\n"
-    "\n"
-    "options:\n"
-    "  --capability CAP  the capability to decode through; default: the one\n"
-    "                    the first FILE's magic names\n"
-    "  --set DIR         the parameter set: a directory holding its members by\n"
-    "                    name (g_s.whm, h_s.whm, entropy.json; model.wam;\n"
-    "                    g_s.whm): a member missing is set_incomplete\n"
-    "  --pin SHA256      a one-file set's pin: its file must have this SHA-256\n"
-    "                    (64 hex digits), else set_incomplete\n"
-    DISPATCH_OPTS_HELP
-    "  --max-cost N      refuse with cost_over_limit, before any symbol is\n"
-    "                    decoded, a payload whose declared work (network\n"
-    "                    multiply-accumulates plus entropy steps) exceeds N\n"
-    "  --max-memory BYTES  the memory the decode may hold: N, or N with K, M,\n"
-    "                    G or T (2^10 .. 2^40), or none; default 2G. The set's\n"
-    "                    members count against it (as they are read), a FILE\n"
-    "                    larger than what is left is refused unread (exit 2),\n"
-    "                    and a payload whose declared memory (the buffers its\n"
-    "                    decode holds, output included: inspect --cost's\n"
-    "                    working_bytes) exceeds what is left is refused with\n"
-    "                    cost_over_limit, before any symbol is decoded\n"
-    "  --threads N       threads for the networks (0: one per core, the\n"
-    "                    default; up to 1024); the output is the same at\n"
-    "                    every count\n"
-    "  --cpu-level L     the highest instruction set level the kernels may\n"
-    "                    use: host (the default: the CPU's best), portable,\n"
-    "                    or on x86-64 avx2, avx512, avx512bw, avx512vnni; the\n"
-    "                    output is the same at every level\n"
-    "  -y, --force       replace OUT (or the files a pattern or directory\n"
-    "                    names) when it exists; never an input\n"
-    "  --json            print one JSON object:\n"
-    "                    {\"capability\": CAP, \"status\": \"ok\" or the code,\n"
-    "                     \"outputs\": [{\"kind\": \"frame\"|\"image\"|\"pcm\"|\"planes\",\n"
-    "                                  \"sha256\": HEX, \"bytes\": N}, ...]}\n"
-    "                    plus \"report\" (the wai-neural-dispatch/1 report)\n"
-    "                    when the decode dispatched networks; on a refusal\n"
-    "                    part-way through a stream, outputs holds what decoded\n"
-    "                    before it\n"
-    "  -o OUT            write the decoded output to OUT, each output as it\n"
-    "                    decodes: on a refusal part-way through a frame\n"
-    "                    stream, OUT holds the frames decoded before it (exit\n"
-    "                    status 1). Format by the kind of output and OUT's\n"
-    "                    name, or --format. RGB8 frames and images:\n"
-    "                      OUT.y4m  YUV4MPEG2 for ffmpeg/ffplay: C444p16, BT.601,\n"
-    "                               limited range (XCOLORRANGE=LIMITED). 16-bit\n"
-    "                               samples, since 8-bit Y'CbCr cannot hold every\n"
-    "                               RGB colour: ffmpeg's conversion to rgb24\n"
-    "                               gives the decoded bytes back exactly. One\n"
-    "                               frame size: a stream whose size changes is\n"
-    "                               written up to the first frame of another\n"
-    "                               size, then stops with an I/O error (exit 2)\n"
-    "                      --format y4m420  YUV4MPEG2 8-bit 4:2:0 (C420jpeg),\n"
-    "                               what most players take: LOSSY (chroma\n"
-    "                               averaged over 2x2 and 8-bit samples)\n"
-    "                      OUT.rgb  raw rgb24 frames, concatenated (ffmpeg -f\n"
-    "                               rawvideo -pix_fmt rgb24 -s WxH -i OUT.rgb)\n"
-    "                      -        raw rgb24 to standard output (not with\n"
-    "                               --json); --format y4m sends Y4M there\n"
-    "                      OUT.ppm  binary PPM (P6), one image per output,\n"
-    "                               concatenated (every build; netpbm,\n"
-    "                               ImageMagick, GIMP and image viewers open it)\n"
-    "                      PATTERN.png  one PNG per output, numbered by its\n"
-    "                               index from 0: PATTERN holds exactly one %d\n"
-    "                               or %0Nd (N 1..99) and no other %, e.g.\n"
-    "                               frame_%04d.png (needs a wai built with\n"
-    "                               libpng); a pattern for any other format is\n"
-    "                               refused (those write one file)\n"
-    "                      NAME.png  an image (wai.neural.int_hyper): one PNG\n"
-    "                    PCM (wai.audio.int_codec):\n"
-    "                      OUT.wav  RIFF/WAVE, 16-bit PCM, mono, at the\n"
-    "                               payload's sample rate sr\n"
-    "                      OUT.pcm, OUT.s16le, -  the raw samples, signed\n"
-    "                               16-bit little-endian (ffmpeg -f s16le -ar SR\n"
-    "                               -ac 1 -i OUT.pcm)\n"
-    "                    planes (wai.splat.int_codec):\n"
-    "                      DIR      a directory (made if missing) holding\n"
-    "                               plane_000.png, plane_001.png, ... (8-bit\n"
-    "                               grey, side x side; .pgm with --format pgm\n"
-    "                               or without libpng) and attributes.json:\n"
-    "                               {\"n_gaussians\": N, \"planes\": ATTR,\n"
-    "                                \"side\": S, \"ranges\": [[LO, HI], ...]},\n"
-    "                               each plane's binary32 range as the shortest\n"
-    "                               decimal that reads back to it\n"
-    "                    any other name is a usage error, before decoding\n"
-    "  --format FMT      whatever OUT's name: y4m, y4m420, rgb, ppm or png (frames,\n"
-    "                    images); wav or s16le (PCM); png or pgm (planes)\n"
-    "  --fps N[/D]       the Y4M frame rate, N/D frames a second (default 25,\n"
-    "                    written F25:1)\n"
-    "\n"
-    "OUT is written beside itself and renamed into place when complete: a\n"
-    "refused payload leaves no file; on a refusal part-way through a stream\n"
-    "the frames before it stand, in complete files.\n"
-    "\n"
-    "Exit status: 0 decoded, 1 refused (the code is printed; with --json\n"
-    "always the JSON), 2 usage or I/O error. A capability this build has no\n"
-    "decoder for is refused with unsupported_capability ('wai capabilities'\n"
-    "lists what decodes).\n";
-
-static const char help_digest[] =
-    "usage: wai digest [--sha256|--blake3] FILE...\n"
-    "\n"
-    "Prints \"HEX  FILE\" for each FILE, exactly as b3sum and sha256sum do,\n"
-    "so receipts and corpora can be checked with either. FILE '-' (or no\n"
-    "FILE) reads standard input. A FILE that can't be read is reported and\n"
-    "skipped.\n"
-    "\n"
-    "options:\n"
-    "  --blake3   BLAKE3, 32 bytes of output: the spec's hash (the default)\n"
-    "  --sha256   SHA-256 (FIPS 180-4)\n"
-    "\n"
-    "Exit status: 0 done, 2 a FILE could not be read, or a usage error.\n";
-
-static const char help_capabilities[] =
-    "usage: wai capabilities [--json]\n"
-    "\n"
-    "Lists every capability libwai knows, one row each: its name, its payload\n"
-    "format (\"none\" when libwai reads no payload of it), its registry class,\n"
-    "its registered tier (none, entropy-consistency, decode-equivalence),\n"
-    "whether this build decodes it (yes/no), and its parameter-set members\n"
-    "(\"-\" for none). The tier is the one a decode needs unless the\n"
-    "envelope's intent is replicate or the set's pin states decode-equivalence\n"
-    "(neural-dispatch section 2).\n"
-    "\n"
-    "options:\n"
-    "  --json   one JSON array instead of the table, an object per\n"
-    "           capability: {\"capability\", \"format\", \"keyframe\" (WIV1 and\n"
-    "           WIF1 only), \"frame_form\", \"class\", \"tier\", \"set\": [...],\n"
-    "           \"decodes\": true|false}\n"
-    "\n"
-    "Exit status: 0 done, 2 usage error.\n";
-
-static const char help_encode[] =
-    "usage: wai encode --capability wai.video.int_motion [--q N] [--block N]\n"
-    "                  [--search R] [--half-pel] [--sad-search] [--frames]\n"
-    "                  [--threads N] [--quiet] [-y] IN... -o OUT\n"
-    "                  [--receipt R.json --key KEY [--id ID] [--parent HASH]\n"
-    "                   [--powercap DIR]]\n"
-    "       wai encode --capability wai.neural.int_synth --size HxW [--set DIR]\n"
-    "                  [--channels C] [-y] LATENTS -o OUT\n"
-    "       wai encode --capability wai.neural.int_hyper --set DIR [--threads N]\n"
-    "                  [--quiet] [-y] PICTURE -o OUT\n"
-    "\n"    "wai.video.int_hyper takes the int_motion options and --set DIR (as for\n"
-    "wai.neural.int_hyper): frame 0 becomes the keyframe, a WIH1 coded against\n"
-    "the set, and the later frames are coded from its decode as int_motion codes\n"
-    "them; the frames are padded to multiples of 64 (a keyframe-1 clip is its\n"
-    "WIH1's size). --frames (or --capability wai.video.int_hyper.frame)\n"
-    "writes its WIF1 group, frame 0 carrying the WIH1; no --receipt.\n"
-    "\n"
-    "wai.neural.int_hyper (integer-payloads 4): PICTURE (a .png, or a .y4m of\n"
-    "one frame) to a WIH1 against the set in DIR, which holds the decoder's\n"
-    "members (g_s.whm, h_s.whm, entropy.json) and the encoder's\n"
-    "(analysis.webnn.json, analysis.f32: the analysis networks as a WebNN graph;\n"
-    "examples/hyperprior/set is one). The analysis runs in float on the native\n"
-    "WebNN; the rest is the decoder's integer arithmetic, so the payload's\n"
-    "scales are the ones every decoder forms. A side that is not a multiple of\n"
-    "64 is padded (the last row and column repeated): WIH1 carries no picture\n"
-    "size, so the decode is the padded size and the picture its top-left. The\n"
-    "report is the payload's decode against PICTURE: bytes, bits per pixel,\n"
-    "PSNR and squared error; --threads as for int_motion (0, the default\n"
-    "here: one per core); progress lines for pictures of 2^20 pixels or more.\n"
-    "Exit 1 with the code for a refused encode (set_incomplete: the set lacks\n"
-    "a member; model_mismatch: the analysis does not fit the set or the\n"
-    "picture; too_large: 3 x the padded sides past 2^26).\n"
-    "\n"
-    "wai.neural.int_synth (integer-payloads 13): its payload is its latents.\n"
-    "LATENTS is a NumPy .npy of int8 [C, S, S] or [1, C, S, S], or raw signed\n"
-    "bytes in CHW order with --channels C; S a power of two. --size is the\n"
-    "picture the set's network makes from them; --set DIR checks that it does\n"
-    "(the decode's planning) and prints the declared cost.\n"
-    "\n"
-    "Encodes RGB frames as a WIV1 clip (keyframe 0) of wai.video.int_motion:\n"
-    "frame 0 predicted from 128, each later frame by block motion compensation\n"
-    "from the decoded frame before it, residuals quantised with step N and\n"
-    "coded with one rANS table. The decoder's output is the reconstruction the\n"
-    "report describes; --q 1 is lossless.\n"
-    "\n"
-    "IN is one .y4m file (YUV4MPEG2, 8-bit 4:2:0, 4:2:2, 4:4:4 or mono; '-'\n"
-    "reads standard input) or several .png files, one frame each, in order\n"
-    "(8-bit gray, RGB, RGBA or palette; alpha is dropped). Y4M is converted as\n"
-    "BT.601 limited range with chroma repeated, the arithmetic of ffmpeg's\n"
-    "yuv420p to rgb24 converter (the same bytes as 'ffmpeg -pix_fmt rgb24' for\n"
-    "4:2:0 of even height on x86).\n"
-    "\n"
-    "options:\n"
-    "  --capability CAP  wai.video.int_motion, or wai.video.int_motion.frame\n"
-    "                    (the same as --frames), or wai.video.int_hyper (with\n"
-    "                    --set DIR; .frame for its WIF1 group); required\n"
-    "  --q N             quantiser step, 1..65535 (default 1: lossless); a clip\n"
-    "                    that q 1 codes in no more bytes is written lossless\n"
-    "                    instead, and the report says so (q > 1 encodes twice)\n"
-    "  --block N         motion block size in pels, >= 1 (default 16)\n"
-    "  --search R        whole-pel full search within +-R pels, 0..16383\n"
-    "                    (default 8)\n"
-    "  --half-pel        refine each vector to half-pel precision\n"
-    "  --sad-search      choose each vector by its SAD alone; by default the\n"
-    "                    few of least SAD are weighed by squared error plus\n"
-    "                    lambda times their residuals' bits (smaller clips\n"
-    "                    at the same PSNR; docs/motion-encoder.md)\n"
-    "  --frames          write the clip as a WIF1 frame stream\n"
-    "                    (wai.video.int_motion.frame), one file per frame: OUT\n"
-    "                    is a name with one %d or %0Nd (N 1..9; %% for a\n"
-    "                    literal %), numbered from 0, or a directory, which\n"
-    "                    gets frame_000000.wif1, frame_000001.wif1, ...\n"
-    "  --threads N       motion-search threads (0: one per core; default 1,\n"
-    "                    up to 1024); the payload is the same at every count\n"
-    "  --quiet           no progress lines (the summary is still printed)\n"
-    "  -o OUT            the output file (or the --frames names); '-' writes\n"
-    "                    the payload to standard output. Written beside\n"
-    "                    itself and renamed into place when complete; never\n"
-    "                    an input\n"
-    "  -y, --force       replace OUT (or a --frames name) when it exists\n"
-    "  --receipt R.json  also write the clip's encode receipt (integer-payloads\n"
-    "                    15.3), signed with KEY: the payload, the source frames'\n"
-    "                    hashes, the parameters, the squared error and the\n"
-    "                    encode's energy ('wai receipt verify R.json OUT\n"
-    "                    --source IN' re-derives it)\n"
-    "  --key KEY         the signing key ('wai keygen' writes one)\n"
-    "  --id ID           the signer's id in the receipt (default empty)\n"
-    "  --parent HASH     the receipt hash of the receipt before it\n"
-    "  --powercap DIR    where the energy counters are (default\n"
-    "                    /sys/class/powercap; none readable: unmetered)\n"
-    "\n"
-    "Prints to stderr: frames, bytes, bits per pixel, PSNR in dB of the decode\n"
-    "against the input (overall, from the clip's summed squared error, and the\n"
-    "per-frame average; \"inf\" when lossless), and the squared error; for long\n"
-    "inputs, progress lines as frames are coded.\n"
-    "\n"
-    "Exit status: 0 written, 1 the clip is one WIV1 cannot hold (the code is\n"
-    "printed: too_large for a frame of more than 2^26 samples or a clip of\n"
-    "more than 2^30 bytes), 2 usage or I/O error.\n";
-
-static const char help_split[] =
-    "usage: wai split [-y] [--max-memory N] CLIP -o OUT\n"
-    "\n"
-    "Cuts a clip into its frame-form group, one file per frame, by the clip's\n"
-    "magic: a WIV1 clip into WIF1 frames (wai.video.int_motion.frame or\n"
-    "int_hyper.frame, integer-payloads 16), a WIC1 clip into WCF1 frames\n"
-    "(wai.video.int_cond.frame, 17.2). The frames decode, as one group, to the\n"
-    "clip's frames, and 'wai join' writes the clip back byte for byte.\n"
-    "\n"
-    "options:\n"
-    "  -o OUT            a name with one %d or %0Nd (N 1..9; %% for a literal\n"
-    "                    %), numbered from 0, or a directory, which gets\n"
-    "                    frame_000000.wif1 (or .wcf1), frame_000001, ...;\n"
-    "                    every name is checked before the first is written\n"
-    "  --max-memory N    refuse a clip larger than N bytes (default 2G)\n"
-    "  -y, --force       replace frame files that exist\n"
-    "\n"
-    "Exit status: 0 written, 1 the clip was refused (its parse's code is\n"
-    "printed), 2 usage or I/O error (also a file that is no WIV1 or WIC1).\n";
-
-static const char help_join[] =
-    "usage: wai join [-y] [--max-memory N] FRAME... -o CLIP\n"
-    "\n"
-    "Writes a frame-form group back into its clip, by the first frame's magic:\n"
-    "WIF1 frames into a WIV1 clip, WCF1 frames into a WIC1 clip. The group must\n"
-    "be one a clip can hold: frame 0 intra and every later frame inter, one\n"
-    "picture size (for WCF1 one header, h to cf), for WIF1 one block size and\n"
-    "vector precision and every stream decoding to its end; else it is refused\n"
-    "with the code the clip's parse would give (field_range,\n"
-    "geometry_mismatch, ...). 'wai split' of the clip gives the frames back.\n"
-    "\n"
-    "options:\n"
-    "  -o CLIP           the clip ('-': standard output); never an input\n"
-    "  --max-memory N    the frames together at most N bytes (default 2G)\n"
-    "  -y, --force       replace CLIP when it exists\n"
-    "\n"
-    "Exit status: 0 written, 1 the group was refused (the code is printed),\n"
-    "2 usage or I/O error (also a first file that is no WIF1 or WCF1).\n";
-
-static const char help_export[] =
-    "usage: wai export --json [--capability CAP] [--audio AUDIO.json] [-y]\n"
-    "                  [--max-memory N] PAYLOAD -o OUT\n"
-    "\n"
-    "Writes a payload's JSON form (integer-payloads 10; docs/json-forms.md):\n"
-    "a converter input and a debugging aid, never a payload (decode refuses one\n"
-    "bad_magic). 'wai convert' of the form gives the payload back, byte for\n"
-    "byte. Forms: WIV1 (wai.video.int_motion and int_hyper: the header's\n"
-    "fields, the table, one list of vectors per frame, the stream in base64,\n"
-    "int_hyper's keyframe as its WIH1 form), WIH1 (wai.neural.int_hyper: the\n"
-    "dimensions and both streams), WIA1 (wai.audio.int_codec: all but the\n"
-    "sample rate, which --audio writes as audio.json) and WIS1\n"
-    "(wai.splat.int_codec: each range as the shortest decimal of its binary32).\n"
-    "\n"
-    "options:\n"
-    "  --json            the JSON form (required)\n"
-    "  --capability CAP  the payload's capability (default: its magic's)\n"
-    "  --audio FILE      a WIA1's audio.json, {\"sample_rate\": N}, beside the form\n"
-    "  -o OUT            the form ('-': standard output); never an input\n"
-    "  --max-memory N    refuse a payload larger than N bytes (default 2G)\n"
-    "  -y, --force       replace OUT when it exists\n"
-    "\n"
-    "Exit status: 0 written, 1 the payload was refused (its parse's code is\n"
-    "printed), 2 usage or I/O error.\n";
-
-static const char help_convert[] =
-    "usage: wai convert --capability CAP [--audio AUDIO.json] [--set DIR] [-y]\n"
-    "                   [--max-memory N] FORM.json -o OUT\n"
-    "\n"
-    "Converts a JSON form (integer-payloads 10; docs/json-forms.md) into the\n"
-    "payload of CAP, making explicit what the form leaves implicit: for WIV1 an\n"
-    "absent mv_precision is 1 (only 1 and 2 convert), a one-frame clip is\n"
-    "written with mv_precision 1 and block 1, each frame's vector list is\n"
-    "padded with (0, 0) to its block grid (a longer list or a vector outside\n"
-    "i16 is refused), rmax is not carried, and int_hyper's keyframe is\n"
-    "converted from its own WIH1 form; for WIA1 the sample rate is audio.json's\n"
-    "and every channel's table the first's length; for WIS1 each range must be\n"
-    "a binary32 value, read exactly (2^60 + 1 is refused, not rounded); for\n"
-    "both, afrac must be the set's network's. The payload is then checked as a\n"
-    "decode would parse it.\n"
-    "\n"
-    "options:\n"
-    "  --capability CAP  wai.video.int_motion, wai.video.int_hyper,\n"
-    "                    wai.neural.int_hyper, wai.audio.int_codec or\n"
-    "                    wai.splat.int_codec; required\n"
-    "  --audio FILE      WIA1: the export's audio.json (required)\n"
-    "  --set DIR         WIA1, WIS1: the set (model.wam, g_s.whm; required)\n"
-    "  -o OUT            the payload ('-': standard output); never an input\n"
-    "  --max-memory N    refuse a form larger than N bytes (default 2G)\n"
-    "  -y, --force       replace OUT when it exists\n"
-    "\n"
-    "Exit status: 0 written, 1 refused (the code is printed: payload_malformed\n"
-    "for a text that is no such form, field_range for a value against its\n"
-    "rule, or the payload's parse code), 2 usage or I/O error.\n";
-
-static const char help_graph[] =
-    "usage: wai graph [--weights FILE] [--shape NAME=[TYPE:]D,D,...]...\n"
-    "                 [--input NAME=FILE]... [-o DIR | --output NAME=FILE]...\n"
-    "                 [--device cpu|gpu|npu] [--reference] [--threads N]\n"
-    "                 [--time [--reps N]] [--max-memory BYTES] [-y] DESC.json\n"
-    "\n"
-    "Builds the WebNN graph that DESC.json describes (a set's decoder.webnn.json:\n"
-    "docs/webnn.md, \"Graph descriptions\") on libwai's native WebNN and, with\n"
-    "its inputs, computes it. Prints one JSON line: the graph, its weights\n"
-    "file, the kernels, its operator count, its inputs' descriptors and, run,\n"
-    "each output's descriptor, SHA-256, min, max, mean and NaN count (float\n"
-    "outputs) and file; not run, the outputs' descriptors.\n"
-    "\n"
-    "Files hold a tensor's elements in row-major order, little-endian, each\n"
-    "of the operand's data type (float32: 4 bytes), and nothing else: numpy's\n"
-    "tofile(), torch's .numpy().tofile().\n"
-    "\n"
-    "options:\n"
-    "  --weights FILE    the constants' file (default: DESC's name with\n"
-    "                    .webnn.json or .json replaced by .f32, if it exists)\n"
-    "  --shape NAME=[TYPE:]D,D,...  give input NAME this descriptor instead of\n"
-    "                    the description's (TYPE default float32; 'NAME=' is a\n"
-    "                    scalar): one description serves every picture size\n"
-    "  --input NAME=FILE the elements of input NAME; every input needs one\n"
-    "                    for the graph to run\n"
-    "  -o DIR            write every output to DIR/NAME.f32 (.f16, .bin for\n"
-    "                    other types); DIR must exist\n"
-    "  --output NAME=FILE  write output NAME to FILE ('-': standard output)\n"
-    "  --device D        the context's unit: cpu (default); gpu and npu are\n"
-    "                    NotSupportedError in this build\n"
-    "  --reference       compute with the plain C reference kernels instead\n"
-    "                    of the fastest (oneDNN's convolutions where found)\n"
-    "  --threads N       the context's threads (0: one per core, the default)\n"
-    "  --time            add build_ms, first_ms (the first run, which also makes\n"
-    "                    the kernels' primitives) and compute_ms (the fastest\n"
-    "                    run) to the line\n"
-    "  --reps N          run the graph N times (1 to 1000, default 1)\n"
-    "  --max-memory BYTES  the most any file read may hold (default 2G)\n"
-    "  -y, --force       replace an existing output file\n"
-    "\n"
-    "A WebNN error prints its name (DataError, TypeError, ...) and message.\n"
-    "\n"
-    "Exit status: 0 done, 1 WebNN refused the description or the run, 2 usage\n"
-    "or I/O error.\n";
-
-static const char help_receipt[] =
-    "usage: wai receipt seal --key KEY [--id ID] [--parent HASH] [--powercap DIR]\n"
-    "                        [--max-memory N] [-y] CLIP.wiv1 -o RECEIPT.json\n"
-    "       wai receipt verify [--pubkey KEY.pub] [--max-memory N] RECEIPT.json\n"
-    "                          [CLIP.wiv1 [--source SRC]]\n"
-    "\n"
-    "Receipts of wai.video.int_motion (integer-payloads 15, docs/receipts.md).\n"
-    "\n"
-    "seal decodes CLIP (a WIV1 of keyframe 0) and writes its decode receipt:\n"
-    "the payload's BLAKE3, each decoded frame's hash, the clip hash, the\n"
-    "Merkle root over the frames, the work, the energy the decode took, the\n"
-    "parent receipt, the signer and the Ed25519 signature, as the JSON form\n"
-    "of 15.2. The energy is read from the machine's RAPL counters (Linux\n"
-    "powercap) around the decode, class OnChipCounter with its uncertainty;\n"
-    "where there are none, the receipt says unmetered.\n"
-    "\n"
-    "verify reads RECEIPT strictly (15.2) and checks that it is consistent\n"
-    "and its signature verifies; given CLIP, it re-derives the receipt from\n"
-    "it: CLIP's BLAKE3 is the receipt's, it decodes to the receipt's frames\n"
-    "(an encode receipt: its parameters, and --source, the frames encoded,\n"
-    "hash to the receipt's and the decode's error against them is its sse).\n"
-    "A decode or encode receipt is told by its profile. It prints the receipt's\n"
-    "frames, signer, energy and the verdict; a refusal names what failed.\n"
-    "\n"
-    "options:\n"
-    "  --key KEY         the signing key ('wai keygen' writes one)\n"
-    "  --id ID           the signer's id in the receipt (default empty)\n"
-    "  --parent HASH     the receipt hash of the receipt before it\n"
-    "  --powercap DIR    where the energy counters are (default\n"
-    "                    /sys/class/powercap)\n"
-    "  --pubkey KEY.pub  require this signer: a public key file or 64\n"
-    "                    hexadecimal digits\n"
-    "  --source SRC      an encode receipt's source: the .y4m or .png that\n"
-    "                    'wai encode' read\n"
-    "  --max-memory N    refuse inputs larger than N bytes (default 2G)\n"
-    "  -o RECEIPT.json   seal: the receipt's file; '-' is standard output\n"
-    "  -y, --force       seal: replace RECEIPT.json when it exists\n"
-    "\n"
-    "Exit status: 0 sealed, or verified; 1 the clip was refused, or the\n"
-    "receipt was refused (receipt_refused), is not consistent\n"
-    "(receipt_inconsistent) or not re-derived (receipt_not_rederived), with\n"
-    "the reason printed; 2 usage or I/O error, or a build without libsodium.\n";
-
-static const char help_keygen[] =
-    "usage: wai keygen [-y] -o KEY\n"
-    "\n"
-    "Writes a new Ed25519 key for receipts: KEY holds its 32-byte seed (mode\n"
-    "0600), KEY.pub its public key, each as 64 lowercase hexadecimal digits\n"
-    "and a newline. Prints the public key.\n"
-    "\n"
-    "options:\n"
-    "  -o KEY            the secret key's file (KEY.pub beside it)\n"
-    "  -y, --force       replace KEY and KEY.pub when they exist\n"
-    "\n"
-    "Exit status: 0 written, 2 usage or I/O error, or a build without\n"
-    "libsodium.\n";
-
-static const struct {
-    const char *command;
-    const char *text;
-} pages[] = {
-    {"inspect", help_inspect},
-    {"decode", help_decode},
-    {"digest", help_digest},
-    {"capabilities", help_capabilities},
-    {"encode", help_encode},
-    {"graph", help_graph},
-    {"split", help_split},
-    {"join", help_join},
-    {"export", help_export},
-    {"convert", help_convert},
-    {"receipt", help_receipt},
-    {"keygen", help_keygen},
-};
-
-void cli_print_overview(FILE *out) {
-    fputs(overview, out);
+/* TEXT's lines from column `at` on: the first where the caller left off,
+ * each later one indented to that column. */
+static void put_lines(FILE *out, const char *text, int at) {
+    for (;;) {
+        size_t n = strcspn(text, "\n");
+        fprintf(out, "%.*s\n", (int)n, text);
+        if (!text[n] || !text[n + 1]) return;
+        text += n + 1;
+        fprintf(out, "%*s", at, "");
+    }
 }
 
-int cli_print_help(FILE *out, const char *command) {
-    /* "receipt seal" is on the page of "receipt". */
-    size_t n = strcspn(command, " ");
-    for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++) {
-        if (strlen(pages[i].command) == n && strncmp(pages[i].command, command, n) == 0) {
-            fputs(pages[i].text, out);
-            return 0;
+/* "  --set DIR" (or "  -y, --force") and the help text from column 20, two
+ * spaces on from a label that reaches it. */
+static void put_option(FILE *out, const cli_opt *o) {
+    int col = fprintf(out, "  %s%s%s%s%s", o->alias ? o->alias : "", o->alias ? ", " : "",
+                      o->name, o->value ? " " : "", o->value ? o->value : "");
+    fprintf(out, "%*s", col < OPTION_COLUMN ? OPTION_COLUMN - col : 2, "");
+    put_lines(out, o->help, OPTION_COLUMN);
+}
+
+/* 1 when the operands spell out the row's "NAME VALUE" (a required
+ * option, such as "-o OUT"), as whole words. */
+static int in_operands(const char *operands, const char *label) {
+    size_t n = strlen(label);
+    for (const char *p = operands; p && (p = strstr(p, label)) != NULL; p++)
+        if ((p == operands || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' ')) return 1;
+    return 0;
+}
+
+/* "usage: wai NAME [-y] [--set DIR] ... OPERANDS", wrapped under NAME. */
+static void put_usage(FILE *out, const cli_command *c) {
+    int indent = fprintf(out, "usage: wai %s", c->name), col = indent;
+    for (size_t i = 0; i <= c->n_opts; i++) {
+        char label[128], word[128];
+        if (i == c->n_opts) {
+            if (!c->operands) break;
+            snprintf(word, sizeof word, "%s", c->operands);
+        } else {
+            const cli_opt *o = &c->opts[i];
+            const char *v = o->value ? o->value : "";
+            snprintf(label, sizeof label, "%s%s%s", o->name, *v ? " " : "", v);
+            if (in_operands(c->operands, label)) continue;
+            snprintf(word, sizeof word, "[%s%s%s]", o->alias ? o->alias : o->name, *v ? " " : "",
+                     v);
         }
+        if (col + 1 + (int)strlen(word) >= LINE_WIDTH) col = fprintf(out, "\n%*s", indent, "") - 1;
+        col += fprintf(out, " %s", word);
     }
-    return -1;
+    fputc('\n', out);
+}
+
+void cli_print_overview(FILE *out, const cli_command *const *commands, size_t n) {
+    fputs(overview_head, out);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(out, "  %-*s", SUMMARY_COLUMN - 2, commands[i]->name);
+        put_lines(out, commands[i]->summary, SUMMARY_COLUMN);
+    }
+    fputs(overview_tail, out);
+}
+
+void cli_print_page(FILE *out, const cli_command *c) {
+    if (c->usage) fprintf(out, "usage: %s", c->usage);
+    else put_usage(out, c);
+    fprintf(out, "\n%s\noptions:\n", c->about);
+    for (size_t i = 0; i < c->n_opts; i++) put_option(out, &c->opts[i]);
+    if (c->after) fprintf(out, "\n%s", c->after);
+}
+
+void cli_print_option_list(FILE *out, const cli_command *c) {
+    for (size_t i = 0; i < c->n_opts; i++) {
+        const cli_opt *o = &c->opts[i];
+        fprintf(out, "%s\t%s\t%s\n", o->name, o->alias ? o->alias : "-",
+                o->value ? o->value : "-");
+    }
 }

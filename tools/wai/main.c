@@ -4,30 +4,19 @@
 #include "cli.h"
 #include "wai/wai.h"
 
-typedef int (*command_fn)(int argc, char **argv);
-
-static const struct {
-    const char *name;
-    command_fn run;
-} commands[] = {
-    {"inspect", cmd_inspect},
-    {"decode", cmd_decode},
-    {"digest", cmd_digest},
-    {"capabilities", cmd_capabilities},
-    {"encode", cmd_encode},
-    {"graph", cmd_graph},
-    {"split", cmd_split},
-    {"join", cmd_join},
-    {"export", cmd_export},
-    {"convert", cmd_convert},
-    {"receipt", cmd_receipt},
-    {"keygen", cmd_keygen},
+/* The commands, in the overview's order. */
+static const cli_command *const commands[] = {
+    &inspect_command, &decode_command,  &digest_command, &capabilities_command,
+    &encode_command,  &graph_command,   &split_command,  &join_command,
+    &export_command,  &convert_command, &receipt_command, &keygen_command,
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
-static int is_help_flag(const char *a) {
-    return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
+static const cli_command *find_command(const char *name) {
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (strcmp(name, commands[i]->name) == 0) return commands[i];
+    return NULL;
 }
 
 /* Every command's standard output is checked once it is done: a write that
@@ -41,46 +30,51 @@ static int finish(int status) {
     return status;
 }
 
+/* wai help [COMMAND]; `wai help --options COMMAND` lists the command's
+ * option rows for the tests (tests/tool/test_cli.sh). */
+static int help(int argc, char **argv) {
+    int list = argc > 2 && strcmp(argv[2], "--options") == 0;
+    if (argc == 2 + list) {
+        cli_print_overview(stdout, commands, N_COMMANDS);
+        return EXIT_DONE;
+    }
+    const cli_command *c = find_command(argv[2 + list]);
+    if (!c) {
+        fprintf(stderr, "wai help: no command '%s'\n", argv[2 + list]);
+        return EXIT_USAGE;
+    }
+    if (list) cli_print_option_list(stdout, c);
+    else cli_print_page(stdout, c);
+    return EXIT_DONE;
+}
+
 static int run(int argc, char **argv);
 
 int main(int argc, char **argv) { return finish(run(argc, argv)); }
 
 static int run(int argc, char **argv) {
     if (argc < 2) {
-        cli_print_overview(stderr);
+        cli_print_overview(stderr, commands, N_COMMANDS);
         return EXIT_USAGE;
     }
-    const char *cmd = argv[1];
-    if (is_help_flag(cmd)) {
-        cli_print_overview(stdout);
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+        cli_print_overview(stdout, commands, N_COMMANDS);
         return EXIT_DONE;
     }
-    if (strcmp(cmd, "--version") == 0) {
+    if (strcmp(name, "--version") == 0) {
         printf("wai %s\n", wai_version());
         return EXIT_DONE;
     }
-    if (strcmp(cmd, "help") == 0) {
-        if (argc == 2) {
-            cli_print_overview(stdout);
-            return EXIT_DONE;
-        }
-        if (cli_print_help(stdout, argv[2]) != 0) {
-            fprintf(stderr, "wai help: no command '%s'\n", argv[2]);
-            return EXIT_USAGE;
-        }
+    if (strcmp(name, "help") == 0) return help(argc, argv);
+    const cli_command *c = find_command(name);
+    if (!c) {
+        fprintf(stderr, "wai: unknown command '%s' (see 'wai --help')\n", name);
+        return EXIT_USAGE;
+    }
+    if (cli_asks_help(c, argc - 1, argv + 1)) {
+        cli_print_page(stdout, c);
         return EXIT_DONE;
     }
-    for (size_t i = 0; i < N_COMMANDS; i++) {
-        if (strcmp(cmd, commands[i].name) != 0) continue;
-        for (int a = 2; a < argc; a++) {
-            if (strcmp(argv[a], "--") == 0) break;
-            if (is_help_flag(argv[a])) {
-                cli_print_help(stdout, cmd);
-                return EXIT_DONE;
-            }
-        }
-        return commands[i].run(argc - 1, argv + 1);
-    }
-    fprintf(stderr, "wai: unknown command '%s' (see 'wai --help')\n", cmd);
-    return EXIT_USAGE;
+    return c->run(argc - 1, argv + 1);
 }
