@@ -86,6 +86,19 @@ class Decode(unittest.TestCase):
         b = wai.decode(read("examples/hello.wih1"), set=set_dir, threads=3)
         self.assertTrue(np.array_equal(a.outputs[0].array, b.outputs[0].array))
 
+    def test_cpu_level_cap(self):
+        # Every level gives the same bytes; a cap holds the kernels to it.
+        set_dir = os.path.join(REPO, "examples/hello_set")
+        host = wai.decode(read("examples/hello.wih1"), set=set_dir)
+        with wai.Decoder(set=set_dir, cpu_level="portable") as d:
+            self.assertEqual(d.cpu_level, "portable")
+            out = d.send(read("examples/hello.wih1"))
+        self.assertTrue(np.array_equal(out[0].array, host.outputs[0].array))
+        with wai.Decoder() as d:
+            self.assertIn(d.cpu_level, ("portable", "avx2", "avx512", "avx512bw", "avx512vnni"))
+        with self.assertRaises(ValueError):
+            wai.decode(read("examples/hello.wiv1"), cpu_level="sse9")
+
     def test_clip_frames(self):
         d = wai.decode(read("examples/hello.wiv1"))
         self.assertEqual([o.index for o in d.outputs], [0, 1, 2])

@@ -71,11 +71,23 @@ class Decoded:
         self.report, self.symbols_digest = report, symbols_digest
 
 
+def _cpu_level(name):
+    """A level's number from its name (None: no cap)."""
+    if name is None:
+        return 0
+    level = ctypes.c_int()
+    if not lib.wai_cpu_level_from_name(str(name).encode(), ctypes.byref(level)):
+        raise ValueError(f"cpu_level {name!r}: not a level (host, portable, avx2, avx512, "
+                         "avx512bw, avx512vnni)")
+    return level.value
+
+
 class _Context:
-    def __init__(self, threads):
+    def __init__(self, threads, cpu_level=None):
         s = _lib.Settings()
         lib.wai_settings_default(ctypes.byref(s))
         s.n_threads = threads
+        s.cpu_level = _cpu_level(cpu_level)
         self.ptr = ctypes.c_void_p()
         _check(lib.wai_context_create(ctypes.byref(s), ctypes.byref(self.ptr)), "context")
         # The native WebNN (libwai_webnn, in the module's library) runs the
@@ -84,6 +96,10 @@ class _Context:
         if st != 0:
             self.close()
             _check(st, "the native WebNN backend")
+
+    @property
+    def cpu_level(self):
+        return lib.wai_cpu_level_name(lib.wai_context_cpu_level(self.ptr)).decode()
 
     def close(self):
         if self.ptr:
@@ -151,8 +167,9 @@ class Decoder:
     network memory kept. Arguments as decode's; use it as a context manager
     or call close()."""
 
-    def __init__(self, capability=None, set=None, max_cost=None, max_memory=None, threads=0):
-        self._ctx = _Context(threads)
+    def __init__(self, capability=None, set=None, max_cost=None, max_memory=None, threads=0,
+                 cpu_level=None):
+        self._ctx = _Context(threads, cpu_level)
         self._dec = ctypes.c_void_p()
         try:
             self._set = _Set(self._ctx, _members(set))
@@ -199,6 +216,12 @@ class Decoder:
         return outputs
 
     @property
+    def cpu_level(self):
+        """The level the integer kernels run at: the cap, or the CPU's best
+        below it ("portable", "avx2", ...)."""
+        return self._ctx.cpu_level
+
+    @property
     def capability(self):
         cap = lib.wai_decoder_capability(self._dec) if self._dec else None
         return cap.decode() if cap else None
@@ -218,14 +241,17 @@ class Decoder:
         self.close()
 
 
-def decode(payload, set=None, capability=None, max_cost=None, max_memory=None, threads=0):
+def decode(payload, set=None, capability=None, max_cost=None, max_memory=None, threads=0,
+           cpu_level=None):
     """Decodes one payload (bytes): a clip, an image, a clip of samples or
     one frame. set: the parameter set of a neural capability, a directory
     or a {name: bytes} mapping. capability: None for the one the magic
     names. max_cost / max_memory: refuse a payload whose declared work or
     memory is above them (cost_over_limit) before any symbol. threads: the
-    context's threads (0: one per core); the bytes are the same for any."""
-    with Decoder(capability, set, max_cost, max_memory, threads) as d:
+    context's threads (0: one per core); the bytes are the same for any.
+    cpu_level: the highest level the integer kernels may use ("portable",
+    "avx2", ...; None: the CPU's best); the bytes are the same at every one."""
+    with Decoder(capability, set, max_cost, max_memory, threads, cpu_level) as d:
         outputs = d.send(payload)
         return Decoded(outputs, d.cost, d.capability, d.report, d.symbols_digest)
 
