@@ -4,20 +4,17 @@
 #include <string.h>
 
 #include "common/context.h"
+#include "dispatch/path.h"
 #include "wai/wai_hash.h"
 #include "sets/set.h"
 
-static int same(const wai_path *a, const wai_path *b) {
-    return a->unit == b->unit && a->backend == b->backend && a->arithmetic == b->arithmetic;
-}
-
-static const wai_path integer_cpu = {WAI_UNIT_CPU, WAI_BACKEND_WAI_OPS, WAI_ARITHMETIC_INTEGER};
-
 void wai_backends_init(wai_backends *b) {
     memset(b, 0, sizeof *b);
-    b->entries[0].path = integer_cpu;
+    b->entries[0].path = (wai_path){WAI_UNIT_CPU, WAI_BACKEND_WAI_OPS, WAI_ARITHMETIC_INTEGER};
     b->n = 1;
 }
+
+const wai_backend_entry *wai_backends_integer(const wai_backends *b) { return &b->entries[0]; }
 
 void wai_backends_destroy(wai_backends *b) {
     if (!b) return;
@@ -36,7 +33,8 @@ static int serves(const wai_backend_entry *e, const wai_codec *c) {
 const wai_backend_entry *wai_backends_find(const wai_backends *b, const wai_codec *c,
                                            const wai_path *path) {
     for (size_t i = 0; b && c && c->ops && i < b->n; i++)
-        if (same(&b->entries[i].path, path) && serves(&b->entries[i], c)) return &b->entries[i];
+        if (wai_path_same(&b->entries[i].path, path) && serves(&b->entries[i], c))
+            return &b->entries[i];
     return NULL;
 }
 
@@ -52,7 +50,7 @@ wai_status wai_context_add_backend(wai_context *ctx, const wai_backend_ops *d) {
     if (!ctx || !d || !desc_valid(d)) return WAI_invalid_argument;
     wai_backends *b = ctx->backends;
     for (size_t i = 0; i < b->n; i++)
-        if (same(&b->entries[i].path, &d->path)) return WAI_invalid_argument;
+        if (wai_path_same(&b->entries[i].path, &d->path)) return WAI_invalid_argument;
     if (b->n == WAI_BACKENDS_MAX) return WAI_invalid_argument;
     void *self = NULL;
     if (d->create) {

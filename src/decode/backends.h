@@ -33,6 +33,9 @@ void wai_backends_init(wai_backends *b);
 /* Destroys every registered backend's instance. */
 void wai_backends_destroy(wai_backends *b);
 
+/* The integer interpreter (cpu/wai-ops/integer), every context's first. */
+const wai_backend_entry *wai_backends_integer(const wai_backends *b);
+
 /* The backend serving codec c's networks on path, or NULL. */
 const wai_backend_entry *wai_backends_find(const wai_backends *b, const wai_codec *c,
                                            const wai_path *path);

@@ -158,10 +158,9 @@ static wai_status answer(wai_decoder *d, wai_job *j, wai_backend_turn *t, const 
  * with none (a motion clip or frame) runs on the integer interpreter
  * directly. *out is the output buffer made (the caller's). */
 static wai_status run(wai_decoder *d, wai_job *j, wai_set_ref *held, uint8_t **out) {
-    const wai_path integer = {WAI_UNIT_CPU, WAI_BACKEND_WAI_OPS, WAI_ARITHMETIC_INTEGER};
     wai_backend_turn t = {d->ctx, held, NULL, NULL};
     if (!j->reads_set) {
-        t.entry = wai_backends_find(d->ctx->backends, j->codec, &integer);
+        t.entry = wai_backends_integer(d->ctx->backends);
         wai_status st = ready_output(d, j, out);
         return st == WAI_ok ? wai_backend_run(&t, j, &d->exec, *out) : st;
     }
@@ -187,17 +186,11 @@ static wai_status decode(wai_decoder *d, wai_job *j, const uint8_t *data, size_t
                          wai_cost *cost) {
     wai_set_ref *held; /* the loaded set, from the context's cache, while this decodes */
     wai_status st = wai_steps_prepare(d->ctx, d->set, j, data, len, &held);
-    if (st == WAI_ok) {
-        if (cost) *cost = j->cost;
-        /* Both limits, after §7 step 4 and before any symbol or output
-         * buffer (reading N7): the work, and the memory the header
-         * declares. */
-        if (!wai_cost_within(&j->cost, d->max_cost, d->max_memory)) st = WAI_cost_over_limit;
-    }
+    if (st == WAI_ok) st = wai_steps_limits(j, d->max_cost, d->max_memory, cost);
     uint8_t *out = NULL;
     if (st == WAI_ok) st = run(d, j, held, &out);
-    /* The output holds nothing of the set: let the cache have it back. */
-    wai_set_cache_release(d->ctx->sets, held);
+    /* The output holds nothing of the job's plans or the set: let them go. */
+    wai_steps_end(d->ctx, j, held);
     if (st != WAI_ok) {
         wai_free(&d->ctx->alloc, out);
         return st;
@@ -230,7 +223,6 @@ wai_status wai_decoder_send(wai_decoder *d, const uint8_t *data, size_t len, wai
     wai_job j;
     wai_job_init(&j, c, d->stream);
     wai_status st = decode(d, &j, data, len, cost);
-    if (c->ops->release) c->ops->release(&j, &d->ctx->alloc);
     /* In a frame stream the frames before a refusal stand, and the next
      * inter frame has no group. */
     if (st != WAI_ok) close_stream(d);

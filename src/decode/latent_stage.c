@@ -32,11 +32,7 @@ wai_status wai_latent_decode(wai_context *ctx, const wai_decoder_config *c, cons
     l->ctx = ctx;
     wai_job_init(&l->job, codec, NULL);
     st = wai_steps_prepare(ctx, c->set, &l->job, data, len, &l->held);
-    if (st == WAI_ok) {
-        if (cost) *cost = l->job.cost;
-        /* The limits, before any symbol (reading N7). */
-        if (!wai_cost_within(&l->job.cost, c->max_cost, c->max_memory)) st = WAI_cost_over_limit;
-    }
+    if (st == WAI_ok) st = wai_steps_limits(&l->job, c->max_cost, c->max_memory, cost);
     if (st == WAI_ok) st = codec->ops->latent(&l->job, &ctx->alloc);
     if (st != WAI_ok) {
         wai_latent_destroy(l);
@@ -48,8 +44,7 @@ wai_status wai_latent_decode(wai_context *ctx, const wai_decoder_config *c, cons
 
 void wai_latent_destroy(wai_latent *l) {
     if (!l) return;
-    if (l->job.codec->ops->release) l->job.codec->ops->release(&l->job, &l->ctx->alloc);
-    wai_set_cache_release(l->ctx->sets, l->held);
+    wai_steps_end(l->ctx, &l->job, l->held);
     wai_free(&l->ctx->alloc, l);
 }
 

@@ -17,14 +17,10 @@ static wai_status cost_of(wai_context *ctx, const char *capability, const wai_se
     if (st != WAI_ok) return st;
     wai_job j;
     wai_job_init(&j, c, NULL);
-    wai_set_ref *held = NULL;
-    st = c->ops->parse(&j, data, len);
-    if (st == WAI_ok && j.reads_set && !ctx) st = WAI_set_incomplete;
-    if (st == WAI_ok && ctx) st = wai_steps_resolve_set(ctx, set, &j, &held);
-    if (st == WAI_ok) st = c->ops->prepare(&j, ctx ? &ctx->alloc : NULL);
+    wai_set_ref *held;
+    st = wai_steps_prepare(ctx, set, &j, data, len, &held);
     if (st == WAI_ok) *cost = j.cost;
-    if (c->ops->release) c->ops->release(&j, ctx ? &ctx->alloc : NULL);
-    if (ctx) wai_set_cache_release(ctx->sets, held);
+    wai_steps_end(ctx, &j, held);
     return st;
 }
 
@@ -45,7 +41,7 @@ static wai_status entropy_only(wai_context *ctx, const char *capability, const w
     if (!c->ops->symbols) return WAI_unsupported_capability;
     wai_job j;
     wai_job_init(&j, c, NULL);
-    wai_set_ref *held = NULL;
+    wai_set_ref *held;
     st = wai_steps_prepare(ctx, set, &j, data, len, &held);
     if (st == WAI_ok && n) {
         *n = (size_t)j.cost.entropy_steps;
@@ -53,8 +49,7 @@ static wai_status entropy_only(wai_context *ctx, const char *capability, const w
     }
     if (st == WAI_ok && (!n || out)) st = c->ops->symbols(&j, &ctx->alloc, out);
     if (st == WAI_ok && digest) memcpy(digest, j.symbols_digest, 32);
-    if (c->ops->release) c->ops->release(&j, &ctx->alloc);
-    wai_set_cache_release(ctx->sets, held);
+    wai_steps_end(ctx, &j, held);
     return st;
 }
 

@@ -2,6 +2,7 @@
 #include "decode/steps.h"
 
 #include "common/context.h"
+#include "wai/wai_decode.h"
 
 wai_status wai_steps_codec(const char *name, const uint8_t *data, size_t len,
                            const wai_codec **out) {
@@ -15,6 +16,7 @@ wai_status wai_steps_resolve_set(wai_context *ctx, const wai_set *set, wai_job *
                                  wai_set_ref **held) {
     *held = NULL;
     if (!j->reads_set) return WAI_ok;
+    if (!ctx) return WAI_set_incomplete; /* a query without a context reads no set */
     wai_set_kind k = wai_codec_set_kind(j->codec);
     int hit;
     wai_status st = wai_set_check_members(&k, set);
@@ -29,6 +31,17 @@ wai_status wai_steps_prepare(wai_context *ctx, const wai_set *set, wai_job *j,
     *held = NULL;
     wai_status st = j->codec->ops->parse(j, data, len);
     if (st == WAI_ok) st = wai_steps_resolve_set(ctx, set, j, held);
-    if (st == WAI_ok) st = j->codec->ops->prepare(j, &ctx->alloc);
+    if (st == WAI_ok) st = j->codec->ops->prepare(j, ctx ? &ctx->alloc : NULL);
     return st;
+}
+
+wai_status wai_steps_limits(const wai_job *j, uint64_t max_cost, uint64_t max_memory,
+                            wai_cost *cost) {
+    if (cost) *cost = j->cost;
+    return wai_cost_within(&j->cost, max_cost, max_memory) ? WAI_ok : WAI_cost_over_limit;
+}
+
+void wai_steps_end(wai_context *ctx, wai_job *j, wai_set_ref *held) {
+    if (j->codec->ops->release) j->codec->ops->release(j, ctx ? &ctx->alloc : NULL);
+    if (ctx) wai_set_cache_release(ctx->sets, held);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "dispatch/path.h"
 
 /* Where a choice is: asking about path `at` (question q), or over. */
 typedef enum phase { OVER, ASKING } phase;
@@ -46,10 +47,6 @@ void wai_dispatch_destroy(wai_dispatch *d) {
     wai_free(&a, d);
 }
 
-static int same_path(const wai_path *a, const wai_path *b) {
-    return a->unit == b->unit && a->backend == b->backend && a->arithmetic == b->arithmetic;
-}
-
 /* Every path valid and none twice, checked before any is tried, so a bad
  * offer is refused whole rather than after a path has run. */
 static int offer_valid(const wai_dispatch_offer *o) {
@@ -57,7 +54,7 @@ static int offer_valid(const wai_dispatch_offer *o) {
     for (size_t i = 0; i < o->n; i++) {
         if (!wai_path_valid(&o->paths[i])) return 0;
         for (size_t j = 0; j < i; j++)
-            if (same_path(&o->paths[j], &o->paths[i])) return 0;
+            if (wai_path_same(&o->paths[j], &o->paths[i])) return 0;
     }
     return 1;
 }
@@ -67,22 +64,27 @@ static void end(wai_dispatch *d, wai_status st) {
     d->status = st;
 }
 
+/* The report's next refusal: the path asked about, and why. */
+static void note_refusal(wai_dispatch *d, wai_status reason) {
+    wai_dispatch_report *r = &d->report;
+    d->refused[r->n_refused].path = d->offer[d->at];
+    d->refused[r->n_refused].reason = reason;
+    r->n_refused++;
+}
+
 /* §3 on the paths from `from` on: the first admitted is asked about (its
  * unit first); the others are refused on the way. */
 static void advance(wai_dispatch *d, size_t from) {
     wai_dispatch_report *r = &d->report;
     for (d->at = from; d->at < d->n_offer; d->at++) {
-        const wai_path *path = &d->offer[d->at];
-        wai_status reason = wai_dispatch_admit(r->capability, r->needed, path);
+        wai_status reason = wai_dispatch_admit(r->capability, r->needed, &d->offer[d->at]);
         if (reason == WAI_ok) {
             d->phase = ASKING;
             d->q = WAI_DISPATCH_UNIT;
             memset(&d->plan, 0, sizeof d->plan);
             return;
         }
-        d->refused[r->n_refused].path = *path;
-        d->refused[r->n_refused].reason = reason;
-        r->n_refused++;
+        note_refusal(d, reason);
     }
     /* Every path refused: the reason of the one the sink preferred (D10). */
     end(d, r->n_refused ? d->refused[0].reason : WAI_invalid_argument);
@@ -130,10 +132,7 @@ static const wai_status refusal_of[] = {WAI_dispatch_unit_absent, WAI_dispatch_p
                                         WAI_dispatch_backend_failed};
 
 static void refuse(wai_dispatch *d, wai_status reason) {
-    wai_dispatch_report *r = &d->report;
-    d->refused[r->n_refused].path = d->offer[d->at];
-    d->refused[r->n_refused].reason = reason;
-    r->n_refused++;
+    note_refusal(d, reason);
     advance(d, d->at + 1);
 }
 

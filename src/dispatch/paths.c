@@ -1,6 +1,6 @@
 /* The paths of neural-dispatch §1 that exist, this sink's default offer,
  * and the offer's text form (docs/dispatch.md, "Offers"). */
-#include "wai/wai_dispatch.h"
+#include "dispatch/path.h"
 
 #include <string.h>
 
@@ -41,10 +41,6 @@ static const struct {
  * longer than any real UNIT/BACKEND/ARITHMETIC. */
 #define TOKEN_MAX 48
 
-static int same_path(const wai_path *a, const wai_path *b) {
-    return a->unit == b->unit && a->backend == b->backend && a->arithmetic == b->arithmetic;
-}
-
 /* UNIT/BACKEND/ARITHMETIC, each part one of §1's tokens. */
 static int parse_full(char *tok, wai_path *out) {
     char *s1 = strchr(tok, '/');
@@ -82,7 +78,7 @@ wai_status wai_dispatch_parse_offer(const char *list, wai_path *out, size_t cap,
         if (k == WAI_DISPATCH_MAX_PATHS || !parse_token(p, len, &path))
             return WAI_invalid_argument;
         for (size_t i = 0; i < k; i++)
-            if (same_path(&o[i], &path)) return WAI_invalid_argument;
+            if (wai_path_same(&o[i], &path)) return WAI_invalid_argument;
         o[k++] = path;
         if (!comma) break;
         p = comma + 1;

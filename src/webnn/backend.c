@@ -11,9 +11,6 @@
 #include "common/lock.h"
 #include "webnn/ml.h"
 
-#define PROGRAM "decoder.webnn.json"
-#define WEIGHTS "decoder.f32"
-
 typedef struct backend {
     wai_context *ctx;
     const wai_allocator *alloc;
@@ -98,8 +95,8 @@ static wai_status graph_for(backend *b, program *p, const wai_latent_job *g) {
     drop_graph(p);
     const uint8_t *text, *weights;
     size_t tlen, wlen;
-    if (wai_set_find(g->set, PROGRAM, &text, &tlen) != WAI_ok ||
-        wai_set_find(g->set, WEIGHTS, &weights, &wlen) != WAI_ok)
+    if (wai_set_find(g->set, WAI_WEBNN_PROGRAM_MEMBER, &text, &tlen) != WAI_ok ||
+        wai_set_find(g->set, WAI_WEBNN_WEIGHTS_MEMBER, &weights, &wlen) != WAI_ok)
         return WAI_dispatch_backend_failed;
     const wai_ml_named_descriptor in = {wai_webnn_program_input(p->desc, NULL),
                                         {WAI_ML_FLOAT32, 4, {1, g->channels, g->height, g->width}}};
@@ -170,7 +167,8 @@ static wai_status run(void *self, void *prog, wai_latent_job *g) {
     return st;
 }
 
-static const char *const members[] = {PROGRAM, WEIGHTS, NULL};
+static const char *const members[] = {WAI_WEBNN_PROGRAM_MEMBER, WAI_WEBNN_WEIGHTS_MEMBER,
+                                      NULL};
 
 static const wai_backend_ops webnn_cpu = {
     .name = "webnn",

@@ -10,9 +10,6 @@
 #include "common/json.h"
 #include "webnn/ml.h"
 
-#define PROGRAM "decoder.webnn.json"
-#define WEIGHTS "decoder.f32"
-
 struct wai_webnn_program {
     wai_allocator alloc;
     char *input;           /* the description's one input */
@@ -44,8 +41,8 @@ wai_status wai_webnn_program_open(const wai_allocator *alloc, const wai_set *set
     wai_allocator_resolve(alloc, &a);
     const uint8_t *text, *w;
     size_t len, wlen;
-    if (wai_set_find(set, PROGRAM, &text, &len) != WAI_ok ||
-        wai_set_find(set, WEIGHTS, &w, &wlen) != WAI_ok)
+    if (wai_set_find(set, WAI_WEBNN_PROGRAM_MEMBER, &text, &len) != WAI_ok ||
+        wai_set_find(set, WAI_WEBNN_WEIGHTS_MEMBER, &w, &wlen) != WAI_ok)
         return WAI_dispatch_program_absent;
     wai_json_doc *doc;
     wai_json_error e = wai_json_parse(&a, text, len, &doc, NULL);

@@ -17,6 +17,11 @@
 #include "wai/wai_backend.h"
 #include "wai/wai_webnn.h"
 
+/* A latent program's members in a set (latent.c reads them, backend.c
+ * builds their graph): the graph description and its float32 weights. */
+#define WAI_WEBNN_PROGRAM_MEMBER "decoder.webnn.json"
+#define WAI_WEBNN_WEIGHTS_MEMBER "decoder.f32"
+
 /* How a context's kernels run: through the wai_context's allocator and
  * threads, which libwai lends by its public API (include/wai/wai_backend.h),
  * so libwai_webnn reaches nothing inside libwai. */

@@ -50,16 +50,10 @@ typedef struct wai_web_float wai_web_float;
 static void answer_own(wai_web_float *h) {
     wai_path p;
     wai_dispatch_question q;
-    while (wai_dispatch_next(h->dispatch, &p, &q)) {
-        if (q == WAI_DISPATCH_PROGRAM)
-            wai_dispatch_answer(h->dispatch, p.backend == WAI_BACKEND_WEBNN ? h->program_status
-                                                                          : WAI_ok,
-                                NULL);
-        else if (q == WAI_DISPATCH_SHAPE)
-            wai_dispatch_answer(h->dispatch,
-                                p.backend == WAI_BACKEND_WEBNN ? h->shape_status : WAI_ok, NULL);
-        else
-            return;
+    while (wai_dispatch_next(h->dispatch, &p, &q) &&
+           (q == WAI_DISPATCH_PROGRAM || q == WAI_DISPATCH_SHAPE)) {
+        wai_status own = q == WAI_DISPATCH_PROGRAM ? h->program_status : h->shape_status;
+        wai_dispatch_answer(h->dispatch, p.backend == WAI_BACKEND_WEBNN ? own : WAI_ok, NULL);
     }
 }
 
@@ -71,11 +65,7 @@ wai_web_float *wai_web_float_open(wai_context *ctx, const char *capability, cons
     wai_web_float *h = calloc(1, sizeof *h);
     if (!h) return NULL;
     wai_decoder_config c;
-    wai_decoder_config_default(&c);
-    c.capability = capability;
-    c.set = set;
-    c.max_cost = max_cost;
-    c.max_memory = max_memory;
+    glue_decoder_config(&c, capability, set, max_cost, max_memory);
     memset(&h->cost, 0xff, sizeof h->cost);
     h->status = wai_latent_decode(ctx, &c, payload, len, &h->cost, &h->latent);
     h->have_cost = h->cost.output_bytes != UINT64_MAX || h->cost.working_bytes != UINT64_MAX;

@@ -91,6 +91,15 @@ EXPORT(wai_web_result_free) void wai_web_result_free(wai_web_result *r) {
     free(r);
 }
 
+void glue_decoder_config(wai_decoder_config *c, const char *capability, const wai_set *set,
+                         uint64_t max_cost, uint64_t max_memory) {
+    wai_decoder_config_default(c);
+    c->capability = capability;
+    c->set = set;
+    c->max_cost = max_cost;
+    c->max_memory = max_memory;
+}
+
 wai_status glue_dispatch_options(wai_dispatch_options *o, wai_path *paths, const char *intent,
                                  const char *pin_tier, const char *offer) {
     wai_dispatch_options_default(o);

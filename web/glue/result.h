@@ -36,6 +36,10 @@ struct wai_web_result {
 wai_status glue_dispatch_options(wai_dispatch_options *o, wai_path *paths, const char *intent,
                                  const char *pin_tier, const char *offer);
 
+/* A call's decoder config: the defaults, then what the page gave. */
+void glue_decoder_config(wai_decoder_config *c, const char *capability, const wai_set *set,
+                         uint64_t max_cost, uint64_t max_memory);
+
 /* Appends n bytes to r's data; 0 when memory ran out. */
 int result_keep(wai_web_result *r, const void *p, size_t n);
 

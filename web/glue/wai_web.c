@@ -89,11 +89,7 @@ decoder *wai_web_decoder_create(wai_context *ctx, const char *capability, const 
         WAI_ok)
         return h;
     wai_decoder_config c;
-    wai_decoder_config_default(&c);
-    c.capability = capability;
-    c.set = set;
-    c.max_cost = max_cost;
-    c.max_memory = max_memory;
+    glue_decoder_config(&c, capability, set, max_cost, max_memory);
     c.dispatch = &h->dispatch;
     h->status = wai_decoder_create(ctx, &c, &h->d);
     return h;
