@@ -208,14 +208,16 @@ static wai_status bounded(const wai_exec *ex, const wai_layer *l, const uint64_t
     return wai_bound_conv(*a, sums, l->mult, l->bias, l->cout, shift);
 }
 
+/* A layer's pair dot path (wai_conv2d_dot, wai_conv_t2d_dot): 1 when it
+ * took the layer and wrote y. */
+typedef int (*dot_path)(const wai_exec *ex, const wai_layer *l, uint32_t shift, const int64_t *x,
+                        uint32_t h, uint32_t w, int64_t *y, uint32_t oh, uint32_t ow, uint64_t a);
+
 /* A layer's work once its arguments passed: A over its input, then its
  * bound (the refusals come before any thread starts), then the pair dot
  * path where it takes the layer, else the tiled path: the accumulator mode
  * from A and the weights, and share over ex's threads, each a run of output
  * rows (no more threads than rows). */
-typedef int (*dot_path)(const wai_exec *ex, const wai_layer *l, uint32_t shift, const int64_t *x,
-                        uint32_t h, uint32_t w, int64_t *y, uint32_t oh, uint32_t ow, uint64_t a);
-
 static wai_status compute(const wai_exec *ex, const wai_layer *l, const uint64_t *sums,
                           uint32_t shift, const int64_t *x, size_t n_in, uint32_t h, uint32_t w,
                           int64_t *y, uint32_t oh, uint32_t ow, dot_path dot,
