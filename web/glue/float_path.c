@@ -129,8 +129,6 @@ EXPORT(wai_web_float_state) wai_web_result *wai_web_float_state(const wai_web_fl
                   j->picture_width);
         text_putf(t, ", \"height\": %llu}, \"input\": %llu", j->picture_height,
                   (unsigned long long)(uintptr_t)h->input);
-        text_puts(t, ", \"input_name\": ");
-        text_string(t, wai_webnn_program_input(h->program, NULL));
         text_puts(t, ", \"program\": ");
         text_string(t, wai_status_name(h->shape_status));
     }
