@@ -6,14 +6,37 @@
  * Invariants: the reader and the builder refuse with a WebNN status (or
  * out_of_memory past the heap's ceiling), never a crash; a graph built
  * has valid descriptors for its inputs and outputs, builds the same on the
- * reference kernels, and, when small, computes on both kernel sets. */
+ * reference kernels, and, when small, computes on both kernel sets. The
+ * same text as a set's latent program (wai_webnn_program_open, which reads
+ * its one input) opens or is dispatch_program_absent (out_of_memory past
+ * the ceiling); opened, it names its input and at least one channel. */
 #include <string.h>
 
+#include "wai/wai_set.h"
 #include "webnn_fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_WEIGHTS 16384
+
+static void program_checks(wai_context *ctx, const uint8_t *text, size_t len,
+                           const float *weights, size_t n_weights) {
+    wai_set *set;
+    if (wai_set_create(ctx, &set) != WAI_ok) return; /* past the ceiling */
+    if (wai_set_add_borrowed(set, "decoder.webnn.json", text, len) == WAI_ok &&
+        wai_set_add_borrowed(set, "decoder.f32", (const uint8_t *)weights, 4 * n_weights) ==
+            WAI_ok) {
+        wai_webnn_program *p = NULL;
+        wai_status st = wai_webnn_program_open(wai_context_allocator(ctx), set, &p);
+        if (st != WAI_ok && st != WAI_dispatch_program_absent && st != WAI_out_of_memory)
+            __builtin_trap();
+        if ((st == WAI_ok) != (p != NULL)) __builtin_trap();
+        uint32_t channels = 0;
+        if (p && (!wai_webnn_program_input(p, &channels) || channels < 1)) __builtin_trap();
+        wai_webnn_program_destroy(p);
+    }
+    wai_set_destroy(set);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static float weights[MAX_WEIGHTS];
@@ -60,6 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         for (int k = 0; k < 2; k++) fuzz_run_small(c[k], g[k], (uint32_t)size);
     }
     for (int k = 0; k < 2; k++) wai_ml_context_destroy(c[k]);
+    program_checks(ctx, data + 2, size - 2, weights, n_weights);
     wai_context_destroy(ctx);
     if (heap.live != 0) __builtin_trap(); /* everything given back */
     return 0;
