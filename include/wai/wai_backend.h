@@ -12,9 +12,13 @@
  * caller's probe (include/wai/wai_dispatch.h); the chosen path's backend
  * runs the networks.
  *
- * This revision's plug-in backends compute a latent capability's networks
- * (wai.neural.bmshj2018: the entropy stage's symbols and offsets in, the
- * picture out; docs/backends.md), in floating point. A backend's program
+ * A plug-in backend on a float path computes a latent capability's
+ * networks (wai.neural.bmshj2018: the entropy stage's symbols and offsets
+ * in, the picture out; docs/backends.md). One on an integer path
+ * (gpu/wgsl/integer) computes the integer networks of every capability
+ * whose networks are the integer operator set's, one whole network at a
+ * time (wai_network_job), bit for bit as libwai's CPU does; libwai keeps
+ * the entropy stage, the checks and the exactness rule. A backend's program
  * is members of the decode's parameter set; libwai opens it once per
  * loaded set and context and keeps it with the set in the context's
  * loaded-set cache, so a run of decodes pays for it once. */
@@ -62,6 +66,48 @@ typedef struct wai_latent_job {
     uint8_t reserved[32];           /* written zero: room to grow */
 } wai_latent_job;
 
+/* ---- the job of an integer network ------------------------------------------ */
+
+/* One layer of an integer network as its file states it
+ * (docs/integer-operators.md, "The network files"), with the shapes
+ * planning gave it ([c, 1, len] in one dimension). Arrays are libwai's,
+ * valid during the run. */
+typedef struct wai_network_layer {
+    uint32_t kind;          /* the file's tag: 0 transposed convolution, 1 convolution,
+                             * 2 inverse GDN, 3 ReLU, 4 leaky ReLU */
+    uint32_t cin, cout, k, stride, pad, opad;  /* (transposed) convolutions */
+    uint32_t c;             /* inverse GDN: channels */
+    uint32_t lshift;        /* leaky ReLU */
+    int64_t slope;          /* leaky ReLU */
+    const int16_t *weights; /* in the file's order: [cin][cout][k][k] transposed
+                             * ([cin][cout][k] in one dimension), [cout][cin][k][k] */
+    const int64_t *mult;    /* [cout] */
+    const int64_t *bias;    /* [cout] */
+    const int32_t *gamma;   /* [c][c]: row i feeds output channel i */
+    const int64_t *beta;    /* [c] */
+    uint32_t in_c, in_h, in_w, out_c, out_h, out_w;
+} wai_network_layer;
+
+/* One run of a whole network. The backend computes every layer in the
+ * arithmetic of docs/integer-operators.md and writes, for each layer
+ * i >= 1, amax[i] = the largest |x| of layer i's input (|-2^63| = 2^63).
+ * libwai has checked layer 0's bound; it checks each later layer's bound
+ * against amax[i] after the run, in order, and refuses the decode
+ * field_range at the first that fails, discarding the output: past a
+ * failing layer the backend's values (wrapped, say) are never used. */
+typedef struct wai_network_job {
+    const void *network;    /* the same for the same network while the program is open:
+                             * a key for what the backend keeps of its parameters */
+    uint32_t dims;          /* 2: WHM1, 1: WAM1 */
+    uint32_t afrac, gf, shift;
+    uint32_t n_layers;
+    const wai_network_layer *layers;
+    const int64_t *input;   /* layers[0]'s input, [in_c][in_h][in_w] */
+    int64_t *output;        /* the last layer's output */
+    uint64_t *amax;         /* [n_layers]; amax[0], the input's, is given */
+    uint8_t reserved[32];   /* zero: room to grow */
+} wai_network_job;
+
 /* ---- a backend ----------------------------------------------------------- */
 
 /* A backend's description: a const object its library gives. Every
@@ -92,15 +138,28 @@ typedef struct wai_backend_ops {
     /* The plan it states for the job (out zeroed first; leave stated 0
      * for none). */
     wai_status (*plan)(void *self, void *program, const wai_latent_job *job, wai_placement *out);
-    /* Computes job->rgb. A program's state is used by one run at a time. */
+    /* A float path's: computes job->rgb. A program's state is used by one
+     * run at a time. */
     wai_status (*run)(void *self, void *program, wai_latent_job *job);
-    void *reserved[8];                  /* NULL: room to grow */
+    /* An integer path's: runs one network (wai_network_job), exactly.
+     * dispatch_backend_failed (a lost device, a buffer it cannot have)
+     * refuses the path for this decode, and the next path offered runs it
+     * whole; nothing this run wrote reaches the caller. */
+    wai_status (*network)(void *self, void *program, wai_network_job *job);
+    void *reserved[7];                  /* NULL: room to grow */
 } wai_backend_ops;
 
 /* Registers b (borrowed: it must outlive ctx) with ctx, creating its
- * instance. WAI_invalid_argument for a description that is not a float
- * path's, lacks run, or whose reserved room is not NULL, or for a path a
- * backend of ctx already serves; create's status passes up. */
+ * instance. WAI_invalid_argument for a float path's description that
+ * lacks run, an integer path's that lacks network (or has run), a
+ * description whose reserved room is not NULL, or a path a backend of ctx
+ * already serves; create's status passes up.
+ *
+ * An integer path's backend claims decode-equivalence before its first
+ * decode (docs/backends.md, "Claiming the tier"): libwai runs a small
+ * known-answer network through it and compares the output with its own
+ * CPU's; a backend that differs is refused dispatch_backend_failed for
+ * the context's life, and the next path offered runs. */
 WAI_API wai_status wai_context_add_backend(wai_context *ctx, const wai_backend_ops *b);
 
 /* The instance of b in ctx (what its create made), or NULL when b is not

@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "common/context.h"
+#include "decode/claim.h"
+#include "decode/net_device.h"
 #include "dispatch/path.h"
 #include "wai/wai_hash.h"
 #include "sets/set.h"
@@ -14,7 +16,12 @@ void wai_backends_init(wai_backends *b) {
     b->n = 1;
 }
 
-const wai_backend_entry *wai_backends_integer(const wai_backends *b) { return &b->entries[0]; }
+wai_backend_entry *wai_backends_integer(wai_backends *b) { return &b->entries[0]; }
+
+/* A plug-in backend on an integer path: runs whole integer networks. */
+static int runs_networks(const wai_backend_ops *d) {
+    return d && d->path.arithmetic == WAI_ARITHMETIC_INTEGER;
+}
 
 void wai_backends_destroy(wai_backends *b) {
     if (!b) return;
@@ -24,14 +31,16 @@ void wai_backends_destroy(wai_backends *b) {
     b->n = 0;
 }
 
-/* The integer interpreter runs integer networks; a plug-in backend, this
- * revision's, a latent's floating-point program. */
+/* The integer interpreter runs every integer network, an integer path's
+ * backend those of the integer operator set; one on a latent path, a
+ * latent's program. */
 static int serves(const wai_backend_entry *e, const wai_codec *c) {
-    return e->desc ? c->networks == WAI_NETWORKS_LATENT : c->networks == WAI_NETWORKS_INTEGER;
+    if (!e->desc) return c->networks != WAI_NETWORKS_LATENT;
+    return runs_networks(e->desc) ? c->networks == WAI_NETWORKS_INTEGER
+                                  : c->networks == WAI_NETWORKS_LATENT;
 }
 
-const wai_backend_entry *wai_backends_find(const wai_backends *b, const wai_codec *c,
-                                           const wai_path *path) {
+wai_backend_entry *wai_backends_find(wai_backends *b, const wai_codec *c, const wai_path *path) {
     for (size_t i = 0; b && c && c->ops && i < b->n; i++)
         if (wai_path_same(&b->entries[i].path, path) && serves(&b->entries[i], c))
             return &b->entries[i];
@@ -40,10 +49,12 @@ const wai_backend_entry *wai_backends_find(const wai_backends *b, const wai_code
 
 /* ---- the public registry (include/wai/wai_backend.h) ------------------------ */
 
+/* A latent path's backend runs a latent job, an integer path's networks. */
 static int desc_valid(const wai_backend_ops *d) {
     for (size_t i = 0; i < sizeof d->reserved / sizeof *d->reserved; i++)
         if (d->reserved[i]) return 0;
-    return d->run && wai_path_valid(&d->path) && d->path.arithmetic == WAI_ARITHMETIC_FLOAT;
+    if (!wai_path_valid(&d->path)) return 0;
+    return runs_networks(d) ? d->network && !d->run : d->run && !d->network;
 }
 
 wai_status wai_context_add_backend(wai_context *ctx, const wai_backend_ops *d) {
@@ -144,15 +155,33 @@ static wai_status answer_program(wai_backend_turn *t, wai_job *j) {
     return wai_set_ref_attach(t->ctx->sets, t->held, &ops, key, &arg, &t->slot);
 }
 
+/* An integer path's backend holds decode-equivalence only once it has
+ * given the known answer (decode/claim.h); checked before its first
+ * decode, and a refusal lasts the context's life. */
+static wai_status claim(wai_backend_turn *t) {
+    wai_backend_entry *e = t->entry;
+    if (e->claim == 0) {
+        wai_status st = wai_claim_check(&t->ctx->exec, e->desc, e->self);
+        if (st == WAI_out_of_memory) return st;
+        e->claim = st == WAI_ok ? 1 : -1;
+    }
+    return e->claim > 0 ? WAI_ok : WAI_dispatch_backend_failed;
+}
+
 wai_status wai_backend_answer(wai_backend_turn *t, wai_job *j, wai_dispatch_question q,
                               wai_placement *plan) {
     const wai_backend_entry *e = t->entry;
-    if (q == WAI_DISPATCH_UNIT) return e ? WAI_ok : WAI_dispatch_unit_absent;
+    if (q == WAI_DISPATCH_UNIT) {
+        if (!e) return WAI_dispatch_unit_absent;
+        return runs_networks(e->desc) ? claim(t) : WAI_ok;
+    }
     /* The integer interpreter's program is the set's integer networks,
      * found and checked against the payload before the dispatch. */
     if (!e || !e->desc) return WAI_ok;
     const wai_backend_ops *d = e->desc;
     if (q == WAI_DISPATCH_PROGRAM) return answer_program(t, j);
+    /* An integer path's backend takes the networks as planned. */
+    if (runs_networks(d)) return WAI_ok;
     void *program = wai_set_slot_state(t->slot);
     if (q == WAI_DISPATCH_SHAPE) return d->shape ? d->shape(e->self, program, &j->latent) : WAI_ok;
     if (q == WAI_DISPATCH_PLAN && d->plan) {
@@ -166,6 +195,16 @@ wai_status wai_backend_run(wai_backend_turn *t, wai_job *j, const wai_exec *ex, 
     const wai_backend_entry *e = t->entry;
     j->path = e->path;
     if (!e->desc) return j->codec->ops->run(j, ex, out);
+    if (runs_networks(e->desc)) {
+        /* The codec's own run, its networks on the device. */
+        wai_net_device_of of = {e->desc, e->self, wai_set_slot_state(t->slot), ex->alloc};
+        wai_net_device dev;
+        wai_net_device_bind(&dev, &of);
+        wai_exec on = *ex;
+        on.device = &dev;
+        on.ws = NULL;
+        return j->codec->ops->run(j, &on, out);
+    }
     /* A latent's networks: the entropy stage (once, whichever path runs),
      * then the backend's program. */
     wai_status st = j->latent.symbols ? WAI_ok : j->codec->ops->latent(j, ex->alloc);

@@ -20,6 +20,9 @@ typedef struct wai_backend_entry {
     wai_path path;
     const wai_backend_ops *desc; /* NULL: libwai's integer interpreter */
     void *self;              /* desc's instance in this context */
+    /* An integer path's claim of decode-equivalence (decode/claim.h):
+     * 0 not yet checked, 1 held, -1 refused for the context's life. */
+    int claim;
 } wai_backend_entry;
 
 typedef struct wai_backends {
@@ -34,11 +37,10 @@ void wai_backends_init(wai_backends *b);
 void wai_backends_destroy(wai_backends *b);
 
 /* The integer interpreter (cpu/wai-ops/integer), every context's first. */
-const wai_backend_entry *wai_backends_integer(const wai_backends *b);
+wai_backend_entry *wai_backends_integer(wai_backends *b);
 
 /* The backend serving codec c's networks on path, or NULL. */
-const wai_backend_entry *wai_backends_find(const wai_backends *b, const wai_codec *c,
-                                           const wai_path *path);
+wai_backend_entry *wai_backends_find(wai_backends *b, const wai_codec *c, const wai_path *path);
 
 /* What one decode's networks need of its backends while the dispatch asks
  * about one path: the context, the loaded set held (the program's slot
@@ -46,7 +48,7 @@ const wai_backend_entry *wai_backends_find(const wai_backends *b, const wai_code
 typedef struct wai_backend_turn {
     wai_context *ctx;
     wai_set_ref *held;
-    const wai_backend_entry *entry; /* the path's backend, or NULL */
+    wai_backend_entry *entry;       /* the path's backend, or NULL */
     wai_set_slot *slot;             /* its program, held from PROGRAM to the end of the path */
 } wai_backend_turn;
 

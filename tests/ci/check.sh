@@ -281,6 +281,10 @@ main() {
         # in build/ci/browser).
         run_test web-browser node "$WAI_REPO/web/test/browser.mjs" "$CI/wasm32/web/wai.wasm" \
             "$CI/gcc/tools/wai/wai" "$WAI_REPO/build/npm/node_modules" "$CI/browser"
+        # The gpu/wgsl/integer path: the corpus and the examples on WebGPU
+        # (SwiftShader, a CPU adapter), and a broken kernel refused.
+        run_test web-gpu node "$WAI_REPO/web/test/gpu_browser.mjs" "$CI/wasm32/web/wai.wasm" \
+            "$CI/gcc/tools/wai/wai" "$WAI_REPO/build/npm/node_modules"
     else xarch_ok=0; fi
 
     section "cross-architecture exactness"

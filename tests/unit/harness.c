@@ -185,6 +185,7 @@ int main(int argc, char **argv) {
     suite_bmshj2018();
     suite_webnn_conformance();
     suite_threads();
+    suite_int_backend();
     printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed ? 1 : 0;
 }

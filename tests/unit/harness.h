@@ -71,6 +71,7 @@ void suite_sets(void);
 void suite_decode_memory(void);
 void suite_decoder_dispatch(void);
 void suite_threads(void);
+void suite_int_backend(void);
 void suite_webnn_conformance(void);
 void suite_webnn_kernels(void);
 void suite_webnn_fast(void);

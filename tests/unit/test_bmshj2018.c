@@ -451,7 +451,7 @@ static const wai_backend_ops fake_gpu = {"fake",     {WAI_UNIT_GPU, WAI_BACKEND_
                                                       WAI_ARITHMETIC_FLOAT},
                                          fake_members, fake_create, NULL,
                                          fake_open,    fake_close,  NULL,
-                                         fake_plan,    fake_run,    {NULL}};
+                                         fake_plan,    fake_run,    NULL,  {NULL}};
 
 static void test_plugged_backend(void) {
     bset b;

@@ -41,6 +41,10 @@ wai_web_result *wai_web_inspect(wai_context *ctx, const char *capability, const 
                                 const uint8_t *payload, size_t len);
 wai_web_result *wai_web_capabilities(void);
 
+/* gpu_path.c: a context whose integer networks the page's WebGPU runs
+ * (gpu/wgsl/integer, docs/wgsl.md). */
+wai_context *wai_web_context_create_gpu(void);
+
 /* float_path.c: a float capability's decode whose networks the page's
  * WebNN runs, step by step (docs/web.md). */
 typedef struct wai_web_float wai_web_float;

@@ -9,6 +9,7 @@
 //   if (r.ok) for (const o of r.outputs) ...;  else console.log(r.status);
 import { decodeFloat } from "./float.js";
 import { instantiate } from "./wasm.js";
+import { WgslDevice } from "./wgsl.js";
 
 const U64_MAX = (1n << 64n) - 1n;
 /** The default memory a decode may declare: 1 GiB, under the module's 2 GiB
@@ -140,10 +141,15 @@ export class Decoder {
   constructor(wai, opts = {}) {
     const m = wai.m;
     this.m = m;
+    // A GPU decoder (opts.gpu and a page with one) decodes only through
+    // sendAsync: its networks wait on the GPU.
+    this.gpu = Boolean(opts.gpu && wai.gpuCtx);
+    this.wai = wai;
+    const ctx = this.gpu ? wai.gpuCtx : wai.ctx;
     this.strings = [opts.capability, opts.intent, opts.pinTier, opts.offer].map((s) => m.str(s));
     const [cap, intent, pin, offer] = this.strings;
-    this.set = makeSet(m, wai.ctx, opts.set);
-    this.h = m.ex.wai_web_decoder_create(wai.ctx, cap, this.set,
+    this.set = makeSet(m, ctx, opts.set);
+    this.h = m.ex.wai_web_decoder_create(ctx, cap, this.set,
       u64(opts.maxCost, U64_MAX, "maxCost"), u64(opts.maxMemory, DEFAULT_MAX_MEMORY, "maxMemory"),
       intent, pin, offer);
     if (!this.h) {
@@ -157,6 +163,7 @@ export class Decoder {
    * symbolsDigest }. A refusal is a status, never an exception. */
   send(payload) {
     if (!this.h) throw new WaiError("invalid_argument", "the decoder is closed");
+    if (this.gpu) throw new WaiError("invalid_argument", "a GPU decoder decodes with sendAsync");
     const b = bytesOf(payload, "payload");
     const p = this.m.put(b);
     try {
@@ -164,6 +171,26 @@ export class Decoder {
     } finally {
       this.m.free(p);
     }
+  }
+  /** send(), with the networks on the page's GPU where this is a GPU
+   * decoder (the module waits on it through JSPI); one at a time per
+   * module. The result has `timing`: total and networks (ms). */
+  sendAsync(payload) {
+    if (!this.h) throw new WaiError("invalid_argument", "the decoder is closed");
+    if (!this.gpu) return Promise.resolve(this.send(payload));
+    const b = bytesOf(payload, "payload");
+    return this.wai.serial(async () => {
+      const dev = this.wai.gpu.device;
+      const t0 = performance.now(), g0 = dev.gpuMs;
+      const p = this.m.put(b);
+      try {
+        const r = resultOf(this.m.take(await this.m.sendPromising(this.h, p, b.length)));
+        r.timing = { total: performance.now() - t0, networks: dev.gpuMs - g0 };
+        return r;
+      } finally {
+        this.m.free(p);
+      }
+    });
   }
   close() {
     const ex = this.m.ex;
@@ -176,10 +203,31 @@ export class Decoder {
 }
 
 export class Wai {
-  constructor(ex) {
+  constructor(ex, gpu = {}) {
     this.m = new Module(ex);
     this.ctx = ex.wai_web_context_create();
     if (!this.ctx) throw new WaiError("out_of_memory", "cannot make a context");
+    // The GPU path's context, where the page has a device: its decodes go
+    // through the promising send, one at a time (serial), since a module
+    // waiting on the GPU keeps its C stack in the module's memory.
+    this.gpu = gpu;
+    this.gpuCtx = 0;
+    if (gpu.device) {
+      this.m.sendPromising = WebAssembly.promising(ex.wai_web_decoder_send);
+      this.gpuCtx = ex.wai_web_context_create_gpu();
+      if (!this.gpuCtx) throw new WaiError("out_of_memory", "cannot make a context");
+    }
+    this.queue = Promise.resolve();
+  }
+  /** The GPU path here: { device } (the adapter's name) or { reason } it is absent. */
+  get gpuInfo() {
+    return this.gpu.device ? { device: this.gpu.device.name } : { reason: this.gpu.reason ?? "none" };
+  }
+  /** Runs fn after every earlier GPU decode has ended. */
+  serial(fn) {
+    const p = this.queue.then(fn);
+    this.queue = p.catch(() => {});
+    return p;
   }
   /** Decodes one payload (a whole clip, image, sound or splat): options
    * capability (default: the payload's magic), set ({name: bytes}),
@@ -195,15 +243,27 @@ export class Wai {
   }
   /** Decodes one payload, a float capability's (wai.neural.bmshj2018)
    * included: its networks run on the page's WebNN (options.ml, default
-   * navigator.ml; null: none), every other step in libwai's C. The result
-   * is decode()'s, with `timing` (ms) for a float decode. Integer
-   * capabilities decode as decode() does. */
+   * navigator.ml; null: none), every other step in libwai's C. An integer
+   * capability's networks run on the page's GPU (gpu/wgsl/integer, where
+   * it has one and options.gpu is not false), to the CPU's bits. The
+   * result is decode()'s, with `timing` (ms). */
   async decodeAsync(payload, opts = {}) {
     const b = bytesOf(payload, "payload");
     const name = opts.capability ?? this.inspect(b).capability;
     this.caps ??= this.capabilities();
     const info = this.caps.find((c) => c.name === name);
-    if (!info || info.tier !== "none") return this.decode(b, opts);
+    if (!info || info.tier !== "none") {
+      const d = new Decoder(this, { ...opts, gpu: opts.gpu !== false });
+      try {
+        if (d.status !== "ok") return resultOf({ json: { status: d.status }, data: new Uint8Array(0) });
+        const t0 = performance.now();
+        const r = await d.sendAsync(b);
+        r.timing ??= { total: performance.now() - t0, networks: null };
+        return r;
+      } finally {
+        d.close();
+      }
+    }
     return decodeFloat(this.m, this.ctx, b, {
       ...opts, capability: name,
       maxCost: u64(opts.maxCost, U64_MAX, "maxCost"),
@@ -246,14 +306,23 @@ export class Wai {
   }
   close() {
     if (this.ctx) this.m.ex.wai_web_context_destroy(this.ctx);
-    this.ctx = 0;
+    if (this.gpuCtx) this.m.ex.wai_web_context_destroy(this.gpuCtx);
+    this.ctx = this.gpuCtx = 0;
   }
 }
 
 /** Loads the module (options.wasm: its bytes, a Response or a URL; default
- * dist/wai.wasm beside this package) and makes a context. */
+ * dist/wai.wasm beside this package) and makes a context. options.gpu: the
+ * WebGPU entry (default navigator.gpu; null: none) whose adapter runs the
+ * integer networks of decodeAsync (docs/wgsl.md). */
 export async function createWai(options = {}) {
-  return new Wai(await instantiate(options.wasm));
+  const gpu = {};
+  const ex = await instantiate(options.wasm, gpu);
+  const entry = options.gpu === undefined ? globalThis.navigator?.gpu : options.gpu;
+  const r = await WgslDevice.open(entry, { broken: options.gpuBroken === true });
+  gpu.device = r.device ?? null;
+  gpu.reason = r.reason ?? null;
+  return new Wai(ex, gpu);
 }
 
 /** An RGB8 frame or image as an ImageData (a page's canvas takes it). */

@@ -1,7 +1,10 @@
 // Loading web/dist/wai.wasm (libwai's C as a WASI reactor, web/glue/) in a
 // page or in node, with the three WASI calls its libc imports answered
 // here: fd_write (libc's stderr, to console.error), fd_seek and fd_close
-// (no files: EBADF). Nothing else of the host is reached.
+// (no files: EBADF); and the three of the gpu/wgsl/integer path
+// (web/glue/gpu_path.c), answered by the page's WebGPU device where it has
+// one (web/src/wgsl.js). Nothing else of the host is reached.
+import { readJob } from "./wgsl.js";
 
 const EBADF = 8;
 
@@ -48,11 +51,41 @@ async function wasmBytes(source) {
   return r.arrayBuffer();
 }
 
-/** The instantiated module's exports, initialised. */
-export async function instantiate(source) {
+/** The "wai" imports: the GPU path's, run by gpu.device (a WgslDevice,
+ * set once the page has one). gpu_network waits on the GPU, so it is a
+ * JSPI import where the engine has JSPI; without, the module never makes
+ * a context that would call it. */
+function gpuImports(getMemory, gpu) {
+  const network = async (at) => {
+    const dev = gpu.device;
+    if (!dev) return 1;
+    try {
+      const job = readJob(getMemory(), at);
+      const { out, amax } = await dev.run(job, job.program);
+      const mem = getMemory();
+      new Uint8Array(mem.buffer).set(out, job.output_at);
+      const am = new BigUint64Array(mem.buffer, job.amax_at, job.n);
+      for (let i = 1; i < job.n; i++) am[i] = amax[i];
+      return 0;
+    } catch (e) {
+      gpu.lastError = String(e?.message ?? e);
+      return 1;
+    }
+  };
+  return {
+    gpu_network: typeof WebAssembly.Suspending === "function" ? new WebAssembly.Suspending(network) : () => 1,
+    gpu_program_open: () => (gpu.device ? gpu.device.openProgram() : 0),
+    gpu_program_close: (id) => gpu.device?.closeProgram(id),
+  };
+}
+
+/** The instantiated module's exports, initialised; gpu ({ device }) is
+ * where the GPU path's imports find the page's device. */
+export async function instantiate(source, gpu = {}) {
   let memory = null;
   const { instance } = await WebAssembly.instantiate(await wasmBytes(source), {
     wasi_snapshot_preview1: wasiImports(() => memory),
+    wai: gpuImports(() => memory, gpu),
   });
   memory = instance.exports.memory;
   instance.exports._initialize();

@@ -1,0 +1,80 @@
+// The (transposed) convolutions, one invocation per output element:
+// acc = the sum of its taps' products, formed modulo 2^64 (the layer's
+// bound keeps every partial sum within i64, so the residue is the sum),
+// then Y = round_shift(acc · M[o], shift) + B[o], the product exact in
+// 128 bits. A one-dimensional layer is a two-dimensional one of kernel
+// height 1 (docs/wgsl.md, "The kernels").
+
+struct Conv {
+  cin: u32, cout: u32, kh: u32, kw: u32,
+  sh: u32, sw: u32, ph: u32, pw: u32,
+  ih: u32, iw: u32, oh: u32, ow: u32,
+  shift: u32, n: u32, pad0: u32, pad1: u32,
+}
+
+@group(0) @binding(0) var<uniform> P: Conv;
+@group(0) @binding(1) var<storage, read> X: array<i64>;
+@group(0) @binding(2) var<storage, read_write> Y: array<i64>;
+@group(0) @binding(3) var<storage, read> W: array<i32>;
+@group(0) @binding(4) var<storage, read> MB: array<i64>;  // mult[cout], then bias[cout]
+
+fn requantise(acc: i64, o: u32) -> i64 {
+  return add64(round_shift128(mul64s(acc, MB[o]), P.shift), MB[P.cout + o]);
+}
+
+// Convolution: W [cout][cin][kh][kw], input rows oy·sh + ky - ph.
+@compute @workgroup_size(64)
+fn conv(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+  let e = element(wg, nwg, lid);
+  if (e >= P.n) { return; }
+  let ox = e % P.ow;
+  let oy = (e / P.ow) % P.oh;
+  let o = e / (P.ow * P.oh);
+  var acc = i64(0u, 0u);
+  for (var i = 0u; i < P.cin; i++) {
+    for (var ky = 0u; ky < P.kh; ky++) {
+      let ry = oy * P.sh + ky;
+      if (ry < P.ph || ry - P.ph >= P.ih) { continue; }
+      let xrow = (i * P.ih + ry - P.ph) * P.iw;
+      let wrow = ((o * P.cin + i) * P.kh + ky) * P.kw;
+      for (var kx = 0u; kx < P.kw; kx++) {
+        let rx = ox * P.sw + kx;
+        if (rx < P.pw || rx - P.pw >= P.iw) { continue; }
+        acc = add64(acc, mul64_i32(X[xrow + rx - P.pw], W[wrow + kx]));
+      }
+    }
+  }
+  Y[e] = requantise(acc, o);
+}
+
+// Transposed convolution: W [cin][cout][kh][kw]; output (oy, ox) is
+// (uy, ux) = (oy + ph, ox + pw) of the uncropped plane, which input
+// (iy, ix) reaches through tap (uy - iy·sh, ux - ix·sw): the taps
+// congruent to uy modulo sh, from uy mod sh up.
+@compute @workgroup_size(64)
+fn conv_t(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+          @builtin(local_invocation_index) lid: u32) {
+  let e = element(wg, nwg, lid);
+  if (e >= P.n) { return; }
+  let ox = e % P.ow;
+  let oy = (e / P.ow) % P.oh;
+  let o = e / (P.ow * P.oh);
+  let uy = oy + P.ph;
+  let ux = ox + P.pw;
+  var acc = i64(0u, 0u);
+  for (var i = 0u; i < P.cin; i++) {
+    for (var ky = uy % P.sh; ky < P.kh && ky <= uy; ky += P.sh) {
+      let iy = (uy - ky) / P.sh;
+      if (iy >= P.ih) { continue; }
+      let xrow = (i * P.ih + iy) * P.iw;
+      let wrow = ((i * P.cout + o) * P.kh + ky) * P.kw;
+      for (var kx = ux % P.sw; kx < P.kw && kx <= ux; kx += P.sw) {
+        let ix = (ux - kx) / P.sw;
+        if (ix >= P.iw) { continue; }
+        acc = add64(acc, mul64_i32(X[xrow + ix], W[wrow + kx]));
+      }
+    }
+  }
+  Y[e] = requantise(acc, o);
+}

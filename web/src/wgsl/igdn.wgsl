@@ -1,0 +1,53 @@
+// The inverse GDN, one invocation per output element (channel i at a
+// position): n = beta[i] + floor(sum_j gamma[i][j] · X[j]^2 / 2^gf), formed
+// exactly (the sum modulo 2^128, which the bound A^2 · G_i <= 2^127 - 1
+// makes exact; n in 129 bits), r = isqrt(max(n, 0)), then
+// Y = round_shift(X[i] · r, afrac) (docs/wgsl.md, "The kernels").
+
+struct Igdn {
+  c: u32, positions: u32, gf: u32, afrac: u32,
+  n: u32, pad0: u32, pad1: u32, pad2: u32,
+}
+
+@group(0) @binding(0) var<uniform> P: Igdn;
+@group(0) @binding(1) var<storage, read> X: array<i64>;
+@group(0) @binding(2) var<storage, read_write> Y: array<i64>;
+@group(0) @binding(3) var<storage, read> G: array<i32>;   // gamma [c][c]
+@group(0) @binding(4) var<storage, read> B: array<i64>;   // beta [c]
+
+@compute @workgroup_size(64)
+fn igdn(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+  let e = element(wg, nwg, lid);
+  if (e >= P.n) { return; }
+  let pos = e % P.positions;
+  let i = e / P.positions;
+  var sum = u128(0u, 0u, 0u, 0u);
+  for (var j = 0u; j < P.c; j++) {
+    let m = abs64(X[j * P.positions + pos]);
+    sum = add128(sum, mul128_i32(mul64u(m, m), G[i * P.c + j]));
+  }
+  // n = beta + floor(sum / 2^gf): a positive n is below 2^128 (the sum is
+  // below 2^127 and |beta| below 2^63), so only its sign needs the 129th bit.
+  let f = shr128(sum, P.gf);
+  let b = B[i];
+  let bw = select(0u, 0xffffffffu, is_neg64(b));
+  let n = add128(f, u128(b.x, b.y, bw, bw));
+  // The sign of the 129-bit sum: f's and beta's signs, and the carry.
+  let fneg = is_neg128(f);
+  let bneg = is_neg64(b);
+  var neg = is_neg128(n);
+  if (fneg == bneg) { neg = fneg; }
+  var r = i64(0u, 0u);
+  if (!neg && (n.x | n.y | n.z | n.w) != 0u) {
+    if ((n.y | n.z | n.w) == 0u) {
+      r = i64(isqrt32(n.x), 0u);
+    } else {
+      r = isqrt128(n);
+    }
+  }
+  // r may pass 2^63 (it is below 2^64): X · r by magnitudes, then the sign.
+  let x = X[e];
+  let p = mul64u(abs64(x), r);
+  Y[e] = round_shift128(select(p, neg128(p), is_neg64(x)), P.afrac);
+}

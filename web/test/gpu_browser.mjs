@@ -1,0 +1,180 @@
+// The gpu/wgsl/integer path in a real browser (docs/wgsl.md): headless
+// Chromium with WebGPU on SwiftShader (a CPU adapter; the page served from
+// 127.0.0.1, a secure context), the module's decodes waiting on the GPU
+// through JSPI.
+//
+//   node web/test/gpu_browser.mjs WAI.WASM WAI NODE_MODULES [--only PATTERN]
+//
+//   - every decode case of tests/corpus/index.txt decodes through
+//     decodeAsync (a frame form's payloads through one GPU decoder's
+//     sendAsync) to the status and output SHA-256s the native decoder
+//     gives, and every neural integer case that decodes reports
+//     gpu/wgsl/integer as the path that ran (int_synth, whose layers are
+//     its own, the CPU with wgsl dispatch_unit_absent);
+//   - the shipped examples (hello.wih1, the hyperprior photographs) decode
+//     to the native tool's bytes on the GPU, with their timings (SwiftShader:
+//     functional figures only);
+//   - a module whose transposed convolution is one limb short fails the
+//     known-answer check: wgsl refused dispatch_backend_failed, the CPU
+//     path runs and gives the same bytes.
+// Ends with "N passed, N failed".
+import { createHash } from "node:crypto";
+import { execFileSync } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { serve } from "./serve.mjs";
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const args = process.argv.slice(2);
+const [wasmArg, waiArg, modulesArg] = args;
+if (!modulesArg) {
+  console.error("usage: node web/test/gpu_browser.mjs WAI.WASM WAI NODE_MODULES [--only PATTERN]");
+  process.exit(2);
+}
+const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : null;
+const wasm = resolve(wasmArg), wai = resolve(waiArg);
+const require = createRequire(join(resolve(modulesArg), "x.js"));
+const chromiumMod = require("@sparticuz/chromium");
+const chromium = chromiumMod.default ?? chromiumMod;
+const puppeteer = require("puppeteer-core");
+
+let passed = 0, failed = 0;
+const check = (ok, what) => (ok ? passed++ : (failed++, console.log(`FAIL ${what}`)));
+const sha = (b) => createHash("sha256").update(b).digest("hex");
+const NEURAL = new Set(["wai.neural.int_hyper", "wai.neural.int_mlicpp", "wai.video.int_cond",
+  "wai.video.int_cond.frame", "wai.audio.int_codec", "wai.splat.int_codec"]);
+
+function members(dir) {
+  const m = {};
+  for (const e of readdirSync(join(repo, dir), { withFileTypes: true }))
+    if (e.isFile()) m[e.name] = `/${dir}/${e.name}`;
+  return m;
+}
+
+function corpusCases() {
+  const cases = [];
+  for (const line of readFileSync(join(repo, "tests/corpus/index.txt"), "utf8").split("\n")) {
+    if (!line.trim() || line.startsWith("#")) continue;
+    const [mode, cap, status, maxCost, files, hashes, set] = line.trim().split(/\s+/);
+    if (mode !== "decode" || (only && !files.includes(only))) continue;
+    cases.push({ cap, status, maxCost, files: files.split(",").map((f) => `/tests/corpus/${f}`),
+      hashes: hashes === "-" ? [] : hashes.split(","),
+      set: set && set !== "-" ? members(`tests/corpus/${set}`) : {} });
+  }
+  return cases;
+}
+
+// Runs in the page: each case through a GPU decoder's sendAsync.
+async function runCases(page, cases, neural) {
+  return page.evaluate(async (cases, neural) => {
+    const wai = window.__gpuWai;
+    const get = async (u) => new Uint8Array(await (await fetch(u)).arrayBuffer());
+    const hex = async (b) => [...new Uint8Array(await crypto.subtle.digest("SHA-256", b))]
+      .map((x) => x.toString(16).padStart(2, "0")).join("");
+    const out = [];
+    for (const c of cases) {
+      const set = {};
+      for (const [n, u] of Object.entries(c.set)) set[n] = await get(u);
+      const opts = { capability: c.cap, set, gpu: true };
+      if (c.maxCost !== "-") opts.maxCost = BigInt(c.maxCost);
+      const d = wai.createDecoder(opts);
+      let st = d.status, ran = null, why = null;
+      const hashes = [];
+      for (const f of c.files) {
+        if (st !== "ok") break;
+        const r = await d.sendAsync(await get(f));
+        st = r.status;
+        if (r.report) {
+          ran = r.report.ran?.backend ?? null;
+          why = r.report.refused?.find((x) => x.backend === "wgsl")?.reason ?? null;
+        }
+        for (const o of r.outputs) hashes.push(await hex(o.kind === "pcm" ? new Uint8Array(o.data.buffer) : o.data));
+      }
+      d.close();
+      out.push({ files: c.files.join(","), cap: c.cap, st, want: c.status,
+        same: hashes.join() === c.hashes.join(), n: hashes.length, ran, why,
+        neural: neural.includes(c.cap), synth: c.cap === "wai.neural.int_synth" });
+    }
+    return out;
+  }, cases, [...neural]);
+}
+
+async function decodeExample(page, which, file, setDir) {
+  return page.evaluate(async (which, file, set) => {
+    const wai = window[which];
+    const get = async (u) => new Uint8Array(await (await fetch(u)).arrayBuffer());
+    const s = {};
+    for (const [n, u] of Object.entries(set)) s[n] = await get(u);
+    const r = await wai.decodeAsync(await get(file), { set: s });
+    const pic = r.outputs[0]?.data;
+    const h = pic ? [...new Uint8Array(await crypto.subtle.digest("SHA-256", pic))]
+      .map((x) => x.toString(16).padStart(2, "0")).join("") : null;
+    return { status: r.status, hash: h, ran: r.report?.ran?.backend ?? null,
+      why: r.report?.refused?.find((x) => x.backend === "wgsl")?.reason ?? null, timing: r.timing };
+  }, which, file, setDir);
+}
+
+const server = await serve(0, wasm);
+const argsChromium = [...chromium.args, "--no-sandbox", "--disable-background-networking",
+  "--disable-component-update", "--no-first-run", "--enable-unsafe-webgpu",
+  "--use-webgpu-adapter=swiftshader", "--enable-features=Vulkan"];
+const browser = await puppeteer.launch({ executablePath: await chromium.executablePath(),
+  args: argsChromium, headless: "shell", protocolTimeout: 1800000 });
+try {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => { if (m.type() === "error") console.log(`page: ${m.text()}`); });
+  await page.goto(`${server.url}web/demo/`, { waitUntil: "load" });
+  const info = await page.evaluate(async () => {
+    const { createWai } = await import("/web/src/index.js");
+    window.__gpuWai = await createWai({ wasm: "/web/dist/wai.wasm" });
+    window.__brokenWai = await createWai({ wasm: "/web/dist/wai.wasm", gpuBroken: true });
+    return { good: window.__gpuWai.gpuInfo, broken: window.__brokenWai.gpuInfo };
+  });
+  console.log(`WebGPU adapter: ${JSON.stringify(info.good)}`);
+  check(Boolean(info.good.device && info.broken.device), `a WebGPU device in the page: ${JSON.stringify(info)}`);
+
+  const t0 = Date.now();
+  const results = await runCases(page, corpusCases(), NEURAL);
+  let onGpu = 0;
+  for (const r of results) {
+    check(r.st === r.want && r.same, `${r.files}: ${r.st} (want ${r.want}), ${r.n} outputs${r.same ? "" : ", hashes differ"}`);
+    if (r.st !== "ok" || r.ran === null) continue;
+    if (r.synth) check(r.ran === "wai-ops" && r.why === "dispatch_unit_absent", `${r.files}: int_synth ran ${r.ran}, wgsl ${r.why}`);
+    else if (r.neural) {
+      check(r.ran === "wgsl", `${r.files}: ran ${r.ran} (wgsl: ${r.why})`);
+      onGpu += r.ran === "wgsl";
+    }
+  }
+  console.log(`corpus: ${results.length} decode cases, ${onGpu} through gpu/wgsl/integer, ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  if (!only) check(onGpu >= 15, `${onGpu} neural cases ran on the GPU`);
+
+  // The shipped examples against the native tool.
+  const examples = only ? [] : [["examples/hello.wih1", "examples/hello_set"],
+    ["examples/hyperprior/chelsea.wih1", "examples/hyperprior/set"],
+    ["examples/hyperprior/coffee.wih1", "examples/hyperprior/set"]];
+  for (const [file, set] of examples) {
+    const want = sha(execFileSync(wai, ["decode", "--set", join(repo, set), join(repo, file), "-o", "-",
+      "--format", "rgb"], { maxBuffer: 1 << 28 }));
+    const r = await decodeExample(page, "__gpuWai", `/${file}`, members(set));
+    check(r.status === "ok" && r.hash === want && r.ran === "wgsl",
+      `${file}: ${r.status}, ran ${r.ran} (wgsl ${r.why}), ${r.hash === want ? "native bytes" : "bytes differ"}`);
+    console.log(`${file}: ${r.ran}, total ${r.timing?.total?.toFixed(0)} ms, networks ${r.timing?.networks?.toFixed(0)} ms (SwiftShader: functional only)`);
+  }
+
+  // A kernel one limb short: refused at the known answer, the CPU runs.
+  const b = await decodeExample(page, "__brokenWai", "/examples/hello.wih1", members("examples/hello_set"));
+  const want = sha(execFileSync(wai, ["decode", "--set", join(repo, "examples/hello_set"),
+    join(repo, "examples/hello.wih1"), "-o", "-", "--format", "rgb"]));
+  check(b.status === "ok" && b.ran === "wai-ops" && b.why === "dispatch_backend_failed" && b.hash === want,
+    `one limb short: ${b.status}, ran ${b.ran}, wgsl ${b.why}`);
+  check(errors.length === 0, `page errors: ${errors.join("; ")}`);
+} finally {
+  await browser.close();
+  server.close();
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
