@@ -106,8 +106,17 @@ $("example").addEventListener("change", async (e) => {
 
 // ---- decoding --------------------------------------------------------------------
 
+// The GPU path (docs/wgsl.md): on where the page has a device; the box
+// offers the CPU path for comparison.
+{
+  const g = wai.gpuInfo;
+  $("gpu-info").textContent = g.device ? `(${g.device})` : `(none: ${g.reason})`;
+  $("use-gpu").checked = Boolean(g.device);
+  $("use-gpu").disabled = !g.device;
+}
+
 function options() {
-  const o = { set: state.set };
+  const o = { set: state.set, gpu: $("use-gpu").checked };
   if ($("capability").value) o.capability = $("capability").value;
   if ($("intent").value) o.intent = $("intent").value;
   const mc = $("max-cost").value.trim();

@@ -89,22 +89,36 @@ export declare class WaiError extends Error {
 export declare class Decoder {
   /** "ok", or why the decoder cannot decode (an offer that does not parse). */
   status: Status;
+  /** Made with `gpu: true` on a Wai with a GPU device: decodes through
+   * sendAsync only. */
+  gpu: boolean;
   send(payload: Uint8Array | ArrayBuffer): DecodeResult;
+  /** send(), the integer networks on the page's GPU for a GPU decoder
+   * (docs/wgsl.md); one at a time per module. */
+  sendAsync(payload: Uint8Array | ArrayBuffer): Promise<DecodeResult & { timing?: Record<string, number> }>;
   close(): void;
 }
 
 export declare class Wai {
   decode(payload: Uint8Array | ArrayBuffer, options?: DecodeOptions): DecodeResult;
   /** Every capability, a float one's networks on the page's WebNN
-   * (options.ml: default navigator.ml; null for none). */
-  decodeAsync(payload: Uint8Array | ArrayBuffer, options?: DecodeOptions & { ml?: unknown }):
-    Promise<DecodeResult & { timing?: Record<string, number | string> }>;
-  createDecoder(options?: DecodeOptions): Decoder;
+   * (options.ml: default navigator.ml; null for none), an integer one's on
+   * the page's GPU where it has one (options.gpu false: the CPU). */
+  decodeAsync(payload: Uint8Array | ArrayBuffer, options?: DecodeOptions & { ml?: unknown; gpu?: boolean }):
+    Promise<DecodeResult & { timing?: Record<string, number | string | null> }>;
+  createDecoder(options?: DecodeOptions & { gpu?: boolean }): Decoder;
+  /** The gpu/wgsl/integer path here: the device's name, or why there is none. */
+  readonly gpuInfo: { device: string } | { reason: string };
   inspect(payload: Uint8Array | ArrayBuffer, options?: { capability?: string; set?: ParameterSet }): InspectResult;
   capabilities(): Capability[];
   close(): void;
 }
 
-export declare function createWai(options?: { wasm?: BufferSource | Response | string | URL }): Promise<Wai>;
+export declare function createWai(options?: {
+  wasm?: BufferSource | Response | string | URL;
+  /** The WebGPU entry whose adapter runs the integer networks (default
+   * navigator.gpu; null: none). */
+  gpu?: unknown;
+}): Promise<Wai>;
 export declare function toImageData(output: Output): ImageData;
 export declare function describeStatus(code: Status): string;

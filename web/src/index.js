@@ -174,7 +174,8 @@ export class Decoder {
   }
   /** send(), with the networks on the page's GPU where this is a GPU
    * decoder (the module waits on it through JSPI); one at a time per
-   * module. The result has `timing`: total and networks (ms). */
+   * module. The result has `timing` (ms): total_ms, networks_gpu_ms (the
+   * GPU's runs with their transfers), module_ms (the rest, in the C). */
   sendAsync(payload) {
     if (!this.h) throw new WaiError("invalid_argument", "the decoder is closed");
     if (!this.gpu) return Promise.resolve(this.send(payload));
@@ -185,7 +186,8 @@ export class Decoder {
       const p = this.m.put(b);
       try {
         const r = resultOf(this.m.take(await this.m.sendPromising(this.h, p, b.length)));
-        r.timing = { total: performance.now() - t0, networks: dev.gpuMs - g0 };
+        const total = performance.now() - t0, gpu = dev.gpuMs - g0;
+        r.timing = { total_ms: total, networks_gpu_ms: gpu, module_ms: total - gpu };
         return r;
       } finally {
         this.m.free(p);
@@ -258,7 +260,7 @@ export class Wai {
         if (d.status !== "ok") return resultOf({ json: { status: d.status }, data: new Uint8Array(0) });
         const t0 = performance.now();
         const r = await d.sendAsync(b);
-        r.timing ??= { total: performance.now() - t0, networks: null };
+        r.timing ??= { total_ms: performance.now() - t0 };
         return r;
       } finally {
         d.close();

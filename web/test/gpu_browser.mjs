@@ -162,7 +162,7 @@ try {
     const r = await decodeExample(page, "__gpuWai", `/${file}`, members(set));
     check(r.status === "ok" && r.hash === want && r.ran === "wgsl",
       `${file}: ${r.status}, ran ${r.ran} (wgsl ${r.why}), ${r.hash === want ? "native bytes" : "bytes differ"}`);
-    console.log(`${file}: ${r.ran}, total ${r.timing?.total?.toFixed(0)} ms, networks ${r.timing?.networks?.toFixed(0)} ms (SwiftShader: functional only)`);
+    console.log(`${file}: ${r.ran}, total ${r.timing?.total_ms?.toFixed(0)} ms, networks on the GPU ${r.timing?.networks_gpu_ms?.toFixed(0)} ms (SwiftShader: functional only)`);
   }
 
   // A kernel one limb short: refused at the known answer, the CPU runs.
