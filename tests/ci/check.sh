@@ -285,6 +285,10 @@ main() {
         # (SwiftShader, a CPU adapter), and a broken kernel refused.
         run_test web-gpu node "$WAI_REPO/web/test/gpu_browser.mjs" "$CI/wasm32/web/wai.wasm" \
             "$CI/gcc/tools/wai/wai" "$WAI_REPO/build/npm/node_modules"
+        # The same path in node through Dawn (npm webgpu): a skip line where
+        # Dawn has no adapter or node no JSPI (Debian 12: both).
+        run_test web-gpu-node node "$WAI_REPO/web/test/gpu_node.mjs" "$CI/wasm32/web/wai.wasm" \
+            "$WAI_REPO/build/npm/node_modules"
     else xarch_ok=0; fi
 
     section "cross-architecture exactness"

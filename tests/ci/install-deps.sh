@@ -25,8 +25,10 @@ PACKAGES=(
 #    library ships inside the package; its install script would fetch
 #    optional GPU files from elsewhere, so no install script is run);
 #  - @sparticuz/chromium (a headless Chromium shell, inside the package) and
-#    puppeteer-core, which drive the page of web/ in web/test/browser.mjs.
-NPM_PACKAGES=(onnxruntime-node@1.30.0 @sparticuz/chromium@147.0.0 puppeteer-core@24.43.1)
+#    puppeteer-core, which drive the page of web/ in web/test/browser.mjs;
+#  - webgpu (Dawn for node, prebuilt), for web/test/gpu_node.mjs where it
+#    finds an adapter and node has JSPI (it says so, and skips, otherwise).
+NPM_PACKAGES=(onnxruntime-node@1.30.0 @sparticuz/chromium@147.0.0 puppeteer-core@24.43.1 webgpu@0.6.2)
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 NPM_DIR="$REPO/build/npm"
 

@@ -16,7 +16,8 @@
 //     functional figures only);
 //   - a module whose transposed convolution is one limb short fails the
 //     known-answer check: wgsl refused dispatch_backend_failed, the CPU
-//     path runs and gives the same bytes.
+//     path runs and gives the same bytes; so does a decode after the
+//     device is lost.
 // Ends with "N passed, N failed".
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
@@ -171,6 +172,15 @@ try {
     join(repo, "examples/hello.wih1"), "-o", "-", "--format", "rgb"]));
   check(b.status === "ok" && b.ran === "wai-ops" && b.why === "dispatch_backend_failed" && b.hash === want,
     `one limb short: ${b.status}, ran ${b.ran}, wgsl ${b.why}`);
+
+  // The device lost: the decode runs whole on the CPU, the same bytes.
+  await page.evaluate(async () => {
+    window.__gpuWai.gpu.device.device.destroy();
+    await new Promise((r) => setTimeout(r, 50));
+  });
+  const l = await decodeExample(page, "__gpuWai", "/examples/hello.wih1", members("examples/hello_set"));
+  check(l.status === "ok" && l.ran === "wai-ops" && l.why === "dispatch_backend_failed" && l.hash === want,
+    `device lost: ${l.status}, ran ${l.ran}, wgsl ${l.why}`);
   check(errors.length === 0, `page errors: ${errors.join("; ")}`);
 } finally {
   await browser.close();
