@@ -74,7 +74,8 @@ typedef struct wai_latent_job {
  * valid during the run. */
 typedef struct wai_network_layer {
     uint32_t kind;          /* the file's tag: 0 transposed convolution, 1 convolution,
-                             * 2 inverse GDN, 3 ReLU, 4 leaky ReLU */
+                             * 2 inverse GDN, 3 ReLU, 4 leaky ReLU; or 5, int_synth's
+                             * transposed convolution (docs/int_synth.md) */
     uint32_t cin, cout, k, stride, pad, opad;  /* (transposed) convolutions */
     uint32_t c;             /* inverse GDN: channels */
     uint32_t lshift;        /* leaky ReLU */
@@ -86,6 +87,13 @@ typedef struct wai_network_layer {
     const int32_t *gamma;   /* [c][c]: row i feeds output channel i */
     const int64_t *beta;    /* [c] */
     uint32_t in_c, in_h, in_w, out_c, out_h, out_w;
+    /* Kind 5: int_synth's layer, cin, cout, k, stride, pad and opad above:
+     * Y = floor((acc + bias) / 2^synth_shift), then max(Y, 0) where relu;
+     * acc + bias within i64 (the set's certificate). */
+    const int32_t *weights32; /* [cin][cout][k][k] */
+    const int32_t *bias32;    /* [cout] */
+    uint32_t synth_shift;     /* 0..127 */
+    uint32_t relu;
 } wai_network_layer;
 
 /* One run of a whole network. The backend computes every layer in the
@@ -94,7 +102,9 @@ typedef struct wai_network_layer {
  * libwai has checked layer 0's bound; it checks each later layer's bound
  * against amax[i] after the run, in order, and refuses the decode
  * field_range at the first that fails, discarding the output: past a
- * failing layer the backend's values (wrapped, say) are never used. */
+ * failing layer the backend's values (wrapped, say) are never used.
+ * int_synth's chain (every layer of kind 5) has no such bounds: its set's
+ * certificate holds every sum within i64, and amax is not read. */
 typedef struct wai_network_job {
     const void *network;    /* the same for the same network while the program is open:
                              * a key for what the backend keeps of its parameters */
@@ -103,7 +113,8 @@ typedef struct wai_network_job {
     uint32_t n_layers;
     const wai_network_layer *layers;
     const int64_t *input;   /* layers[0]'s input, [in_c][in_h][in_w] */
-    int64_t *output;        /* the last layer's output */
+    int64_t *output;        /* the last layer's output; it may overlap input (int_synth's
+                             * chain): read the whole input before writing it */
     uint64_t *amax;         /* [n_layers]; amax[0], the input's, is given */
     uint8_t reserved[32];   /* zero: room to grow */
 } wai_network_job;

@@ -31,13 +31,11 @@ void wai_backends_destroy(wai_backends *b) {
     b->n = 0;
 }
 
-/* The integer interpreter runs every integer network, an integer path's
- * backend those of the integer operator set; one on a latent path, a
- * latent's program. */
+/* The integer interpreter and an integer path's backend run integer
+ * networks; one on a latent path, a latent's program. */
 static int serves(const wai_backend_entry *e, const wai_codec *c) {
-    if (!e->desc) return c->networks != WAI_NETWORKS_LATENT;
-    return runs_networks(e->desc) ? c->networks == WAI_NETWORKS_INTEGER
-                                  : c->networks == WAI_NETWORKS_LATENT;
+    return e->desc && !runs_networks(e->desc) ? c->networks == WAI_NETWORKS_LATENT
+                                              : c->networks == WAI_NETWORKS_INTEGER;
 }
 
 wai_backend_entry *wai_backends_find(wai_backends *b, const wai_codec *c, const wai_path *path) {

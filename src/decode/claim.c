@@ -10,6 +10,7 @@
 #include "decode/net_device.h"
 #include "ops/network.h"
 #include "ops/plan.h"
+#include "ops/synth_convt.h"
 
 #define MAX_W 1024 /* weights of the largest layer */
 #define MAX_C 8
@@ -47,6 +48,20 @@ static const kat_net nets[2] = {
      {{WAI_LAYER_CONV_T, 2, 3, 4, 2, 1, 0, 300, 6, 2, 34, 0, 0},
       {WAI_LAYER_IGDN, 3, 3, 0, 0, 0, 0, 4096, 0, 0, 40, 0, 0},
       {WAI_LAYER_CONV_T, 3, 2, 3, 1, 1, 1, 8, 3, 2, 30, 0, 0}}},
+};
+
+/* int_synth's chain (kind 5): three layers on [3, 4, 4], the last two
+ * shifts at 20 (with ReLU) and 64 (every value 0 or -1). */
+#define SYNTH_LAYERS 3
+#define SYNTH_C 3
+#define SYNTH_N 4
+static const struct {
+    uint32_t in, out, k, stride, pad, opad, shift;
+    int relu, wbits;
+} synth_layers[SYNTH_LAYERS] = {
+    {3, 4, 3, 2, 1, 1, 10, 0, 20},
+    {4, 4, 4, 1, 2, 1, 20, 1, 8},
+    {4, 3, 3, 2, 1, 0, 64, 0, 12},
 };
 
 /* The sequence: x' = x·6364136223846793005 + 1442695040888963407 (mod
@@ -134,8 +149,62 @@ static wai_status run(const wai_exec *ex, const kat_net *n, kat_model *k, int64_
     return st;
 }
 
+/* The storage of the built chain and its input. */
+typedef struct kat_synth {
+    wai_synth_model m;
+    wai_synth_layer layers[SYNTH_LAYERS];
+    int32_t w[SYNTH_LAYERS][4 * 4 * 16];
+    int32_t bias[SYNTH_LAYERS][4];
+    int64_t x[SYNTH_C * SYNTH_N * SYNTH_N];
+    int64_t buf[2][1024]; /* a layer's output: at most 4 channels of 15 x 15 */
+} kat_synth;
+
+static void build_synth(kat_synth *k) {
+    uint64_t s = 0x5741495f53594e31u; /* "WAI_SYN1" */
+    memset(k, 0, sizeof *k);
+    k->m.n_layers = SYNTH_LAYERS, k->m.layers = k->layers;
+    for (uint32_t i = 0; i < SYNTH_LAYERS; i++) {
+        wai_synth_layer *l = &k->layers[i];
+        l->in = synth_layers[i].in, l->out = synth_layers[i].out, l->k = synth_layers[i].k;
+        l->stride = synth_layers[i].stride, l->pad = synth_layers[i].pad;
+        l->out_pad = synth_layers[i].opad, l->shift = synth_layers[i].shift;
+        l->relu = synth_layers[i].relu, l->weight = k->w[i], l->bias = k->bias[i];
+        for (uint32_t j = 0; j < l->in * l->out * l->k * l->k; j++)
+            k->w[i][j] = (int32_t)value(&s, synth_layers[i].wbits);
+        for (uint32_t o = 0; o < l->out; o++) k->bias[i][o] = (int32_t)value(&s, 30);
+    }
+    for (size_t j = 0; j < SYNTH_C * SYNTH_N * SYNTH_N; j++) k->x[j] = value(&s, 30);
+}
+
+/* The chain on the reference (ops/synth_convt.c), layer by layer, or on a
+ * device; its output's count in *count. */
+static wai_status run_synth(const wai_exec *ex, kat_synth *k, int64_t *out, size_t *count) {
+    uint64_t n = SYNTH_N, c = SYNTH_C;
+    for (uint32_t i = 0; i < SYNTH_LAYERS; i++) n = wai_synth_out_side(&k->layers[i], n);
+    *count = (size_t)(3 * n * n);
+    if (ex->device) return ex->device->run_synth(ex->device->self, &k->m, SYNTH_N, k->x, out);
+    const int64_t *x = k->x;
+    n = SYNTH_N;
+    for (uint32_t i = 0; i < SYNTH_LAYERS; i++) {
+        wai_synth_convt(ex, &k->layers[i], x, (uint32_t)n, k->buf[i % 2]);
+        x = k->buf[i % 2];
+        n = wai_synth_out_side(&k->layers[i], n), c = k->layers[i].out;
+    }
+    memcpy(out, x, (size_t)(c * n * n) * sizeof *out);
+    return WAI_ok;
+}
+
 wai_status wai_claim_reference(const wai_allocator *a, int n, int64_t *out, size_t *count) {
-    if (n < 0 || n > 1) return WAI_invalid_argument;
+    if (n == 2) {
+        kat_synth *k = wai_alloc(a, sizeof *k);
+        if (!k) return WAI_out_of_memory;
+        build_synth(k);
+        const wai_exec ex = {.alloc = a};
+        wai_status st = run_synth(&ex, k, out, count);
+        wai_free(a, k);
+        return st;
+    }
+    if (n < 0 || n > 2) return WAI_invalid_argument;
     kat_model *k = wai_alloc(a, sizeof *k);
     if (!k) return WAI_out_of_memory;
     build(&nets[n], k);
@@ -171,6 +240,20 @@ wai_status wai_claim_check(const wai_exec *ex, const wai_backend_ops *desc, void
         if (st == WAI_out_of_memory) break;
         if (st != WAI_ok || ng != nw || memcmp(got, want, nw * sizeof *got) != 0)
             st = WAI_dispatch_backend_failed;
+    }
+    /* int_synth's chain: its own layers, the same comparison. */
+    kat_synth *ks = st == WAI_ok ? wai_alloc(a, sizeof *ks) : NULL;
+    if (st == WAI_ok && !ks) st = WAI_out_of_memory;
+    if (ks) {
+        size_t nw = 0, ng = 0;
+        build_synth(ks);
+        st = run_synth(&cpu, ks, want, &nw);
+        memset(got, 0, MAX_OUT * sizeof *got);
+        if (st == WAI_ok) st = run_synth(&on, ks, got, &ng);
+        if (st != WAI_ok && st != WAI_out_of_memory) st = WAI_dispatch_backend_failed;
+        if (st == WAI_ok && (ng != nw || memcmp(got, want, nw * sizeof *got) != 0))
+            st = WAI_dispatch_backend_failed;
+        wai_free(a, ks);
     }
     wai_free(a, k);
     wai_free(a, want);

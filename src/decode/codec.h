@@ -113,12 +113,11 @@ typedef struct wai_codec_ops {
 /* What a codec's networks are, and so which backends can run them
  * (decode/backends.h). */
 typedef enum wai_networks {
-    WAI_NETWORKS_INTEGER = 0, /* the integer operator set's: the integer interpreter (ops/),
-                               * or an integer path's backend, network by network */
-    WAI_NETWORKS_LATENT = 1,  /* a floating-point program from a latent to a picture
+    WAI_NETWORKS_INTEGER = 0, /* integer networks (the operator set's, int_synth's chain): the
+                               * integer interpreter (ops/), or an integer path's backend,
+                               * network by network */
+    WAI_NETWORKS_LATENT = 1   /* a floating-point program from a latent to a picture
                                * (include/wai/wai_backend.h) */
-    WAI_NETWORKS_INTEGER_OWN = 2 /* integer layers of its own (int_synth's, ops/synth_convt.h):
-                                  * the integer interpreter alone, for now */
 } wai_networks;
 
 struct wai_codec {

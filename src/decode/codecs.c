@@ -109,7 +109,7 @@ static const wai_codec codecs[] = {
      * 2^26); every refusal payload_malformed (docs/int_synth.md). */
     {.cap = {"wai.neural.int_synth", WAI_FORMAT_INT_SYNTH, -1, 0, INT_EXACT, DECODE_EQ,
              {"int_synth.json", NULL}},
-     .networks = WAI_NETWORKS_INTEGER_OWN, .output = WAI_OUTPUT_IMAGE, .max_bytes = 12 + WAI_ELEMS_MAX,
+     INTEGER, .output = WAI_OUTPUT_IMAGE, .max_bytes = 12 + WAI_ELEMS_MAX,
      .parse_codes = synth_codes, .load_set = wai_int_synth_load_set, .ops = &wai_int_synth_ops},
     /* §14: the payload's refusals payload_malformed, the bundle's
      * model_mismatch (docs/int_mlicpp.md). */

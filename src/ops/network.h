@@ -100,10 +100,16 @@ wai_status wai_network_run_ex(const wai_exec *ex, const wai_kernels *k, const wa
  * exactness rule: layer 0's bound before the run, every later one's after
  * it, in order, from amax; on a refusal the output is discarded. Any other
  * status of run (dispatch_backend_failed) passes up. */
+struct wai_synth_model;
 typedef struct wai_net_device {
     void *self;
     wai_status (*run)(void *self, const wai_model *m, const wai_plan *p, const int64_t *input,
                       int64_t *output, uint64_t *amax);
+    /* int_synth's chain on an input of c channels of side n (c·n·n values)
+     * into output (its last layer's, which may overlap the input;
+     * ops/synth_convt.h). */
+    wai_status (*run_synth)(void *self, const struct wai_synth_model *m, uint32_t n,
+                            const int64_t *input, int64_t *output);
 } wai_net_device;
 
 /* Working memory kept across runs, so that a caller running networks

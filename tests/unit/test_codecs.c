@@ -84,7 +84,7 @@ static void test_rows_agree(void) {
          * backend, after the codec's entropy stage (which frees on release). */
         if (c->ops)
             CHECK_MSG(c->ops->parse && c->ops->prepare && c->ops->describe &&
-                          (c->networks != WAI_NETWORKS_LATENT
+                          (c->networks == WAI_NETWORKS_INTEGER
                                ? c->ops->run && !c->ops->latent
                                : c->ops->latent && c->ops->release && !c->ops->run),
                       "%s", cap->name);

@@ -38,6 +38,10 @@ static void describe_layer(const wai_network_layer *l, uint32_t dims, uint32_t *
     v[19] = l->out_c, v[20] = l->out_h, v[21] = l->out_w;
     /* The weights: at most the module's memory, so 32 bits hold the count. */
     v[22] = l->cin * l->cout * l->k * (dims == 1 ? 1 : l->k);
+    if (l->kind == 5) { /* int_synth's: i32 weights and biases, its shift and ReLU */
+        v[11] = ptr(l->weights32), v[13] = ptr(l->bias32);
+        v[8] = l->synth_shift, v[7] = l->relu;
+    }
 }
 
 static wai_status network(void *self, void *program, wai_network_job *job) {

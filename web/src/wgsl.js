@@ -8,10 +8,10 @@
 
 const KERNELS = ["conv", "igdn", "act", "amax"];
 const ENTRIES = {
-  conv: ["conv", "conv_t"], igdn: ["igdn"], act: ["relu", "leaky"],
+  conv: ["conv", "conv_t", "synth_t"], igdn: ["igdn"], act: ["relu", "leaky"],
   amax: ["amax_partial", "amax_final"],
 };
-const LAYER = { CONV_T: 0, CONV: 1, IGDN: 2, RELU: 3, LEAKY: 4 };
+const LAYER = { CONV_T: 0, CONV: 1, IGDN: 2, RELU: 3, LEAKY: 4, SYNTH: 5 };
 /** The words of one layer in the glue's description (gpu_path.c). */
 export const LAYER_WORDS = 24;
 export const HEAD_WORDS = 10;
@@ -19,8 +19,8 @@ export const HEAD_WORDS = 10;
 /** A kernel with one limb short (tests: the known-answer check must refuse
  * a device running it): the transposed convolution reads only the low
  * word of each input. */
-export const BROKEN_PATCH = ["mul64_i32(X[xrow + ix], W[wrow + kx])",
-  "mul64_i32(i64(X[xrow + ix].x, 0u), W[wrow + kx])"];
+export const BROKEN_PATCH = ["acc = add64(acc, mul64_i32(X[xrow + ix], W[wrow + kx]));",
+  "acc = add64(acc, mul64_i32(i64(X[xrow + ix].x, 0u), W[wrow + kx]));"];
 
 async function sourceText(name) {
   const url = new URL(`./wgsl/${name}.wgsl`, import.meta.url);
@@ -134,6 +134,8 @@ export class WgslDevice {
       return [this.upload(Int32Array.from(l.weights)), this.upload(mb)];
     }
     if (l.kind === LAYER.IGDN) return [this.upload(Int32Array.from(l.gamma)), this.upload(l.beta)];
+    if (l.kind === LAYER.SYNTH)
+      return [this.upload(l.weights), this.upload(BigInt64Array.from(l.bias, (b) => BigInt(b)))];
     return [];
   }
 
@@ -193,6 +195,10 @@ export class WgslDevice {
         const u = this.uniform([l.cin, l.cout, one ? 1 : l.k, l.k, one ? 1 : l.stride, l.stride,
           one ? 0 : l.pad, l.pad, l.in_h, l.in_w, l.out_h, l.out_w, job.shift, n, 0, 0]);
         dispatch(l.kind === LAYER.CONV ? "conv" : "conv_t", [[0, u], [1, x], [2, y], [3, w], [4, mb]], n, [u]);
+      } else if (l.kind === LAYER.SYNTH) {
+        const u = this.uniform([l.cin, l.cout, l.k, l.k, l.stride, l.stride, l.pad, l.pad,
+          l.in_h, l.in_w, l.out_h, l.out_w, l.synth_shift, n, l.relu, 0]);
+        dispatch("synth_t", [[0, u], [1, x], [2, y], [3, w], [4, mb]], n, [u]);
       } else if (l.kind === LAYER.IGDN) {
         const u = this.uniform([l.c, l.in_h * l.in_w, job.gf, job.afrac, n, 0, 0, 0]);
         dispatch("igdn", [[0, u], [1, x], [2, y], [3, w], [4, mb]], n, [u]);
@@ -250,12 +256,17 @@ export function readJob(memory, at) {
       kind: v[0], cin: v[1], cout: v[2], k: v[3], stride: v[4], pad: v[5], opad: v[6], c: v[7],
       lshift: v[8], slope_lo: v[9], slope_hi: v[10], in_c: v[16], in_h: v[17], in_w: v[18],
       out_c: v[19], out_h: v[20], out_w: v[21], n_weights: v[22],
+      // int_synth's layer: its shift and ReLU in the words an operator-set layer leaves unused
+      synth_shift: v[8], relu: v[7],
     };
     l.load = () => {
       if (l.kind === LAYER.CONV || l.kind === LAYER.CONV_T) {
         l.weights = new Int16Array(memory.buffer.slice(v[11], v[11] + 2 * l.n_weights));
         l.mult = i64(v[12], l.cout);
         l.bias = i64(v[13], l.cout);
+      } else if (l.kind === LAYER.SYNTH) {
+        l.weights = new Int32Array(memory.buffer.slice(v[11], v[11] + 4 * l.n_weights));
+        l.bias = new Int32Array(memory.buffer.slice(v[13], v[13] + 4 * l.cout));
       } else if (l.kind === LAYER.IGDN) {
         l.gamma = new Int32Array(memory.buffer.slice(v[14], v[14] + 4 * l.c * l.c));
         l.beta = i64(v[15], l.c);

@@ -9,8 +9,7 @@
 //     decodeAsync (a frame form's payloads through one GPU decoder's
 //     sendAsync) to the status and output SHA-256s the native decoder
 //     gives, and every neural integer case that decodes reports
-//     gpu/wgsl/integer as the path that ran (int_synth, whose layers are
-//     its own, the CPU with wgsl dispatch_unit_absent);
+//     gpu/wgsl/integer as the path that ran;
 //   - the shipped examples (hello.wih1, the hyperprior photographs) decode
 //     to the native tool's bytes on the GPU, with their timings (SwiftShader:
 //     functional figures only);
@@ -44,7 +43,7 @@ const puppeteer = require("puppeteer-core");
 let passed = 0, failed = 0;
 const check = (ok, what) => (ok ? passed++ : (failed++, console.log(`FAIL ${what}`)));
 const sha = (b) => createHash("sha256").update(b).digest("hex");
-const NEURAL = new Set(["wai.neural.int_hyper", "wai.neural.int_mlicpp", "wai.video.int_cond",
+const NEURAL = new Set(["wai.neural.int_hyper", "wai.neural.int_synth", "wai.neural.int_mlicpp", "wai.video.int_cond",
   "wai.video.int_cond.frame", "wai.audio.int_codec", "wai.splat.int_codec"]);
 
 function members(dir) {
@@ -96,7 +95,7 @@ async function runCases(page, cases, neural) {
       d.close();
       out.push({ files: c.files.join(","), cap: c.cap, st, want: c.status,
         same: hashes.join() === c.hashes.join(), n: hashes.length, ran, why,
-        neural: neural.includes(c.cap), synth: c.cap === "wai.neural.int_synth" });
+        neural: neural.includes(c.cap) });
     }
     return out;
   }, cases, [...neural]);
@@ -144,8 +143,7 @@ try {
   for (const r of results) {
     check(r.st === r.want && r.same, `${r.files}: ${r.st} (want ${r.want}), ${r.n} outputs${r.same ? "" : ", hashes differ"}`);
     if (r.st !== "ok" || r.ran === null) continue;
-    if (r.synth) check(r.ran === "wai-ops" && r.why === "dispatch_unit_absent", `${r.files}: int_synth ran ${r.ran}, wgsl ${r.why}`);
-    else if (r.neural) {
+    if (r.neural) {
       check(r.ran === "wgsl", `${r.files}: ran ${r.ran} (wgsl: ${r.why})`);
       onGpu += r.ran === "wgsl";
     }

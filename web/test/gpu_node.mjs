@@ -52,7 +52,7 @@ check(Boolean(wai.gpuInfo.device), `a device: ${JSON.stringify(wai.gpuInfo)}`);
 const sha = (b) => createHash("sha256").update(b).digest("hex");
 const setOf = (dir) => Object.fromEntries(readdirSync(dir, { withFileTypes: true })
   .filter((e) => e.isFile()).map((e) => [e.name, readFileSync(join(dir, e.name))]));
-const NEURAL = ["wai.neural.int_hyper", "wai.neural.int_mlicpp", "wai.video.int_cond",
+const NEURAL = ["wai.neural.int_hyper", "wai.neural.int_synth", "wai.neural.int_mlicpp", "wai.video.int_cond",
   "wai.audio.int_codec", "wai.splat.int_codec"];
 for (const line of readFileSync(join(repo, "tests/corpus/index.txt"), "utf8").split("\n")) {
   const [mode, cap, status, maxCost, files, hashes, set] = line.trim().split(/\s+/);

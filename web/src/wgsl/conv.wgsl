@@ -52,14 +52,7 @@ fn conv(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
 // (uy, ux) = (oy + ph, ox + pw) of the uncropped plane, which input
 // (iy, ix) reaches through tap (uy - iy·sh, ux - ix·sw): the taps
 // congruent to uy modulo sh, from uy mod sh up.
-@compute @workgroup_size(64)
-fn conv_t(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-          @builtin(local_invocation_index) lid: u32) {
-  let e = element(wg, nwg, lid);
-  if (e >= P.n) { return; }
-  let ox = e % P.ow;
-  let oy = (e / P.ow) % P.oh;
-  let o = e / (P.ow * P.oh);
+fn gather_t(o: u32, oy: u32, ox: u32) -> i64 {
   let uy = oy + P.ph;
   let ux = ox + P.pw;
   var acc = i64(0u, 0u);
@@ -76,5 +69,36 @@ fn conv_t(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: ve
       }
     }
   }
-  Y[e] = requantise(acc, o);
+  return acc;
+}
+
+@compute @workgroup_size(64)
+fn conv_t(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+          @builtin(local_invocation_index) lid: u32) {
+  let e = element(wg, nwg, lid);
+  if (e >= P.n) { return; }
+  let ox = e % P.ow;
+  let oy = (e / P.ow) % P.oh;
+  let o = e / (P.ow * P.oh);
+  Y[e] = requantise(gather_t(o, oy, ox), o);
+}
+
+// int_synth's transposed convolution (docs/int_synth.md): W is i32, MB
+// holds the biases (sign-extended), P.shift is the layer's (0..127) and
+// P.pad0 its ReLU. acc + bias is within i64 (the set's certificate), so
+// the sum modulo 2^64 is exact; floor((acc + bias) / 2^shift) by words
+// with the sign extended (a shift of 64 or more leaves 0 or -1).
+@compute @workgroup_size(64)
+fn synth_t(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+           @builtin(local_invocation_index) lid: u32) {
+  let e = element(wg, nwg, lid);
+  if (e >= P.n) { return; }
+  let ox = e % P.ow;
+  let oy = (e / P.ow) % P.oh;
+  let o = e / (P.ow * P.oh);
+  let v = add64(gather_t(o, oy, ox), MB[o]);
+  let s = select(0u, 0xffffffffu, is_neg64(v));
+  var y = shr128_low(u128(v.x, v.y, s, s), P.shift);
+  if (P.pad0 != 0u && is_neg64(y)) { y = i64(0u, 0u); }
+  Y[e] = y;
 }
