@@ -11,6 +11,7 @@ const ENTRIES = {
   conv: ["conv", "conv_t", "synth_t"], igdn: ["igdn"], act: ["relu", "leaky"],
   amax: ["amax_partial", "amax_final"],
 };
+const IGDN_BLOCK = 8;
 const LAYER = { CONV_T: 0, CONV: 1, IGDN: 2, RELU: 3, LEAKY: 4, SYNTH: 5 };
 /** The words of one layer in the glue's description (gpu_path.c). */
 export const LAYER_WORDS = 24;
@@ -19,8 +20,8 @@ export const HEAD_WORDS = 10;
 /** A kernel with one limb short (tests: the known-answer check must refuse
  * a device running it): the transposed convolution reads only the low
  * word of each input. */
-export const BROKEN_PATCH = ["acc = add64(acc, mul64_i32(X[xrow + ix], W[wrow + kx]));",
-  "acc = add64(acc, mul64_i32(i64(X[xrow + ix].x, 0u), W[wrow + kx]));"];
+export const BROKEN_PATCH = ["acc = add64(acc, mul64_i32(X[xt], W[wt]));",
+  "acc = add64(acc, mul64_i32(i64(X[xt].x, 0u), W[wt]));"];
 
 async function sourceText(name) {
   const url = new URL(`./wgsl/${name}.wgsl`, import.meta.url);
@@ -200,8 +201,10 @@ export class WgslDevice {
           l.in_h, l.in_w, l.out_h, l.out_w, l.synth_shift, n, l.relu, 0]);
         dispatch("synth_t", [[0, u], [1, x], [2, y], [3, w], [4, mb]], n, [u]);
       } else if (l.kind === LAYER.IGDN) {
-        const u = this.uniform([l.c, l.in_h * l.in_w, job.gf, job.afrac, n, 0, 0, 0]);
-        dispatch("igdn", [[0, u], [1, x], [2, y], [3, w], [4, mb]], n, [u]);
+        // One invocation per position and block of IGDN_BLOCK channels (igdn.wgsl's IB).
+        const pos = l.in_h * l.in_w, inv = pos * Math.ceil(l.c / IGDN_BLOCK);
+        const u = this.uniform([l.c, pos, job.gf, job.afrac, inv, 0, 0, 0]);
+        dispatch("igdn", [[0, u], [1, x], [2, y], [3, w], [4, mb]], inv, [u]);
       } else {
         const u = this.uniform([n, l.lshift, l.slope_lo, l.slope_hi]);
         dispatch(l.kind === LAYER.RELU ? "relu" : "leaky", [[0, u], [1, x], [2, y]], n, [u]);

@@ -22,7 +22,8 @@ fn requantise(acc: i64, o: u32) -> i64 {
   return add64(round_shift128(mul64s(acc, MB[o]), P.shift), MB[P.cout + o]);
 }
 
-// Convolution: W [cout][cin][kh][kw], input rows oy·sh + ky - ph.
+// Convolution: W [cout][cin][kh][kw], input rows oy·sh + ky - ph. The taps
+// outside, the channels inside: a tap's position is found once.
 @compute @workgroup_size(64)
 fn conv(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
@@ -31,17 +32,21 @@ fn conv(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
   let ox = e % P.ow;
   let oy = (e / P.ow) % P.oh;
   let o = e / (P.ow * P.oh);
+  let xstep = P.ih * P.iw;
+  let wstep = P.kh * P.kw;
   var acc = i64(0u, 0u);
-  for (var i = 0u; i < P.cin; i++) {
-    for (var ky = 0u; ky < P.kh; ky++) {
-      let ry = oy * P.sh + ky;
-      if (ry < P.ph || ry - P.ph >= P.ih) { continue; }
-      let xrow = (i * P.ih + ry - P.ph) * P.iw;
-      let wrow = ((o * P.cin + i) * P.kh + ky) * P.kw;
-      for (var kx = 0u; kx < P.kw; kx++) {
-        let rx = ox * P.sw + kx;
-        if (rx < P.pw || rx - P.pw >= P.iw) { continue; }
-        acc = add64(acc, mul64_i32(X[xrow + rx - P.pw], W[wrow + kx]));
+  for (var ky = 0u; ky < P.kh; ky++) {
+    let ry = oy * P.sh + ky;
+    if (ry < P.ph || ry - P.ph >= P.ih) { continue; }
+    for (var kx = 0u; kx < P.kw; kx++) {
+      let rx = ox * P.sw + kx;
+      if (rx < P.pw || rx - P.pw >= P.iw) { continue; }
+      var xi = (ry - P.ph) * P.iw + rx - P.pw;
+      var wi = o * P.cin * wstep + ky * P.kw + kx;
+      for (var i = 0u; i < P.cin; i++) {
+        acc = add64(acc, mul64_i32(X[xi], W[wi]));
+        xi += xstep;
+        wi += wstep;
       }
     }
   }
@@ -51,21 +56,25 @@ fn conv(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
 // Transposed convolution: W [cin][cout][kh][kw]; output (oy, ox) is
 // (uy, ux) = (oy + ph, ox + pw) of the uncropped plane, which input
 // (iy, ix) reaches through tap (uy - iy·sh, ux - ix·sw): the taps
-// congruent to uy modulo sh, from uy mod sh up.
+// congruent to uy modulo sh, from uy mod sh up; the channels inside.
 fn gather_t(o: u32, oy: u32, ox: u32) -> i64 {
   let uy = oy + P.ph;
   let ux = ox + P.pw;
+  let xstep = P.ih * P.iw;
+  let wstep = P.cout * P.kh * P.kw;
   var acc = i64(0u, 0u);
-  for (var i = 0u; i < P.cin; i++) {
-    for (var ky = uy % P.sh; ky < P.kh && ky <= uy; ky += P.sh) {
-      let iy = (uy - ky) / P.sh;
-      if (iy >= P.ih) { continue; }
-      let xrow = (i * P.ih + iy) * P.iw;
-      let wrow = ((i * P.cout + o) * P.kh + ky) * P.kw;
-      for (var kx = ux % P.sw; kx < P.kw && kx <= ux; kx += P.sw) {
-        let ix = (ux - kx) / P.sw;
-        if (ix >= P.iw) { continue; }
-        acc = add64(acc, mul64_i32(X[xrow + ix], W[wrow + kx]));
+  for (var ky = uy % P.sh; ky < P.kh && ky <= uy; ky += P.sh) {
+    let iy = (uy - ky) / P.sh;
+    if (iy >= P.ih) { continue; }
+    for (var kx = ux % P.sw; kx < P.kw && kx <= ux; kx += P.sw) {
+      let ix = (ux - kx) / P.sw;
+      if (ix >= P.iw) { continue; }
+      var xt = iy * P.iw + ix;
+      var wt = (o * P.kh + ky) * P.kw + kx;
+      for (var i = 0u; i < P.cin; i++) {
+        acc = add64(acc, mul64_i32(X[xt], W[wt]));
+        xt += xstep;
+        wt += wstep;
       }
     }
   }

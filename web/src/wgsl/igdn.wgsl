@@ -1,5 +1,5 @@
-// The inverse GDN, one invocation per output element (channel i at a
-// position): n = beta[i] + floor(sum_j gamma[i][j] · X[j]^2 / 2^gf), formed
+// The inverse GDN, one invocation per position and block of channels: for
+// each channel i, n = beta[i] + floor(sum_j gamma[i][j] · X[j]^2 / 2^gf), formed
 // exactly (the sum modulo 2^128, which the bound A^2 · G_i <= 2^127 - 1
 // makes exact; n in 129 bits), r = isqrt(max(n, 0)), then
 // Y = round_shift(X[i] · r, afrac) (docs/wgsl.md, "The kernels").
@@ -15,29 +15,23 @@ struct Igdn {
 @group(0) @binding(3) var<storage, read> G: array<i32>;   // gamma [c][c]
 @group(0) @binding(4) var<storage, read> B: array<i64>;   // beta [c]
 
-@compute @workgroup_size(64)
-fn igdn(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-  let e = element(wg, nwg, lid);
-  if (e >= P.n) { return; }
-  let pos = e % P.positions;
-  let i = e / P.positions;
-  var sum = u128(0u, 0u, 0u, 0u);
-  for (var j = 0u; j < P.c; j++) {
-    let m = abs64(X[j * P.positions + pos]);
-    sum = add128(sum, mul128_i32(mul64u(m, m), G[i * P.c + j]));
-  }
+// Each invocation takes one position and IB channels i: every square X[j]^2
+// is formed once for the IB sums that use it.
+const IB = 8u;
+
+// Y[i] at position pos from its sum (the rest of the layer's formula).
+fn finish(i: u32, pos: u32, sum: u128) -> i64 {
   // n = beta + floor(sum / 2^gf): a positive n is below 2^128 (the sum is
   // below 2^127 and |beta| below 2^63), so only its sign needs the 129th bit.
   let f = shr128(sum, P.gf);
   let b = B[i];
   let bw = select(0u, 0xffffffffu, is_neg64(b));
   let n = add128(f, u128(b.x, b.y, bw, bw));
-  // The sign of the 129-bit sum: f's and beta's signs, and the carry.
+  // The sign of the 129-bit sum: f's and beta's where they agree, else the
+  // 128-bit sum's (no carry out then).
   let fneg = is_neg128(f);
-  let bneg = is_neg64(b);
   var neg = is_neg128(n);
-  if (fneg == bneg) { neg = fneg; }
+  if (fneg == is_neg64(b)) { neg = fneg; }
   var r = i64(0u, 0u);
   if (!neg && (n.x | n.y | n.z | n.w) != 0u) {
     if ((n.y | n.z | n.w) == 0u) {
@@ -47,7 +41,31 @@ fn igdn(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
     }
   }
   // r may pass 2^63 (it is below 2^64): X · r by magnitudes, then the sign.
-  let x = X[e];
+  let x = X[i * P.positions + pos];
   let p = mul64u(abs64(x), r);
-  Y[e] = round_shift128(select(p, neg128(p), is_neg64(x)), P.afrac);
+  return round_shift128(select(p, neg128(p), is_neg64(x)), P.afrac);
+}
+
+// P.n here: positions · ceil(c / IB) invocations.
+@compute @workgroup_size(64)
+fn igdn(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+  let e = element(wg, nwg, lid);
+  if (e >= P.n) { return; }
+  let pos = e % P.positions;
+  let i0 = (e / P.positions) * IB;
+  let count = min(IB, P.c - i0);
+  var sums: array<u128, 8>;
+  for (var k = 0u; k < IB; k++) { sums[k] = u128(0u, 0u, 0u, 0u); }
+  for (var j = 0u; j < P.c; j++) {
+    let m = abs64(X[j * P.positions + pos]);
+    let sq = mul64u(m, m);
+    for (var k = 0u; k < count; k++) {
+      sums[k] = add128(sums[k], mul128_i32(sq, G[(i0 + k) * P.c + j]));
+    }
+  }
+  for (var k = 0u; k < count; k++) {
+    let i = i0 + k;
+    Y[i * P.positions + pos] = finish(i, pos, sums[k]);
+  }
 }
