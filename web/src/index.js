@@ -180,9 +180,11 @@ export class Decoder {
     if (!this.h) throw new WaiError("invalid_argument", "the decoder is closed");
     if (!this.gpu) return Promise.resolve(this.send(payload));
     const b = bytesOf(payload, "payload");
+    this.busy = (this.busy ?? 0) + 1;
     return this.wai.serial(async () => {
       const dev = this.wai.gpu.device;
       const t0 = performance.now(), g0 = dev.gpuMs;
+      if (!this.h) throw new WaiError("invalid_argument", "the decoder is closed");
       const p = this.m.put(b);
       try {
         const r = resultOf(this.m.take(await this.m.sendPromising(this.h, p, b.length)));
@@ -192,9 +194,11 @@ export class Decoder {
       } finally {
         this.m.free(p);
       }
-    });
+    }).finally(() => { this.busy--; });
   }
   close() {
+    // A GPU decode in flight holds the decoder in the module's suspended stack.
+    if (this.busy) throw new WaiError("invalid_argument", "the decoder is decoding: await sendAsync first");
     const ex = this.m.ex;
     if (this.h) ex.wai_web_decoder_destroy(this.h);
     if (this.set) ex.wai_web_set_destroy(this.set);

@@ -12,7 +12,8 @@
 //     gpu/wgsl/integer as the path that ran;
 //   - the shipped examples (hello.wih1, the hyperprior photographs) decode
 //     to the native tool's bytes on the GPU, with their timings (SwiftShader:
-//     functional figures only);
+//     functional figures only), and so does a keyframe-1 clip
+//     (wai.video.int_hyper) the native tool codes from hello.wiv1;
 //   - a module whose transposed convolution is one limb short fails the
 //     known-answer check: wgsl refused dispatch_backend_failed, the CPU
 //     path runs and gives the same bytes; so does a decode after the
@@ -20,7 +21,8 @@
 // Ends with "N passed, N failed".
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
-import { readFileSync, readdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -164,12 +166,61 @@ try {
     console.log(`${file}: ${r.ran}, total ${r.timing?.total_ms?.toFixed(0)} ms, networks on the GPU ${r.timing?.networks_gpu_ms?.toFixed(0)} ms (SwiftShader: functional only)`);
   }
 
+  // A keyframe-1 clip (wai.video.int_hyper), coded here by the native tool
+  // from hello.wiv1's frames: its keyframe's networks on the GPU, every
+  // frame the native decoder's.
+  if (!only) {
+    const tmp = mkdtempSync(join(tmpdir(), "wai-gpu-"));
+    try {
+      const set = join(repo, "examples/hyperprior/set");
+      execFileSync(wai, ["decode", join(repo, "examples/hello.wiv1"), "-o", join(tmp, "h.y4m"), "--format", "y4m420"]);
+      execFileSync(wai, ["encode", "--capability", "wai.video.int_hyper", "--set", set, join(tmp, "h.y4m"),
+        "-o", join(tmp, "k1.wiv1")], { stdio: "ignore" });
+      const want = JSON.parse(execFileSync(wai, ["decode", "--json", "--set", set, join(tmp, "k1.wiv1"),
+        "-o", join(tmp, "k1.rgb")]).toString()).outputs.map((o) => o.sha256);
+      const clip = readFileSync(join(tmp, "k1.wiv1")).toString("base64");
+      const k = await page.evaluate(async (clip, set) => {
+        const get = async (u) => new Uint8Array(await (await fetch(u)).arrayBuffer());
+        const s = {};
+        for (const [n, u] of Object.entries(set)) s[n] = await get(u);
+        const bytes = Uint8Array.from(atob(clip), (c) => c.charCodeAt(0));
+        const r = await window.__gpuWai.decodeAsync(bytes, { set: s });
+        const hashes = [];
+        for (const o of r.outputs) hashes.push([...new Uint8Array(await crypto.subtle.digest("SHA-256", o.data))]
+          .map((x) => x.toString(16).padStart(2, "0")).join(""));
+        return { status: r.status, ran: r.report?.ran?.backend, hashes };
+      }, clip, members("examples/hyperprior/set"));
+      check(k.status === "ok" && k.ran === "wgsl" && k.hashes.join() === want.join() && want.length > 1,
+        `keyframe-1 clip: ${k.status}, ran ${k.ran}, ${k.hashes.length} frames of ${want.length}` +
+        (k.hashes.join() === want.join() ? "" : ", hashes differ"));
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+
   // A kernel one limb short: refused at the known answer, the CPU runs.
   const b = await decodeExample(page, "__brokenWai", "/examples/hello.wih1", members("examples/hello_set"));
   const want = sha(execFileSync(wai, ["decode", "--set", join(repo, "examples/hello_set"),
     join(repo, "examples/hello.wih1"), "-o", "-", "--format", "rgb"]));
   check(b.status === "ok" && b.ran === "wai-ops" && b.why === "dispatch_backend_failed" && b.hash === want,
     `one limb short: ${b.status}, ran ${b.ran}, wgsl ${b.why}`);
+
+  // A GPU decoder cannot be closed under a decode in flight.
+  const busy = await page.evaluate(async (set) => {
+    const wai = window.__gpuWai;
+    const get = async (u) => new Uint8Array(await (await fetch(u)).arrayBuffer());
+    const s = {};
+    for (const [n, u] of Object.entries(set)) s[n] = await get(u);
+    const d = wai.createDecoder({ set: s, gpu: true });
+    const pending = d.sendAsync(await get("/examples/hello.wih1"));
+    let code = null;
+    try { d.close(); } catch (e) { code = e.code; }
+    const r = await pending;
+    d.close();
+    return { code, status: r.status, ran: r.report?.ran?.backend };
+  }, members("examples/hello_set"));
+  check(busy.code === "invalid_argument" && busy.status === "ok" && busy.ran === "wgsl",
+    `close under a GPU decode: ${JSON.stringify(busy)}`);
 
   // The device lost: the decode runs whole on the CPU, the same bytes.
   await page.evaluate(async () => {
