@@ -325,7 +325,7 @@ export async function createWai(options = {}) {
   const gpu = {};
   const ex = await instantiate(options.wasm, gpu);
   const entry = options.gpu === undefined ? globalThis.navigator?.gpu : options.gpu;
-  const r = await WgslDevice.open(entry, { broken: options.gpuBroken === true });
+  const r = await WgslDevice.open(entry, { broken: options.gpuBroken === true, maxBuffer: options.gpuMaxBuffer });
   gpu.device = r.device ?? null;
   gpu.reason = r.reason ?? null;
   return new Wai(ex, gpu);

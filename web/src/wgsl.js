@@ -60,6 +60,8 @@ export class WgslDevice {
     });
     const info = adapter.info ?? {};
     const d = new WgslDevice(device, `${info.vendor ?? ""} ${info.architecture ?? ""}`.trim());
+    // Tests: a smaller ceiling than the device's, to meet it with small payloads.
+    if (options.maxBuffer) d.ceiling = options.maxBuffer;
     await d.build(options.broken === true);
     return { device: d };
   }
@@ -104,11 +106,15 @@ export class WgslDevice {
     this.programs.delete(id);
   }
 
+  /** A buffer of at least `bytes`; past the device's binding or buffer
+   * limit, an error before anything is dispatched: the network's path is
+   * then refused dispatch_backend_failed and the CPU's runs (the largest
+   * layers are not tiled yet, docs/wgsl.md). */
   buffer(bytes, usage) {
     const lim = this.device.limits;
     const size = Math.max(16, Math.ceil(bytes / 16) * 16);
-    if (size > lim.maxStorageBufferBindingSize || size > lim.maxBufferSize)
-      throw new Error(`a buffer of ${size} bytes passes the device's limits`);
+    const most = Math.min(lim.maxStorageBufferBindingSize, lim.maxBufferSize, this.ceiling ?? Infinity);
+    if (size > most) throw new Error(`a buffer of ${size} bytes passes the device's limit of ${most}`);
     return this.device.createBuffer({ size, usage });
   }
 

@@ -134,6 +134,7 @@ try {
     const { createWai } = await import("/web/src/index.js");
     window.__gpuWai = await createWai({ wasm: "/web/dist/wai.wasm" });
     window.__brokenWai = await createWai({ wasm: "/web/dist/wai.wasm", gpuBroken: true });
+    window.__smallWai = await createWai({ wasm: "/web/dist/wai.wasm", gpuMaxBuffer: 16384 });
     return { good: window.__gpuWai.gpuInfo, broken: window.__brokenWai.gpuInfo };
   });
   console.log(`WebGPU adapter: ${JSON.stringify(info.good)}`);
@@ -204,6 +205,12 @@ try {
     join(repo, "examples/hello.wih1"), "-o", "-", "--format", "rgb"]));
   check(b.status === "ok" && b.ran === "wai-ops" && b.why === "dispatch_backend_failed" && b.hash === want,
     `one limb short: ${b.status}, ran ${b.ran}, wgsl ${b.why}`);
+
+  // Buffers past the device's limit (here a ceiling of 16 KiB): refused
+  // before any dispatch, the CPU runs.
+  const sm = await decodeExample(page, "__smallWai", "/examples/hello.wih1", members("examples/hello_set"));
+  check(sm.status === "ok" && sm.ran === "wai-ops" && sm.why === "dispatch_backend_failed" && sm.hash === want,
+    `past the buffer limit: ${sm.status}, ran ${sm.ran}, wgsl ${sm.why}`);
 
   // A GPU decoder cannot be closed under a decode in flight.
   const busy = await page.evaluate(async (set) => {
