@@ -1,10 +1,11 @@
 /* Claiming the tier (docs/backends.md, "Claiming the tier"): before an
  * integer path's backend runs a decode, a small known-answer network, in
  * two and in one dimension, through every layer kind and every width of
- * the arithmetic (values past 2^32, requantisation past 2^64, inverse GDN
- * sums past 2^64 and roots of n past 2^64, negative n, rounding), on the
- * backend and on libwai's reference kernels, then an int_synth chain
- * (shifts past 64, ReLU); the outputs must be equal. */
+ * the arithmetic (first layers' inputs below 2^31, later ones past 2^32,
+ * requantisation past 2^64, inverse GDN sums past 2^64 and roots of n
+ * past 2^64, negative n, rounding), on the backend and on libwai's
+ * reference kernels, then an int_synth chain (shifts past 64, ReLU); the
+ * outputs must be equal. */
 #ifndef WAI_DECODE_CLAIM_H
 #define WAI_DECODE_CLAIM_H
 

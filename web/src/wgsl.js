@@ -177,7 +177,10 @@ export class WgslDevice {
     const ping = this.buffer(most * 8, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
     const pong = this.buffer(most * 8, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
     const partial = this.buffer(Math.ceil(most / 1024) * 8, GPUBufferUsage.STORAGE);
-    const amax = this.buffer(job.layers.length * 8, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
+    const amax = this.buffer(job.layers.length * 8,
+      GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST);
+    // Layer 0's A is the module's (the input's); the later ones the GPU reduces.
+    dev.queue.writeBuffer(amax, 0, new BigUint64Array([job.amax0]));
     const outBytes = elems(job.layers[job.layers.length - 1]) * 8;
     const readOut = dev.createBuffer({ size: Math.max(16, outBytes), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
     const readMax = dev.createBuffer({ size: Math.max(16, job.layers.length * 8), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
@@ -200,8 +203,9 @@ export class WgslDevice {
       if (l.kind === LAYER.CONV || l.kind === LAYER.CONV_T) {
         const one = job.dims === 1;
         const u = this.uniform([l.cin, l.cout, one ? 1 : l.k, l.k, one ? 1 : l.stride, l.stride,
-          one ? 0 : l.pad, l.pad, l.in_h, l.in_w, l.out_h, l.out_w, job.shift, n, 0, 0]);
-        dispatch(l.kind === LAYER.CONV ? "conv" : "conv_t", [[0, u], [1, x], [2, y], [3, w], [4, mb]], n, [u]);
+          one ? 0 : l.pad, l.pad, l.in_h, l.in_w, l.out_h, l.out_w, job.shift, n, 0, i]);
+        dispatch(l.kind === LAYER.CONV ? "conv" : "conv_t",
+          [[0, u], [1, x], [2, y], [3, w], [4, mb], [5, amax]], n, [u]);
       } else if (l.kind === LAYER.SYNTH) {
         const u = this.uniform([l.cin, l.cout, l.k, l.k, l.stride, l.stride, l.pad, l.pad,
           l.in_h, l.in_w, l.out_h, l.out_w, l.synth_shift, n, l.relu, 0]);
@@ -284,6 +288,7 @@ export function readJob(memory, at) {
     job.layers.push(l);
   }
   const first = job.layers[0];
+  job.amax0 = new BigUint64Array(memory.buffer, job.amax_at, 1)[0];
   job.input = new Uint8Array(memory.buffer.slice(job.input_at,
     job.input_at + 8 * first.in_c * first.in_h * first.in_w));
   return job;

@@ -3,13 +3,16 @@
 // bound keeps every partial sum within i64, so the residue is the sum),
 // then Y = round_shift(acc · M[o], shift) + B[o], the product exact in
 // 128 bits. A one-dimensional layer is a two-dimensional one of kernel
-// height 1 (docs/wgsl.md, "The kernels").
+// height 1 (docs/wgsl.md, "The kernels"). Where the layer's input A is
+// below 2^31 (AM[P.slot], the A the runner reduced), each input is an i32
+// cut into a 16-bit limb and a signed high limb, whose products with the
+// 16-bit weights are exact i32s summed into two 64-bit sums.
 
 struct Conv {
   cin: u32, cout: u32, kh: u32, kw: u32,
   sh: u32, sw: u32, ph: u32, pw: u32,
   ih: u32, iw: u32, oh: u32, ow: u32,
-  shift: u32, n: u32, pad0: u32, pad1: u32,
+  shift: u32, n: u32, pad0: u32, slot: u32,
 }
 
 @group(0) @binding(0) var<uniform> P: Conv;
@@ -17,6 +20,24 @@ struct Conv {
 @group(0) @binding(2) var<storage, read_write> Y: array<i64>;
 @group(0) @binding(3) var<storage, read> W: array<i32>;
 @group(0) @binding(4) var<storage, read> MB: array<i64>;  // mult[cout], then bias[cout]
+@group(0) @binding(5) var<storage, read> AM: array<i64>;  // each layer's input A
+
+// Whether the layer's input fits i32 (A < 2^31): the limb sums apply.
+fn narrow() -> bool {
+  let a = AM[P.slot];
+  return a.y == 0u && a.x < 0x80000000u;
+}
+
+// a + p modulo 2^64, p an i32: p's high word is its sign.
+fn add_i32(a: i64, p: i32) -> i64 {
+  let lo = a.x + u32(p);
+  return i64(lo, a.y + u32(p >> 31u) + carry(lo, a.x));
+}
+
+// The limb sums' total: low + high · 2^16, modulo 2^64.
+fn limbs(l: i64, h: i64) -> i64 {
+  return add64(l, i64(h.x << 16u, (h.y << 16u) | (h.x >> 16u)));
+}
 
 fn requantise(acc: i64, o: u32) -> i64 {
   return add64(round_shift128(mul64s(acc, MB[o]), P.shift), MB[P.cout + o]);
@@ -34,7 +55,10 @@ fn conv(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
   let o = e / (P.ow * P.oh);
   let xstep = P.ih * P.iw;
   let wstep = P.kh * P.kw;
+  let fast = narrow();
   var acc = i64(0u, 0u);
+  var lo = i64(0u, 0u);
+  var hi = i64(0u, 0u);
   for (var ky = 0u; ky < P.kh; ky++) {
     let ry = oy * P.sh + ky;
     if (ry < P.ph || ry - P.ph >= P.ih) { continue; }
@@ -43,26 +67,39 @@ fn conv(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
       if (rx < P.pw || rx - P.pw >= P.iw) { continue; }
       var xi = (ry - P.ph) * P.iw + rx - P.pw;
       var wi = o * P.cin * wstep + ky * P.kw + kx;
-      for (var i = 0u; i < P.cin; i++) {
-        acc = add64(acc, mul64_i32(X[xi], W[wi]));
-        xi += xstep;
-        wi += wstep;
+      if (fast) {
+        for (var i = 0u; i < P.cin; i++) {
+          let x = i32(X[xi].x);
+          let w = W[wi];
+          lo = add_i32(lo, (x & 0xffff) * w);
+          hi = add_i32(hi, (x >> 16u) * w);
+          xi += xstep;
+          wi += wstep;
+        }
+      } else {
+        for (var i = 0u; i < P.cin; i++) {
+          acc = add64(acc, mul64_i32(X[xi], W[wi]));
+          xi += xstep;
+          wi += wstep;
+        }
       }
     }
   }
-  Y[e] = requantise(acc, o);
+  Y[e] = requantise(add64(acc, limbs(lo, hi)), o);
 }
 
 // Transposed convolution: W [cin][cout][kh][kw]; output (oy, ox) is
 // (uy, ux) = (oy + ph, ox + pw) of the uncropped plane, which input
 // (iy, ix) reaches through tap (uy - iy·sh, ux - ix·sw): the taps
 // congruent to uy modulo sh, from uy mod sh up; the channels inside.
-fn gather_t(o: u32, oy: u32, ox: u32) -> i64 {
+fn gather_t(o: u32, oy: u32, ox: u32, fast: bool) -> i64 {
   let uy = oy + P.ph;
   let ux = ox + P.pw;
   let xstep = P.ih * P.iw;
   let wstep = P.cout * P.kh * P.kw;
   var acc = i64(0u, 0u);
+  var lo = i64(0u, 0u);
+  var hi = i64(0u, 0u);
   for (var ky = uy % P.sh; ky < P.kh && ky <= uy; ky += P.sh) {
     let iy = (uy - ky) / P.sh;
     if (iy >= P.ih) { continue; }
@@ -71,14 +108,25 @@ fn gather_t(o: u32, oy: u32, ox: u32) -> i64 {
       if (ix >= P.iw) { continue; }
       var xt = iy * P.iw + ix;
       var wt = (o * P.kh + ky) * P.kw + kx;
-      for (var i = 0u; i < P.cin; i++) {
-        acc = add64(acc, mul64_i32(X[xt], W[wt]));
-        xt += xstep;
-        wt += wstep;
+      if (fast) {
+        for (var i = 0u; i < P.cin; i++) {
+          let x = i32(X[xt].x);
+          let w = W[wt];
+          lo = add_i32(lo, (x & 0xffff) * w);
+          hi = add_i32(hi, (x >> 16u) * w);
+          xt += xstep;
+          wt += wstep;
+        }
+      } else {
+        for (var i = 0u; i < P.cin; i++) {
+          acc = add64(acc, mul64_i32(X[xt], W[wt]));
+          xt += xstep;
+          wt += wstep;
+        }
       }
     }
   }
-  return acc;
+  return add64(acc, limbs(lo, hi));
 }
 
 @compute @workgroup_size(64)
@@ -89,7 +137,7 @@ fn conv_t(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: ve
   let ox = e % P.ow;
   let oy = (e / P.ow) % P.oh;
   let o = e / (P.ow * P.oh);
-  Y[e] = requantise(gather_t(o, oy, ox), o);
+  Y[e] = requantise(gather_t(o, oy, ox, narrow()), o);
 }
 
 // int_synth's transposed convolution (docs/int_synth.md): W is i32, MB
@@ -105,7 +153,7 @@ fn synth_t(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: v
   let ox = e % P.ow;
   let oy = (e / P.ow) % P.oh;
   let o = e / (P.ow * P.oh);
-  let v = add64(gather_t(o, oy, ox), MB[o]);
+  let v = add64(gather_t(o, oy, ox, false), MB[o]);  // i32 weights: no limb sums
   let s = select(0u, 0xffffffffu, is_neg64(v));
   var y = shr128_low(u128(v.x, v.y, s, s), P.shift);
   if (P.pad0 != 0u && is_neg64(y)) { y = i64(0u, 0u); }
