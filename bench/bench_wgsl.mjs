@@ -3,7 +3,8 @@
 // decoded natively (`wai decode --threads 1`), and in headless Chromium on
 // the CPU path (WebAssembly) and on the GPU path (WebGPU), with the bytes
 // compared; each best of REPS (the GPU's first decode, which pays for the
-// known answer and the pipelines, apart).
+// known answer and the pipelines, apart), and each layer's GPU time
+// (timestamp queries) in the last decode.
 //
 //   node bench/bench_wgsl.mjs BUILD_DIR WAI.WASM NODE_MODULES [REPS] [ADAPTER]
 //
@@ -56,7 +57,7 @@ try {
   fig = await page.evaluate(async (f, reps) => {
     const bytes = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
     const { createWai } = await import("/web/src/index.js");
-    const wai = await createWai({ wasm: "/web/dist/wai.wasm" });
+    const wai = await createWai({ wasm: "/web/dist/wai.wasm", gpuProfile: true });
     const img = bytes(f.img), set = Object.fromEntries(Object.entries(f.set).map(([k, v]) => [k, bytes(v)]));
     const hex = async (b) => [...new Uint8Array(await crypto.subtle.digest("SHA-256", b))]
       .map((x) => x.toString(16).padStart(2, "0")).join("");
@@ -75,7 +76,11 @@ try {
       const t0 = performance.now();
       await wai.decodeAsync(img, { set });
       out.gpu_first_ms = performance.now() - t0;
+      wai.gpu.device.layerLog.length = 0;
       out.gpu = await timeIt({});
+      // The last decode's layers (each decode logs its networks' layers in order).
+      const log = wai.gpu.device.layerLog;
+      out.layers = log.slice(log.length / reps * (reps - 1));
     }
     return out;
   }, { img: b64(join(tmp, "image.wih1")), set: Object.fromEntries(names.map((n) => [n, b64(join(tmp, n))])) }, reps);
@@ -94,6 +99,11 @@ if (fig.gpu) {
   line(`Chromium, GPU path (ran ${fig.gpu.ran})`, fig.gpu.ms, fig.gpu.hash === want);
   console.log(`    of which networks on the GPU ${fig.gpu.timing.networks_gpu_ms.toFixed(1)} ms, the module ${fig.gpu.timing.module_ms.toFixed(1)} ms; first decode ${fig.gpu_first_ms.toFixed(1)} ms`);
   console.log(`  GPU path against the CPU path in the page: ${(fig.cpu.ms / fig.gpu.ms).toFixed(2)}x faster`);
+  if (fig.layers?.length) {
+    console.log("  the GPU's layers (timestamp queries), last decode:");
+    for (const l of fig.layers)
+      console.log(`    ${l.kind.padEnd(8)} [${l.in.join(", ")}] -> [${l.out.join(", ")}]`.padEnd(52) + `${l.ms.toFixed(2).padStart(10)} ms`);
+  }
 }
 const ok = fig.cpu.hash === want && (!fig.gpu || (fig.gpu.hash === want && fig.gpu.ran === "wgsl"));
 process.exit(ok ? 0 : 1);

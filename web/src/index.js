@@ -320,12 +320,14 @@ export class Wai {
 /** Loads the module (options.wasm: its bytes, a Response or a URL; default
  * dist/wai.wasm beside this package) and makes a context. options.gpu: the
  * WebGPU entry (default navigator.gpu; null: none) whose adapter runs the
- * integer networks of decodeAsync (docs/wgsl.md). */
+ * integer networks of decodeAsync (docs/wgsl.md); options.gpuProfile: each
+ * layer's GPU time in wai.gpu.device.layerLog (timestamp queries). */
 export async function createWai(options = {}) {
   const gpu = {};
   const ex = await instantiate(options.wasm, gpu);
   const entry = options.gpu === undefined ? globalThis.navigator?.gpu : options.gpu;
-  const r = await WgslDevice.open(entry, { broken: options.gpuBroken === true, maxBuffer: options.gpuMaxBuffer });
+  const r = await WgslDevice.open(entry, { broken: options.gpuBroken === true, maxBuffer: options.gpuMaxBuffer,
+    profile: options.gpuProfile === true });
   gpu.device = r.device ?? null;
   gpu.reason = r.reason ?? null;
   return new Wai(ex, gpu);

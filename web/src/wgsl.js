@@ -52,7 +52,10 @@ export class WgslDevice {
     const adapter = await gpu.requestAdapter();
     if (!adapter) return { reason: "no WebGPU adapter" };
     const lim = adapter.limits;
+    // options.profile: each layer's GPU time, where the adapter has timestamp queries.
+    const profile = options.profile === true && adapter.features.has("timestamp-query");
     const device = await adapter.requestDevice({
+      requiredFeatures: profile ? ["timestamp-query"] : [],
       requiredLimits: {
         maxStorageBufferBindingSize: lim.maxStorageBufferBindingSize,
         maxBufferSize: lim.maxBufferSize,
@@ -62,6 +65,7 @@ export class WgslDevice {
     const d = new WgslDevice(device, `${info.vendor ?? ""} ${info.architecture ?? ""}`.trim());
     // Tests: a smaller ceiling than the device's, to meet it with small payloads.
     if (options.maxBuffer) d.ceiling = options.maxBuffer;
+    d.profile = profile;
     await d.build(options.broken === true);
     return { device: d };
   }
@@ -74,6 +78,8 @@ export class WgslDevice {
     this.programs = new Map();
     this.nextProgram = 1;
     this.gpuMs = 0;
+    /** With profile: every layer run, { kind, in: [c, h, w], out, ms }. */
+    this.layerLog = [];
   }
 
   async build(broken) {
@@ -186,10 +192,21 @@ export class WgslDevice {
     const readMax = dev.createBuffer({ size: Math.max(16, job.layers.length * 8), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
     temp.push(input, ping, pong, partial, amax, readOut, readMax);
     const enc = dev.createCommandEncoder();
+    // Profiling: a timestamp before and after each layer's own pass.
+    const nl = job.layers.length;
+    const qs = this.profile ? dev.createQuerySet({ type: "timestamp", count: 2 * nl }) : null;
+    const tsBuf = qs ? dev.createBuffer({ size: 16 * nl, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC }) : null;
+    const tsRead = qs ? dev.createBuffer({ size: 16 * nl, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }) : null;
+    if (qs) temp.push(qs, tsBuf, tsRead);
+    let layerAt = -1;
     const dispatch = (entry, buffers, n, uniforms) => {
       temp.push(...uniforms);
       const [p, g] = this.bind(entry, buffers);
-      const pass = enc.beginComputePass();
+      const ts = qs && layerAt >= 0
+        ? { timestampWrites: { querySet: qs, beginningOfPassWriteIndex: 2 * layerAt, endOfPassWriteIndex: 2 * layerAt + 1 } }
+        : {};
+      layerAt = -1;
+      const pass = enc.beginComputePass(ts);
       pass.setPipeline(p);
       pass.setBindGroup(0, g);
       pass.dispatchWorkgroups(...groups(n));
@@ -200,6 +217,7 @@ export class WgslDevice {
       const y = i % 2 ? pong : ping;
       const n = elems(l);
       const [w, mb] = params[i];
+      layerAt = i; // the next dispatch is the layer's own
       if (l.kind === LAYER.CONV || l.kind === LAYER.CONV_T) {
         const one = job.dims === 1;
         const u = this.uniform([l.cin, l.cout, one ? 1 : l.k, l.k, one ? 1 : l.stride, l.stride,
@@ -236,6 +254,10 @@ export class WgslDevice {
     });
     enc.copyBufferToBuffer(x, 0, readOut, 0, outBytes);
     enc.copyBufferToBuffer(amax, 0, readMax, 0, job.layers.length * 8);
+    if (qs) {
+      enc.resolveQuerySet(qs, 0, 2 * nl, tsBuf, 0);
+      enc.copyBufferToBuffer(tsBuf, 0, tsRead, 0, 16 * nl);
+    }
     dev.queue.submit([enc.finish()]);
     const errors = [await dev.popErrorScope(), await dev.popErrorScope()].filter(Boolean);
     try {
@@ -244,6 +266,15 @@ export class WgslDevice {
       if (this.lost) throw new Error(`the device was lost: ${this.lost}`);
       const out = new Uint8Array(readOut.getMappedRange().slice(0, outBytes));
       const am = new BigUint64Array(readMax.getMappedRange().slice(0, job.layers.length * 8));
+      if (tsRead) {
+        await tsRead.mapAsync(GPUMapMode.READ);
+        const t = new BigUint64Array(tsRead.getMappedRange().slice(0));
+        job.layers.forEach((l, i) => this.layerLog.push({
+          kind: ["conv_t", "conv", "igdn", "relu", "leaky", "synth_t"][l.kind] ?? String(l.kind),
+          in: [l.in_c, l.in_h, l.in_w], out: [l.out_c, l.out_h, l.out_w],
+          ms: Number(t[2 * i + 1] - t[2 * i]) / 1e6,
+        }));
+      }
       this.gpuMs += performance.now() - t0;
       return { out, amax: am };
     } finally {

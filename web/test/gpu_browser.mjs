@@ -135,6 +135,7 @@ try {
     window.__gpuWai = await createWai({ wasm: "/web/dist/wai.wasm" });
     window.__brokenWai = await createWai({ wasm: "/web/dist/wai.wasm", gpuBroken: true });
     window.__smallWai = await createWai({ wasm: "/web/dist/wai.wasm", gpuMaxBuffer: 16384 });
+    window.__profWai = await createWai({ wasm: "/web/dist/wai.wasm", gpuProfile: true });
     return { good: window.__gpuWai.gpuInfo, broken: window.__brokenWai.gpuInfo };
   });
   console.log(`WebGPU adapter: ${JSON.stringify(info.good)}`);
@@ -211,6 +212,13 @@ try {
   const sm = await decodeExample(page, "__smallWai", "/examples/hello.wih1", members("examples/hello_set"));
   check(sm.status === "ok" && sm.ran === "wai-ops" && sm.why === "dispatch_backend_failed" && sm.hash === want,
     `past the buffer limit: ${sm.status}, ran ${sm.ran}, wgsl ${sm.why}`);
+
+  // Each layer's GPU time, where the adapter has timestamp queries.
+  const prof = await decodeExample(page, "__profWai", "/examples/hello.wih1", members("examples/hello_set"));
+  const log = await page.evaluate(() => window.__profWai.gpu.device.layerLog);
+  check(prof.status === "ok" && prof.ran === "wgsl" && log.length > 0 && log.every((l) => l.ms >= 0 && l.kind),
+    `profiled decode: ${prof.status}, ${log.length} layers timed`);
+  console.log(`hello.wih1's layers on SwiftShader: ${log.map((l) => `${l.kind} ${l.ms.toFixed(2)} ms`).join(", ")}`);
 
   // A GPU decoder cannot be closed under a decode in flight.
   const busy = await page.evaluate(async (set) => {
