@@ -62,9 +62,9 @@ wai_status wai_context_create(const wai_settings *s, wai_context **out) {
     c->exec.alloc = &c->alloc;
     c->exec.cores = &b->cores;
     c->exec.kernels = wai_kernels_init(isa);
-    wai_backends_init(&b->backends);
     c->backends = &b->backends;
-    if (wai_set_cache_create(&c->alloc, c->set_cache_budget, &c->sets) != WAI_ok ||
+    if (wai_backends_init(&b->backends) != WAI_ok ||
+        wai_set_cache_create(&c->alloc, c->set_cache_budget, &c->sets) != WAI_ok ||
         wai_pool_create(&c->alloc, wai_threads_resolve(s->n_threads), &c->exec.pool) != WAI_ok) {
         wai_context_destroy(c);
         return WAI_out_of_memory;

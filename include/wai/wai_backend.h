@@ -170,7 +170,10 @@ typedef struct wai_backend_ops {
  * decode (docs/backends.md, "Claiming the tier"): libwai runs a small
  * known-answer network through it and compares the output with its own
  * CPU's; a backend that differs is refused dispatch_backend_failed for
- * the context's life, and the next path offered runs. */
+ * the context's life, and the next path offered runs. The check runs
+ * once, under the context's lock, before any decode runs the backend;
+ * after it, network may be called from several of the context's threads
+ * at once, each with its own program. */
 WAI_API wai_status wai_context_add_backend(wai_context *ctx, const wai_backend_ops *b);
 
 /* The instance of b in ctx (what its create made), or NULL when b is not

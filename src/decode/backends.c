@@ -10,10 +10,12 @@
 #include "wai/wai_hash.h"
 #include "sets/set.h"
 
-void wai_backends_init(wai_backends *b) {
+wai_status wai_backends_init(wai_backends *b) {
     memset(b, 0, sizeof *b);
     b->entries[0].path = (wai_path){WAI_UNIT_CPU, WAI_BACKEND_WAI_OPS, WAI_ARITHMETIC_INTEGER};
     b->n = 1;
+    b->has_lock = wai_lock_init(&b->lock);
+    return b->has_lock ? WAI_ok : WAI_out_of_memory;
 }
 
 wai_backend_entry *wai_backends_integer(wai_backends *b) { return &b->entries[0]; }
@@ -29,6 +31,8 @@ void wai_backends_destroy(wai_backends *b) {
         if (b->entries[i].desc && b->entries[i].desc->destroy)
             b->entries[i].desc->destroy(b->entries[i].self);
     b->n = 0;
+    if (b->has_lock) wai_lock_destroy(&b->lock);
+    b->has_lock = 0;
 }
 
 /* The integer interpreter and an integer path's backend run integer
@@ -158,12 +162,16 @@ static wai_status answer_program(wai_backend_turn *t, wai_job *j) {
  * decode, and a refusal lasts the context's life. */
 static wai_status claim(wai_backend_turn *t) {
     wai_backend_entry *e = t->entry;
+    wai_lock *lock = &t->ctx->backends->lock;
+    wai_status st = WAI_ok;
+    wai_lock_take(lock);
     if (e->claim == 0) {
-        wai_status st = wai_claim_check(&t->ctx->exec, e->desc, e->self);
-        if (st == WAI_out_of_memory) return st;
-        e->claim = st == WAI_ok ? 1 : -1;
+        st = wai_claim_check(&t->ctx->exec, e->desc, e->self);
+        if (st != WAI_out_of_memory) e->claim = st == WAI_ok ? 1 : -1;
     }
-    return e->claim > 0 ? WAI_ok : WAI_dispatch_backend_failed;
+    if (st != WAI_out_of_memory) st = e->claim > 0 ? WAI_ok : WAI_dispatch_backend_failed;
+    wai_lock_give(lock);
+    return st;
 }
 
 wai_status wai_backend_answer(wai_backend_turn *t, wai_job *j, wai_dispatch_question q,

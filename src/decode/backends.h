@@ -8,6 +8,7 @@
 #ifndef WAI_DECODE_BACKENDS_H
 #define WAI_DECODE_BACKENDS_H
 
+#include "common/lock.h"
 #include "decode/codec.h"
 #include "sets/cache.h"
 #include "wai/wai_backend.h"
@@ -28,10 +29,15 @@ typedef struct wai_backend_entry {
 typedef struct wai_backends {
     size_t n;
     wai_backend_entry entries[WAI_BACKENDS_MAX];
+    /* Held through a claim's check: decoders of one context on several
+     * threads check a backend once, and none runs it before. */
+    wai_lock lock;
+    int has_lock;
 } wai_backends;
 
-/* The registry of a new context: the integer interpreter alone. */
-void wai_backends_init(wai_backends *b);
+/* The registry of a new context: the integer interpreter alone.
+ * out_of_memory when its lock cannot be made (destroy it all the same). */
+wai_status wai_backends_init(wai_backends *b);
 
 /* Destroys every registered backend's instance. */
 void wai_backends_destroy(wai_backends *b);

@@ -297,7 +297,82 @@ static void test_lost_device(void) {
     wai_context_destroy(ctx);
 }
 
+#if defined(WAI_TEST_WRAP_PTHREAD)
+#include <pthread.h>
+
+/* One decode of the first int_hyper corpus case on a shared context. */
+typedef struct racer {
+    wai_context *ctx;
+    const corpus_line *c;
+    wai_status st;
+    int same;
+} racer;
+
+static void *race(void *arg) {
+    racer *r = arg;
+    size_t len;
+    uint8_t *data = corpus_file(r->c->file, &len);
+    wai_set *set = corpus_set(r->ctx, r->c->capability, r->c->set);
+    wai_decoder_config cfg;
+    wai_decoder_config_default(&cfg);
+    cfg.capability = r->c->capability;
+    cfg.set = set;
+    wai_decoder *d = NULL;
+    r->st = data ? wai_decoder_create(r->ctx, &cfg, &d) : WAI_io_error;
+    if (r->st == WAI_ok) r->st = wai_decoder_send(d, data, len, NULL);
+    wai_output o;
+    if (r->st == WAI_ok && wai_decoder_receive(d, &o) == WAI_ok) {
+        uint8_t h[32];
+        char hex[65];
+        wai_sha256_oneshot(o.data, o.size, h);
+        wai_hex(h, 32, hex);
+        r->same = strncmp(hex, r->c->hash, 64) == 0;
+    }
+    wai_decoder_destroy(d);
+    wai_set_destroy(set);
+    free(data);
+    return NULL;
+}
+#endif
+
+/* Decoders of one context on four threads: the backend is checked once,
+ * under the registry's lock, and every decode gives the corpus's bytes. */
+static void test_claim_once_across_threads(void) {
+#if defined(WAI_TEST_WRAP_PTHREAD)
+    char *text = corpus_index();
+    const char *at = text;
+    corpus_line c;
+    int r, found = 0;
+    while (text && !found && (r = corpus_next_neural(&at, &c)) >= 0)
+        found = r == 1 && !strcmp(c.status, "ok") && !strcmp(c.capability, "wai.neural.int_hyper");
+    wai_settings s;
+    wai_settings_default(&s);
+    s.n_threads = 1;
+    wai_context *ctx;
+    if (CHECK(found) && CHECK(wai_context_create(&s, &ctx) == WAI_ok)) {
+        CHECK(wai_context_add_backend(ctx, &fake_wgsl) == WAI_ok);
+        fake *f = wai_context_backend(ctx, &fake_wgsl);
+        racer rs[4];
+        pthread_t th[4];
+        for (int i = 0; i < 4; i++) {
+            rs[i] = (racer){ctx, &c, WAI_ok, 0};
+            CHECK(pthread_create(&th[i], NULL, race, &rs[i]) == 0);
+        }
+        for (int i = 0; i < 4; i++) {
+            pthread_join(th[i], NULL);
+            CHECK_MSG(rs[i].st == WAI_ok && rs[i].same, "thread %d: %s", i, wai_status_name(rs[i].st));
+        }
+        CHECK_MSG(f->kat_runs == 3, "%d known-answer runs", f->kat_runs);
+        wai_context_destroy(ctx);
+    }
+    free(text);
+#else
+    printf("note: this build has no threads to race the check\n");
+#endif
+}
+
 void suite_int_backend(void) {
+    harness_run("int_backend/claim_once_across_threads", test_claim_once_across_threads);
     harness_run("int_backend/registration", test_registration);
     harness_run("int_backend/claim_networks", test_claim_networks);
     harness_run("int_backend/corpus", test_corpus_on_backend);
