@@ -175,6 +175,48 @@ static int ran_wgsl(const wai_decoder *d, wai_status *why) {
     return r->ran_path.backend == WAI_BACKEND_WGSL;
 }
 
+/* Decodes corpus case c on ctx (its set, its cost limit): the status, and
+ * its outputs' SHA-256s joined by commas into hashes. The decoder is left
+ * in *d for its report (the caller destroys it). */
+static wai_status decode_case(wai_context *ctx, const corpus_line *c, wai_decoder **d,
+                              char hashes[1024]) {
+    size_t len;
+    uint8_t *data = corpus_file(c->file, &len);
+    wai_set *set = corpus_set(ctx, c->capability, c->set);
+    wai_decoder_config cfg;
+    wai_decoder_config_default(&cfg);
+    cfg.capability = c->capability;
+    cfg.set = set;
+    if (strcmp(c->max_cost, "-") != 0) cfg.max_cost = strtoull(c->max_cost, NULL, 10);
+    *d = NULL;
+    hashes[0] = 0;
+    wai_status st = data ? wai_decoder_create(ctx, &cfg, d) : WAI_io_error;
+    if (st == WAI_ok) st = wai_decoder_send(*d, data, len, NULL);
+    wai_output o;
+    while (st == WAI_ok && wai_decoder_receive(*d, &o) == WAI_ok && o.kind != WAI_OUTPUT_NONE) {
+        uint8_t h[32];
+        char hex[65];
+        wai_sha256_oneshot(o.data, o.size, h);
+        wai_hex(h, 32, hex);
+        if (hashes[0]) strcat(hashes, ",");
+        if (strlen(hashes) + 65 < 1024) strcat(hashes, hex);
+    }
+    wai_set_destroy(set);
+    free(data);
+    return st;
+}
+
+/* The first int_hyper case of the corpus that decodes: 1 when found. */
+static int first_hyper_case(corpus_line *c) {
+    char *text = corpus_index();
+    const char *at = text;
+    int r, found = 0;
+    while (text && !found && (r = corpus_next_neural(&at, c)) >= 0)
+        found = r == 1 && !strcmp(c->status, "ok") && !strcmp(c->capability, "wai.neural.int_hyper");
+    free(text);
+    return found;
+}
+
 /* Every one-payload neural case that decodes, on ctx: the corpus's hashes,
  * the path that ran as want_wgsl says. The count of cases. */
 static int corpus_through(wai_context *ctx, int want_wgsl, wai_status want_why) {
@@ -184,27 +226,9 @@ static int corpus_through(wai_context *ctx, int want_wgsl, wai_status want_why) 
     int r, cases = 0;
     while (text && (r = corpus_next_neural_payload(&at, &c)) >= 0) {
         if (r == 0 || strcmp(c.mode, "decode") != 0) continue;
-        size_t len;
-        uint8_t *data = corpus_file(c.file, &len);
-        wai_set *set = corpus_set(ctx, c.capability, c.set);
-        wai_decoder_config cfg;
-        wai_decoder_config_default(&cfg);
-        cfg.capability = c.capability;
-        cfg.set = set;
-        if (strcmp(c.max_cost, "-") != 0) cfg.max_cost = strtoull(c.max_cost, NULL, 10);
-        wai_decoder *d = NULL;
-        wai_status st = data ? wai_decoder_create(ctx, &cfg, &d) : WAI_io_error;
-        if (st == WAI_ok) st = wai_decoder_send(d, data, len, NULL);
-        char hashes[1024] = "";
-        wai_output o;
-        while (st == WAI_ok && wai_decoder_receive(d, &o) == WAI_ok && o.kind != WAI_OUTPUT_NONE) {
-            uint8_t h[32];
-            char hex[65];
-            wai_sha256_oneshot(o.data, o.size, h);
-            wai_hex(h, 32, hex);
-            if (hashes[0]) strcat(hashes, ",");
-            if (strlen(hashes) + 65 < sizeof hashes) strcat(hashes, hex);
-        }
+        wai_decoder *d;
+        char hashes[1024];
+        wai_status st = decode_case(ctx, &c, &d, hashes);
         const char *want_hash = strcmp(c.hash, "-") == 0 ? "" : c.hash;
         CHECK_MSG(strcmp(wai_status_name(st), c.status) == 0 && strcmp(hashes, want_hash) == 0,
                   "%s: %s, want %s", c.file, wai_status_name(st), c.status);
@@ -216,8 +240,6 @@ static int corpus_through(wai_context *ctx, int want_wgsl, wai_status want_why) 
             cases++;
         }
         wai_decoder_destroy(d);
-        wai_set_destroy(set);
-        free(data);
     }
     free(text);
     return cases;
@@ -252,48 +274,21 @@ static void test_broken_backend(void) {
 
 static void test_lost_device(void) {
     wai_context *ctx;
-    if (!CHECK(wai_context_create(NULL, &ctx) == WAI_ok)) return;
+    corpus_line c;
+    if (!CHECK(first_hyper_case(&c)) || !CHECK(wai_context_create(NULL, &ctx) == WAI_ok)) return;
     CHECK(wai_context_add_backend(ctx, &fake_wgsl) == WAI_ok);
     fake *f = wai_context_backend(ctx, &fake_wgsl);
     /* The second network of a two-network capability: lost mid-decode. */
-    char *text = corpus_index();
-    const char *at = text;
-    corpus_line c;
-    int r, seen = 0;
-    while (text && (r = corpus_next_neural(&at, &c)) >= 0 && !seen) {
-        if (r == 0 || strcmp(c.status, "ok") || strcmp(c.capability, "wai.neural.int_hyper"))
-            continue;
-        seen = 1;
-        size_t len;
-        uint8_t *data = corpus_file(c.file, &len);
-        wai_set *set = corpus_set(ctx, c.capability, c.set);
-        wai_decoder_config cfg;
-        wai_decoder_config_default(&cfg);
-        cfg.capability = c.capability;
-        cfg.set = set;
-        wai_decoder *d = NULL;
-        f->runs = 0;
-        f->lose_at = 2;
-        wai_status st = wai_decoder_create(ctx, &cfg, &d);
-        if (st == WAI_ok) st = wai_decoder_send(d, data, len, NULL);
-        wai_output o;
-        char hex[65] = "-";
-        if (st == WAI_ok && wai_decoder_receive(d, &o) == WAI_ok) {
-            uint8_t h[32];
-            wai_sha256_oneshot(o.data, o.size, h);
-            wai_hex(h, 32, hex);
-        }
-        wai_status why;
-        CHECK_MSG(st == WAI_ok && strncmp(hex, c.hash, 64) == 0, "%s: %s", c.file,
-                  wai_status_name(st));
-        CHECK(d && !ran_wgsl(d, &why) && why == WAI_dispatch_backend_failed);
-        CHECK_MSG(f->runs == 2, "%d runs", f->runs);
-        wai_decoder_destroy(d);
-        wai_set_destroy(set);
-        free(data);
-    }
-    CHECK(seen);
-    free(text);
+    f->lose_at = 2;
+    wai_decoder *d;
+    char hashes[1024];
+    wai_status st = decode_case(ctx, &c, &d, hashes);
+    wai_status why;
+    CHECK_MSG(st == WAI_ok && strncmp(hashes, c.hash, 64) == 0, "%s: %s", c.file,
+              wai_status_name(st));
+    CHECK(d && !ran_wgsl(d, &why) && why == WAI_dispatch_backend_failed);
+    CHECK_MSG(f->runs == 2, "%d runs", f->runs);
+    wai_decoder_destroy(d);
     wai_context_destroy(ctx);
 }
 
@@ -310,27 +305,11 @@ typedef struct racer {
 
 static void *race(void *arg) {
     racer *r = arg;
-    size_t len;
-    uint8_t *data = corpus_file(r->c->file, &len);
-    wai_set *set = corpus_set(r->ctx, r->c->capability, r->c->set);
-    wai_decoder_config cfg;
-    wai_decoder_config_default(&cfg);
-    cfg.capability = r->c->capability;
-    cfg.set = set;
-    wai_decoder *d = NULL;
-    r->st = data ? wai_decoder_create(r->ctx, &cfg, &d) : WAI_io_error;
-    if (r->st == WAI_ok) r->st = wai_decoder_send(d, data, len, NULL);
-    wai_output o;
-    if (r->st == WAI_ok && wai_decoder_receive(d, &o) == WAI_ok) {
-        uint8_t h[32];
-        char hex[65];
-        wai_sha256_oneshot(o.data, o.size, h);
-        wai_hex(h, 32, hex);
-        r->same = strncmp(hex, r->c->hash, 64) == 0;
-    }
+    wai_decoder *d;
+    char hashes[1024];
+    r->st = decode_case(r->ctx, r->c, &d, hashes);
+    r->same = strncmp(hashes, r->c->hash, 64) == 0;
     wai_decoder_destroy(d);
-    wai_set_destroy(set);
-    free(data);
     return NULL;
 }
 #endif
@@ -339,33 +318,26 @@ static void *race(void *arg) {
  * under the registry's lock, and every decode gives the corpus's bytes. */
 static void test_claim_once_across_threads(void) {
 #if defined(WAI_TEST_WRAP_PTHREAD)
-    char *text = corpus_index();
-    const char *at = text;
     corpus_line c;
-    int r, found = 0;
-    while (text && !found && (r = corpus_next_neural(&at, &c)) >= 0)
-        found = r == 1 && !strcmp(c.status, "ok") && !strcmp(c.capability, "wai.neural.int_hyper");
     wai_settings s;
     wai_settings_default(&s);
     s.n_threads = 1;
     wai_context *ctx;
-    if (CHECK(found) && CHECK(wai_context_create(&s, &ctx) == WAI_ok)) {
-        CHECK(wai_context_add_backend(ctx, &fake_wgsl) == WAI_ok);
-        fake *f = wai_context_backend(ctx, &fake_wgsl);
-        racer rs[4];
-        pthread_t th[4];
-        for (int i = 0; i < 4; i++) {
-            rs[i] = (racer){ctx, &c, WAI_ok, 0};
-            CHECK(pthread_create(&th[i], NULL, race, &rs[i]) == 0);
-        }
-        for (int i = 0; i < 4; i++) {
-            pthread_join(th[i], NULL);
-            CHECK_MSG(rs[i].st == WAI_ok && rs[i].same, "thread %d: %s", i, wai_status_name(rs[i].st));
-        }
-        CHECK_MSG(f->kat_runs == 3, "%d known-answer runs", f->kat_runs);
-        wai_context_destroy(ctx);
+    if (!CHECK(first_hyper_case(&c)) || !CHECK(wai_context_create(&s, &ctx) == WAI_ok)) return;
+    CHECK(wai_context_add_backend(ctx, &fake_wgsl) == WAI_ok);
+    fake *f = wai_context_backend(ctx, &fake_wgsl);
+    racer rs[4];
+    pthread_t th[4];
+    for (int i = 0; i < 4; i++) {
+        rs[i] = (racer){ctx, &c, WAI_ok, 0};
+        CHECK(pthread_create(&th[i], NULL, race, &rs[i]) == 0);
     }
-    free(text);
+    for (int i = 0; i < 4; i++) {
+        pthread_join(th[i], NULL);
+        CHECK_MSG(rs[i].st == WAI_ok && rs[i].same, "thread %d: %s", i, wai_status_name(rs[i].st));
+    }
+    CHECK_MSG(f->kat_runs == 3, "%d known-answer runs", f->kat_runs);
+    wai_context_destroy(ctx);
 #else
     printf("note: this build has no threads to race the check\n");
 #endif

@@ -18,10 +18,10 @@ export const LAYER_WORDS = 24;
 export const HEAD_WORDS = 10;
 
 /** A kernel with one limb short (tests: the known-answer check must refuse
- * a device running it): the transposed convolution reads only the low
- * word of each input. */
-export const BROKEN_PATCH = ["acc = add64(acc, mul64_i32(X[xt], W[wt]));",
-  "acc = add64(acc, mul64_i32(i64(X[xt].x, 0u), W[wt]));"];
+ * a device running it): the convolutions' 64-bit channel sum reads only
+ * the low word of each input. */
+export const BROKEN_PATCH = ["acc = add64(acc, mul64_i32(X[xi], W[wi]));",
+  "acc = add64(acc, mul64_i32(i64(X[xi].x, 0u), W[wi]));"];
 
 async function sourceText(name) {
   const url = new URL(`./wgsl/${name}.wgsl`, import.meta.url);
@@ -242,13 +242,7 @@ export class WgslDevice {
         const u1 = this.uniform([n, 0, 0, 0]);
         dispatch("amax_partial", [[0, u1], [1, y], [2, partial]], parts * 64, [u1]);
         const u2 = this.uniform([parts, i + 1, 0, 0]);
-        const [p, g] = this.bind("amax_final", [[0, u2], [2, partial], [3, amax]]);
-        temp.push(u2);
-        const pass = enc.beginComputePass();
-        pass.setPipeline(p);
-        pass.setBindGroup(0, g);
-        pass.dispatchWorkgroups(1);
-        pass.end();
+        dispatch("amax_final", [[0, u2], [2, partial], [3, amax]], 1, [u2]); // one workgroup
       }
       x = y;
     });

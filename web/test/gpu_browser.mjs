@@ -14,7 +14,7 @@
 //     to the native tool's bytes on the GPU, with their timings (SwiftShader:
 //     functional figures only), and so does a keyframe-1 clip
 //     (wai.video.int_hyper) the native tool codes from hello.wiv1;
-//   - a module whose transposed convolution is one limb short fails the
+//   - a module whose convolutions are one limb short fails the
 //     known-answer check: wgsl refused dispatch_backend_failed, the CPU
 //     path runs and gives the same bytes; so does a decode after the
 //     device is lost.

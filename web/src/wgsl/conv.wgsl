@@ -39,6 +39,34 @@ fn limbs(l: i64, h: i64) -> i64 {
   return add64(l, i64(h.x << 16u, (h.y << 16u) | (h.x >> 16u)));
 }
 
+// One tap's sum over the input channels, modulo 2^64: input x0 and weight
+// w0 for channel 0, the next channel xstep and wstep on. fast: the limb
+// sums (inputs below 2^31, 16-bit weights), else the 64-bit products.
+fn channels(x0: u32, w0: u32, xstep: u32, wstep: u32, fast: bool) -> i64 {
+  var xi = x0;
+  var wi = w0;
+  if (fast) {
+    var lo = i64(0u, 0u);
+    var hi = i64(0u, 0u);
+    for (var i = 0u; i < P.cin; i++) {
+      let x = i32(X[xi].x);
+      let w = W[wi];
+      lo = add_i32(lo, (x & 0xffff) * w);
+      hi = add_i32(hi, (x >> 16u) * w);
+      xi += xstep;
+      wi += wstep;
+    }
+    return limbs(lo, hi);
+  }
+  var acc = i64(0u, 0u);
+  for (var i = 0u; i < P.cin; i++) {
+    acc = add64(acc, mul64_i32(X[xi], W[wi]));
+    xi += xstep;
+    wi += wstep;
+  }
+  return acc;
+}
+
 fn requantise(acc: i64, o: u32) -> i64 {
   return add64(round_shift128(mul64s(acc, MB[o]), P.shift), MB[P.cout + o]);
 }
@@ -57,35 +85,17 @@ fn conv(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
   let wstep = P.kh * P.kw;
   let fast = narrow();
   var acc = i64(0u, 0u);
-  var lo = i64(0u, 0u);
-  var hi = i64(0u, 0u);
   for (var ky = 0u; ky < P.kh; ky++) {
     let ry = oy * P.sh + ky;
     if (ry < P.ph || ry - P.ph >= P.ih) { continue; }
     for (var kx = 0u; kx < P.kw; kx++) {
       let rx = ox * P.sw + kx;
       if (rx < P.pw || rx - P.pw >= P.iw) { continue; }
-      var xi = (ry - P.ph) * P.iw + rx - P.pw;
-      var wi = o * P.cin * wstep + ky * P.kw + kx;
-      if (fast) {
-        for (var i = 0u; i < P.cin; i++) {
-          let x = i32(X[xi].x);
-          let w = W[wi];
-          lo = add_i32(lo, (x & 0xffff) * w);
-          hi = add_i32(hi, (x >> 16u) * w);
-          xi += xstep;
-          wi += wstep;
-        }
-      } else {
-        for (var i = 0u; i < P.cin; i++) {
-          acc = add64(acc, mul64_i32(X[xi], W[wi]));
-          xi += xstep;
-          wi += wstep;
-        }
-      }
+      acc = add64(acc, channels((ry - P.ph) * P.iw + rx - P.pw, o * P.cin * wstep + ky * P.kw + kx,
+                                xstep, wstep, fast));
     }
   }
-  Y[e] = requantise(add64(acc, limbs(lo, hi)), o);
+  Y[e] = requantise(acc, o);
 }
 
 // Transposed convolution: W [cin][cout][kh][kw]; output (oy, ox) is
@@ -98,35 +108,16 @@ fn gather_t(o: u32, oy: u32, ox: u32, fast: bool) -> i64 {
   let xstep = P.ih * P.iw;
   let wstep = P.cout * P.kh * P.kw;
   var acc = i64(0u, 0u);
-  var lo = i64(0u, 0u);
-  var hi = i64(0u, 0u);
   for (var ky = uy % P.sh; ky < P.kh && ky <= uy; ky += P.sh) {
     let iy = (uy - ky) / P.sh;
     if (iy >= P.ih) { continue; }
     for (var kx = ux % P.sw; kx < P.kw && kx <= ux; kx += P.sw) {
       let ix = (ux - kx) / P.sw;
       if (ix >= P.iw) { continue; }
-      var xt = iy * P.iw + ix;
-      var wt = (o * P.kh + ky) * P.kw + kx;
-      if (fast) {
-        for (var i = 0u; i < P.cin; i++) {
-          let x = i32(X[xt].x);
-          let w = W[wt];
-          lo = add_i32(lo, (x & 0xffff) * w);
-          hi = add_i32(hi, (x >> 16u) * w);
-          xt += xstep;
-          wt += wstep;
-        }
-      } else {
-        for (var i = 0u; i < P.cin; i++) {
-          acc = add64(acc, mul64_i32(X[xt], W[wt]));
-          xt += xstep;
-          wt += wstep;
-        }
-      }
+      acc = add64(acc, channels(iy * P.iw + ix, (o * P.kh + ky) * P.kw + kx, xstep, wstep, fast));
     }
   }
-  return add64(acc, limbs(lo, hi));
+  return acc;
 }
 
 @compute @workgroup_size(64)
