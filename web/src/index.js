@@ -321,12 +321,16 @@ export class Wai {
  * dist/wai.wasm beside this package) and makes a context. options.gpu: the
  * WebGPU entry (default navigator.gpu; null: none) whose adapter runs the
  * integer networks of decodeAsync (docs/wgsl.md); options.gpuProfile: each
- * layer's GPU time in wai.gpu.device.layerLog (timestamp queries). */
+ * layer's GPU time in wai.gpu.device.layerLog (timestamp queries).
+ * Tests only: gpuBroken (a kernel one limb short), gpuMaxBuffer (a buffer
+ * ceiling below the device's), gpuChunk (every tensor in chunks of that
+ * many elements). */
 export async function createWai(options = {}) {
   const gpu = {};
   const ex = await instantiate(options.wasm, gpu);
   const entry = options.gpu === undefined ? globalThis.navigator?.gpu : options.gpu;
   const r = await WgslDevice.open(entry, { broken: options.gpuBroken === true, maxBuffer: options.gpuMaxBuffer,
+    chunk: options.gpuChunk,
     profile: options.gpuProfile === true });
   gpu.device = r.device ?? null;
   gpu.reason = r.reason ?? null;

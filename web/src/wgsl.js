@@ -65,6 +65,8 @@ export class WgslDevice {
     const d = new WgslDevice(device, `${info.vendor ?? ""} ${info.architecture ?? ""}`.trim());
     // Tests: a smaller ceiling than the device's, to meet it with small payloads.
     if (options.maxBuffer) d.ceiling = options.maxBuffer;
+    // Tests: every tensor in chunks of this many elements, to tile small payloads.
+    if (options.chunk) d.chunk = options.chunk;
     d.profile = profile;
     await d.build(options.broken === true);
     return { device: d };
@@ -78,6 +80,8 @@ export class WgslDevice {
     this.programs = new Map();
     this.nextProgram = 1;
     this.gpuMs = 0;
+    /** The networks run in chunks (tensors past the device's buffers). */
+    this.tiled = 0;
     /** With profile: every layer run, { kind, in: [c, h, w], out, ms }. */
     this.layerLog = [];
   }
@@ -112,15 +116,18 @@ export class WgslDevice {
     this.programs.delete(id);
   }
 
-  /** A buffer of at least `bytes`; past the device's binding or buffer
-   * limit, an error before anything is dispatched: the network's path is
-   * then refused dispatch_backend_failed and the CPU's runs (the largest
-   * layers are not tiled yet, docs/wgsl.md). */
-  buffer(bytes, usage) {
+  /** The largest buffer the device binds (a test's ceiling below it). */
+  get most() {
     const lim = this.device.limits;
+    return Math.min(lim.maxStorageBufferBindingSize, lim.maxBufferSize, this.ceiling ?? Infinity);
+  }
+
+  /** A buffer of at least `bytes`; past the device's binding or buffer
+   * limit, an error before anything is dispatched (a layer's parameters:
+   * the activations are tiled to fit, see run). */
+  buffer(bytes, usage) {
     const size = Math.max(16, Math.ceil(bytes / 16) * 16);
-    const most = Math.min(lim.maxStorageBufferBindingSize, lim.maxBufferSize, this.ceiling ?? Infinity);
-    if (size > most) throw new Error(`a buffer of ${size} bytes passes the device's limit of ${most}`);
+    if (size > this.most) throw new Error(`a buffer of ${size} bytes passes the device's limit of ${this.most}`);
     return this.device.createBuffer({ size, usage });
   }
 
@@ -161,7 +168,13 @@ export class WgslDevice {
   }
 
   /** Runs job (read from the module by the glue's import): its output and
-   * its amax[1..], written back through write(output BigInt64 bytes, amax). */
+   * its amax[1..], written back through write(output BigInt64 bytes, amax).
+   *
+   * A tensor whose 8-byte elements pass the device's largest buffer is
+   * held in chunks of E elements (E·16 bytes fit, so the inverse GDN's
+   * 128-bit sums of a chunk do too), and a layer runs one dispatch for
+   * each chunk of its output and each of its input (docs/wgsl.md, "Memory
+   * and limits"); below the limit every tensor is one chunk. */
   async run(job, program) {
     if (this.lost) throw new Error(`the device was lost: ${this.lost}`);
     const t0 = performance.now();
@@ -175,22 +188,30 @@ export class WgslDevice {
       if (kept) kept.set(job.network, params);
       else temp.push(...params.flat());
     }
+    const elems = (l) => l.out_c * l.out_h * l.out_w;
+    const n0 = job.layers[0].in_c * job.layers[0].in_h * job.layers[0].in_w;
+    const most = Math.max(n0, ...job.layers.map(elems));
+    if (most >= 2 ** 31) throw new Error(`a tensor of ${most} elements passes the kernels' 31-bit indices`);
+    const E = this.chunk ?? (most * 8 <= this.most ? most : Math.floor(this.most / 16));
+    if (!this.chunk && E < most && E < 1024) throw new Error(`the device's buffers (${this.most} bytes) are too small to tile`);
+    const count = (n) => Math.ceil(n / E);
+    const size = (n, k) => Math.min(E, n - k * E);
+    const chunks = count(most);
     dev.pushErrorScope("out-of-memory");
     dev.pushErrorScope("validation");
-    const elems = (l) => l.out_c * l.out_h * l.out_w;
-    const most = Math.max(...job.layers.map(elems));
-    const input = this.upload(job.input);
-    const ping = this.buffer(most * 8, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
-    const pong = this.buffer(most * 8, GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC);
-    const partial = this.buffer(Math.ceil(most / 1024) * 8, GPUBufferUsage.STORAGE);
+    const STORE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC;
+    const input = Array.from({ length: count(n0) }, (_, k) =>
+      this.upload(job.input.subarray(8 * k * E, 8 * (k * E + size(n0, k)))));
+    const ping = Array.from({ length: chunks }, (_, k) => this.buffer(8 * size(most, k), STORE));
+    const pong = Array.from({ length: chunks }, (_, k) => this.buffer(8 * size(most, k), STORE));
+    const acc = this.buffer(chunks > 1 ? 16 * E : 16, GPUBufferUsage.STORAGE);
+    const partial = this.buffer(8 * chunks * Math.ceil(E / 1024), GPUBufferUsage.STORAGE);
     const amax = this.buffer(job.layers.length * 8,
       GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST);
     // Layer 0's A is the module's (the input's); the later ones the GPU reduces.
     dev.queue.writeBuffer(amax, 0, new BigUint64Array([job.amax0]));
-    const outBytes = elems(job.layers[job.layers.length - 1]) * 8;
-    const readOut = dev.createBuffer({ size: Math.max(16, outBytes), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
     const readMax = dev.createBuffer({ size: Math.max(16, job.layers.length * 8), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-    temp.push(input, ping, pong, partial, amax, readOut, readMax);
+    temp.push(...input, ...ping, ...pong, acc, partial, amax, readMax);
     const enc = dev.createCommandEncoder();
     // Profiling: a timestamp before and after each layer's own pass.
     const nl = job.layers.length;
@@ -198,56 +219,86 @@ export class WgslDevice {
     const tsBuf = qs ? dev.createBuffer({ size: 16 * nl, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC }) : null;
     const tsRead = qs ? dev.createBuffer({ size: 16 * nl, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST }) : null;
     if (qs) temp.push(qs, tsBuf, tsRead);
-    let layerAt = -1;
-    const dispatch = (entry, buffers, n, uniforms) => {
-      temp.push(...uniforms);
-      const [p, g] = this.bind(entry, buffers);
-      const ts = qs && layerAt >= 0
-        ? { timestampWrites: { querySet: qs, beginningOfPassWriteIndex: 2 * layerAt, endOfPassWriteIndex: 2 * layerAt + 1 } }
+    // One compute pass of dispatches [entry, bindings, invocations, uniform words]
+    // (a dispatch sees what the ones before it wrote).
+    const pass = (layer, list) => {
+      const ts = qs && layer >= 0
+        ? { timestampWrites: { querySet: qs, beginningOfPassWriteIndex: 2 * layer, endOfPassWriteIndex: 2 * layer + 1 } }
         : {};
-      layerAt = -1;
-      const pass = enc.beginComputePass(ts);
-      pass.setPipeline(p);
-      pass.setBindGroup(0, g);
-      pass.dispatchWorkgroups(...groups(n));
-      pass.end();
+      const p = enc.beginComputePass(ts);
+      for (const [entry, buffers, n, words] of list) {
+        const u = this.uniform(words);
+        temp.push(u);
+        const [pipeline, group] = this.bind(entry, [[0, u], ...buffers]);
+        p.setPipeline(pipeline);
+        p.setBindGroup(0, group);
+        p.dispatchWorkgroups(...groups(n));
+      }
+      p.end();
     };
-    let x = input;
+    // mode: bit 0 adds the earlier input chunks' sums, bit 1 ends the layer.
+    const mode = (m, ins) => (m > 0 ? 1 : 0) | (m === ins - 1 ? 2 : 0);
+    let x = input, nx = n0;
     job.layers.forEach((l, i) => {
       const y = i % 2 ? pong : ping;
-      const n = elems(l);
+      const n = elems(l), ins = count(nx), outs = count(n);
       const [w, mb] = params[i];
-      layerAt = i; // the next dispatch is the layer's own
-      if (l.kind === LAYER.CONV || l.kind === LAYER.CONV_T) {
-        const one = job.dims === 1;
-        const u = this.uniform([l.cin, l.cout, one ? 1 : l.k, l.k, one ? 1 : l.stride, l.stride,
-          one ? 0 : l.pad, l.pad, l.in_h, l.in_w, l.out_h, l.out_w, job.shift, n, 0, i]);
-        dispatch(l.kind === LAYER.CONV ? "conv" : "conv_t",
-          [[0, u], [1, x], [2, y], [3, w], [4, mb], [5, amax]], n, [u]);
-      } else if (l.kind === LAYER.SYNTH) {
-        const u = this.uniform([l.cin, l.cout, l.k, l.k, l.stride, l.stride, l.pad, l.pad,
-          l.in_h, l.in_w, l.out_h, l.out_w, l.synth_shift, n, l.relu, 0]);
-        dispatch("synth_t", [[0, u], [1, x], [2, y], [3, w], [4, mb]], n, [u]);
+      const list = [];
+      if (l.kind === LAYER.CONV || l.kind === LAYER.CONV_T || l.kind === LAYER.SYNTH) {
+        const one = job.dims === 1, synth = l.kind === LAYER.SYNTH;
+        const head = synth
+          ? [l.cin, l.cout, l.k, l.k, l.stride, l.stride, l.pad, l.pad, l.in_h, l.in_w, l.out_h, l.out_w, l.synth_shift]
+          : [l.cin, l.cout, one ? 1 : l.k, l.k, one ? 1 : l.stride, l.stride, one ? 0 : l.pad, l.pad,
+            l.in_h, l.in_w, l.out_h, l.out_w, job.shift];
+        const entry = synth ? "synth_t" : l.kind === LAYER.CONV ? "conv" : "conv_t";
+        for (let k = 0; k < outs; k++)
+          for (let m = 0; m < ins; m++) {
+            const bind = [[1, x[m]], [2, y[k]], [3, w], [4, mb]];
+            if (!synth) bind.push([5, amax]); // synth_t's i32 weights: no limb sums, no A
+            list.push([entry, bind, size(n, k), [...head, size(n, k), synth ? l.relu : 0, i,
+              k * E, m * E, m * E + size(nx, m), mode(m, ins)]]);
+          }
       } else if (l.kind === LAYER.IGDN) {
-        // One invocation per position and block of IGDN_BLOCK channels (igdn.wgsl's IB).
-        const pos = l.in_h * l.in_w, inv = pos * Math.ceil(l.c / IGDN_BLOCK);
-        const u = this.uniform([l.c, pos, job.gf, job.afrac, inv, 0, 0, 0]);
-        dispatch("igdn", [[0, u], [1, x], [2, y], [3, w], [4, mb]], inv, [u]);
+        // One invocation per position and block of IGDN_BLOCK channels
+        // (igdn.wgsl's IB) that the output chunk meets.
+        const pos = l.in_h * l.in_w;
+        for (let k = 0; k < outs; k++) {
+          const e0 = k * E, ny = size(n, k);
+          const b0 = Math.floor(Math.floor(e0 / pos) / IGDN_BLOCK);
+          const b1 = Math.floor(Math.floor((e0 + ny - 1) / pos) / IGDN_BLOCK);
+          const inv = pos * (b1 - b0 + 1);
+          for (let m = 0; m < ins; m++)
+            list.push(["igdn", [[1, x[m]], [2, y[k]], [3, w], [4, mb], [5, x[k]], [6, acc]], inv,
+              [l.c, pos, job.gf, job.afrac, inv, e0, ny, b0, m * E, m * E + size(nx, m), mode(m, ins), 0]]);
+        }
       } else {
-        const u = this.uniform([n, l.lshift, l.slope_lo, l.slope_hi]);
-        dispatch(l.kind === LAYER.RELU ? "relu" : "leaky", [[0, u], [1, x], [2, y]], n, [u]);
+        for (let k = 0; k < outs; k++)
+          list.push([l.kind === LAYER.RELU ? "relu" : "leaky", [[1, x[k]], [2, y[k]]], size(n, k),
+            [size(n, k), l.lshift, l.slope_lo, l.slope_hi]]);
       }
-      if (i + 1 < job.layers.length) {
-        const parts = Math.ceil(n / 1024);
-        const u1 = this.uniform([n, 0, 0, 0]);
-        dispatch("amax_partial", [[0, u1], [1, y], [2, partial]], parts * 64, [u1]);
-        const u2 = this.uniform([parts, i + 1, 0, 0]);
-        dispatch("amax_final", [[0, u2], [2, partial], [3, amax]], 1, [u2]); // one workgroup
+      pass(i, list);
+      if (i + 1 < nl) {
+        const reduce = [];
+        let base = 0;
+        for (let k = 0; k < outs; k++) {
+          const parts = Math.ceil(size(n, k) / 1024);
+          reduce.push(["amax_partial", [[1, y[k]], [2, partial]], parts * 64, [size(n, k), 0, base, 0]]);
+          base += parts;
+        }
+        reduce.push(["amax_final", [[2, partial], [3, amax]], 1, [base, i + 1, 0, 0]]); // one workgroup
+        pass(-1, reduce);
       }
       x = y;
+      nx = n;
     });
-    enc.copyBufferToBuffer(x, 0, readOut, 0, outBytes);
-    enc.copyBufferToBuffer(amax, 0, readMax, 0, job.layers.length * 8);
+    const outBytes = 8 * nx;
+    const reads = x.slice(0, count(nx)).map((b, k) => {
+      const r = dev.createBuffer({ size: Math.max(16, 8 * size(nx, k)), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+      enc.copyBufferToBuffer(b, 0, r, 0, 8 * size(nx, k));
+      temp.push(r);
+      return r;
+    });
+    enc.copyBufferToBuffer(amax, 0, readMax, 0, nl * 8);
     if (qs) {
       enc.resolveQuerySet(qs, 0, 2 * nl, tsBuf, 0);
       enc.copyBufferToBuffer(tsBuf, 0, tsRead, 0, 16 * nl);
@@ -256,10 +307,11 @@ export class WgslDevice {
     const errors = [await dev.popErrorScope(), await dev.popErrorScope()].filter(Boolean);
     try {
       if (errors.length) throw new Error(`WebGPU: ${errors.map((e) => e.message).join("; ")}`);
-      await Promise.all([readOut.mapAsync(GPUMapMode.READ), readMax.mapAsync(GPUMapMode.READ)]);
+      await Promise.all([...reads, readMax].map((r) => r.mapAsync(GPUMapMode.READ)));
       if (this.lost) throw new Error(`the device was lost: ${this.lost}`);
-      const out = new Uint8Array(readOut.getMappedRange().slice(0, outBytes));
-      const am = new BigUint64Array(readMax.getMappedRange().slice(0, job.layers.length * 8));
+      const out = new Uint8Array(outBytes);
+      reads.forEach((r, k) => out.set(new Uint8Array(r.getMappedRange(), 0, 8 * size(nx, k)), 8 * k * E));
+      const am = new BigUint64Array(readMax.getMappedRange().slice(0, nl * 8));
       if (tsRead) {
         await tsRead.mapAsync(GPUMapMode.READ);
         const t = new BigUint64Array(tsRead.getMappedRange().slice(0));
@@ -270,6 +322,7 @@ export class WgslDevice {
         }));
       }
       this.gpuMs += performance.now() - t0;
+      this.tiled += chunks > 1;
       return { out, amax: am };
     } finally {
       for (const b of temp) b.destroy();

@@ -14,6 +14,10 @@
 //     to the native tool's bytes on the GPU, with their timings (SwiftShader:
 //     functional figures only), and so does a keyframe-1 clip
 //     (wai.video.int_hyper) the native tool codes from hello.wiv1;
+//   - tensors past the device's buffers are tiled: every neural case
+//     through a device whose tensors are all in chunks of 509 elements,
+//     hello.wih1 through one whose buffers hold 32 KiB, to the native
+//     bytes on the GPU; at 8 KiB refused, the CPU's bytes;
 //   - a module whose convolutions are one limb short fails the
 //     known-answer check: wgsl refused dispatch_backend_failed, the CPU
 //     path runs and gives the same bytes; so does a decode after the
@@ -42,6 +46,10 @@ const chromiumMod = require("@sparticuz/chromium");
 const chromium = chromiumMod.default ?? chromiumMod;
 const puppeteer = require("puppeteer-core");
 
+// A device whose buffers hold 32 KiB: hello.wih1's larger tensors in
+// chunks of 2048 elements; and one whose every tensor is in chunks of 509
+// (a prime: chunks that end inside a channel, a row and an IGDN block).
+const SMALL = 32768, CHUNK = 509;
 let passed = 0, failed = 0;
 const check = (ok, what) => (ok ? passed++ : (failed++, console.log(`FAIL ${what}`)));
 const sha = (b) => createHash("sha256").update(b).digest("hex");
@@ -68,10 +76,11 @@ function corpusCases() {
   return cases;
 }
 
-// Runs in the page: each case through a GPU decoder's sendAsync.
-async function runCases(page, cases, neural) {
-  return page.evaluate(async (cases, neural) => {
-    const wai = window.__gpuWai;
+// Runs in the page: each case through a GPU decoder's sendAsync (of the
+// page's window[which]).
+async function runCases(page, cases, neural, which = "__gpuWai") {
+  return page.evaluate(async (cases, neural, which) => {
+    const wai = window[which];
     const get = async (u) => new Uint8Array(await (await fetch(u)).arrayBuffer());
     const hex = async (b) => [...new Uint8Array(await crypto.subtle.digest("SHA-256", b))]
       .map((x) => x.toString(16).padStart(2, "0")).join("");
@@ -100,7 +109,7 @@ async function runCases(page, cases, neural) {
         neural: neural.includes(c.cap) });
     }
     return out;
-  }, cases, [...neural]);
+  }, cases, [...neural], which);
 }
 
 async function decodeExample(page, which, file, setDir) {
@@ -130,14 +139,16 @@ try {
   page.on("pageerror", (e) => errors.push(String(e)));
   page.on("console", (m) => { if (m.type() === "error") console.log(`page: ${m.text()}`); });
   await page.goto(`${server.url}web/demo/`, { waitUntil: "load" });
-  const info = await page.evaluate(async () => {
+  const info = await page.evaluate(async (SMALL, CHUNK) => {
     const { createWai } = await import("/web/src/index.js");
     window.__gpuWai = await createWai({ wasm: "/web/dist/wai.wasm" });
     window.__brokenWai = await createWai({ wasm: "/web/dist/wai.wasm", gpuBroken: true });
-    window.__smallWai = await createWai({ wasm: "/web/dist/wai.wasm", gpuMaxBuffer: 16384 });
+    window.__smallWai = await createWai({ wasm: "/web/dist/wai.wasm", gpuMaxBuffer: SMALL });
+    window.__tinyWai = await createWai({ wasm: "/web/dist/wai.wasm", gpuMaxBuffer: 8192 });
+    window.__chunkWai = await createWai({ wasm: "/web/dist/wai.wasm", gpuChunk: CHUNK });
     window.__profWai = await createWai({ wasm: "/web/dist/wai.wasm", gpuProfile: true });
     return { good: window.__gpuWai.gpuInfo, broken: window.__brokenWai.gpuInfo };
-  });
+  }, SMALL, CHUNK);
   console.log(`WebGPU adapter: ${JSON.stringify(info.good)}`);
   check(Boolean(info.good.device && info.broken.device), `a WebGPU device in the page: ${JSON.stringify(info)}`);
 
@@ -207,11 +218,30 @@ try {
   check(b.status === "ok" && b.ran === "wai-ops" && b.why === "dispatch_backend_failed" && b.hash === want,
     `one limb short: ${b.status}, ran ${b.ran}, wgsl ${b.why}`);
 
-  // Buffers past the device's limit (here a ceiling of 16 KiB): refused
-  // before any dispatch, the CPU runs.
+  // Tensors past the device's buffers, held in chunks: every neural case
+  // (chunks of CHUNK elements) and hello.wih1 (buffers of SMALL bytes)
+  // still on the GPU with the native bytes.
+  const ts = Date.now();
+  const tiled = await runCases(page, corpusCases().filter((c) => NEURAL.has(c.cap) && c.status === "ok"), NEURAL, "__chunkWai");
+  let onGpuTiled = 0;
+  for (const r of tiled) {
+    check(r.st === r.want && r.same && r.ran === "wgsl",
+      `${r.files} tiled: ${r.st}, ran ${r.ran} (wgsl: ${r.why})${r.same ? "" : ", hashes differ"}`);
+    onGpuTiled += r.ran === "wgsl";
+  }
   const sm = await decodeExample(page, "__smallWai", "/examples/hello.wih1", members("examples/hello_set"));
-  check(sm.status === "ok" && sm.ran === "wai-ops" && sm.why === "dispatch_backend_failed" && sm.hash === want,
-    `past the buffer limit: ${sm.status}, ran ${sm.ran}, wgsl ${sm.why}`);
+  const [chunked, small] = await page.evaluate(() => [window.__chunkWai.gpu.device.tiled, window.__smallWai.gpu.device.tiled]);
+  check(sm.status === "ok" && sm.ran === "wgsl" && sm.hash === want,
+    `hello.wih1 tiled: ${sm.status}, ran ${sm.ran}, wgsl ${sm.why}, ${sm.hash === want ? "native bytes" : "bytes differ"}`);
+  check(chunked > onGpuTiled && small > 0, `networks run in chunks: ${chunked} of the corpus's, ${small} of hello.wih1's`);
+  console.log(`tiled: ${onGpuTiled} neural cases through gpu/wgsl/integer in chunks of ${CHUNK} elements ` +
+    `(${chunked} networks in chunks), hello.wih1 in buffers of ${SMALL} bytes (${small}), ${((Date.now() - ts) / 1000).toFixed(1)} s`);
+
+  // Buffers too small to tile (a ceiling of 8 KiB: chunks under 1024
+  // elements): refused before any dispatch, the CPU runs.
+  const tn = await decodeExample(page, "__tinyWai", "/examples/hello.wih1", members("examples/hello_set"));
+  check(tn.status === "ok" && tn.ran === "wai-ops" && tn.why === "dispatch_backend_failed" && tn.hash === want,
+    `too small to tile: ${tn.status}, ran ${tn.ran}, wgsl ${tn.why}`);
 
   // Each layer's GPU time, where the adapter has timestamp queries.
   const prof = await decodeExample(page, "__profWai", "/examples/hello.wih1", members("examples/hello_set"));

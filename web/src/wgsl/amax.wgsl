@@ -1,9 +1,10 @@
 // A, the largest |x| of a layer's input (|-2^63| = 2^63, unsigned), in
 // two passes: each workgroup's largest of its 64·16 elements into
-// partial[], then one workgroup's largest of those into amax[slot].
+// partial[base + g] (a tensor in chunks: each chunk's partials from its
+// base on), then one workgroup's largest of those into amax[slot].
 
 struct Amax {
-  n: u32, slot: u32, pad0: u32, pad1: u32,
+  n: u32, slot: u32, base: u32, pad1: u32,
 }
 
 @group(0) @binding(0) var<uniform> P: Amax;
@@ -35,7 +36,7 @@ fn amax_partial(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) n
   }
   best[lid] = m;
   reduce(lid);
-  if (lid == 0u) { partial[g] = best[0]; }
+  if (lid == 0u) { partial[P.base + g] = best[0]; }
 }
 
 // P.n here: the count of partials.

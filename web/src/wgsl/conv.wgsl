@@ -7,12 +7,19 @@
 // below 2^31 (AM[P.slot], the A the runner reduced), each input is an i32
 // cut into a 16-bit limb and a signed high limb, whose products with the
 // 16-bit weights are exact i32s summed into two 64-bit sums.
+//
+// Tiled (a tensor past the device's buffer limits, docs/wgsl.md "Memory
+// and limits"): X is the input's elements [x0, x1), Y the output's
+// [e0, e0 + n); a pass sums the channels whose elements X holds, adds the
+// sum the earlier passes left in Y (mode bit 0) and requantises after the
+// last (mode bit 1). Sums modulo 2^64 in any order are the same residue.
 
 struct Conv {
   cin: u32, cout: u32, kh: u32, kw: u32,
   sh: u32, sw: u32, ph: u32, pw: u32,
   ih: u32, iw: u32, oh: u32, ow: u32,
   shift: u32, n: u32, pad0: u32, slot: u32,
+  e0: u32, x0: u32, x1: u32, mode: u32,
 }
 
 @group(0) @binding(0) var<uniform> P: Conv;
@@ -39,16 +46,22 @@ fn limbs(l: i64, h: i64) -> i64 {
   return add64(l, i64(h.x << 16u, (h.y << 16u) | (h.x >> 16u)));
 }
 
-// One tap's sum over the input channels, modulo 2^64: input x0 and weight
-// w0 for channel 0, the next channel xstep and wstep on. fast: the limb
-// sums (inputs below 2^31, 16-bit weights), else the 64-bit products.
-fn channels(x0: u32, w0: u32, xstep: u32, wstep: u32, fast: bool) -> i64 {
-  var xi = x0;
-  var wi = w0;
+// One tap's sum over the input channels X holds, modulo 2^64: the tap's
+// input is element p of channel 0 and weight w0, the next channel xstep
+// and wstep on. fast: the limb sums (inputs below 2^31, 16-bit weights),
+// else the 64-bit products.
+fn channels(p: u32, w0: u32, xstep: u32, wstep: u32, fast: bool) -> i64 {
+  // The channels c with x0 <= c·xstep + p < x1.
+  var c0 = 0u;
+  if (P.x0 > p) { c0 = (P.x0 - p + xstep - 1u) / xstep; }
+  var c1 = 0u;
+  if (P.x1 > p) { c1 = min(P.cin, (P.x1 - p + xstep - 1u) / xstep); }
+  var xi = c0 * xstep + p - P.x0;
+  var wi = w0 + c0 * wstep;
   if (fast) {
     var lo = i64(0u, 0u);
     var hi = i64(0u, 0u);
-    for (var i = 0u; i < P.cin; i++) {
+    for (var i = c0; i < c1; i++) {
       let x = i32(X[xi].x);
       let w = W[wi];
       lo = add_i32(lo, (x & 0xffff) * w);
@@ -59,7 +72,7 @@ fn channels(x0: u32, w0: u32, xstep: u32, wstep: u32, fast: bool) -> i64 {
     return limbs(lo, hi);
   }
   var acc = i64(0u, 0u);
-  for (var i = 0u; i < P.cin; i++) {
+  for (var i = c0; i < c1; i++) {
     acc = add64(acc, mul64_i32(X[xi], W[wi]));
     xi += xstep;
     wi += wstep;
@@ -71,13 +84,25 @@ fn requantise(acc: i64, o: u32) -> i64 {
   return add64(round_shift128(mul64s(acc, MB[o]), P.shift), MB[P.cout + o]);
 }
 
+// Output element e's sum so far: this pass's, plus the earlier passes'.
+fn so_far(sum: i64, local: u32) -> i64 {
+  if ((P.mode & 1u) != 0u) { return add64(sum, Y[local]); }
+  return sum;
+}
+
+// Y[local] = the layer's output after the last pass, else the sum so far.
+fn store(local: u32, acc: i64, o: u32) {
+  if ((P.mode & 2u) != 0u) { Y[local] = requantise(acc, o); } else { Y[local] = acc; }
+}
+
 // Convolution: W [cout][cin][kh][kw], input rows oy·sh + ky - ph. The taps
 // outside, the channels inside: a tap's position is found once.
 @compute @workgroup_size(64)
 fn conv(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
-  let e = element(wg, nwg, lid);
-  if (e >= P.n) { return; }
+  let local = element(wg, nwg, lid);
+  if (local >= P.n) { return; }
+  let e = P.e0 + local;
   let ox = e % P.ow;
   let oy = (e / P.ow) % P.oh;
   let o = e / (P.ow * P.oh);
@@ -95,7 +120,7 @@ fn conv(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
                                 xstep, wstep, fast));
     }
   }
-  Y[e] = requantise(acc, o);
+  store(local, so_far(acc, local), o);
 }
 
 // Transposed convolution: W [cin][cout][kh][kw]; output (oy, ox) is
@@ -123,12 +148,13 @@ fn gather_t(o: u32, oy: u32, ox: u32, fast: bool) -> i64 {
 @compute @workgroup_size(64)
 fn conv_t(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
           @builtin(local_invocation_index) lid: u32) {
-  let e = element(wg, nwg, lid);
-  if (e >= P.n) { return; }
+  let local = element(wg, nwg, lid);
+  if (local >= P.n) { return; }
+  let e = P.e0 + local;
   let ox = e % P.ow;
   let oy = (e / P.ow) % P.oh;
   let o = e / (P.ow * P.oh);
-  Y[e] = requantise(gather_t(o, oy, ox, narrow()), o);
+  store(local, so_far(gather_t(o, oy, ox, narrow()), local), o);
 }
 
 // int_synth's transposed convolution (docs/int_synth.md): W is i32, MB
@@ -139,14 +165,20 @@ fn conv_t(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: ve
 @compute @workgroup_size(64)
 fn synth_t(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
            @builtin(local_invocation_index) lid: u32) {
-  let e = element(wg, nwg, lid);
-  if (e >= P.n) { return; }
+  let local = element(wg, nwg, lid);
+  if (local >= P.n) { return; }
+  let e = P.e0 + local;
   let ox = e % P.ow;
   let oy = (e / P.ow) % P.oh;
   let o = e / (P.ow * P.oh);
-  let v = add64(gather_t(o, oy, ox, false), MB[o]);  // i32 weights: no limb sums
+  let acc = so_far(gather_t(o, oy, ox, false), local);  // i32 weights: no limb sums
+  if ((P.mode & 2u) == 0u) {
+    Y[local] = acc;
+    return;
+  }
+  let v = add64(acc, MB[o]);
   let s = select(0u, 0xffffffffu, is_neg64(v));
   var y = shr128_low(u128(v.x, v.y, s, s), P.shift);
   if (P.pad0 != 0u && is_neg64(y)) { y = i64(0u, 0u); }
-  Y[e] = y;
+  Y[local] = y;
 }
