@@ -150,8 +150,6 @@ int main(int argc, char **argv) {
     }
     report("reference", ref_ns, macs);
     report("fast", best, macs);
-    static const char *const isa_name[] = {"fast, portable C", "fast, AVX2", "fast, AVX-512",
-                                           "fast, AVX-512BW", "fast, AVX-512 VNNI"};
     for (int isa = 0; isa < wai_cpu_isa(); isa++) {
         uint64_t b = UINT64_MAX;
         wai_cores_init(&level_cores, isa);
@@ -162,7 +160,9 @@ int main(int argc, char **argv) {
             uint64_t d = now_ns() - t0;
             if (d < b) b = d;
         }
-        report(isa_name[isa], b, macs);
+        char name[40];
+        snprintf(name, sizeof name, "fast, %s", wai_cpu_level_name(wai_cpu_level_of_isa(isa)));
+        report(name, b, macs);
     }
     printf("  status %d/%d, outputs %s, speedup %.1fx\n", (int)st0, (int)st1,
            st0 == st1 && memcmp(y0, y1, sizeof(int64_t) * n_out) == 0 ? "identical" : "DIFFER",

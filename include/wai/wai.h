@@ -149,7 +149,8 @@ typedef struct wai_allocator {
 /* ---- instruction set levels ---------------------------------------------
  * The levels libwai's integer kernels have loops for, each needing the CPU
  * features of its own and of the levels below it in its architecture's
- * order (x86-64: portable, avx2, avx512, avx512bw, avx512vnni). Every level
+ * order (x86-64: portable, avx2, avx512, avx512bw, avx512vnni; wasm32:
+ * portable, wasm128; aarch64: portable, neon). Every level
  * gives the same bytes (docs/integer-operators.md, "Fast kernels"): a cap
  * serves tests and benchmarks, and a caller who distrusts a level. */
 typedef enum wai_cpu_level {
@@ -158,11 +159,13 @@ typedef enum wai_cpu_level {
     WAI_CPU_X86_AVX2 = 2,         /* x86-64 AVX2 */
     WAI_CPU_X86_AVX512 = 3,       /* and AVX-512 F, DQ and CD */
     WAI_CPU_X86_AVX512BW = 4,     /* and BW */
-    WAI_CPU_X86_AVX512VNNI = 5    /* and VNNI */
+    WAI_CPU_X86_AVX512VNNI = 5,   /* and VNNI */
+    WAI_CPU_WASM_SIMD128 = 6,     /* WebAssembly SIMD128 */
+    WAI_CPU_ARM_NEON = 7          /* AArch64 Advanced SIMD (NEON) */
 } wai_cpu_level;
 
-/* "host", "portable", "avx2", "avx512", "avx512bw", "avx512vnni"; NULL for a
- * value outside the enum. */
+/* "host", "portable", "avx2", "avx512", "avx512bw", "avx512vnni", "wasm128",
+ * "neon"; NULL for a value outside the enum. */
 WAI_API const char *wai_cpu_level_name(wai_cpu_level l);
 
 /* Exact parse of a name; 0 (and *out untouched) when it is none. */

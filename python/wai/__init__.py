@@ -78,7 +78,7 @@ def _cpu_level(name):
     level = ctypes.c_int()
     if not lib.wai_cpu_level_from_name(str(name).encode(), ctypes.byref(level)):
         raise ValueError(f"cpu_level {name!r}: not a level (host, portable, avx2, avx512, "
-                         "avx512bw, avx512vnni)")
+                         "avx512bw, avx512vnni, wasm128, neon)")
     return level.value
 
 

@@ -4,7 +4,9 @@
 
 #include <string.h>
 
+#include "ops/arm/arm.h"
 #include "ops/cores_c.h"
+#include "ops/wasm/wasm.h"
 #include "ops/x86/x86.h"
 
 /* acc[ob][t] += sum_j wts[ob][j] * xp[j][t] (cores.h) in the accumulator's
@@ -69,8 +71,8 @@ static const wai_cores portable = {WAI_FAST_ISA_PORTABLE, tap_i64, tap_i64, tap_
 const wai_cores *wai_cores_portable(void) { return &portable; }
 
 /* Each level's file, in its architecture's order; a level fills the loops
- * it makes faster over those of the levels below. A new level (NEON,
- * WebAssembly SIMD128) is its file and its row. */
+ * it makes faster over those of the levels below. A new level is its file
+ * and its row. */
 static const struct level {
     int isa;
     void (*init)(wai_cores *c);
@@ -80,6 +82,12 @@ static const struct level {
     {WAI_FAST_ISA_AVX512, wai_cores_init_avx512},
     {WAI_FAST_ISA_AVX512BW, wai_cores_init_avx512bw},
     {WAI_FAST_ISA_VNNI, wai_cores_init_avx512vnni},
+#endif
+#if WAI_WASM_SIMD
+    {WAI_FAST_ISA_WASM128, wai_cores_init_simd128},
+#endif
+#if WAI_ARM_NEON
+    {WAI_FAST_ISA_NEON, wai_cores_init_neon},
 #endif
     {WAI_FAST_ISA_PORTABLE, NULL}, /* the portable loops: the table's start */
 };

@@ -6,9 +6,12 @@
 
 #include <string.h>
 
+#include "ops/arm/arm.h"
+#include "ops/wasm/wasm.h"
+
 /* Every public level's name, whatever the build. */
-static const char *const names[] = {"host", "portable", "avx2", "avx512", "avx512bw",
-                                    "avx512vnni"};
+static const char *const names[] = {"host",     "portable",   "avx2",    "avx512",
+                                    "avx512bw", "avx512vnni", "wasm128", "neon"};
 #define N_NAMES (sizeof names / sizeof names[0])
 
 const char *wai_cpu_level_name(wai_cpu_level l) {
@@ -30,6 +33,10 @@ static const wai_cpu_level chain[] = {
     WAI_CPU_PORTABLE,
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
     WAI_CPU_X86_AVX2, WAI_CPU_X86_AVX512, WAI_CPU_X86_AVX512BW, WAI_CPU_X86_AVX512VNNI,
+#elif WAI_WASM_SIMD
+    WAI_CPU_WASM_SIMD128,
+#elif WAI_ARM_NEON
+    WAI_CPU_ARM_NEON,
 #endif
 };
 #define N_CHAIN (int)(sizeof chain / sizeof chain[0])
@@ -80,6 +87,12 @@ int wai_cpu_isa(void) {
     if (!BIT(c, 11)) return WAI_FAST_ISA_AVX512BW;
     return WAI_FAST_ISA_VNNI;
 }
+#elif WAI_WASM_SIMD
+/* A module built for SIMD128 does not load where it is missing. */
+int wai_cpu_isa(void) { return WAI_FAST_ISA_WASM128; }
+#elif WAI_ARM_NEON
+/* Advanced SIMD is part of every AArch64 CPU (ARMv8-A). */
+int wai_cpu_isa(void) { return WAI_FAST_ISA_NEON; }
 #else
 int wai_cpu_isa(void) { return WAI_FAST_ISA_PORTABLE; }
 #endif

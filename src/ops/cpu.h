@@ -13,9 +13,15 @@
 #define WAI_FAST_ISA_AVX512 2   /* AVX-512 F, DQ and CD */
 #define WAI_FAST_ISA_AVX512BW 3 /* and BW: 512-bit vpmaddwd */
 #define WAI_FAST_ISA_VNNI 4     /* and VNNI: vpdpwssd */
+/* wasm32 */
+#define WAI_FAST_ISA_WASM128 1  /* SIMD128: i32x4.dot_i16x8_s */
+/* aarch64 */
+#define WAI_FAST_ISA_NEON 1     /* Advanced SIMD: smlal */
+/* The most levels of any architecture's chain. */
 #define WAI_FAST_ISA_BEST 4
 
-/* The best level this CPU runs (PORTABLE off x86-64). */
+/* The best level this CPU runs (wasm32: WASM128 where built with SIMD128;
+ * aarch64: NEON; PORTABLE elsewhere). */
 int wai_cpu_isa(void);
 
 /* The level a context's kernels run at for the public cap (wai_settings

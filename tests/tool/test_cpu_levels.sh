@@ -43,8 +43,11 @@ for c in "${cases[@]}"; do
     done
 done
 [ "${#levels[@]}" -ge 1 ] && ok || fail "no level"
-expect_exit 2 "a level no build has" -- "$WAI" decode --cpu-level neon "$ROOT/examples/hello.wiv1"
+expect_exit 2 "a level no build has" -- "$WAI" decode --cpu-level sve "$ROOT/examples/hello.wiv1"
 expect_contains "the levels named" "host, portable" "$TMP/err"
+# wasm128 is the WebAssembly build's level: no native tool has it.
+expect_exit 2 "another architecture's level" -- "$WAI" decode --cpu-level wasm128 "$ROOT/examples/hello.wiv1"
+expect_contains "said so" "not a level of this build's CPU architecture" "$TMP/err"
 expect_exit 2 "--cpu-level without a level" -- "$WAI" decode "$ROOT/examples/hello.wiv1" --cpu-level
 expect_exit 0 "--cpu-level host" -- "$WAI" decode --cpu-level host "$ROOT/examples/hello.wiv1"
 

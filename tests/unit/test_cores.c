@@ -10,6 +10,8 @@
 #include "ops/cores.h"
 #include "ops/cpu.h"
 #include "ops/layers.h"
+#include "ops/arm/arm.h"
+#include "ops/wasm/wasm.h"
 #include "ops/x86/x86.h"
 
 static uint64_t g_seed = 0x636f726573ull;
@@ -321,39 +323,49 @@ static void test_init_levels(void) {
 /* A context's cap (wai_settings.cpu_level): each level of this build's
  * architecture is held to the CPU's, the context's table is that level's,
  * and a level of no architecture this build has is refused. */
+static int of_this_build(int l) {
+    if (l <= WAI_CPU_PORTABLE) return 1;
+    if (l >= WAI_CPU_X86_AVX2 && l <= WAI_CPU_X86_AVX512VNNI) return WAI_X86_SIMD;
+    if (l == WAI_CPU_WASM_SIMD128) return WAI_WASM_SIMD;
+    if (l == WAI_CPU_ARM_NEON) return WAI_ARM_NEON;
+    return 0;
+}
+
 static void test_context_cap(void) {
-    static const wai_cpu_level x86[] = {WAI_CPU_PORTABLE, WAI_CPU_X86_AVX2, WAI_CPU_X86_AVX512,
-                                        WAI_CPU_X86_AVX512BW, WAI_CPU_X86_AVX512VNNI};
-    const int x86_build = WAI_X86_SIMD;
     const wai_cpu_level host = wai_cpu_level_of_isa(wai_cpu_isa());
-    for (int l = WAI_CPU_HOST; l <= WAI_CPU_X86_AVX512VNNI; l++) {
+    for (int l = WAI_CPU_HOST; l <= WAI_CPU_ARM_NEON; l++) {
         wai_settings st;
         wai_settings_default(&st);
         CHECK(st.cpu_level == WAI_CPU_HOST);
         st.cpu_level = (wai_cpu_level)l;
         wai_context *ctx = NULL;
         wai_status s = wai_context_create(&st, &ctx);
-        const int known = l <= WAI_CPU_PORTABLE || x86_build;
+        const int known = of_this_build(l);
         CHECK_MSG(s == (known ? WAI_ok : WAI_invalid_argument), "level %s: %s",
                   wai_cpu_level_name((wai_cpu_level)l), wai_status_name(s));
         if (ctx) {
-            /* The level run: the cap, or the CPU's where the cap is above it. */
-            int want = l == WAI_CPU_HOST ? (int)host : l < (int)host ? l : (int)host;
-            CHECK_MSG((int)wai_context_cpu_level(ctx) == want, "cap %s runs %s",
-                      wai_cpu_level_name((wai_cpu_level)l),
+            /* The level run: the cap, or the CPU's where the cap is above it
+             * (the chain's order: a level's index is its internal one). */
+            int cap_isa = -1;
+            CHECK(wai_cpu_isa_capped((wai_cpu_level)l, &cap_isa));
+            CHECK_MSG(wai_context_cpu_level(ctx) == wai_cpu_level_of_isa(cap_isa) &&
+                          (l != WAI_CPU_HOST || wai_context_cpu_level(ctx) == host),
+                      "cap %s runs %s", wai_cpu_level_name((wai_cpu_level)l),
                       wai_cpu_level_name(wai_context_cpu_level(ctx)));
+            CHECK(l == WAI_CPU_HOST || l == WAI_CPU_PORTABLE || cap_isa == wai_cpu_isa() ||
+                  wai_cpu_level_of_isa(cap_isa) == (wai_cpu_level)l);
         }
         wai_context_destroy(ctx);
     }
-    /* Names both ways. */
-    for (size_t i = 0; i < sizeof x86 / sizeof x86[0]; i++) {
+    /* Names both ways, of every architecture's levels. */
+    for (int i = WAI_CPU_HOST; i <= WAI_CPU_ARM_NEON; i++) {
         wai_cpu_level back = WAI_CPU_HOST;
-        CHECK(wai_cpu_level_from_name(wai_cpu_level_name(x86[i]), &back) && back == x86[i]);
+        CHECK(wai_cpu_level_from_name(wai_cpu_level_name((wai_cpu_level)i), &back) && back == (wai_cpu_level)i);
     }
     wai_cpu_level l = WAI_CPU_PORTABLE;
-    CHECK(!wai_cpu_level_from_name("neon", &l) && !wai_cpu_level_from_name(NULL, &l) &&
+    CHECK(!wai_cpu_level_from_name("sve", &l) && !wai_cpu_level_from_name(NULL, &l) &&
           l == WAI_CPU_PORTABLE);
-    CHECK(wai_cpu_level_name((wai_cpu_level)6) == NULL && strcmp(wai_cpu_level_name(WAI_CPU_HOST), "host") == 0);
+    CHECK(wai_cpu_level_name((wai_cpu_level)8) == NULL && strcmp(wai_cpu_level_name(WAI_CPU_HOST), "host") == 0);
     wai_settings st;
     wai_settings_default(&st);
     st.cpu_level = (wai_cpu_level)77;

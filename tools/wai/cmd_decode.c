@@ -79,11 +79,12 @@ static const cli_opt decode_opts[] = {
              "default; up to 1024); the output is the same at\n"
              "every count"},
     {.name = "--cpu-level", .value = "L", .offset = D(cpu_level), .parse = take_cpu_level,
-     .must = "host, portable, avx2, avx512, avx512bw or avx512vnni",
+     .must = "host, portable, avx2, avx512, avx512bw, avx512vnni, wasm128 or neon",
      .help = "the highest instruction set level the kernels may\n"
              "use: host (the default: the CPU's best), portable,\n"
-             "or on x86-64 avx2, avx512, avx512bw, avx512vnni; the\n"
-             "output is the same at every level"},
+             "or on x86-64 avx2, avx512, avx512bw, avx512vnni, on\n"
+             "wasm32 wasm128, on aarch64 neon; the output is the\n"
+             "same at every level"},
     {.name = "--force", .alias = "-y", .offset = D(force),
      .help = "replace OUT (or the files a pattern or directory\n"
              "names) when it exists; never an input"},

@@ -30,11 +30,14 @@ EXPORT(wai_web_free) void wai_web_free(void *p) { free(p); }
 
 /* One thread: a page's module runs on the thread that calls it. The native
  * WebNN (libwai_webnn, compiled in) is cpu/webnn/float for a decode that
- * runs whole in the module (decode(); decodeAsync() runs the page's). */
-EXPORT(wai_web_context_create) wai_context *wai_web_context_create(void) {
+ * runs whole in the module (decode(); decodeAsync() runs the page's).
+ * level: the kernels' cap (wai_cpu_level; 0 the module's best); NULL for
+ * a level this build has not. */
+EXPORT(wai_web_context_create) wai_context *wai_web_context_create(int level) {
     wai_settings s;
     wai_settings_default(&s);
     s.n_threads = 1;
+    s.cpu_level = (wai_cpu_level)level;
     wai_context *c = NULL;
     if (wai_context_create(&s, &c) != WAI_ok) return NULL;
     if (wai_context_add_backend(c, wai_webnn_backend()) != WAI_ok) {
@@ -42,6 +45,11 @@ EXPORT(wai_web_context_create) wai_context *wai_web_context_create(void) {
         return NULL;
     }
     return c;
+}
+
+/* The level ctx's kernels run at (wai_cpu_level). */
+EXPORT(wai_web_context_cpu_level) int wai_web_context_cpu_level(const wai_context *c) {
+    return (int)wai_context_cpu_level(c);
 }
 
 EXPORT(wai_web_context_destroy) void wai_web_context_destroy(wai_context *c) {

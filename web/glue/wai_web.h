@@ -17,7 +17,8 @@ typedef struct wai_web_decoder wai_web_decoder;
 void *wai_web_alloc(size_t n);
 void wai_web_free(void *p);
 
-wai_context *wai_web_context_create(void);
+wai_context *wai_web_context_create(int level);
+int wai_web_context_cpu_level(const wai_context *c);
 void wai_web_context_destroy(wai_context *c);
 wai_set *wai_web_set_create(wai_context *ctx);
 int wai_web_set_add(wai_set *s, const char *name, const uint8_t *data, size_t len);

@@ -109,6 +109,9 @@ export declare class Wai {
   createDecoder(options?: DecodeOptions & { gpu?: boolean }): Decoder;
   /** The gpu/wgsl/integer path here: the device's name, or why there is none. */
   readonly gpuInfo: { device: string } | { reason: string };
+  /** The level the CPU path's integer kernels run at: "wasm128" (SIMD128)
+   * or "portable". */
+  readonly cpuLevel: CpuLevel;
   inspect(payload: Uint8Array | ArrayBuffer, options?: { capability?: string; set?: ParameterSet }): InspectResult;
   capabilities(): Capability[];
   close(): void;
@@ -119,6 +122,14 @@ export declare function createWai(options?: {
   /** The WebGPU entry whose adapter runs the integer networks (default
    * navigator.gpu; null: none). */
   gpu?: unknown;
+  /** Each layer's GPU time in wai.gpu.device.layerLog (timestamp queries). */
+  gpuProfile?: boolean;
+  /** The CPU path kernels' cap: "portable" (the C loops alone) or "host"
+   * (the default: the module's best, "wasm128"). */
+  cpuLevel?: CpuLevel;
 }): Promise<Wai>;
+/** The integer kernels' instruction set levels (wai_cpu_level). */
+export type CpuLevel = "host" | "portable" | "avx2" | "avx512" | "avx512bw" | "avx512vnni" | "wasm128" | "neon";
+export declare const CPU_LEVELS: readonly CpuLevel[];
 export declare function toImageData(output: Output): ImageData;
 export declare function describeStatus(code: Status): string;

@@ -208,11 +208,19 @@ export class Decoder {
   }
 }
 
+/** The kernels' instruction set levels (wai_cpu_level, include/wai/wai.h). */
+export const CPU_LEVELS = ["host", "portable", "avx2", "avx512", "avx512bw", "avx512vnni", "wasm128", "neon"];
+
 export class Wai {
-  constructor(ex, gpu = {}) {
+  constructor(ex, gpu = {}, cpuLevel = "host") {
     this.m = new Module(ex);
-    this.ctx = ex.wai_web_context_create();
-    if (!this.ctx) throw new WaiError("out_of_memory", "cannot make a context");
+    const level = CPU_LEVELS.indexOf(cpuLevel);
+    if (level < 0) throw new WaiError("invalid_argument", `no kernel level ${cpuLevel}`);
+    this.ctx = ex.wai_web_context_create(level);
+    if (!this.ctx) {
+      throw level > 1 ? new WaiError("invalid_argument", `the module has no ${cpuLevel} kernels`)
+        : new WaiError("out_of_memory", "cannot make a context");
+    }
     // The GPU path's context, where the page has a device: its decodes go
     // through the promising send, one at a time (serial), since a module
     // waiting on the GPU keeps its C stack in the module's memory.
@@ -224,6 +232,10 @@ export class Wai {
       if (!this.gpuCtx) throw new WaiError("out_of_memory", "cannot make a context");
     }
     this.queue = Promise.resolve();
+  }
+  /** The level the CPU path's kernels run at: "wasm128" (SIMD128) or "portable". */
+  get cpuLevel() {
+    return CPU_LEVELS[this.m.ex.wai_web_context_cpu_level(this.ctx)];
   }
   /** The GPU path here: { device } (the adapter's name) or { reason } it is absent. */
   get gpuInfo() {
@@ -321,7 +333,9 @@ export class Wai {
  * dist/wai.wasm beside this package) and makes a context. options.gpu: the
  * WebGPU entry (default navigator.gpu; null: none) whose adapter runs the
  * integer networks of decodeAsync (docs/wgsl.md); options.gpuProfile: each
- * layer's GPU time in wai.gpu.device.layerLog (timestamp queries).
+ * layer's GPU time in wai.gpu.device.layerLog (timestamp queries);
+ * options.cpuLevel: the CPU path kernels' cap ("portable": the C loops
+ * alone; default "host", the module's best, "wasm128").
  * Tests only: gpuBroken (a kernel one limb short), gpuMaxBuffer (a buffer
  * ceiling below the device's), gpuChunk (every tensor in chunks of that
  * many elements). */
@@ -334,7 +348,7 @@ export async function createWai(options = {}) {
     profile: options.gpuProfile === true });
   gpu.device = r.device ?? null;
   gpu.reason = r.reason ?? null;
-  return new Wai(ex, gpu);
+  return new Wai(ex, gpu, options.cpuLevel ?? "host");
 }
 
 /** An RGB8 frame or image as an ImageData (a page's canvas takes it). */

@@ -1,0 +1,186 @@
+/* The NEON level's loops (ops/cores.h): the pair dot product through
+ * smlal (i16 x i16 -> i32 multiply-accumulate; a pair's two products sit
+ * in neighbouring lanes until the flush adds them), the i32 tap loop
+ * (mla), the i64 tap loop for x in i32 (smlal of the i64 lanes' low
+ * halves), and the largest |x|. NEON arithmetic wraps: every lane's sum is
+ * its sum modulo 2^32 or 2^64, as the C loops' contracts say.
+ *
+ * No SDOT level: the dot-product extension multiplies 8-bit values, and
+ * the kernels' limbs are 15 and 16 bits; cut into 8-bit limbs, a product
+ * takes four SDOT lanes, no faster than two smlal (docs/performance.md). */
+#include "ops/arm/arm.h"
+
+#if WAI_ARM_NEON
+#include <arm_neon.h>
+#include <string.h>
+
+/* ---- the pair dot product ---------------------------------------------------
+ *
+ * dot_cols 16, in two blocks of 8 columns: a block's 4 output channels x 2
+ * vectors x 2 halves = 16 accumulators stay in registers (of 32) across
+ * every pair and tap. A vector of x holds 4 columns' pairs; smlal on its
+ * low half gives [we·x0a, wo·x0b, we·x1a, wo·x1b], on its high half the
+ * same for columns 2 and 3; addp of the two is the 4 columns' sums. */
+#define COLS 16
+
+/* d[0..4) += a's four lanes, sign-extended and shifted left by shl. */
+static inline void flush(uint64_t *d, int32x4_t a, unsigned shl) {
+    const int64x2_t sh = vdupq_n_s64((int64_t)shl);
+    const int64x2_t lo = vshlq_s64(vmovl_s32(vget_low_s32(a)), sh);
+    const int64x2_t hi = vshlq_s64(vmovl_high_s32(a), sh);
+    vst1q_u64(d, vaddq_u64(vld1q_u64(d), vreinterpretq_u64_s64(lo)));
+    vst1q_u64(d + 2, vaddq_u64(vld1q_u64(d + 2), vreinterpretq_u64_s64(hi)));
+}
+
+/* The pair (we, wo) at p in every two lanes. */
+static inline int16x8_t pair_dup(const int16_t *p) {
+    int32_t v;
+    memcpy(&v, p, sizeof v);
+    return vreinterpretq_s16_s32(vdupq_n_s32(v));
+}
+
+/* Output channel o's accumulators, written out by name (a loop over arrays
+ * of them is left in memory by clang 14): columns 0-3 (a) and 4-7 (b) of
+ * the block, each as its pairs' first (l) and second (h) products. */
+#define ACC(o) int32x4_t l##o##a = zero, h##o##a = zero, l##o##b = zero, h##o##b = zero
+#define MAC(o)                                                                  \
+    do {                                                                        \
+        const int16x8_t w = pair_dup(wj + 2 * (o));                             \
+        l##o##a = vmlal_s16(l##o##a, vget_low_s16(x0), vget_low_s16(w));        \
+        h##o##a = vmlal_high_s16(h##o##a, x0, w);                               \
+        l##o##b = vmlal_s16(l##o##b, vget_low_s16(x1), vget_low_s16(w));        \
+        h##o##b = vmlal_high_s16(h##o##b, x1, w);                               \
+    } while (0)
+#define FLUSH(o)                                                                      \
+    do {                                                                              \
+        flush(acc64 + (size_t)(o) * COLS + b, vpaddq_s32(l##o##a, h##o##a), shl);     \
+        flush(acc64 + (size_t)(o) * COLS + b + 4, vpaddq_s32(l##o##b, h##o##b), shl); \
+    } while (0)
+
+static void dot(uint64_t *acc64, const int16_t *x, size_t pstride, const ptrdiff_t *toff,
+                size_t nt, const int16_t *wp, size_t np, unsigned shl) {
+    const int32x4_t zero = vdupq_n_s32(0);
+    for (size_t b = 0; b < COLS; b += 8) {
+        ACC(0);
+        ACC(1);
+        ACC(2);
+        ACC(3);
+        for (size_t p = 0; p < np; p++)
+            for (size_t j = 0; j < nt; j++) {
+                const int16_t *xj = x + p * pstride + toff[j] + 2 * b;
+                const int16_t *wj = wp + (p * nt + j) * WAI_DOT_NO * 2;
+                const int16x8_t x0 = vld1q_s16(xj), x1 = vld1q_s16(xj + 8);
+                MAC(0);
+                MAC(1);
+                MAC(2);
+                MAC(3);
+            }
+        FLUSH(0);
+        FLUSH(1);
+        FLUSH(2);
+        FLUSH(3);
+    }
+}
+
+/* ---- the tap loops ------------------------------------------------------------ */
+
+/* mla keeps the low 32 bits of each product, the product itself (the
+ * caller proved it fits i32). A strip of G columns is 8 vectors. */
+static void tap_i32(int32_t *acc, size_t nob, const int32_t *const *xp, const int32_t *wts,
+                    size_t nt, size_t tw) {
+    for (size_t ob = 0; ob < nob; ob++) {
+        const int32_t *wv = wts + ob * WAI_TAP_NTMAX;
+        for (size_t t0 = 0; t0 < tw; t0 += WAI_TAP_G) {
+            int32_t *a = acc + ob * WAI_TAP_TW + t0;
+            int32x4_t r[WAI_TAP_G / 4];
+            for (int v = 0; v < WAI_TAP_G / 4; v++) r[v] = vld1q_s32(a + 4 * v);
+            for (size_t j = 0; j < nt; j++) {
+                const int32x4_t c = vdupq_n_s32(wv[j]);
+                const int32_t *p = xp[j] + t0;
+                for (int v = 0; v < WAI_TAP_G / 4; v++) r[v] = vmlaq_s32(r[v], c, vld1q_s32(p + 4 * v));
+            }
+            for (int v = 0; v < WAI_TAP_G / 4; v++) vst1q_s32(a + 4 * v, r[v]);
+        }
+    }
+}
+
+/* Every x fits i32 (the weights are i16): uzp1 gathers the low halves of
+ * four i64 lanes, smlal multiplies them exactly (32 x 32 -> 64) into the
+ * i64 accumulators, a strip's 16 of them named (not an array: see ACC).
+ * Columns 4k .. 4k + 3 of the strip: r##k##0 and r##k##1 += their x times c. */
+#define TAP4(k)                                                                           \
+    do {                                                                                  \
+        const int32x4_t lo32 = vuzp1q_s32(vreinterpretq_s32_s64(vld1q_s64(p + 4 * (k))),  \
+                                          vreinterpretq_s32_s64(vld1q_s64(p + 4 * (k) + 2))); \
+        r##k##0 = vmlal_s32(r##k##0, vget_low_s32(lo32), vget_low_s32(c));               \
+        r##k##1 = vmlal_high_s32(r##k##1, lo32, c);                                       \
+    } while (0)
+#define LOAD4(k) int64x2_t r##k##0 = vld1q_s64(a + 4 * (k)), r##k##1 = vld1q_s64(a + 4 * (k) + 2)
+#define STORE4(k) (vst1q_s64(a + 4 * (k), r##k##0), vst1q_s64(a + 4 * (k) + 2, r##k##1))
+
+static void tap_i64x32(int64_t *acc, size_t nob, const int64_t *const *xp, const int64_t *wts,
+                       size_t nt, size_t tw) {
+    for (size_t ob = 0; ob < nob; ob++) {
+        const int64_t *wv = wts + ob * WAI_TAP_NTMAX;
+        for (size_t t0 = 0; t0 < tw; t0 += WAI_TAP_G) {
+            int64_t *a = acc + ob * WAI_TAP_TW + t0;
+            LOAD4(0);
+            LOAD4(1);
+            LOAD4(2);
+            LOAD4(3);
+            LOAD4(4);
+            LOAD4(5);
+            LOAD4(6);
+            LOAD4(7);
+            for (size_t j = 0; j < nt; j++) {
+                const int32x4_t c = vdupq_n_s32((int32_t)wv[j]);
+                const int64_t *p = xp[j] + t0;
+                TAP4(0);
+                TAP4(1);
+                TAP4(2);
+                TAP4(3);
+                TAP4(4);
+                TAP4(5);
+                TAP4(6);
+                TAP4(7);
+            }
+            STORE4(0);
+            STORE4(1);
+            STORE4(2);
+            STORE4(3);
+            STORE4(4);
+            STORE4(5);
+            STORE4(6);
+            STORE4(7);
+        }
+    }
+}
+
+/* ---- the largest |x| ------------------------------------------------------------
+ *
+ * |x| as u64 (abs leaves -2^63 as 2^63's bits); NEON has no 64-bit max, so
+ * a compare and a select. */
+static uint64_t max_abs(const int64_t *x, size_t n) {
+    uint64x2_t m = vdupq_n_u64(0);
+    size_t i = 0;
+    for (; i + 2 <= n; i += 2) {
+        const uint64x2_t a = vreinterpretq_u64_s64(vabsq_s64(vld1q_s64(x + i)));
+        m = vbslq_u64(vcgtq_u64(a, m), a, m);
+    }
+    uint64_t best = vgetq_lane_u64(m, 0);
+    if (vgetq_lane_u64(m, 1) > best) best = vgetq_lane_u64(m, 1);
+    for (; i < n; i++) {
+        const uint64_t a = x[i] < 0 ? -(uint64_t)x[i] : (uint64_t)x[i];
+        if (a > best) best = a;
+    }
+    return best;
+}
+
+void wai_cores_init_neon(wai_cores *c) {
+    c->dot = dot;
+    c->dot_cols = COLS;
+    c->tap_i32 = tap_i32;
+    c->tap_i64x32 = tap_i64x32;
+    c->max_abs = max_abs;
+}
+#endif
