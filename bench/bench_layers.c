@@ -44,6 +44,68 @@ static void report(const char *what, uint64_t ns, double macs) {
     printf("  %-22s %9.2f ms  %7.2f GMAC/s\n", what, ns / 1e6, macs / (double)ns);
 }
 
+/* One fast kernel's call on the loops of an exec (the arguments its own). */
+typedef void (*kernel_run)(const wai_exec *ex, void *arg);
+
+/* The kernel on every level below the CPU's best (the best is "fast"),
+ * each with its own table: the per-level rows. */
+static void report_levels(kernel_run run, void *arg, int reps, double macs) {
+    for (int isa = 0; isa < wai_cpu_isa(); isa++) {
+        wai_cores cores;
+        wai_cores_init(&cores, isa);
+        const wai_exec lex = {.cores = &cores};
+        uint64_t b = UINT64_MAX;
+        for (int r = 0; r < reps; r++) {
+            uint64_t t0 = now_ns();
+            run(&lex, arg);
+            uint64_t d = now_ns() - t0;
+            if (d < b) b = d;
+        }
+        char name[40];
+        snprintf(name, sizeof name, "fast, %s", wai_cpu_level_name(wai_cpu_level_of_isa(isa)));
+        report(name, b, macs);
+    }
+}
+
+typedef struct t1d_args {
+    const wai_layer *l;
+    const uint64_t *sums;
+    const int64_t *x;
+    uint32_t len, olen;
+    int64_t *scr, *y;
+} t1d_args;
+
+static void run_t1d(const wai_exec *ex, void *arg) {
+    t1d_args *a = arg;
+    wai_conv_t1d_fast(ex, a->l, a->sums, 30, a->x, a->len, a->scr, a->y, a->olen);
+}
+
+typedef struct t2d_args {
+    const wai_layer *l;
+    const uint64_t *sums;
+    uint32_t shift, h, w, oh, ow;
+    const int64_t *x;
+    int64_t *scr, *y;
+} t2d_args;
+
+static void run_t2d(const wai_exec *ex, void *arg) {
+    t2d_args *a = arg;
+    wai_conv_t2d_fast(ex, a->l, a->sums, a->shift, a->x, a->h, a->w, a->scr, a->y, a->oh, a->ow);
+}
+
+typedef struct igdn_args {
+    const wai_layer *g;
+    const uint64_t *sums;
+    const int64_t *x;
+    size_t pos;
+    int64_t *y;
+} igdn_args;
+
+static void run_igdn(const wai_exec *ex, void *arg) {
+    igdn_args *a = arg;
+    wai_igdn_fast(ex, a->g, a->sums, 16, 16, a->x, a->pos, a->y);
+}
+
 /* The one-dimensional transposed convolution, reference against fast. */
 static void bench_t1d(int reps, int64_t xrange, int64_t wrange, const wai_exec *ex) {
     const uint32_t cin = 128, cout = 64, k = 8, s = 4, pad = 2, opad = 0, len = 4096;
@@ -83,11 +145,43 @@ static void bench_t1d(int reps, int64_t xrange, int64_t wrange, const wai_exec *
     }
     report("reference", ref_ns, macs);
     report("fast", best, macs);
+    t1d_args args = {&l, sums, x, len, olen, scr, y1};
+    report_levels(run_t1d, &args, reps, macs);
     printf("  status %d/%d, outputs %s, speedup %.1fx\n", (int)st0, (int)st1,
            st0 == st1 && memcmp(y0, y1, sizeof(int64_t) * n_out) == 0 ? "identical" : "DIFFER",
            (double)ref_ns / (double)best);
     free(x), free(y0), free(y1), free(scr), free(sums);
     free(l.weights), free(l.mult), free(l.bias);
+}
+
+/* The pair dot product entry alone, every level, on data in L1 (8 pairs of
+ * 25 taps, the shape of a 5x5 transposed convolution's call): the rate its
+ * inner loop reaches with nothing else in the way, the ceiling of every
+ * kernel built on it. MACs: each pair is two i16 products. */
+static void bench_dot(int reps) {
+    enum { NP = 8, NT = 25, CALLS = 20000 };
+    static int16_t x[NP * 256], wp[NP * NT * WAI_DOT_NO * 2];
+    static uint64_t acc[WAI_DOT_NO * WAI_DOT_COLS_MAX];
+    ptrdiff_t toff[NT];
+    for (size_t i = 0; i < sizeof x / sizeof x[0]; i++) x[i] = (int16_t)rnd_range(-32767, 32767);
+    for (size_t i = 0; i < sizeof wp / sizeof wp[0]; i++) wp[i] = (int16_t)rnd_range(-32767, 32767);
+    for (int j = 0; j < NT; j++) toff[j] = 2 * (j % 5);
+    printf("dot entry alone: %d pairs x %d taps a call, in L1\n", NP, NT);
+    for (int isa = 0; isa <= wai_cpu_isa(); isa++) {
+        wai_cores c;
+        wai_cores_init(&c, isa);
+        uint64_t b = UINT64_MAX;
+        for (int r = 0; r < reps; r++) {
+            uint64_t t0 = now_ns();
+            for (int k = 0; k < CALLS; k++) c.dot(acc, x, 256, toff, NT, wp, NP, 0);
+            uint64_t d = now_ns() - t0;
+            if (d < b) b = d;
+        }
+        char name[40];
+        snprintf(name, sizeof name, "%s (%zu columns)", wai_cpu_level_name(wai_cpu_level_of_isa(isa)),
+                 c.dot_cols);
+        report(name, b, (double)CALLS * NP * NT * 2 * WAI_DOT_NO * (double)c.dot_cols);
+    }
 }
 
 int main(int argc, char **argv) {
@@ -135,7 +229,7 @@ int main(int argc, char **argv) {
            (unsigned long long)(a * smax));
 
     /* The CPU's loops, as a context fills them; then each lower level's. */
-    wai_cores best_cores, level_cores;
+    wai_cores best_cores;
     wai_cores_init(&best_cores, wai_cpu_isa());
     const wai_exec ex = {.cores = &best_cores};
     uint64_t t0 = now_ns();
@@ -150,20 +244,8 @@ int main(int argc, char **argv) {
     }
     report("reference", ref_ns, macs);
     report("fast", best, macs);
-    for (int isa = 0; isa < wai_cpu_isa(); isa++) {
-        uint64_t b = UINT64_MAX;
-        wai_cores_init(&level_cores, isa);
-        const wai_exec lex = {.cores = &level_cores};
-        for (int r = 0; r < reps; r++) {
-            t0 = now_ns();
-            wai_conv_t2d_fast(&lex, &l, sums, shift, x, h, w, scr, y1, oh, ow);
-            uint64_t d = now_ns() - t0;
-            if (d < b) b = d;
-        }
-        char name[40];
-        snprintf(name, sizeof name, "fast, %s", wai_cpu_level_name(wai_cpu_level_of_isa(isa)));
-        report(name, b, macs);
-    }
+    t2d_args targs = {&l, sums, shift, h, w, oh, ow, x, scr, y1};
+    report_levels(run_t2d, &targs, reps, macs);
     printf("  status %d/%d, outputs %s, speedup %.1fx\n", (int)st0, (int)st1,
            st0 == st1 && memcmp(y0, y1, sizeof(int64_t) * n_out) == 0 ? "identical" : "DIFFER",
            (double)ref_ns / (double)best);
@@ -195,9 +277,12 @@ int main(int argc, char **argv) {
     }
     report("reference", ref_ns, gmacs);
     report("fast", best, gmacs);
+    igdn_args gargs = {&g, gs, y0, pos, z1};
+    report_levels(run_igdn, &gargs, reps, gmacs);
     printf("  status %d/%d, outputs %s, speedup %.1fx\n", (int)st0, (int)st1,
            st0 == st1 && memcmp(z0, z1, sizeof(int64_t) * n_out) == 0 ? "identical" : "DIFFER",
            (double)ref_ns / (double)best);
     bench_t1d(reps, xrange, wrange, &ex);
+    bench_dot(reps);
     return 0;
 }

@@ -5,9 +5,9 @@
  * halves), and the largest |x|. NEON arithmetic wraps: every lane's sum is
  * its sum modulo 2^32 or 2^64, as the C loops' contracts say.
  *
- * No SDOT level: the dot-product extension multiplies 8-bit values, and
- * the kernels' limbs are 15 and 16 bits; cut into 8-bit limbs, a product
- * takes four SDOT lanes, no faster than two smlal (docs/performance.md). */
+ * No SDOT level yet: the dot-product extension multiplies 8-bit values,
+ * and the kernels' limbs are 15 and 16 bits (docs/integer-operators.md,
+ * "Inner loops"). */
 #include "ops/arm/arm.h"
 
 #if WAI_ARM_NEON
