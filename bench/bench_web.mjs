@@ -7,7 +7,10 @@
 //   - bmshj2018 512x768 (N 128, M 192, bench/bench_webnn_synthesis.py's
 //     network through tools/bmshj2018/make_set.py): native (cpu/webnn on
 //     oneDNN), and in Chromium through its WebNN (decodeAsync), and the
-//     synthesis alone on a context of each device type.
+//     synthesis alone on a context of each device type;
+//   - WIV1 and WIH1 on 1 and 2 threads: native, node (wai-threads.wasm
+//     beside WAI.WASM, a worker_thread) and a cross-origin isolated page
+//     (a Web Worker).
 // Best of REPS each. Prints one table; writes the figures to OUT.json.
 //
 //   node bench/bench_web.mjs BUILD_DIR WAI.WASM NODE_MODULES [REPS] [OUT.json]
@@ -156,6 +159,57 @@ try {
   server.close();
 }
 
+// ---- two threads: native, node and an isolated page (docs/web.md, "Threads") ------------
+console.error("two threads ...");
+fig.native2_wiv1_ms = await proc(["decode", "--threads", "2", "-o", join(tmp, "n.rgb"), "-y", join(tmp, "clip.wiv1")]);
+fig.native2_wih1_ms = await proc(["decode", "--threads", "2", "--set", tmp, "-o", join(tmp, "n.png"), "-y", join(tmp, "image.wih1")]);
+const w2 = await createWai({ wasm: readFileSync(wasm), wasmThreads: readFileSync(wasm.replace(/\.wasm$/, "-threads.wasm")), threads: 2 });
+fig.node2_threads = w2.threads;
+fig.node2_wiv1_ms = await best(() => w2.decode(files.clip));
+fig.node2_wih1_ms = await best(() => w2.decode(files.wih1, { set: files.wih1Set }));
+fig.node2_same_image = createHash("sha256").update(w2.decode(files.wih1, { set: files.wih1Set }).outputs[0].data).digest("hex") ===
+  createHash("sha256").update(nodeImg.outputs[0].data).digest("hex");
+w2.close();
+{
+  // An isolated page needs none of @sparticuz/chromium's own arguments (one process, no site isolation).
+  const iso = await serve(0, wasm, { isolated: true });
+  const b2 = await puppeteer.launch({ executablePath: await chromium.executablePath(), headless: "shell",
+    args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update"] });
+  try {
+    const page = await b2.newPage();
+    await page.goto(`${iso.url}web/demo/`);
+    const b64 = (b) => Buffer.from(b).toString("base64");
+    Object.assign(fig, await page.evaluate(async (f, reps) => {
+      const bytes = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+      const { createWai } = await import("/web/src/index.js");
+      const clip = bytes(f.clip), wih1 = bytes(f.wih1);
+      const wih1Set = Object.fromEntries(Object.entries(f.wih1Set).map(([k, v]) => [k, bytes(v)]));
+      const best = (fn) => {
+        let b = Infinity;
+        for (let i = 0; i < reps; i++) {
+          const t0 = performance.now();
+          fn();
+          b = Math.min(b, performance.now() - t0);
+        }
+        return b;
+      };
+      const out = { page_isolated: crossOriginIsolated };
+      for (const threads of [1, 2]) {
+        const w = await createWai({ wasm: "/web/dist/wai.wasm", threads, gpu: null });
+        out[`iso${threads}_threads`] = w.threads;
+        out[`iso${threads}_wiv1_ms`] = best(() => w.decode(clip));
+        out[`iso${threads}_wih1_ms`] = best(() => w.decode(wih1, { set: wih1Set }));
+        w.close();
+      }
+      return out;
+    }, { clip: b64(files.clip), wih1: b64(files.wih1),
+         wih1Set: Object.fromEntries(Object.entries(files.wih1Set).map(([k, v]) => [k, b64(v)])) }, reps));
+  } finally {
+    await b2.close();
+    iso.close();
+  }
+}
+
 // ---- the same bytes? ------------------------------------------------------------------
 const nodeClipBytes = Buffer.concat(nodeClip.outputs.map((o) => Buffer.from(o.data)));
 fig.same_clip_bytes = nodeClipBytes.equals(nativeClipRgb);
@@ -166,7 +220,7 @@ rmSync(tmp, { recursive: true, force: true });
 const fps = (ms) => (frames * 1000) / ms;
 const line = (what, ms, peer) => console.log(`${what.padEnd(52)} ${ms.toFixed(1).padStart(9)} ms` +
   (peer ? `   ${(ms / peer).toFixed(2)}x native` : ""));
-console.log(`libwai in the browser against native (best of ${reps}; 1 thread; Chromium 147 headless)`);
+console.log(`libwai in the browser against native (best of ${reps}; 1 thread unless said; Chromium 147 headless)`);
 console.log(`WIV1 1280x720, ${frames} frames (the same bytes: ${fig.same_clip_bytes})`);
 line("  native (wai decode, the process)", fig.native_wiv1_ms);
 line("  WebAssembly, node", fig.node_wiv1_ms, fig.native_wiv1_ms);
@@ -183,4 +237,13 @@ for (const dt of ["npu", "gpu", "cpu"]) {
   const r = fig[`webnn_${dt}`];
   console.log(`  WebNN context '${dt}': ${r.error ?? `graph build ${r.build_ms.toFixed(0)} ms, synthesis ${r.synthesis_ms.toFixed(1)} ms, devices ${JSON.stringify(r.devices)}`}`);
 }
+const gain = (a, b) => `${(a / b).toFixed(2)}x`;
+console.log(`two threads (node: ${fig.node2_threads} serving, the same bytes: ${fig.node2_same_image}; ` +
+  `Chromium: isolated ${fig.page_isolated}, ${fig.iso2_threads} serving)`);
+console.log(`${"".padEnd(30)} ${"WIV1 1 -> 2 threads".padEnd(34)} WIH1 1 -> 2 threads`);
+const row = (what, c1, c2, i1, i2, peer) => console.log(`  ${what.padEnd(28)} ${c1.toFixed(0).padStart(6)} -> ${c2.toFixed(0).padStart(6)} ms (${gain(c1, c2)})` +
+  `   ${i1.toFixed(0).padStart(6)} -> ${i2.toFixed(0).padStart(6)} ms (${gain(i1, i2)})` + (peer ? `   WIH1 at 2: ${gain(i2, peer)} native` : ""));
+row("native", fig.native_wiv1_ms, fig.native2_wiv1_ms, fig.native_wih1_ms, fig.native2_wih1_ms);
+row("WebAssembly, node", fig.node_wiv1_ms, fig.node2_wiv1_ms, fig.node_wih1_ms, fig.node2_wih1_ms, fig.native2_wih1_ms);
+row("WebAssembly, Chromium", fig.iso1_wiv1_ms, fig.iso2_wiv1_ms, fig.iso1_wih1_ms, fig.iso2_wih1_ms, fig.native2_wih1_ms);
 if (outArg) writeFileSync(outArg, JSON.stringify(fig, null, 1));

@@ -83,6 +83,10 @@ void wai_context_destroy(wai_context *ctx) {
     wai_free(&a, (context_block *)(void *)ctx);
 }
 
+wai_status wai_context_serve(wai_context *ctx) {
+    return ctx ? wai_pool_serve(ctx->exec.pool) : WAI_invalid_argument;
+}
+
 wai_cpu_level wai_context_cpu_level(const wai_context *ctx) {
     return ctx ? wai_cpu_level_of_isa(wai_exec_cores(&ctx->exec)->isa) : WAI_CPU_HOST;
 }

@@ -23,15 +23,23 @@ set(CMAKE_RANLIB ${WAI_LLVM_RANLIB} CACHE FILEPATH "" FORCE)
 # Only wasi-libc's headers (and clang's own): clang's default search would
 # also fall through to the host's /usr/include.
 # SIMD128 (every browser and node since 2021): the compiler vectorises the
-# portable loops with it; the unit tests and the cross-architecture check
-# hold what they compute to the other builds'.
-set(CMAKE_C_FLAGS_INIT "-nostdlibinc -isystem ${WASI_SYSROOT}/include/wasm32-wasi -msimd128")
+# portable loops with it, and the wasm128 kernel level is written in it;
+# the unit tests and the cross-architecture check hold what they compute
+# to the other builds'. Atomics and bulk memory (every engine with SIMD128
+# has them): the C11 atomics of the worker pool and the frame pipe are real
+# atomic instructions, so the threads module (web/CMakeLists.txt) runs them
+# over shared memory; thread-local variables (wasi-libc declares errno so)
+# then need the local-exec model.
+set(CMAKE_C_FLAGS_INIT "-nostdlibinc -isystem ${WASI_SYSROOT}/include/wasm32-wasi -msimd128 -matomics -mbulk-memory -ftls-model=local-exec")
 # Memory is fixed at 1 GiB (initial = maximum), so it never grows at run
 # time: node:wasi keeps using the memory's old backing store after a
 # memory.grow (nodejs/node#51303 and friends), which crashed node (SIGSEGV)
 # or silently lost output once a program's heap passed a few tens of MiB.
 # wasi-libc's malloc uses the initial memory, so nothing is lost by this.
-set(CMAKE_EXE_LINKER_FLAGS_INIT "-L${WASI_SYSROOT}/lib/wasm32-wasi -Wl,-z,stack-size=1048576 -Wl,--initial-memory=1073741824,--max-memory=1073741824")
+# --no-check-features: Debian's wasi-libc is built without atomics; its
+# code runs on one thread (a worker thread runs only the allocation-free
+# shares of the pool, src/common/pool_wasm.c).
+set(CMAKE_EXE_LINKER_FLAGS_INIT "-Wl,--no-check-features -L${WASI_SYSROOT}/lib/wasm32-wasi -Wl,-z,stack-size=1048576 -Wl,--initial-memory=1073741824,--max-memory=1073741824")
 
 set(CMAKE_EXECUTABLE_SUFFIX_C .wasm)
 set(CMAKE_C_COMPILE_OPTIONS_PIC "")   # no PIC in a static wasm executable

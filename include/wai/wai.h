@@ -196,6 +196,17 @@ WAI_API void wai_settings_default(wai_settings *s);
 WAI_API wai_status wai_context_create(const wai_settings *s, wai_context **out);
 WAI_API void wai_context_destroy(wai_context *ctx);
 
+/* For platforms where libwai cannot start threads (wasm32: WASI has no
+ * thread creation): a thread the host started (a Web Worker, a node
+ * worker_thread, running the same module over the same shared memory)
+ * gives itself to ctx's worker pool, runs ctx's kernel shares, and returns
+ * WAI_ok when ctx is destroyed. Up to n_threads - 1 threads are taken;
+ * one more, or a call where the build starts its own threads, returns
+ * invalid_argument at once. Until a thread has come every share runs on
+ * the caller, and the bytes are the same at every count (docs/web.md,
+ * "Threads"). The thread must not be stopped while it serves. */
+WAI_API wai_status wai_context_serve(wai_context *ctx);
+
 /* The level ctx's kernels run at: its cap, or the CPU's best below it. */
 WAI_API wai_cpu_level wai_context_cpu_level(const wai_context *ctx);
 

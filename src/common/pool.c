@@ -4,6 +4,7 @@
  * caller claims too, so a run finishes even when no worker wakes. */
 #include "common/pool.h"
 
+#if !defined(__wasm__) /* wasm32: pool_wasm.c */
 #include "common/alloc.h"
 
 #if defined(WAI_HAVE_PTHREAD)
@@ -147,3 +148,9 @@ void wai_pool_run(wai_pool *p, unsigned n, void (*fn)(void *arg, unsigned i), vo
 #endif
     for (unsigned i = 0; i < n; i++) fn(arg, i);
 }
+
+wai_status wai_pool_serve(wai_pool *p) {
+    (void)p;
+    return WAI_invalid_argument; /* this pool starts its own threads */
+}
+#endif

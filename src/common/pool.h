@@ -40,4 +40,10 @@ unsigned wai_pool_threads(const wai_pool *p);
  * memory); which thread runs a share never changes what it computes. */
 void wai_pool_run(wai_pool *p, unsigned n, void (*fn)(void *arg, unsigned i), void *arg);
 
+/* A thread the host started gives itself to p (builds whose platform
+ * cannot start threads: wasm32, pool_wasm.c): it runs p's shares until p
+ * is destroyed, then returns WAI_ok. invalid_argument at once where p
+ * starts its own threads, or already has n_threads - 1 such workers. */
+wai_status wai_pool_serve(wai_pool *p);
+
 #endif

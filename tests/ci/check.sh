@@ -272,6 +272,7 @@ main() {
         # The JavaScript package over the same build's WebAssembly module:
         # the corpus in node, and npm pack installed into an empty folder.
         run_test web-node node "$WAI_REPO/web/test/corpus.mjs" "$CI/wasm32/web/wai.wasm"
+        run_test web-node-threads node "$WAI_REPO/web/test/corpus.mjs" "$CI/wasm32/web/wai.wasm" --threads 2
         run_test web-pack bash "$WAI_REPO/tests/web/pack.sh" "$CI/wasm32/web/wai.wasm" \
             "$CI/gcc/tools/wai/wai"
         run_test web-float-node node "$WAI_REPO/web/test/float_node.mjs" "$CI/wasm32/web/wai.wasm" \

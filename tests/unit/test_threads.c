@@ -153,7 +153,28 @@ static void test_pool_shares(void) {
     CHECK(l.hits[0] == 1 && l.hits[4] == 1 && l.hits[5] == 0);
 }
 
+/* wai_context_serve: a host's thread joins only a pool that cannot start
+ * its own (wasm32) and has room; natively, and on a one-thread context,
+ * the call returns invalid_argument at once instead of blocking. */
+static void test_serve_refused(void) {
+    CHECK(wai_context_serve(NULL) == WAI_invalid_argument);
+    wai_settings s;
+    wai_settings_default(&s);
+    s.n_threads = 1;
+    wai_context *ctx = NULL;
+    if (!CHECK(wai_context_create(&s, &ctx) == WAI_ok)) return;
+    CHECK(wai_context_serve(ctx) == WAI_invalid_argument);
+    wai_context_destroy(ctx);
+#if !defined(__wasm__)
+    s.n_threads = 2;
+    if (!CHECK(wai_context_create(&s, &ctx) == WAI_ok)) return;
+    CHECK(wai_context_serve(ctx) == WAI_invalid_argument); /* it has its own threads */
+    wai_context_destroy(ctx);
+#endif
+}
+
 void suite_threads(void) {
+    harness_run("threads/serve_refused", test_serve_refused);
     harness_run("threads/pool_shares", test_pool_shares);
     harness_run("threads/no_threads_per_decode", test_no_threads_per_decode);
     harness_run("threads/every_thread_count", test_every_thread_count);

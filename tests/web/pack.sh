@@ -20,10 +20,12 @@ cp -r "$REPO/web" "$TMP/src"
 rm -rf "$TMP/src/node_modules" "$TMP/src/dist"
 mkdir -p "$TMP/src/dist" "$TMP/app"
 cp "$WASM" "$TMP/src/dist/wai.wasm"
+cp "${WASM%.wasm}-threads.wasm" "$TMP/src/dist/wai-threads.wasm"
 check "npm pack" sh -c "cd '$TMP/src' && npm pack --silent --pack-destination '$TMP' >'$TMP/tgz'"
 tgz="$TMP/$(tail -1 "$TMP/tgz" 2>/dev/null)"
 check "the package holds the module, the API and its types" sh -c \
-    "tar -tzf '$tgz' | grep -q package/dist/wai.wasm && tar -tzf '$tgz' | grep -q package/src/index.d.ts"
+    "tar -tzf '$tgz' | grep -q package/dist/wai.wasm && tar -tzf '$tgz' | grep -q package/dist/wai-threads.wasm &&
+     tar -tzf '$tgz' | grep -q package/src/worker.js && tar -tzf '$tgz' | grep -q package/src/index.d.ts"
 check "npm install into an empty folder" sh -c \
     "cd '$TMP/app' && echo '{\"private\": true, \"type\": \"module\"}' >package.json && npm install --silent --no-audit --no-fund --offline '$tgz'"
 cat >"$TMP/app/decode.mjs" <<'JS'
@@ -38,7 +40,13 @@ const clip = wai.decode(readFileSync(`${repo}/examples/hello.wiv1`));
 const img = wai.decode(readFileSync(`${repo}/examples/hello.wih1`), { set: set(`${repo}/examples/hello_set`) });
 const b18 = wai.inspect(readFileSync(`${repo}/examples/bmshj2018/coffee.b18f`), { set: set(`${repo}/examples/bmshj2018/set`) });
 const bad = wai.decode(new Uint8Array([1, 2, 3, 4]));
+// Two threads: the threads module beside wai.wasm, one worker_thread.
+const two = await createWai({ threads: 2 });
+const img2 = two.decode(readFileSync(`${repo}/examples/hello.wih1`), { set: set(`${repo}/examples/hello_set`) });
+const threads = two.threads;
+two.close();
 console.log(JSON.stringify({
+  threads, image2: img2.outputs.map((o) => sha(o.data)),
   clip: clip.outputs.map((o) => sha(o.data)), image: img.outputs.map((o) => sha(o.data)),
   ran: img.report.ran.backend, b18f: b18.symbolsDigest, bad: bad.status, meaning: describeStatus(bad.status),
 }));
@@ -52,6 +60,7 @@ js() { node -e "const j=JSON.parse(require('fs').readFileSync('$TMP/js.json','ut
 check "the clip's frames are the native decode's" test "$(js 'j.clip.join(",")')" = "$want_clip"
 check "the image is the native decode's, run on wai-ops" test "$(js 'j.image.join(",")+" "+j.ran')" = "$want_img wai-ops"
 check "the bmshj2018 symbols digest is the native one" test "$(js 'j.b18f')" = "$want_b18"
+check "two threads serve, and give the same image" test "$(js 'j.threads+" "+j.image2.join(",")')" = "2 $want_img"
 check "a refusal is its code, with its meaning" test "$(js 'j.bad+" "+(j.meaning.length>0)')" = "bad_magic true"
 echo "$passed passed, $failed failed"
 ((failed == 0))

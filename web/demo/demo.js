@@ -7,7 +7,9 @@ import { createWai, describeStatus, toImageData } from "../src/index.js";
 
 const $ = (id) => document.getElementById(id);
 const state = { payload: null, payloadName: "", set: {}, outputs: [], frame: 0, timer: 0, result: null };
-const wai = await createWai();
+// As many threads as the machine has, where the page is cross-origin
+// isolated (docs/web.md, "Threads"); one elsewhere.
+const wai = await createWai({ threads: "auto" });
 window.__wai = { wai, state, decodeExample, decodeBytes };
 
 const EXAMPLES = {
@@ -113,6 +115,8 @@ $("example").addEventListener("change", async (e) => {
   $("gpu-info").textContent = g.device ? `(${g.device})` : `(none: ${g.reason})`;
   $("use-gpu").checked = Boolean(g.device);
   $("use-gpu").disabled = !g.device;
+  $("cpu-info").textContent = `CPU path: ${wai.cpuLevel} kernels, ${wai.threads} thread${wai.threads > 1 ? "s" : ""}` +
+    (globalThis.crossOriginIsolated ? "" : " (the page is not cross-origin isolated: no shared memory)");
 }
 
 function options() {

@@ -32,11 +32,12 @@ EXPORT(wai_web_free) void wai_web_free(void *p) { free(p); }
  * WebNN (libwai_webnn, compiled in) is cpu/webnn/float for a decode that
  * runs whole in the module (decode(); decodeAsync() runs the page's).
  * level: the kernels' cap (wai_cpu_level; 0 the module's best); NULL for
- * a level this build has not. */
-EXPORT(wai_web_context_create) wai_context *wai_web_context_create(int level) {
+ * a level this build has not. threads: the workers the page will start
+ * for it, plus its own (wai-threads.wasm; 1 in wai.wasm). */
+EXPORT(wai_web_context_create) wai_context *wai_web_context_create(int level, unsigned threads) {
     wai_settings s;
     wai_settings_default(&s);
-    s.n_threads = 1;
+    s.n_threads = threads ? threads : 1;
     s.cpu_level = (wai_cpu_level)level;
     wai_context *c = NULL;
     if (wai_context_create(&s, &c) != WAI_ok) return NULL;
@@ -45,6 +46,17 @@ EXPORT(wai_web_context_create) wai_context *wai_web_context_create(int level) {
         return NULL;
     }
     return c;
+}
+
+/* A worker's life (web/src/worker.js): it runs c's kernel shares until c
+ * is destroyed (wai_context_serve). */
+EXPORT(wai_web_worker_serve) int wai_web_worker_serve(wai_context *c) {
+    return (int)wai_context_serve(c);
+}
+
+/* The threads c's kernels split over now: 1 plus the workers serving. */
+EXPORT(wai_web_context_threads) unsigned wai_web_context_threads(const wai_context *c) {
+    return wai_context_threads(c);
 }
 
 /* The level ctx's kernels run at (wai_cpu_level). */

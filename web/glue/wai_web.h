@@ -17,7 +17,9 @@ typedef struct wai_web_decoder wai_web_decoder;
 void *wai_web_alloc(size_t n);
 void wai_web_free(void *p);
 
-wai_context *wai_web_context_create(int level);
+wai_context *wai_web_context_create(int level, unsigned threads);
+int wai_web_worker_serve(wai_context *c);
+unsigned wai_web_context_threads(const wai_context *c);
 int wai_web_context_cpu_level(const wai_context *c);
 void wai_web_context_destroy(wai_context *c);
 wai_set *wai_web_set_create(wai_context *ctx);

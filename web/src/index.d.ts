@@ -112,6 +112,9 @@ export declare class Wai {
   /** The level the CPU path's integer kernels run at: "wasm128" (SIMD128)
    * or "portable". */
   readonly cpuLevel: CpuLevel;
+  /** The threads the CPU path's kernels split over: 1, plus the workers
+   * serving (docs/web.md, "Threads"). */
+  readonly threads: number;
   inspect(payload: Uint8Array | ArrayBuffer, options?: { capability?: string; set?: ParameterSet }): InspectResult;
   capabilities(): Capability[];
   close(): void;
@@ -127,6 +130,12 @@ export declare function createWai(options?: {
   /** The CPU path kernels' cap: "portable" (the C loops alone) or "host"
    * (the default: the module's best, "wasm128"). */
   cpuLevel?: CpuLevel;
+  /** The CPU path's threads: a count or "auto" (the cores, at most 8);
+   * default 1. More than one loads the threads module and starts workers,
+   * where the page is cross-origin isolated (else 1). */
+  threads?: number | "auto";
+  /** The threads module (default dist/wai-threads.wasm beside wasm). */
+  wasmThreads?: BufferSource | Response | string | URL;
 }): Promise<Wai>;
 /** The integer kernels' instruction set levels (wai_cpu_level). */
 export type CpuLevel = "host" | "portable" | "avx2" | "avx512" | "avx512bw" | "avx512vnni" | "wasm128" | "neon";

@@ -8,7 +8,7 @@
 //   const r = wai.decode(payloadBytes, { set: { "g_s.whm": ..., ... } });
 //   if (r.ok) for (const o of r.outputs) ...;  else console.log(r.status);
 import { decodeFloat } from "./float.js";
-import { instantiate } from "./wasm.js";
+import { instantiate, threadsSource } from "./wasm.js";
 import { WgslDevice } from "./wgsl.js";
 
 const U64_MAX = (1n << 64n) - 1n;
@@ -73,7 +73,7 @@ class Module {
     const m = this.u8();
     let e = p;
     while (m[e]) e++;
-    return this.dec.decode(m.subarray(p, e));
+    return this.dec.decode(m.slice(p, e)); // a copy: TextDecoder takes no shared memory
   }
   free(...ps) {
     for (const p of ps) if (p) this.ex.wai_web_free(p);
@@ -212,11 +212,12 @@ export class Decoder {
 export const CPU_LEVELS = ["host", "portable", "avx2", "avx512", "avx512bw", "avx512vnni", "wasm128", "neon"];
 
 export class Wai {
-  constructor(ex, gpu = {}, cpuLevel = "host") {
+  constructor(ex, gpu = {}, cpuLevel = "host", threads = 1) {
     this.m = new Module(ex);
     const level = CPU_LEVELS.indexOf(cpuLevel);
     if (level < 0) throw new WaiError("invalid_argument", `no kernel level ${cpuLevel}`);
-    this.ctx = ex.wai_web_context_create(level);
+    this.workers = [];
+    this.ctx = ex.wai_web_context_create(level, threads);
     if (!this.ctx) {
       throw level > 1 ? new WaiError("invalid_argument", `the module has no ${cpuLevel} kernels`)
         : new WaiError("out_of_memory", "cannot make a context");
@@ -236,6 +237,43 @@ export class Wai {
   /** The level the CPU path's kernels run at: "wasm128" (SIMD128) or "portable". */
   get cpuLevel() {
     return CPU_LEVELS[this.m.ex.wai_web_context_cpu_level(this.ctx)];
+  }
+  /** The threads the CPU path's kernels split over: 1, plus the workers
+   * serving (docs/web.md, "Threads"). */
+  get threads() {
+    return this.ctx ? this.m.ex.wai_web_context_threads(this.ctx) : 1;
+  }
+  /** Starts n workers on the threads module for this context and waits
+   * until each serves it or has failed; returns the count serving. */
+  async startWorkers(n) {
+    const ex = this.m.ex;
+    const node = typeof process === "object" && Boolean(process.versions?.node);
+    const Worker = node ? (await import("node:worker_threads")).Worker : globalThis.Worker;
+    const url = new URL("./worker.js", import.meta.url);
+    const started = [];
+    for (let i = 0; i < n; i++) {
+      const stack = ex.wai_web_alloc(WORKER_STACK);
+      if (!stack) break;
+      const w = node ? new Worker(url) : new Worker(url, { type: "module" });
+      if (node) w.unref(); // an idle pool does not keep node running
+      const worker = { w, stack, serving: false };
+      this.workers.push(worker);
+      started.push(new Promise((ok) => {
+        const on = (m) => {
+          const d = node ? m : m.data;
+          if (d.serving) worker.serving = true;
+          if (d.serving || d.error) ok();
+        };
+        if (node) w.on("message", on), w.on("error", () => ok());
+        else w.addEventListener("message", on), w.addEventListener("error", () => ok());
+      }));
+      w.postMessage({ module: ex.module, memory: ex.memory, ctx: this.ctx, stackTop: stack + WORKER_STACK });
+    }
+    await Promise.all(started);
+    // Each says so just before it enters the pool: wait until it has.
+    const serving = this.workers.filter((x) => x.serving).length;
+    for (let t = 0; this.threads < 1 + serving && t < 5000; t++) await new Promise((r) => setTimeout(r, 1));
+    return this.threads - 1;
   }
   /** The GPU path here: { device } (the adapter's name) or { reason } it is absent. */
   get gpuInfo() {
@@ -323,10 +361,33 @@ export class Wai {
     return this.m.take(this.m.ex.wai_web_capabilities()).json;
   }
   close() {
+    // Destroying the context ends its workers' serve (it waits for them);
+    // a worker that never came is stopped first, so none comes after.
+    for (const x of this.workers) if (!x.serving) x.w.terminate();
     if (this.ctx) this.m.ex.wai_web_context_destroy(this.ctx);
     if (this.gpuCtx) this.m.ex.wai_web_context_destroy(this.gpuCtx);
+    for (const x of this.workers) {
+      if (x.serving) x.w.terminate();
+      this.m.ex.wai_web_free(x.stack);
+    }
+    this.workers = [];
     this.ctx = this.gpuCtx = 0;
   }
+}
+
+/** A worker's C stack (the kernels' shares use a few KiB). */
+const WORKER_STACK = 1 << 20;
+
+/** The threads asked for: options.threads (a count, or "auto": the
+ * machine's cores, at most 8), held to 1 where there is no shared memory
+ * (a page that is not cross-origin isolated: docs/web.md, "Threads"). */
+async function threadsFor(asked = 1) {
+  const shareable = typeof SharedArrayBuffer === "function" && globalThis.crossOriginIsolated !== false;
+  if (!shareable) return 1;
+  const node = typeof process === "object" && Boolean(process.versions?.node);
+  const cores = globalThis.navigator?.hardwareConcurrency ?? (node ? (await import("node:os")).cpus().length : 1);
+  const n = asked === "auto" ? Math.min(cores, 8) : Number(asked);
+  return Number.isInteger(n) && n > 1 ? Math.min(n, 64) : 1;
 }
 
 /** Loads the module (options.wasm: its bytes, a Response or a URL; default
@@ -335,20 +396,29 @@ export class Wai {
  * integer networks of decodeAsync (docs/wgsl.md); options.gpuProfile: each
  * layer's GPU time in wai.gpu.device.layerLog (timestamp queries);
  * options.cpuLevel: the CPU path kernels' cap ("portable": the C loops
- * alone; default "host", the module's best, "wasm128").
+ * alone; default "host", the module's best, "wasm128"); options.threads:
+ * the CPU path's threads (default 1; "auto": the cores), run by workers on
+ * wai-threads.wasm (options.wasmThreads: its bytes or URL; default beside
+ * the module) where the page is cross-origin isolated (else 1).
  * Tests only: gpuBroken (a kernel one limb short), gpuMaxBuffer (a buffer
  * ceiling below the device's), gpuChunk (every tensor in chunks of that
  * many elements). */
 export async function createWai(options = {}) {
   const gpu = {};
-  const ex = await instantiate(options.wasm, gpu);
+  const threads = await threadsFor(options.threads);
+  const src = threads > 1 ? options.wasmThreads ?? threadsSource(options.wasm) : null;
+  const ex = src
+    ? await instantiate(src, gpu, new WebAssembly.Memory({ initial: 256, maximum: 32768, shared: true }))
+    : await instantiate(options.wasm, gpu);
   const entry = options.gpu === undefined ? globalThis.navigator?.gpu : options.gpu;
   const r = await WgslDevice.open(entry, { broken: options.gpuBroken === true, maxBuffer: options.gpuMaxBuffer,
     chunk: options.gpuChunk,
     profile: options.gpuProfile === true });
   gpu.device = r.device ?? null;
   gpu.reason = r.reason ?? null;
-  return new Wai(ex, gpu, options.cpuLevel ?? "host");
+  const wai = new Wai(ex, gpu, options.cpuLevel ?? "host", src ? threads : 1);
+  if (src) await wai.startWorkers(threads - 1);
+  return wai;
 }
 
 /** An RGB8 frame or image as an ImageData (a page's canvas takes it). */

@@ -18,7 +18,7 @@ function wasiImports(getMemory) {
       for (let i = 0; i < iovsLen; i++) {
         const ptr = view.getUint32(iovs + 8 * i, true);
         const len = view.getUint32(iovs + 8 * i + 4, true);
-        line += new TextDecoder().decode(new Uint8Array(mem.buffer, ptr, len));
+        line += new TextDecoder().decode(new Uint8Array(mem.buffer, ptr, len).slice());
         n += len;
       }
       const parts = line.split("\n");
@@ -79,15 +79,30 @@ function gpuImports(getMemory, gpu) {
   };
 }
 
-/** The instantiated module's exports, initialised; gpu ({ device }) is
- * where the GPU path's imports find the page's device. */
-export async function instantiate(source, gpu = {}) {
-  let memory = null;
-  const { instance } = await WebAssembly.instantiate(await wasmBytes(source), {
+/** The instantiated module's exports, initialised, with `memory` and the
+ * compiled `module`; gpu ({ device }) is where the GPU path's imports find
+ * the page's device. shared: the threads module (wai-threads.wasm), whose
+ * memory is this shared WebAssembly.Memory (docs/web.md, "Threads"). */
+export async function instantiate(source, gpu = {}, shared = null) {
+  let memory = shared;
+  const module = await WebAssembly.compile(await wasmBytes(source));
+  const imports = {
     wasi_snapshot_preview1: wasiImports(() => memory),
     wai: gpuImports(() => memory, gpu),
-  });
-  memory = instance.exports.memory;
+  };
+  if (shared) imports.env = { memory: shared };
+  const instance = await WebAssembly.instantiate(module, imports);
+  memory ??= instance.exports.memory;
   instance.exports._initialize();
-  return instance.exports;
+  return { ...instance.exports, memory, module };
+}
+
+/** The threads module's URL or bytes beside `source` (wai.wasm's): its
+ * name with "-threads"; null where source is bytes (then options give it). */
+export function threadsSource(source) {
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return null;
+  if (typeof Response !== "undefined" && source instanceof Response) return null;
+  const url = source ? new URL(source, import.meta.url) : new URL("../dist/wai.wasm", import.meta.url);
+  url.pathname = url.pathname.replace(/(\.wasm)?$/, "-threads.wasm").replace("-threads-threads", "-threads");
+  return url;
 }

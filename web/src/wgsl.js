@@ -340,7 +340,9 @@ export function readJob(memory, at) {
     n: w[6], input_at: w[7], output_at: w[8], amax_at: w[9], layers: [],
   };
   const all = new Uint32Array(memory.buffer, at + HEAD_WORDS * 4, job.n * LAYER_WORDS);
-  const i64 = (p, n) => new BigInt64Array(memory.buffer.slice(p, p + 8 * n));
+  // Copies (never views: the memory may grow, and it may be shared).
+  const copy = (a, b) => new Uint8Array(memory.buffer, a, b - a).slice().buffer;
+  const i64 = (p, n) => new BigInt64Array(copy(p, p + 8 * n));
   for (let i = 0; i < job.n; i++) {
     const v = all.subarray(i * LAYER_WORDS, (i + 1) * LAYER_WORDS);
     const l = {
@@ -352,14 +354,14 @@ export function readJob(memory, at) {
     };
     l.load = () => {
       if (l.kind === LAYER.CONV || l.kind === LAYER.CONV_T) {
-        l.weights = new Int16Array(memory.buffer.slice(v[11], v[11] + 2 * l.n_weights));
+        l.weights = new Int16Array(copy(v[11], v[11] + 2 * l.n_weights));
         l.mult = i64(v[12], l.cout);
         l.bias = i64(v[13], l.cout);
       } else if (l.kind === LAYER.SYNTH) {
-        l.weights = new Int32Array(memory.buffer.slice(v[11], v[11] + 4 * l.n_weights));
-        l.bias = new Int32Array(memory.buffer.slice(v[13], v[13] + 4 * l.cout));
+        l.weights = new Int32Array(copy(v[11], v[11] + 4 * l.n_weights));
+        l.bias = new Int32Array(copy(v[13], v[13] + 4 * l.cout));
       } else if (l.kind === LAYER.IGDN) {
-        l.gamma = new Int32Array(memory.buffer.slice(v[14], v[14] + 4 * l.c * l.c));
+        l.gamma = new Int32Array(copy(v[14], v[14] + 4 * l.c * l.c));
         l.beta = i64(v[15], l.c);
       }
     };
@@ -367,7 +369,7 @@ export function readJob(memory, at) {
   }
   const first = job.layers[0];
   job.amax0 = new BigUint64Array(memory.buffer, job.amax_at, 1)[0];
-  job.input = new Uint8Array(memory.buffer.slice(job.input_at,
+  job.input = new Uint8Array(copy(job.input_at,
     job.input_at + 8 * first.in_c * first.in_h * first.in_w));
   return job;
 }

@@ -18,6 +18,7 @@
 // still decoded (the same digest).
 // Ends with "N passed, N failed".
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
@@ -145,8 +146,12 @@ function psnr(a, b) {
   return se === 0 ? Infinity : 10 * Math.log10((255 * 255 * a.length) / se);
 }
 
-async function launch(webnn) {
-  const args = [...chromium.args, "--no-sandbox", "--disable-background-networking",
+// isolatable: none of @sparticuz/chromium's own arguments (a Lambda's: one
+// process, no site isolation), under which no page is cross-origin
+// isolated whatever its headers.
+async function launch(webnn, isolatable = false) {
+  const base = isolatable ? [] : chromium.args;
+  const args = [...base, "--no-sandbox", "--disable-background-networking",
     "--disable-component-update", "--no-first-run"];
   if (webnn) args.push("--enable-features=WebMachineLearningNeuralNetwork");
   return puppeteer.launch({ executablePath: await chromium.executablePath(), args, headless: "shell",
@@ -236,10 +241,56 @@ try {
   check(r.status === "dispatch_unit_absent" && webnnPaths.length === 3 &&
     webnnPaths.every((f) => f.reason === "dispatch_unit_absent"), `no WebNN: ${r.status} ${JSON.stringify(r.report)}`);
   check(r.digest === digests.chelsea, "no WebNN: the entropy stage still decoded (the same digest)");
+  // Not cross-origin isolated: no shared memory, so one thread whatever is asked.
+  const lone = await page.evaluate(async () => {
+    const { createWai } = await import("/web/src/index.js");
+    const w = await createWai({ wasm: "/web/dist/wai.wasm", threads: 2, gpu: null });
+    const t = w.threads;
+    w.close();
+    return { isolated: crossOriginIsolated, threads: t };
+  });
+  check(!lone.isolated && lone.threads === 1, `a page not isolated runs one thread: ${JSON.stringify(lone)}`);
   const shot3 = await page.screenshot({ path: join(out, "page-no-webnn.png") });
   check(shot3.length > 10000, "no WebNN: a screenshot of the refusal");
   check(errors.length === 0, `no errors in the page: ${errors.join("; ")}`);
   await browser.close();
+  // Cross-origin isolated (COOP/COEP): the threads module, two threads,
+  // the native bytes.
+  const iso = await serve(0, wasm, { isolated: true });
+  try {
+    browser = await launch(false, true);
+    const tp = await browser.newPage();
+    const terr = [];
+    tp.on("pageerror", (e) => terr.push(String(e)));
+    await tp.goto(`${iso.url}web/demo/`, { waitUntil: "load" });
+    const files = [["examples/hello.wih1", "examples/hello_set"],
+      ["examples/hyperprior/chelsea.wih1", "examples/hyperprior/set"]];
+    const want = files.map(([f, s]) => createHash("sha256").update(native("decode", "--set", join(repo, s),
+      join(repo, f), "-o", "-", "--format", "rgb")).digest("hex"));
+    const t = await tp.evaluate(async (files) => {
+      const { createWai } = await import("/web/src/index.js");
+      const w = await createWai({ wasm: "/web/dist/wai.wasm", threads: 2, gpu: null });
+      const get = async (u) => new Uint8Array(await (await fetch(u)).arrayBuffer());
+      const hashes = [];
+      for (const [f, s] of files) {
+        const set = {};
+        for (const n of ["entropy.json", "g_s.whm", "h_s.whm"]) set[n] = await get(`/${s}/${n}`);
+        const r = w.decode(await get(`/${f}`), { set });
+        hashes.push(r.ok ? [...new Uint8Array(await crypto.subtle.digest("SHA-256", r.outputs[0].data))]
+          .map((x) => x.toString(16).padStart(2, "0")).join("") : r.status);
+      }
+      const threads = w.threads;
+      w.close();
+      return { isolated: crossOriginIsolated, threads, hashes };
+    }, files);
+    check(t.isolated && t.threads === 2, `an isolated page runs two threads: ${JSON.stringify(t)}`);
+    files.forEach(([f], i) => check(t.hashes[i] === want[i], `${f} on two threads in the page: ` +
+      (t.hashes[i] === want[i] ? "the native bytes" : t.hashes[i])));
+    check(terr.length === 0, `no errors in the isolated page: ${terr.join("; ")}`);
+    await browser.close();
+  } finally {
+    iso.close();
+  }
 } catch (e) {
   check(false, `the browser run: ${e.stack ?? e}`);
 } finally {

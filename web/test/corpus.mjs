@@ -2,7 +2,11 @@
 // case of tests/corpus/index.txt decodes (or parses) to the status and the
 // output SHA-256s the native decoder gives; then the shipped examples.
 //
-//   node web/test/corpus.mjs WAI.WASM
+//   node web/test/corpus.mjs WAI.WASM [--threads N]
+//
+// With --threads N, the same through the threads module beside WAI.WASM
+// (wai-threads.wasm: shared memory, N - 1 worker_threads serving the
+// context's pool): the same statuses and hashes, N threads serving.
 //
 // Ends with "N passed, N failed".
 import { createHash } from "node:crypto";
@@ -14,11 +18,14 @@ import { createWai } from "../src/index.js";
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const corpus = join(repo, "tests", "corpus");
 const wasm = process.argv[2];
-if (!wasm) {
-  console.error("usage: node web/test/corpus.mjs WAI.WASM");
+const threads = process.argv[3] === "--threads" ? Number(process.argv[4]) : 1;
+if (!wasm || !(threads >= 1)) {
+  console.error("usage: node web/test/corpus.mjs WAI.WASM [--threads N]");
   process.exit(2);
 }
-const wai = await createWai({ wasm: readFileSync(wasm) });
+const wai = await createWai(threads > 1
+  ? { wasm: readFileSync(wasm), wasmThreads: readFileSync(wasm.replace(/\.wasm$/, "-threads.wasm")), threads }
+  : { wasm: readFileSync(wasm) });
 let passed = 0, failed = 0;
 function check(ok, what) {
   if (ok) passed++;
@@ -35,6 +42,7 @@ const kindOf = (cap) =>
   ({ "wai.neural.int_hyper": "image", "wai.neural.int_synth": "image", "wai.neural.int_mlicpp": "image", "wai.audio.int_codec": "pcm", "wai.splat.int_codec": "planes" })[cap] ??
   "frame";
 
+check(wai.threads === threads, `${wai.threads} threads serving, asked ${threads}`);
 for (const line of readFileSync(join(corpus, "index.txt"), "utf8").split("\n")) {
   if (!line.trim() || line.startsWith("#")) continue;
   const [mode, cap, status, maxCost, files, hashes, set] = line.trim().split(/\s+/);
@@ -84,6 +92,20 @@ check(wai.decode(new Uint8Array(3)).status === "bad_magic", "three zero bytes: b
 check(wai.m.ex.memory.buffer.byteLength === before, "200 refused decodes grew no memory");
 check(wai.decode(readFileSync(join(repo, "examples", "hello.wiv1")), { maxCost: 1 }).status ===
   "cost_over_limit", "maxCost 1: cost_over_limit");
+// Threads: pictures large enough that every kernel splits its work, each
+// decoded on one thread and on N: the same bytes.
+if (threads > 1) {
+  const one = await createWai({ wasm: readFileSync(wasm) });
+  const hyper = setOf(join(repo, "examples", "hyperprior", "set"));
+  for (const f of ["chelsea.wih1", "coffee.wih1"]) {
+    const bytes = readFileSync(join(repo, "examples", "hyperprior", f));
+    const a = one.decode(bytes, { set: hyper }), b = wai.decode(bytes, { set: hyper });
+    check(a.ok && b.ok && sha(a.outputs[0].data) === sha(b.outputs[0].data),
+      `examples/hyperprior/${f}: ${b.status} on ${threads} threads, ${a.status} on one` +
+      (a.ok && b.ok && sha(a.outputs[0].data) !== sha(b.outputs[0].data) ? ", bytes differ" : ""));
+  }
+  one.close();
+}
 const caps = wai.capabilities();
 check(caps.some((c) => c.name === "wai.neural.bmshj2018" && c.tier === "none"), "capabilities");
 wai.close();

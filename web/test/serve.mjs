@@ -1,8 +1,12 @@
 // A tiny static server for the page and the browser tests: the repository's
 // files under http://127.0.0.1:PORT/, with /web/dist/wai.wasm optionally
-// served from another file (a build's).
+// served from another file (a build's), and /web/dist/wai-threads.wasm
+// from the file beside it. options.isolated: every response carries
+// COOP/COEP, so the page is cross-origin isolated (SharedArrayBuffer, and
+// with it the threads module: docs/web.md, "Threads").
 //
-//   node web/test/serve.mjs [PORT] [WAI.WASM]      (as a program: serves until killed)
+//   node web/test/serve.mjs [PORT] [WAI.WASM]      (as a program: serves until
+//                                                   killed, isolated)
 //   import { serve } from "./serve.mjs"; const s = await serve(0, wasm); s.url; s.close();
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
@@ -16,17 +20,20 @@ const TYPES = {
   ".txt": "text/plain; charset=utf-8",
 };
 
-export function serve(port = 0, wasm = null) {
+export function serve(port = 0, wasm = null, options = {}) {
+  const isolation = options.isolated
+    ? { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" } : {};
   const server = createServer(async (req, res) => {
     try {
       const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
       let file = normalize(join(ROOT, path));
       if (!file.startsWith(ROOT)) throw new Error("outside");
       if (wasm && path === "/web/dist/wai.wasm") file = wasm;
+      if (wasm && path === "/web/dist/wai-threads.wasm") file = wasm.replace(/\.wasm$/, "-threads.wasm");
       if ((await stat(file)).isDirectory()) file = join(file, "index.html");
       const body = await readFile(file);
       res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream",
-        "cache-control": "no-store" });
+        "cache-control": "no-store", ...isolation });
       res.end(body);
     } catch {
       res.writeHead(404, { "content-type": "text/plain" });
@@ -38,6 +45,7 @@ export function serve(port = 0, wasm = null) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const s = await serve(Number(process.argv[2] ?? 8080), process.argv[3] ? resolve(process.argv[3]) : null);
+  const s = await serve(Number(process.argv[2] ?? 8080), process.argv[3] ? resolve(process.argv[3]) : null,
+    { isolated: true });
   console.log(`serving ${ROOT} at ${s.url} (the page: ${s.url}web/demo/)`);
 }
