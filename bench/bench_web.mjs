@@ -8,7 +8,10 @@
 //     network through tools/bmshj2018/make_set.py): native (cpu/webnn on
 //     oneDNN), and in Chromium through its WebNN (decodeAsync), and the
 //     synthesis alone on a context of each device type;
-//   - WIV1 and WIH1 on 1 and 2 threads: native, node (wai-threads.wasm
+//   - keyframe-1 1280x720 (wai.video.int_hyper of the first 10 frames with
+//     examples/hyperprior/set: the first frame through the networks), the
+//     same three;
+//   - WIV1, WIH1 and keyframe-1 on 1 and 2 threads: native, node (wai-threads.wasm
 //     beside WAI.WASM, a worker_thread) and a cross-origin isolated page
 //     (a Web Worker).
 // Best of REPS each. Prints one table; writes the figures to OUT.json.
@@ -60,6 +63,16 @@ with open(sys.argv[1], "wb") as f:
         f.write(b"FRAME\\n"); f.write(Y.tobytes()); f.write(U.tobytes()); f.write(V.tobytes())
 `, join(tmp, "src.y4m")]);
 run(wai, ["encode", "--capability", "wai.video.int_motion", "--q", "1", "--quiet", join(tmp, "src.y4m"), "-o", join(tmp, "clip.wiv1")]);
+// Keyframe-1 (wai.video.int_hyper): the first frame through the hyperprior
+// networks, the others motion frames; the source's first K1_FRAMES frames
+// (a page holding every input of this run at once has no room for more).
+const K1_FRAMES = 10;
+const hyperSet = join(repo, "examples/hyperprior/set");
+{
+  const y4m = readFileSync(join(tmp, "src.y4m")), head = y4m.indexOf(10) + 1;
+  writeFileSync(join(tmp, "k1.y4m"), y4m.subarray(0, head + K1_FRAMES * (6 + 1280 * 720 * 3 / 2)));
+}
+run(wai, ["encode", "--capability", "wai.video.int_hyper", "--set", hyperSet, join(tmp, "k1.y4m"), "-o", join(tmp, "k1.wiv1")], { stdio: "ignore" });
 run(join(build, "bench/wai_bench_decode_neural"), ["--write", tmp]);
 run(py, [join(repo, "bench/bench_webnn_synthesis.py"), "--make", join(tmp, "b18")], { stdio: "ignore" });
 run(py, [join(repo, "tools/bmshj2018/make_set.py"), "--checkpoint", join(tmp, "b18/bench.pt"), "--out", join(tmp, "b18/set"),
@@ -68,6 +81,8 @@ const files = {
   clip: readFileSync(join(tmp, "clip.wiv1")),
   wih1: readFileSync(join(tmp, "image.wih1")),
   wih1Set: Object.fromEntries(["g_s.whm", "h_s.whm", "entropy.json"].map((n) => [n, readFileSync(join(tmp, n))])),
+  k1: readFileSync(join(tmp, "k1.wiv1")),
+  k1Set: Object.fromEntries(["g_s.whm", "h_s.whm", "entropy.json"].map((n) => [n, readFileSync(join(hyperSet, n))])),
   b18: readFileSync(join(tmp, "b18/picture.b18f")),
   b18Set: Object.fromEntries(["cdfs_q3.json", "decoder.webnn.json", "decoder.f32"].map((n) => [n, readFileSync(join(tmp, "b18/set", n))])),
 };
@@ -80,6 +95,7 @@ const proc = (args) => best(() => run(wai, args));
 fig.native_wiv1_ms = await proc(["decode", "--threads", "1", "-o", join(tmp, "n.rgb"), "-y", join(tmp, "clip.wiv1")]);
 const nativeClipRgb = readFileSync(join(tmp, "n.rgb"));
 fig.native_wih1_ms = await proc(["decode", "--threads", "1", "--set", tmp, "-o", join(tmp, "n.png"), "-y", join(tmp, "image.wih1")]);
+fig.native_k1_ms = await proc(["decode", "--threads", "1", "--set", hyperSet, "-o", join(tmp, "k.rgb"), "-y", join(tmp, "k1.wiv1")]);
 fig.native_b18_ms = await proc(["decode", "--threads", "1", "--set", join(tmp, "b18/set"), "-o", join(tmp, "b.rgb"), "-y", join(tmp, "b18/picture.b18f")]);
 
 // ---- WebAssembly in node ------------------------------------------------------------
@@ -87,6 +103,7 @@ console.error("WebAssembly in node ...");
 const w = await createWai({ wasm: readFileSync(wasm) });
 fig.node_wiv1_ms = await best(() => w.decode(files.clip));
 fig.node_wih1_ms = await best(() => w.decode(files.wih1, { set: files.wih1Set }));
+fig.node_k1_ms = await best(() => w.decode(files.k1, { set: files.k1Set }));
 const nodeClip = w.decode(files.clip), nodeImg = w.decode(files.wih1, { set: files.wih1Set });
 
 // ---- WebAssembly and WebNN in Chromium ------------------------------------------------
@@ -123,6 +140,8 @@ try {
     const out = {};
     out.page_wiv1_ms = await best(() => wai.decode(clip));
     out.page_wih1_ms = await best(() => wai.decode(wih1, { set: wih1Set }));
+    const k1 = bytes(f.k1), k1Set = set(f.k1Set);
+    out.page_k1_ms = await best(() => wai.decode(k1, { set: k1Set }));
     let last;
     out.page_b18_ms = await best(async () => (last = await wai.decodeAsync(b18, { set: b18Set })));
     out.page_b18_report = last.report?.ran;
@@ -152,6 +171,7 @@ try {
     }
     return out;
   }, { clip: b64(files.clip), wih1: b64(files.wih1), wih1Set: Object.fromEntries(Object.entries(files.wih1Set).map(([k, v]) => [k, b64(v)])),
+       k1: b64(files.k1), k1Set: Object.fromEntries(Object.entries(files.k1Set).map(([k, v]) => [k, b64(v)])),
        b18: b64(files.b18), b18Set: Object.fromEntries(Object.entries(files.b18Set).map(([k, v]) => [k, b64(v)])) }, reps);
   Object.assign(fig, inPage);
 } finally {
@@ -163,10 +183,12 @@ try {
 console.error("two threads ...");
 fig.native2_wiv1_ms = await proc(["decode", "--threads", "2", "-o", join(tmp, "n.rgb"), "-y", join(tmp, "clip.wiv1")]);
 fig.native2_wih1_ms = await proc(["decode", "--threads", "2", "--set", tmp, "-o", join(tmp, "n.png"), "-y", join(tmp, "image.wih1")]);
+fig.native2_k1_ms = await proc(["decode", "--threads", "2", "--set", hyperSet, "-o", join(tmp, "k.rgb"), "-y", join(tmp, "k1.wiv1")]);
 const w2 = await createWai({ wasm: readFileSync(wasm), wasmThreads: readFileSync(wasm.replace(/\.wasm$/, "-threads.wasm")), threads: 2 });
 fig.node2_threads = w2.threads;
 fig.node2_wiv1_ms = await best(() => w2.decode(files.clip));
 fig.node2_wih1_ms = await best(() => w2.decode(files.wih1, { set: files.wih1Set }));
+fig.node2_k1_ms = await best(() => w2.decode(files.k1, { set: files.k1Set }));
 fig.node2_same_image = createHash("sha256").update(w2.decode(files.wih1, { set: files.wih1Set }).outputs[0].data).digest("hex") ===
   createHash("sha256").update(nodeImg.outputs[0].data).digest("hex");
 w2.close();
@@ -182,8 +204,9 @@ w2.close();
     Object.assign(fig, await page.evaluate(async (f, reps) => {
       const bytes = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
       const { createWai } = await import("/web/src/index.js");
-      const clip = bytes(f.clip), wih1 = bytes(f.wih1);
+      const clip = bytes(f.clip), wih1 = bytes(f.wih1), k1 = bytes(f.k1);
       const wih1Set = Object.fromEntries(Object.entries(f.wih1Set).map(([k, v]) => [k, bytes(v)]));
+      const k1Set = Object.fromEntries(Object.entries(f.k1Set).map(([k, v]) => [k, bytes(v)]));
       const best = (fn) => {
         let b = Infinity;
         for (let i = 0; i < reps; i++) {
@@ -199,11 +222,13 @@ w2.close();
         out[`iso${threads}_threads`] = w.threads;
         out[`iso${threads}_wiv1_ms`] = best(() => w.decode(clip));
         out[`iso${threads}_wih1_ms`] = best(() => w.decode(wih1, { set: wih1Set }));
+        out[`iso${threads}_k1_ms`] = best(() => w.decode(k1, { set: k1Set }));
         w.close();
       }
       return out;
-    }, { clip: b64(files.clip), wih1: b64(files.wih1),
-         wih1Set: Object.fromEntries(Object.entries(files.wih1Set).map(([k, v]) => [k, b64(v)])) }, reps));
+    }, { clip: b64(files.clip), wih1: b64(files.wih1), k1: b64(files.k1),
+         wih1Set: Object.fromEntries(Object.entries(files.wih1Set).map(([k, v]) => [k, b64(v)])),
+         k1Set: Object.fromEntries(Object.entries(files.k1Set).map(([k, v]) => [k, b64(v)])) }, reps));
   } finally {
     await b2.close();
     iso.close();
@@ -230,6 +255,10 @@ console.log(`WIH1 512x768 (the same bytes: ${fig.same_image_sha})`);
 line("  native", fig.native_wih1_ms);
 line("  WebAssembly, node", fig.node_wih1_ms, fig.native_wih1_ms);
 line("  WebAssembly, Chromium", fig.page_wih1_ms, fig.native_wih1_ms);
+console.log(`keyframe-1 1280x720 (wai.video.int_hyper, ${K1_FRAMES} frames: the first through the hyperprior networks)`);
+line("  native", fig.native_k1_ms);
+line("  WebAssembly, node", fig.node_k1_ms, fig.native_k1_ms);
+line("  WebAssembly, Chromium", fig.page_k1_ms, fig.native_k1_ms);
 console.log("bmshj2018 512x768 (N 128, M 192)");
 line("  native (cpu/webnn on oneDNN, the process)", fig.native_b18_ms);
 line(`  Chromium, decodeAsync (ran ${fig.page_b18_report?.unit}/${fig.page_b18_report?.backend})`, fig.page_b18_ms, fig.native_b18_ms);
@@ -240,10 +269,14 @@ for (const dt of ["npu", "gpu", "cpu"]) {
 const gain = (a, b) => `${(a / b).toFixed(2)}x`;
 console.log(`two threads (node: ${fig.node2_threads} serving, the same bytes: ${fig.node2_same_image}; ` +
   `Chromium: isolated ${fig.page_isolated}, ${fig.iso2_threads} serving)`);
-console.log(`${"".padEnd(30)} ${"WIV1 1 -> 2 threads".padEnd(34)} WIH1 1 -> 2 threads`);
-const row = (what, c1, c2, i1, i2, peer) => console.log(`  ${what.padEnd(28)} ${c1.toFixed(0).padStart(6)} -> ${c2.toFixed(0).padStart(6)} ms (${gain(c1, c2)})` +
-  `   ${i1.toFixed(0).padStart(6)} -> ${i2.toFixed(0).padStart(6)} ms (${gain(i1, i2)})` + (peer ? `   WIH1 at 2: ${gain(i2, peer)} native` : ""));
-row("native", fig.native_wiv1_ms, fig.native2_wiv1_ms, fig.native_wih1_ms, fig.native2_wih1_ms);
-row("WebAssembly, node", fig.node_wiv1_ms, fig.node2_wiv1_ms, fig.node_wih1_ms, fig.node2_wih1_ms, fig.native2_wih1_ms);
-row("WebAssembly, Chromium", fig.iso1_wiv1_ms, fig.iso2_wiv1_ms, fig.iso1_wih1_ms, fig.iso2_wih1_ms, fig.native2_wih1_ms);
+const pair = (a, b) => `${a.toFixed(0).padStart(6)} -> ${b.toFixed(0).padStart(6)} ms (${gain(a, b)})`.padEnd(32);
+console.log(`  ${"".padEnd(24)} ${"WIV1, 1 -> 2 threads".padEnd(32)} ${"WIH1".padEnd(32)} keyframe-1`);
+const row = (what, p) => console.log(`  ${what.padEnd(24)} ${pair(fig[`${p}_wiv1_ms`], fig[`${p}2_wiv1_ms`])} ` +
+  `${pair(fig[`${p}_wih1_ms`], fig[`${p}2_wih1_ms`])} ${pair(fig[`${p}_k1_ms`], fig[`${p}2_k1_ms`])}`);
+row("native", "native");
+row("WebAssembly, node", "node");
+fig.iso_wiv1_ms = fig.iso1_wiv1_ms, fig.iso_wih1_ms = fig.iso1_wih1_ms, fig.iso_k1_ms = fig.iso1_k1_ms;
+row("WebAssembly, Chromium", "iso");
+console.log(`  at 2 threads against native: WIH1 node ${gain(fig.node2_wih1_ms, fig.native2_wih1_ms)}, Chromium ${gain(fig.iso2_wih1_ms, fig.native2_wih1_ms)}; ` +
+  `keyframe-1 node ${gain(fig.node2_k1_ms, fig.native2_k1_ms)}, Chromium ${gain(fig.iso2_k1_ms, fig.native2_k1_ms)}`);
 if (outArg) writeFileSync(outArg, JSON.stringify(fig, null, 1));

@@ -79,19 +79,29 @@ class Module {
     for (const p of ps) if (p) this.ex.wai_web_free(p);
   }
   /** A result's JSON and its outputs, copied out; the result freed. */
-  take(r) {
+  /** A result's JSON and its output bytes: build(json, view) makes what
+   * is kept (copies) while the view into the module's memory is valid;
+   * by default one copy of the whole. Then the result is freed. */
+  take(r, build = (json, view) => ({ json, data: view.slice() })) {
     if (!r) throw new WaiError("out_of_memory", "the module's memory is full");
     const ex = this.ex;
-    const json = JSON.parse(this.read(ex.wai_web_result_json(r)));
-    const at = ex.wai_web_result_data(r);
-    const data = at ? this.u8().slice(at, at + ex.wai_web_result_size(r)) : new Uint8Array(0);
-    ex.wai_web_result_free(r);
-    return { json, data };
+    try {
+      const json = JSON.parse(this.read(ex.wai_web_result_json(r)));
+      const at = ex.wai_web_result_data(r);
+      return build(json, at ? this.u8().subarray(at, at + ex.wai_web_result_size(r)) : new Uint8Array(0));
+    } finally {
+      ex.wai_web_result_free(r);
+    }
+  }
+  /** A decode's result, each output copied once out of the module's memory. */
+  takeResult(r) {
+    return this.take(r, (json, view) => resultOf(json, view));
   }
 }
 
-function outputOf(o, data) {
-  const bytes = data.slice(o.offset, o.offset + o.size);
+// view: the result's bytes in the module's memory; slice copies them out.
+function outputOf(o, view) {
+  const bytes = view.slice(o.offset, o.offset + o.size);
   return {
     kind: o.kind,
     width: o.width,
@@ -103,7 +113,7 @@ function outputOf(o, data) {
   };
 }
 
-function resultOf({ json, data }) {
+function resultOf(json, data) {
   return {
     status: json.status,
     ok: json.status === "ok",
@@ -167,7 +177,7 @@ export class Decoder {
     const b = bytesOf(payload, "payload");
     const p = this.m.put(b);
     try {
-      return resultOf(this.m.take(this.m.ex.wai_web_decoder_send(this.h, p, b.length)));
+      return this.m.takeResult(this.m.ex.wai_web_decoder_send(this.h, p, b.length));
     } finally {
       this.m.free(p);
     }
@@ -187,7 +197,7 @@ export class Decoder {
       if (!this.h) throw new WaiError("invalid_argument", "the decoder is closed");
       const p = this.m.put(b);
       try {
-        const r = resultOf(this.m.take(await this.m.sendPromising(this.h, p, b.length)));
+        const r = this.m.takeResult(await this.m.sendPromising(this.h, p, b.length));
         const total = performance.now() - t0, gpu = dev.gpuMs - g0;
         r.timing = { total_ms: total, networks_gpu_ms: gpu, module_ms: total - gpu };
         return r;
@@ -291,7 +301,7 @@ export class Wai {
   decode(payload, opts = {}) {
     const d = new Decoder(this, opts);
     try {
-      if (d.status !== "ok") return resultOf({ json: { status: d.status }, data: new Uint8Array(0) });
+      if (d.status !== "ok") return resultOf({ status: d.status }, new Uint8Array(0));
       return d.send(payload);
     } finally {
       d.close();
@@ -311,7 +321,7 @@ export class Wai {
     if (!info || info.tier !== "none") {
       const d = new Decoder(this, { ...opts, gpu: opts.gpu !== false });
       try {
-        if (d.status !== "ok") return resultOf({ json: { status: d.status }, data: new Uint8Array(0) });
+        if (d.status !== "ok") return resultOf({ status: d.status }, new Uint8Array(0));
         const t0 = performance.now();
         const r = await d.sendAsync(b);
         r.timing ??= { total_ms: performance.now() - t0 };
