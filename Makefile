@@ -21,8 +21,8 @@ web:
 	cmake -S . -B build/web -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/wasm32-wasi.cmake \
 	    -DWASI_SYSROOT=/usr -DCMAKE_BUILD_TYPE=Release -DWAI_BUILD_TESTS=OFF \
 	    -DWAI_BUILD_TOOLS=OFF -DWAI_BUILD_BENCH=OFF >/dev/null
-	cmake --build build/web -j2 --target wai_web
-	mkdir -p web/dist && cp build/web/web/wai.wasm web/dist/wai.wasm
+	cmake --build build/web -j2 --target wai_web wai_web_threads
+	mkdir -p web/dist && cp build/web/web/wai.wasm build/web/web/wai-threads.wasm web/dist/
 
 clean:
 	rm -rf build

@@ -416,10 +416,19 @@ async function threadsFor(asked = 1) {
 export async function createWai(options = {}) {
   const gpu = {};
   const threads = await threadsFor(options.threads);
-  const src = threads > 1 ? options.wasmThreads ?? threadsSource(options.wasm) : null;
-  const ex = src
-    ? await instantiate(src, gpu, new WebAssembly.Memory({ initial: 256, maximum: 32768, shared: true }))
-    : await instantiate(options.wasm, gpu);
+  let src = threads > 1 ? options.wasmThreads ?? threadsSource(options.wasm) : null;
+  let ex = null;
+  if (src) {
+    try {
+      ex = await instantiate(src, gpu, new WebAssembly.Memory({ initial: 256, maximum: 32768, shared: true }));
+    } catch (e) {
+      // "auto" asked for what the page may have: without the threads module, one thread.
+      if (options.threads !== "auto") throw e;
+      console.warn(`libwai: one thread (${e?.message ?? e})`);
+      src = null;
+    }
+  }
+  ex ??= await instantiate(options.wasm, gpu);
   const entry = options.gpu === undefined ? globalThis.navigator?.gpu : options.gpu;
   const r = await WgslDevice.open(entry, { broken: options.gpuBroken === true, maxBuffer: options.gpuMaxBuffer,
     chunk: options.gpuChunk,
