@@ -14,6 +14,8 @@
 #include <arm_neon.h>
 #include <string.h>
 
+#include "ops/bounds.h"
+
 /* ---- the pair dot product ---------------------------------------------------
  *
  * dot_cols 16, in two blocks of 8 columns: a block's 4 output channels x 2
@@ -168,12 +170,9 @@ static uint64_t max_abs(const int64_t *x, size_t n) {
         m = vbslq_u64(vcgtq_u64(a, m), a, m);
     }
     uint64_t best = vgetq_lane_u64(m, 0);
+    const uint64_t t = wai_max_abs_i64(x + i, n - i); /* the tail: the C loop */
     if (vgetq_lane_u64(m, 1) > best) best = vgetq_lane_u64(m, 1);
-    for (; i < n; i++) {
-        const uint64_t a = x[i] < 0 ? -(uint64_t)x[i] : (uint64_t)x[i];
-        if (a > best) best = a;
-    }
-    return best;
+    return t > best ? t : best;
 }
 
 void wai_cores_init_neon(wai_cores *c) {

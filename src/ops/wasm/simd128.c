@@ -11,6 +11,8 @@
 #include <string.h>
 #include <wasm_simd128.h>
 
+#include "ops/bounds.h"
+
 /* ---- the pair dot product ---------------------------------------------------
  *
  * dot_cols 16: the call's columns in two blocks of 8 (two vectors of four
@@ -123,12 +125,9 @@ static uint64_t max_abs(const int64_t *x, size_t n) {
     }
     uint64_t best = (uint64_t)wasm_i64x2_extract_lane(m, 0);
     const uint64_t b1 = (uint64_t)wasm_i64x2_extract_lane(m, 1);
+    const uint64_t t = wai_max_abs_i64(x + i, n - i); /* the tail: the C loop */
     if (b1 > best) best = b1;
-    for (; i < n; i++) {
-        const uint64_t a = x[i] < 0 ? -(uint64_t)x[i] : (uint64_t)x[i];
-        if (a > best) best = a;
-    }
-    return best;
+    return t > best ? t : best;
 }
 
 void wai_cores_init_simd128(wai_cores *c) {
