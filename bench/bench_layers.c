@@ -3,7 +3,9 @@
  * [128, 64, 96]) and the inverse GDN that follows it ([128, 128, 192]);
  * then a WAM1-shaped one-dimensional transposed convolution (128 -> 64,
  * k 8, stride 4, pad 2 on 4096 samples: an audio synthesis's upsampling),
- * with inputs at a realistic scale (afrac 16: |x| up to 2^18). Prints ms
+ * with inputs at a realistic scale (afrac 16: |x| up to 2^18); then the
+ * pair dot product alone and the per-sample entries (the RGB8 step, the
+ * motion reconstruction) on every level. Prints ms
  * (best of the runs) and GMAC/s, and checks that both paths agree.
  *
  *   wai_bench_layers [reps [xrange [wrange]]]   (default 3, 2^18, 600; the
@@ -184,6 +186,90 @@ static void bench_dot(int reps) {
     }
 }
 
+/* Best of reps of fn(c, arg) on every level's table, as samples a second. */
+typedef void (*pixel_run)(const wai_cores *c, void *arg);
+
+static void report_pixel_levels(const char *what, pixel_run fn, void *arg, int reps,
+                                double samples) {
+    printf("%s\n", what);
+    for (int isa = 0; isa <= wai_cpu_isa(); isa++) {
+        wai_cores c;
+        wai_cores_init(&c, isa);
+        uint64_t b = UINT64_MAX;
+        for (int r = 0; r < reps; r++) {
+            uint64_t t0 = now_ns();
+            fn(&c, arg);
+            uint64_t d = now_ns() - t0;
+            if (d < b) b = d;
+        }
+        printf("  %-22s %9.2f ms  %7.1f Msamples/s\n",
+               wai_cpu_level_name(wai_cpu_level_of_isa(isa)), b / 1e6, samples * 1e3 / (double)b);
+    }
+}
+
+typedef struct rgb8_args {
+    const int64_t *planes;
+    size_t hw;
+    uint8_t *rgb;
+} rgb8_args;
+
+static void run_rgb8(const wai_cores *c, void *arg) {
+    const rgb8_args *a = arg;
+    c->rgb8(a->rgb, a->planes, a->hw, 0, a->hw, 16);
+}
+
+typedef struct recon_args {
+    const uint8_t *prev;
+    const int16_t *r;
+    uint8_t *out;
+    size_t row, rows;
+    int32_t q;
+} recon_args;
+
+/* A 720p frame's rows, in segments of 16 pixels (a block's width), each
+ * kind in turn: the reconstruction the split frame step runs. */
+static void run_recon(const wai_cores *c, void *arg) {
+    const recon_args *a = arg;
+    const size_t seg = 16 * 3;
+    for (size_t y = 0; y + 1 < a->rows; y++) {
+        const uint8_t *pa = a->prev + y * a->row, *pb = pa + a->row;
+        for (size_t x = 0; x + seg + 3 <= a->row; x += seg)
+            c->recon(a->out + y * a->row + x, pa + x, pb + x, (unsigned)(x / seg) & 3,
+                     a->r + y * a->row + x, seg, a->q);
+    }
+}
+
+/* The per-sample entries: the RGB8 step of a 512x768 picture (afrac 16,
+ * values past both clamps), and the motion reconstruction of a 720p frame
+ * at q 1 (i16 lanes) and q 300 (i32 lanes). */
+static void bench_pixels(int reps) {
+    const size_t hw = 512 * 768;
+    int64_t *planes = malloc(sizeof(int64_t) * 3 * hw);
+    uint8_t *rgb = malloc(3 * hw);
+    for (size_t i = 0; i < 3 * hw; i++) planes[i] = rnd_range(-1024, (1 << 16) + 1024);
+    rgb8_args ra = {planes, hw, rgb};
+    report_pixel_levels("RGB8 step, 512x768 (3 planes into RGB):", run_rgb8, &ra, reps,
+                        3.0 * (double)hw);
+    const size_t row = 1280 * 3, rows = 720;
+    uint8_t *prev = malloc(row * rows), *out = malloc(row * rows);
+    int16_t *r = malloc(sizeof(int16_t) * row * rows);
+    for (size_t i = 0; i < row * rows; i++) {
+        prev[i] = (uint8_t)rnd_range(0, 255);
+        r[i] = (int16_t)rnd_range(-6, 6);
+    }
+    recon_args qa = {prev, r, out, row, rows, 1};
+    report_pixel_levels("motion reconstruction, 1280x720, q 1:", run_recon, &qa, reps,
+                        (double)row * (rows - 1));
+    qa.q = 300;
+    report_pixel_levels("motion reconstruction, 1280x720, q 300:", run_recon, &qa, reps,
+                        (double)row * (rows - 1));
+    free(planes);
+    free(rgb);
+    free(prev);
+    free(out);
+    free(r);
+}
+
 int main(int argc, char **argv) {
     int reps = argc > 1 ? atoi(argv[1]) : 3;
     if (reps < 1) reps = 1;
@@ -284,5 +370,6 @@ int main(int argc, char **argv) {
            (double)ref_ns / (double)best);
     bench_t1d(reps, xrange, wrange, &ex);
     bench_dot(reps);
+    bench_pixels(reps);
     return 0;
 }

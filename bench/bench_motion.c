@@ -543,7 +543,7 @@ static timing time_frame_steps(const encoded *e, int fast) {
     memset(frames, 0, fb * v.n_frames); /* page in before timing */
     wai_pool *pool = NULL;
     if (fast == 2 && wai_pool_create(NULL, 2, &pool) != WAI_ok) die("pool");
-    wai_motion_frame f = {v.h, v.w, &t, v.offset, v.q, NULL, NULL, v.block, v.nbx, v.mv_precision};
+    wai_motion_frame f = {v.h, v.w, &t, v.offset, v.q, NULL, NULL, v.block, v.nbx, v.mv_precision, NULL};
     wai_rans_dec d;
     wai_rans_dec_init(&d, v.residual.bytes, v.residual.len);
     uint64_t t0 = now_ns(), c0 = ticks();

@@ -8,6 +8,7 @@
 #include "common/exec.h"
 #include "common/pool.h"
 #include "decode/latent.h"
+#include "ops/cores.h"
 #include "ops/layers.h"
 
 wai_status wai_wih1_prepare(const wai_allocator *a, const wai_loaded_set *l, const wai_wih1 *v,
@@ -46,26 +47,21 @@ void wai_wih1_cost(const wai_wih1 *v, const wai_hyper_plan *p, wai_cost *c) {
     c->working_bytes = wai_sat_add(wai_sat_add(wai_sat_mul(8, tensors), net), c->output_bytes);
 }
 
-/* The RGB8 step over pixels i0 .. i1 - 1, a plane at a time (the step,
- * inline, has its afrac check hoisted; a call per value was a serial
- * twentieth of a two-thread WIH1 decode). */
+/* The RGB8 step over pixels i0 .. i1 - 1 of a share: the level's loop
+ * (ops/cores.h; a call per value was a serial twentieth of a two-thread
+ * WIH1 decode). */
 typedef struct rgb8_job {
     const int64_t *planes;
     size_t hw;
     uint32_t afrac;
     uint8_t *rgb;
     unsigned n;
+    wai_rgb8_fn fn;
 } rgb8_job;
 
 static void rgb8_share(void *arg, unsigned t) {
     const rgb8_job *j = arg;
-    const size_t i0 = j->hw * t / j->n, i1 = j->hw * (t + 1) / j->n;
-    const uint32_t afrac = j->afrac;
-    for (size_t ch = 0; ch < 3; ch++) {
-        const int64_t *pl = j->planes + ch * j->hw;
-        uint8_t *d = j->rgb + ch;
-        for (size_t i = i0; i < i1; i++) d[3 * i] = wai_rgb8_step(pl[i], afrac);
-    }
+    j->fn(j->rgb, j->planes, j->hw, j->hw * t / j->n, j->hw * (t + 1) / j->n, j->afrac);
 }
 
 /* Runs of at least this many pixels a thread. */
@@ -76,7 +72,7 @@ void wai_rgb8_interleave(const wai_exec *ex, const int64_t *planes, size_t hw, u
     size_t n = wai_exec_threads(ex), most = hw / RGB8_SPLIT;
     if (n > most) n = most;
     if (n > WAI_THREADS_MAX) n = WAI_THREADS_MAX;
-    rgb8_job j = {planes, hw, afrac, rgb, n ? (unsigned)n : 1};
+    rgb8_job j = {planes, hw, afrac, rgb, n ? (unsigned)n : 1, wai_exec_cores(ex)->rgb8};
     wai_exec_run(ex, j.n, rgb8_share, &j);
 }
 

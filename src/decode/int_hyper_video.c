@@ -60,7 +60,7 @@ static wai_status clip_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
     hyper_clip_job *s = WAI_JOB_STATE(j, hyper_clip_job);
     j->out.data = out;
     wai_status st = wai_wih1_decode(ex, k, j->set, &s->v.key_header, &s->p, out);
-    return st == WAI_ok ? wai_wiv1_decode(ex->alloc, ex->pool, &s->v, out) : st;
+    return st == WAI_ok ? wai_wiv1_decode(ex, &s->v, out) : st;
 }
 
 static void clip_release(wai_job *j, const wai_allocator *a) {

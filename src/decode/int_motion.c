@@ -5,6 +5,7 @@
 #include "common/alloc.h"
 #include "common/checked.h"
 #include "decode/motion.h"
+#include "ops/cores.h"
 
 /* One table lookup for a whole clip or group, at full resolution: 128 KiB
  * buys a symbol search with no loop, and its step table (16 or 256 KiB,
@@ -19,8 +20,9 @@ void wai_wiv1_cost(const wai_wiv1 *v, wai_cost *c) {
     c->working_bytes = wai_sat_add(samples, wai_sat_mul3(4, v->nb, v->n_frames - 1));
 }
 
-wai_status wai_wiv1_decode(const wai_allocator *a, wai_pool *pool, const wai_wiv1 *v,
-                           uint8_t *frames) {
+wai_status wai_wiv1_decode(const wai_exec *ex, const wai_wiv1 *v, uint8_t *frames) {
+    const wai_allocator *a = ex ? ex->alloc : NULL;
+    wai_pool *pool = ex ? ex->pool : NULL;
     uint32_t cdf[WAI_CDF_MAX_LEN_T4097];
     wai_cdf_from_bytes(cdf, v->cdf, v->cdf_len);
     wai_cdf_table table;
@@ -31,7 +33,7 @@ wai_status wai_wiv1_decode(const wai_allocator *a, wai_pool *pool, const wai_wiv
     size_t frame_bytes = (size_t)v->h * v->w * 3;
     size_t vectors_per_frame = (size_t)v->nb;
     wai_motion_frame f = {v->h, v->w, &table, v->offset, v->q, NULL, NULL,
-                          v->block, v->nbx, v->mv_precision};
+                          v->block, v->nbx, v->mv_precision, wai_exec_cores(ex)};
     for (uint32_t i = v->keyframe ? 1 : 0; i < v->n_frames && st == WAI_ok; i++) {
         uint8_t *out = frames + (size_t)i * frame_bytes;
         if (i > 0) {
@@ -98,8 +100,8 @@ wai_status wai_wif1_open_keyframe(const wai_allocator *a, const wai_wif1 *f, wai
     return st;
 }
 
-wai_status wai_wif1_decode(const wai_allocator *a, wai_pool *pool, const wai_wif1 *f,
-                           wai_motion_group *g) {
+wai_status wai_wif1_decode(const wai_exec *ex, const wai_wif1 *f, wai_motion_group *g) {
+    const wai_allocator *a = ex ? ex->alloc : NULL;
     wai_status st = wai_wif1_check_group(f, g);
     if (st != WAI_ok) {
         wai_motion_group_close(g, a);
@@ -109,10 +111,10 @@ wai_status wai_wif1_decode(const wai_allocator *a, wai_pool *pool, const wai_wif
     if (!inter && (st = open_group(a, f, g)) != WAI_ok) return st;
     wai_motion_frame mf = {g->h, g->w, &g->table, g->offset, g->q,
                            inter ? g->frame : NULL, f->vectors, f->block, f->nbx,
-                           f->mv_precision};
+                           f->mv_precision, wai_exec_cores(ex)};
     wai_rans_dec d;
     wai_rans_dec_init(&d, f->residual.bytes, f->residual.len);
-    st = wai_decode_motion_frame_threads(&mf, &d, pool, a, g->scratch);
+    st = wai_decode_motion_frame_threads(&mf, &d, ex ? ex->pool : NULL, a, g->scratch);
     if (st == WAI_ok) st = wai_rans_end_canonical(&d);
     if (st != WAI_ok) {
         wai_motion_group_close(g, a);
@@ -155,7 +157,7 @@ static wai_status clip_prepare(wai_job *j, const wai_allocator *a) {
 
 static wai_status clip_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
     j->out.data = out;
-    return wai_wiv1_decode(ex->alloc, ex->pool, &WAI_JOB_STATE(j, clip_job)->v, out);
+    return wai_wiv1_decode(ex, &WAI_JOB_STATE(j, clip_job)->v, out);
 }
 
 static void clip_describe(const wai_job *j, wai_text *t) {
@@ -178,7 +180,7 @@ wai_status wai_motion_frame_prepare(wai_job *j, const wai_wif1 *f) {
 
 wai_status wai_motion_frame_run(wai_job *j, const wai_exec *ex, const wai_wif1 *f) {
     wai_motion_group *g = j->stream;
-    wai_status st = wai_wif1_decode(ex->alloc, ex->pool, f, g);
+    wai_status st = wai_wif1_decode(ex, f, g);
     j->out.data = g->frame;
     return st;
 }

@@ -14,11 +14,11 @@ void wai_wiv1_cost(const wai_wiv1 *v, wai_cost *c);
 
 /* Decodes a parsed clip into frames (n_frames*h*w*3 bytes). Keyframe 0:
  * frame 0 is predicted from 128. Keyframe 1: frames[0] holds the nested
- * WIH1's decode on entry (the residual stream codes frames 1 on). pool: a
- * second thread reconstructs while the first runs the rANS chain
- * (decode/motion.h); NULL: one thread. */
-wai_status wai_wiv1_decode(const wai_allocator *a, wai_pool *pool, const wai_wiv1 *v,
-                           uint8_t *frames);
+ * WIH1's decode on entry (the residual stream codes frames 1 on). ex's
+ * pool: a second thread reconstructs while the first runs the rANS chain
+ * (decode/motion.h), with ex's level's loops; NULL: one thread, the
+ * portable loops, the default allocator. */
+wai_status wai_wiv1_decode(const wai_exec *ex, const wai_wiv1 *v, uint8_t *frames);
 
 /* The state a frame stream carries from frame to frame: what the group's
  * intra frame fixed, and the group's last decoded frame. */
@@ -45,8 +45,7 @@ wai_status wai_wif1_check_group(const wai_wif1 *f, const wai_motion_group *g);
 /* Decodes one frame: an intra frame opens a new group. On success the frame
  * is g->frame; on a refusal the group is closed. Not for an intra frame
  * with keyframe 1 (wai_wif1_open_keyframe). */
-wai_status wai_wif1_decode(const wai_allocator *a, wai_pool *pool, const wai_wif1 *f,
-                           wai_motion_group *g);
+wai_status wai_wif1_decode(const wai_exec *ex, const wai_wif1 *f, wai_motion_group *g);
 
 /* An intra frame with keyframe 1: opens its group (its table, q, offset,
  * h x w) with `rgb`, the nested WIH1's decode (h*w*3 bytes), as the

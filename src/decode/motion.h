@@ -47,6 +47,9 @@ typedef struct wai_motion_frame {
     const uint8_t *vectors;     /* the frame's block grid: LE i16 dy, dx */
     uint32_t block, nbx;
     uint32_t mv_precision;      /* 1 whole-pel, 2 half-pel */
+    /* The level's loops (ops/cores.h): its segment reconstruction, and
+     * whether one thread decodes, then reconstructs; NULL: the portable. */
+    const struct wai_cores *cores;
 } wai_motion_frame;
 
 /* What one block segment of inter row y reads, from its vector (4 bytes:
@@ -90,8 +93,8 @@ wai_status wai_decode_motion_frame_fast(const wai_motion_frame *f, wai_rans_dec 
 /* A third path, the same bytes, status and end state again, on two of the
  * pool's threads (motion_pipe.c): one runs the rANS chain into a ring of row
  * chunks, the other predicts and reconstructs the chunks decoded. _threads
- * takes it where the pool has a second thread and the frame is large (else
- * the fast path); _pipe always, with chunks of chunk_rows rows (0: about
+ * takes it where the frame is large and the pool has a second thread, or
+ * the level's table asks for the split on one (else the fast path); _pipe always, with chunks of chunk_rows rows (0: about
  * 32768 samples), for tests. Without memory for the ring, the fast path. */
 wai_status wai_decode_motion_frame_threads(const wai_motion_frame *f, wai_rans_dec *d,
                                            wai_pool *pool, const wai_allocator *a,

@@ -10,7 +10,12 @@
  * oldest chunk itself unless another thread already claimed it. So a run
  * whose shares the pool leaves to the caller alone (it is busy with another
  * decoder) still finishes: share 0 decodes and reconstructs everything, and
- * share 1 finds nothing left. */
+ * share 1 finds nothing left.
+ *
+ * The same split on one thread is how a level whose table says so
+ * (motion_split, ops/cores.h) runs the frame step: in WebAssembly a tight
+ * rANS loop, then the level's vector loop over the chunk, beat predicting
+ * in the chain's shadow (docs/performance.md, Issue 30). */
 #if defined(WAI_HAVE_PTHREAD)
 #define _POSIX_C_SOURCE 200809L /* sched_yield */
 #include <sched.h>
@@ -20,6 +25,7 @@
 #include "common/alloc.h"
 #include "common/reader.h"
 #include "decode/motion.h"
+#include "ops/cores.h"
 
 #define PIPE_SLOTS 4u
 #define PIPE_CHUNK_SAMPLES 32768u /* a chunk's residuals, 64 KiB: the ring stays in L2 */
@@ -58,6 +64,7 @@ static inline void spin_pause(unsigned *spins) {
 
 typedef struct pipe {
     const wai_motion_frame *f;
+    wai_recon_fn recon;          /* the level's segment loop (ops/cores.h) */
     wai_rans_dec *d;
     uint8_t *out;
     int16_t *ring;               /* PIPE_SLOTS chunks of chunk_rows rows */
@@ -72,49 +79,42 @@ typedef struct pipe {
 
 /* ---- reconstruction of one decoded chunk ---------------------------------- */
 
-static void whole_segment(const wai_motion_frame *f, const uint8_t *src_row, uint32_t x0,
-                          uint32_t x1, int32_t dx, const int16_t *r, uint8_t *out) {
+/* A segment [x0, x1) of row y whose reads all stay inside the frame goes to
+ * the level's loop whole; one near an edge, pixel by pixel with its reads
+ * clamped (E10). */
+static void segment(const wai_motion_frame *f, wai_recon_fn recon, wai_mv_segment s, uint32_t x0,
+                    uint32_t x1, const int16_t *r, uint8_t *out) {
     int32_t wmax = (int32_t)f->w - 1, q = (int32_t)f->q;
-    if ((int64_t)x0 + dx >= 0 && (int64_t)x1 - 1 + dx <= wmax) {
-        const uint8_t *src = src_row + ((int64_t)x0 + dx) * 3;
-        size_t n = (size_t)(x1 - x0) * 3;
-        for (size_t i = 0; i < n; i++) out[i] = step(src[i], r[i], q);
+    unsigned kind = (unsigned)s.fx * WAI_RECON_HALF_X + (unsigned)s.fy * WAI_RECON_HALF_Y;
+    /* The last read is column x1 - 1 + ix, or the one after it for a half. */
+    int64_t first = (int64_t)x0 + s.ix, last = (int64_t)x1 - 1 + s.ix + (s.fx ? 1 : 0);
+    if (first >= 0 && last <= wmax) {
+        size_t c = (size_t)first * 3;
+        recon(out, s.a + c, s.b + c, kind, r, (size_t)(x1 - x0) * 3, q);
         return;
     }
     for (uint32_t x = x0; x < x1; x++) {
-        const uint8_t *px = src_row + (size_t)wai_mv_clamp((int64_t)x + dx, wmax) * 3;
-        size_t o = (size_t)(x - x0) * 3;
-        for (int c = 0; c < 3; c++) out[o + (size_t)c] = step(px[c], r[o + (size_t)c], q);
-    }
-}
-
-static void half_segment(const wai_motion_frame *f, const uint8_t *a, const uint8_t *b, int fy,
-                         int fx, uint32_t x0, uint32_t x1, int32_t ix, const int16_t *r,
-                         uint8_t *out) {
-    int32_t wmax = (int32_t)f->w - 1, q = (int32_t)f->q;
-    for (uint32_t x = x0; x < x1; x++) {
-        size_t c0 = (size_t)wai_mv_clamp((int64_t)x + ix, wmax) * 3;
-        size_t c1 = (size_t)wai_mv_clamp((int64_t)x + ix + 1, wmax) * 3;
+        size_t c0 = (size_t)wai_mv_clamp((int64_t)x + s.ix, wmax) * 3;
+        size_t c1 = (size_t)wai_mv_clamp((int64_t)x + s.ix + 1, wmax) * 3;
         size_t o = (size_t)(x - x0) * 3;
         for (size_t c = 0; c < 3; c++) {
             int32_t pred;
-            if (!fy) pred = (a[c0 + c] + a[c1 + c] + 1) >> 1;
-            else if (!fx) pred = (a[c0 + c] + b[c0 + c] + 1) >> 1;
-            else pred = (a[c0 + c] + a[c1 + c] + b[c0 + c] + b[c1 + c] + 2) >> 2;
+            if (!s.fy && !s.fx) pred = s.a[c0 + c];
+            else if (!s.fy) pred = (s.a[c0 + c] + s.a[c1 + c] + 1) >> 1;
+            else if (!s.fx) pred = (s.a[c0 + c] + s.b[c0 + c] + 1) >> 1;
+            else pred = (s.a[c0 + c] + s.a[c1 + c] + s.b[c0 + c] + s.b[c1 + c] + 2) >> 2;
             out[o + c] = step(pred, r[o + c], q);
         }
     }
 }
 
-static void inter_row(const wai_motion_frame *f, uint32_t y, const int16_t *r, uint8_t *out) {
+static void inter_row(const wai_motion_frame *f, wai_recon_fn recon, uint32_t y, const int16_t *r,
+                      uint8_t *out) {
     const uint8_t *vectors = f->vectors + 4 * (size_t)(y / f->block) * f->nbx;
     for (uint32_t x0 = 0, bx = 0; x0 < f->w; x0 += f->block, bx++) {
         uint32_t x1 = f->w - x0 > f->block ? x0 + f->block : f->w;
         wai_mv_segment s = wai_mv_segment_of(f, y, vectors + 4 * (size_t)bx);
-        const int16_t *rs = r + (size_t)x0 * 3;
-        uint8_t *os = out + (size_t)x0 * 3;
-        if (!s.fy && !s.fx) whole_segment(f, s.a, x0, x1, s.ix, rs, os);
-        else half_segment(f, s.a, s.b, s.fy, s.fx, x0, x1, s.ix, rs, os);
+        segment(f, recon, s, x0, x1, r + (size_t)x0 * 3, out + (size_t)x0 * 3);
     }
 }
 
@@ -127,7 +127,7 @@ static void reconstruct(pipe *p, uint32_t chunk) {
     for (uint32_t y = y0; y < y1; y++, r += p->row) {
         uint8_t *out = p->out + (size_t)y * p->row;
         if (f->prev) {
-            inter_row(f, y, r, out);
+            inter_row(f, p->recon, y, r, out);
         } else {
             for (size_t i = 0; i < p->row; i++) out[i] = step(128, r[i], q);
         }
@@ -206,6 +206,7 @@ wai_status wai_decode_motion_frame_pipe(const wai_motion_frame *f, wai_rans_dec 
     if (!ring) return wai_decode_motion_frame_fast(f, d, out); /* no memory: one thread */
     pipe p;
     p.f = f;
+    p.recon = (f->cores ? f->cores : wai_cores_portable())->recon;
     p.d = d;
     p.out = out;
     p.ring = ring;
@@ -225,7 +226,11 @@ wai_status wai_decode_motion_frame_pipe(const wai_motion_frame *f, wai_rans_dec 
 wai_status wai_decode_motion_frame_threads(const wai_motion_frame *f, wai_rans_dec *d,
                                            wai_pool *pool, const wai_allocator *a,
                                            uint8_t *out) {
-    if (wai_pool_threads(pool) < 2 || (uint64_t)f->h * f->w * 3 < PIPE_MIN_SAMPLES)
+    int two = wai_pool_threads(pool) >= 2;
+    int split = f->cores && f->cores->motion_split;
+    if ((!two && !split) || (uint64_t)f->h * f->w * 3 < PIPE_MIN_SAMPLES)
         return wai_decode_motion_frame_fast(f, d, out);
-    return wai_decode_motion_frame_pipe(f, d, pool, a, 0, out);
+    /* One thread: NULL runs the two shares in turn, and the first decodes
+     * and reconstructs every chunk. */
+    return wai_decode_motion_frame_pipe(f, d, two ? pool : NULL, a, 0, out);
 }

@@ -64,9 +64,38 @@ static void igdn_acc64(int64_t *acc, const int64_t *x, size_t positions, size_t 
 }
 
 /* tap_i64x32 is tap_i64: with x in i32 the same loop is as exact. */
-static const wai_cores portable = {WAI_FAST_ISA_PORTABLE, tap_i64, tap_i64, tap_i32, dot,
-                                   DOT_COLS, igdn_acc64, wai_igdn_value_c, wai_igdn_limbs_c, wai_max_abs_i64,
-                                   wai_requant_c};
+static void rgb8(uint8_t *rgb, const int64_t *planes, size_t hw, size_t i0, size_t i1,
+                 uint32_t afrac) {
+    wai_rgb8_c(rgb, planes, hw, i0, i1, afrac);
+}
+
+/* One loop a kind, so the compiler keeps the kind's test out of it. */
+static void recon(uint8_t *out, const uint8_t *a, const uint8_t *b, unsigned kind,
+                  const int16_t *r, size_t n, int32_t q) {
+    switch (kind) {
+    case WAI_RECON_WHOLE: wai_recon_c(out, a, b, WAI_RECON_WHOLE, r, n, q); break;
+    case WAI_RECON_HALF_X: wai_recon_c(out, a, b, WAI_RECON_HALF_X, r, n, q); break;
+    case WAI_RECON_HALF_Y: wai_recon_c(out, a, b, WAI_RECON_HALF_Y, r, n, q); break;
+    default: wai_recon_c(out, a, b, WAI_RECON_HALF_X | WAI_RECON_HALF_Y, r, n, q); break;
+    }
+}
+
+static const wai_cores portable = {
+    .isa = WAI_FAST_ISA_PORTABLE,
+    .tap_i64 = tap_i64,
+    .tap_i64x32 = tap_i64,
+    .tap_i32 = tap_i32,
+    .dot = dot,
+    .dot_cols = DOT_COLS,
+    .igdn_acc64 = igdn_acc64,
+    .igdn_value = wai_igdn_value_c,
+    .igdn_limbs = wai_igdn_limbs_c,
+    .max_abs = wai_max_abs_i64,
+    .requant = wai_requant_c,
+    .rgb8 = rgb8,
+    .recon = recon,
+    .motion_split = 0, /* x86-64: predicting in the rANS chain's shadow is faster */
+};
 
 const wai_cores *wai_cores_portable(void) { return &portable; }
 

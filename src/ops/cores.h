@@ -93,6 +93,30 @@ typedef void (*wai_requant_fn)(int64_t *y, size_t ys, const uint64_t *acc, size_
  * max |x[i]| over i < n, 0 when n is 0 (|-2^63| = 2^63): every layer's A. */
 typedef uint64_t (*wai_max_abs_fn)(const int64_t *x, size_t n);
 
+/* ---- the RGB8 step -------------------------------------------------------------
+ *
+ * rgb[3 * i + ch] = wai_rgb8_step(planes[ch * hw + i], afrac) (ops/layers.h)
+ * for ch < 3 and i0 <= i < i1: three planes into interleaved RGB8. */
+typedef void (*wai_rgb8_fn)(uint8_t *rgb, const int64_t *planes, size_t hw, size_t i0,
+                            size_t i1, uint32_t afrac);
+
+/* ---- a motion segment's reconstruction ------------------------------------------
+ *
+ * out[i] = the clamp to 0..255 of pred_i + r[i] * q for i < n (E9), where
+ * pred_i is the prediction of E10 from rows a and b of the previous frame,
+ * by kind (its half-pel flags, fx | fy << 1):
+ *   0  a[i]                                      whole-pel
+ *   1  (a[i] + a[i + 3] + 1) >> 1                a horizontal half
+ *   2  (a[i] + b[i] + 1) >> 1                    a vertical half
+ *   3  (a[i] + a[i + 3] + b[i] + b[i + 3] + 2) >> 2   both
+ * The caller holds |r[i]| <= 256 and 1 <= q <= 65535, so r * q fits i32
+ * (decode/motion_pipe.c), and every read inside the frame. */
+#define WAI_RECON_WHOLE 0u
+#define WAI_RECON_HALF_X 1u
+#define WAI_RECON_HALF_Y 2u
+typedef void (*wai_recon_fn)(uint8_t *out, const uint8_t *a, const uint8_t *b, unsigned kind,
+                             const int16_t *r, size_t n, int32_t q);
+
 typedef struct wai_cores {
     int isa;                   /* the level it was filled for (ops/cpu.h) */
     wai_tap_i64_fn tap_i64;    /* any x */
@@ -105,6 +129,13 @@ typedef struct wai_cores {
     wai_igdn_limbs_fn igdn_limbs;
     wai_max_abs_fn max_abs;
     wai_requant_fn requant;
+    wai_rgb8_fn rgb8;
+    wai_recon_fn recon;
+    /* 1: the one-thread motion frame step decodes a chunk's residuals, then
+     * reconstructs them with recon; 0: it predicts as it decodes, in the
+     * shadow of the rANS chain (decode/motion.h). Where each is faster is
+     * measured (docs/performance.md, Issue 30). */
+    int motion_split;
 } wai_cores;
 
 /* Fills c for level isa, held to what this CPU runs (a level above it

@@ -9,6 +9,7 @@
 
 #include "common/int128.h"
 #include "ops/bounds.h"
+#include "ops/cores.h"
 #include "ops/layers.h"
 
 /* floor(v / 2^s) for s < 64, without shifting a negative value. */
@@ -62,6 +63,34 @@ static inline void wai_igdn_limbs_c(int16_t *limbs, const int64_t *x, size_t pos
 static inline void wai_requant_c(int64_t *y, size_t ys, const uint64_t *acc, size_t n, int64_t m,
                                  uint32_t shift, int64_t b) {
     for (size_t t = 0; t < n; t++) y[t * ys] = wai_requantize(wai_u64_to_i64(acc[t]), m, shift, b);
+}
+
+/* The RGB8 step into interleaved RGB (cores.h, wai_rgb8_fn); the step,
+ * inline, has its afrac check hoisted out of the loop. */
+static inline void wai_rgb8_c(uint8_t *rgb, const int64_t *planes, size_t hw, size_t i0,
+                              size_t i1, uint32_t afrac) {
+    for (size_t ch = 0; ch < 3; ch++) {
+        const int64_t *pl = planes + ch * hw;
+        uint8_t *d = rgb + ch;
+        for (size_t i = i0; i < i1; i++) d[3 * i] = wai_rgb8_step(pl[i], afrac);
+    }
+}
+
+/* A motion segment's reconstruction (cores.h, wai_recon_fn): r * q fits
+ * i32 by the caller's bounds, and pred + r * q then too. */
+static inline void wai_recon_c(uint8_t *out, const uint8_t *a, const uint8_t *b, unsigned kind,
+                               const int16_t *r, size_t n, int32_t q) {
+    for (size_t i = 0; i < n; i++) {
+        int32_t pred;
+        switch (kind) {
+        case WAI_RECON_WHOLE: pred = a[i]; break;
+        case WAI_RECON_HALF_X: pred = (a[i] + a[i + 3] + 1) >> 1; break;
+        case WAI_RECON_HALF_Y: pred = (a[i] + b[i] + 1) >> 1; break;
+        default: pred = (a[i] + a[i + 3] + b[i] + b[i + 3] + 2) >> 2; break;
+        }
+        int32_t v = pred + r[i] * q;
+        out[i] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+    }
 }
 
 #endif

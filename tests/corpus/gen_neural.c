@@ -447,7 +447,7 @@ static void video_corpus(const uint8_t *key, size_t key_len, const uint8_t *key_
     uint8_t *frames = malloc(frame * n);
     if (!frames || wai_wiv1_parse(b, len, 1, &v) != WAI_ok) gen_die("wiv1 parse");
     memcpy(frames, key_rgb, frame);
-    if (wai_wiv1_decode(NULL, NULL, &v, frames) != WAI_ok) gen_die("wiv1 decode");
+    if (wai_wiv1_decode(NULL, &v, frames) != WAI_ok) gen_die("wiv1 decode");
     char hashes[65 * 3 + 4] = "", hex[65];
     for (uint32_t i = 0; i < n; i++) {
         hex_of(frames + i * frame, frame, hex);

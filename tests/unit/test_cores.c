@@ -242,6 +242,50 @@ static int max_abs_case(const wai_cores *c, const wai_cores *ref) {
     return ref->max_abs(x, n) == c->max_abs(x, n);
 }
 
+/* The RGB8 step of a run of pixels: values around 0 and 2^afrac (both
+ * clamps), the rounding's edges, the extremes of i64, every afrac from 0
+ * to 31 (those outside 1..30 give 0), runs of 0 to 70 pixels from any
+ * start. */
+static int rgb8_case(const wai_cores *c, const wai_cores *ref) {
+    enum { HW = 70 };
+    int64_t planes[3 * HW];
+    uint8_t rgb[2][3 * HW];
+    uint32_t afrac = (uint32_t)(rnd_in(0, 15) ? rnd_in(1, 30) : rnd_in(0, 31));
+    const int64_t top = afrac < 63 ? (int64_t)1 << afrac : 0;
+    for (size_t i = 0; i < 3 * HW; i++) {
+        switch (rnd_in(0, 4)) {
+        case 0: planes[i] = rnd_in(-3, 3); break;
+        case 1: planes[i] = top + rnd_in(-3, 3); break;
+        case 2: planes[i] = rnd_in(0, top); break;
+        case 3: planes[i] = rnd_in(0, 1) ? INT64_MIN + rnd_in(0, 2) : INT64_MAX - rnd_in(0, 2); break;
+        default: planes[i] = (int64_t)harness_rand(&g_seed); break;
+        }
+    }
+    size_t i0 = (size_t)rnd_in(0, HW), i1 = (size_t)rnd_in((int64_t)i0, HW);
+    memset(rgb, 0x5a, sizeof rgb);
+    ref->rgb8(rgb[0], planes, HW, i0, i1, afrac);
+    c->rgb8(rgb[1], planes, HW, i0, i1, afrac);
+    return memcmp(rgb[0], rgb[1], sizeof rgb[0]) == 0;
+}
+
+/* A motion segment's reconstruction: every kind, residuals across and
+ * past the clamps (|r| <= 256), q from 1 to 65535, runs of 0 to 100. */
+static int recon_case(const wai_cores *c, const wai_cores *ref) {
+    enum { N = 100 };
+    uint8_t a[N + 3], b[N + 3], out[2][N];
+    int16_t r[N];
+    unsigned kind = (unsigned)rnd_in(0, 3);
+    size_t n = (size_t)rnd_in(0, N);
+    int32_t q = (int32_t)(rnd_in(0, 3) ? rnd_in(1, 4) : rnd_in(0, 1) ? 65535 : rnd_in(1, 65535));
+    int wide = rnd_in(0, 1);
+    for (size_t i = 0; i < N + 3; i++) a[i] = (uint8_t)rnd_in(0, 255), b[i] = (uint8_t)rnd_in(0, 255);
+    for (size_t i = 0; i < N; i++) r[i] = (int16_t)(wide ? rnd_in(-256, 256) : rnd_in(-3, 3));
+    memset(out, 0x5a, sizeof out);
+    ref->recon(out[0], a, b, kind, r, n, q);
+    c->recon(out[1], a, b, kind, r, n, q);
+    return memcmp(out[0], out[1], sizeof out[0]) == 0;
+}
+
 static void test_every_level_matches_c(void) {
     const wai_cores *ref = wai_cores_portable();
     for (int isa = 0; isa <= wai_cpu_isa(); isa++) {
@@ -261,6 +305,8 @@ static void test_every_level_matches_c(void) {
             bad += !CHECK_MSG(igdn_value_case(&c, ref), "level %d igdn_value case %d", isa, n);
             bad += !CHECK_MSG(requant_case(&c, ref), "level %d requant case %d", isa, n);
             bad += !CHECK_MSG(max_abs_case(&c, ref), "level %d max_abs case %d", isa, n);
+            bad += !CHECK_MSG(rgb8_case(&c, ref), "level %d rgb8 case %d", isa, n);
+            bad += !CHECK_MSG(recon_case(&c, ref), "level %d recon case %d", isa, n);
         }
     }
 }

@@ -640,7 +640,7 @@ static void test_split_join_corpus(void) {
             wai_decoder_config cfg;
             wai_decoder_config_default(&cfg);
             cfg.capability = CAP_FRAME;
-            if (want && CHECK(wai_wiv1_decode(NULL, NULL, &v, want) == WAI_ok) &&
+            if (want && CHECK(wai_wiv1_decode(NULL, &v, want) == WAI_ok) &&
                 wai_context_create(NULL, &ctx) == WAI_ok) {
                 if (wai_decoder_create(ctx, &cfg, &d) == WAI_ok) {
                     for (uint32_t f = 0; f < nf; f++) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "decode/motion.h"
+#include "ops/cores.h"
 #include "harness.h"
 
 static uint64_t g_seed = 0xd1ff0001;
@@ -68,7 +69,8 @@ static wai_pool *g_pool;
 
 /* The frame step: fast and reference on the same random frame, vectors and
  * stream; and the two-thread path, with chunks of 1 to 5 rows (the ring of
- * four wraps), on the pool and on the caller alone. */
+ * four wraps), on the pool and on the caller alone, its segments through
+ * each level's loop in turn (ops/cores.h, recon). */
 static int frame_case(int trial) {
     wai_motion_frame f;
     memset(&f, 0, sizeof f);
@@ -109,6 +111,9 @@ static int frame_case(int trial) {
     wai_rans_dec_init(&c, s, 4 * words);
     wai_status sa = wai_decode_motion_frame_ref(&f, &a, out_ref);
     wai_status sb = wai_decode_motion_frame_fast(&f, &b, out_fast);
+    wai_cores level;
+    wai_cores_init(&level, trial % (wai_cpu_isa() + 1));
+    f.cores = &level;
     wai_status sc = wai_decode_motion_frame_pipe(&f, &c, trial % 3 ? g_pool : NULL, NULL,
                                                  1 + rnd(5), out_pipe);
     int same = sa == sb && sa == sc;

@@ -2,7 +2,8 @@
  * smlal (i16 x i16 -> i32 multiply-accumulate; a pair's two products sit
  * in neighbouring lanes until the flush adds them), the i32 tap loop
  * (mla), the i64 tap loop for x in i32 (smlal of the i64 lanes' low
- * halves), and the largest |x|. NEON arithmetic wraps: every lane's sum is
+ * halves), the largest |x|, the RGB8 step and a motion segment's
+ * reconstruction. NEON arithmetic wraps: every lane's sum is
  * its sum modulo 2^32 or 2^64, as the C loops' contracts say.
  *
  * No SDOT level yet: the dot-product extension multiplies 8-bit values,
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "ops/bounds.h"
+#include "ops/cores_c.h"
 
 /* ---- the pair dot product ---------------------------------------------------
  *
@@ -175,11 +177,121 @@ static uint64_t max_abs(const int64_t *x, size_t n) {
     return t > best ? t : best;
 }
 
+/* ---- the RGB8 step -----------------------------------------------------------
+ *
+ * 16 pixels a step. The clamp to [0, 2^afrac]: sqxtun narrows each i64 to
+ * u32 saturating (below 0 to 0, past 2^32 - 1 to it), then umin with the
+ * top. The clamped value fits 32 bits, so c * 255 + the rounding half is
+ * umlal (clang makes a 64-bit lane multiply, which NEON lacks, of (c << 8)
+ * - c and does it in scalar registers), and ushl by -afrac the logical
+ * shift, as the C step. Each result fits a byte, so the narrowing moves
+ * are exact; st3 interleaves the planes. */
+static uint16x4_t rgb8_four(const int64_t *x, uint32x4_t top, uint64x2_t half, int64x2_t right) {
+    const uint32x4_t c = vminq_u32(vcombine_u32(vqmovun_s64(vld1q_s64(x)),
+                                                vqmovun_s64(vld1q_s64(x + 2))), top);
+    const uint64x2_t lo = vshlq_u64(vmlal_n_u32(half, vget_low_u32(c), 255), right);
+    const uint64x2_t hi = vshlq_u64(vmlal_high_n_u32(half, c, 255), right);
+    return vmovn_u32(vcombine_u32(vmovn_u64(lo), vmovn_u64(hi)));
+}
+
+static uint8x16_t rgb8_plane16(const int64_t *x, uint32_t afrac) {
+    const uint32x4_t top = vdupq_n_u32((uint32_t)1 << afrac);
+    const uint64x2_t half = vdupq_n_u64((uint64_t)1 << (afrac - 1));
+    const int64x2_t right = vdupq_n_s64(-(int64_t)afrac);
+    const uint16x8_t lo = vcombine_u16(rgb8_four(x, top, half, right), rgb8_four(x + 4, top, half, right));
+    const uint16x8_t hi = vcombine_u16(rgb8_four(x + 8, top, half, right), rgb8_four(x + 12, top, half, right));
+    return vcombine_u8(vmovn_u16(lo), vmovn_u16(hi));
+}
+
+static void rgb8(uint8_t *rgb, const int64_t *planes, size_t hw, size_t i0, size_t i1,
+                 uint32_t afrac) {
+    size_t i = i0;
+    if (afrac >= 1 && afrac <= 30) {
+        for (; i + 16 <= i1; i += 16) {
+            uint8x16x3_t v;
+            v.val[0] = rgb8_plane16(planes + i, afrac);
+            v.val[1] = rgb8_plane16(planes + hw + i, afrac);
+            v.val[2] = rgb8_plane16(planes + 2 * hw + i, afrac);
+            vst3q_u8(rgb + 3 * i, v);
+        }
+    }
+    wai_rgb8_c(rgb, planes, hw, i, i1, afrac); /* the tail, and any other afrac */
+}
+
+/* ---- a motion segment's reconstruction ------------------------------------------
+ *
+ * 16 samples a step. The prediction in bytes: urhadd is (a + b + 1) >> 1
+ * exactly; the four-tap mean is summed in u16 lanes and narrowed by rshrn
+ * ((s + 2) >> 2). Then pred + r * q: with q < 128 in i16 lanes (mla; |r *
+ * q| <= 256 * 127 and the sum within i16), else in i32 lanes; the
+ * saturating narrows (sqxtn, sqxtun) are the clamp to 0..255. */
+static inline uint8x16_t pred16(const uint8_t *a, const uint8_t *b, unsigned kind) {
+    const uint8x16_t a0 = vld1q_u8(a);
+    switch (kind) {
+    case WAI_RECON_WHOLE: return a0;
+    case WAI_RECON_HALF_X: return vrhaddq_u8(a0, vld1q_u8(a + 3));
+    case WAI_RECON_HALF_Y: return vrhaddq_u8(a0, vld1q_u8(b));
+    default: break;
+    }
+    const uint8x16_t a1 = vld1q_u8(a + 3), b0 = vld1q_u8(b), b1 = vld1q_u8(b + 3);
+    const uint16x8_t lo = vaddq_u16(vaddl_u8(vget_low_u8(a0), vget_low_u8(a1)),
+                                    vaddl_u8(vget_low_u8(b0), vget_low_u8(b1)));
+    const uint16x8_t hi = vaddq_u16(vaddl_high_u8(a0, a1), vaddl_high_u8(b0, b1));
+    return vcombine_u8(vrshrn_n_u16(lo, 2), vrshrn_n_u16(hi, 2));
+}
+
+static inline int16x8_t add_i16(uint8x8_t p, int16x8_t r, int32_t q) {
+    return vmlaq_n_s16(vreinterpretq_s16_u16(vmovl_u8(p)), r, (int16_t)q);
+}
+
+static inline int16x8_t add_i32(uint8x8_t p, int16x8_t r, int32_t q) {
+    const uint16x8_t p16 = vmovl_u8(p);
+    const int32x4_t lo = vmlaq_n_s32(vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(p16))),
+                                     vmovl_s16(vget_low_s16(r)), q);
+    const int32x4_t hi = vmlaq_n_s32(vreinterpretq_s32_u32(vmovl_high_u16(p16)),
+                                     vmovl_high_s16(r), q);
+    return vcombine_s16(vqmovn_s32(lo), vqmovn_s32(hi));
+}
+
+#define RECON_LOOP(KIND, ADD)                                                          \
+    for (; i + 16 <= n; i += 16) {                                                     \
+        const uint8x16_t p = pred16(a + i, b + i, KIND);                               \
+        const int16x8_t lo = ADD(vget_low_u8(p), vld1q_s16(r + i), q);                 \
+        const int16x8_t hi = ADD(vget_high_u8(p), vld1q_s16(r + i + 8), q);            \
+        vst1q_u8(out + i, vcombine_u8(vqmovun_s16(lo), vqmovun_s16(hi)));              \
+    }
+
+/* One loop a kind and width, so the kind's test stays out of them. */
+#define RECON_KIND(KIND)                                                   \
+    if (q < 128) {                                                         \
+        RECON_LOOP(KIND, add_i16)                                          \
+    } else {                                                               \
+        RECON_LOOP(KIND, add_i32)                                          \
+    }
+
+static void recon(uint8_t *out, const uint8_t *a, const uint8_t *b, unsigned kind,
+                  const int16_t *r, size_t n, int32_t q) {
+    size_t i = 0;
+    if (!b) b = a; /* a kind without b never reads it; keeps b + i defined */
+    switch (kind) {
+    case WAI_RECON_WHOLE: RECON_KIND(WAI_RECON_WHOLE) break;
+    case WAI_RECON_HALF_X: RECON_KIND(WAI_RECON_HALF_X) break;
+    case WAI_RECON_HALF_Y: RECON_KIND(WAI_RECON_HALF_Y) break;
+    default: RECON_KIND(WAI_RECON_HALF_X | WAI_RECON_HALF_Y) break;
+    }
+    wai_recon_c(out + i, a + i, b + i, kind, r + i, n - i, q); /* the tail */
+}
+
 void wai_cores_init_neon(wai_cores *c) {
     c->dot = dot;
     c->dot_cols = COLS;
     c->tap_i32 = tap_i32;
     c->tap_i64x32 = tap_i64x32;
     c->max_abs = max_abs;
+    c->rgb8 = rgb8;
+    c->recon = recon;
+    /* motion_split stays 0: an AArch64 core runs the interleaved step's
+     * loop from registers as x86-64 does, where it is the faster (not
+     * measured on ARM: docs/performance.md, Issue 30). */
 }
 #endif
