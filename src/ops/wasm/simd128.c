@@ -1,8 +1,8 @@
 /* The SIMD128 level's loops (ops/cores.h): the pair dot product through
  * i32x4.dot_i16x8_s (the twin of x86's vpmaddwd: two i16 products summed
  * into each 32-bit lane, modulo 2^32), the i32 tap loop, the i64 tap loop
- * for x in i32 through i64x2.extmul, the largest |x|, the RGB8 step and
- * a motion segment's reconstruction (with the one-thread frame step split
+ * for x in i32 through i64x2.extmul, the largest |x| and a motion
+ * segment's reconstruction (with the one-thread frame step split
  * to use it: motion_split). The engine maps
  * each v128 value onto a machine register (x86-64: 16 XMM registers), so
  * a loop keeps at most 8 accumulators live. Relaxed SIMD has no 16-bit dot
@@ -133,58 +133,9 @@ static uint64_t max_abs(const int64_t *x, size_t n) {
     return t > best ? t : best;
 }
 
-/* ---- the RGB8 step -----------------------------------------------------------
- *
- * 16 pixels a step, four values at a time in 32-bit lanes: each i64's high
- * half says whether it is below 0 (negative) or past 2^32 (positive, so
- * past the top), and the low half, below the top by an unsigned min, is
- * otherwise the clamped value. Then c * 255 by i64x2.extmul of u32 lanes
- * (no 64-bit lane multiply), the rounding half and a logical shift, as the
- * C step (c * 255 + 2^(afrac-1) < 2^39). Each result fits a byte, so the
- * narrowing (low lanes picked, then saturating narrows) is exact; two
- * shuffles an output vector interleave R, G and B. */
-static v128_t rgb8_four(const int64_t *x, v128_t top, v128_t half, uint32_t afrac) {
-    const v128_t v0 = wasm_v128_load(x), v1 = wasm_v128_load(x + 2);
-    const v128_t hi = wasm_i32x4_shuffle(v0, v1, 1, 3, 5, 7);
-    const v128_t lo = wasm_i32x4_shuffle(v0, v1, 0, 2, 4, 6);
-    const v128_t zero = wasm_i32x4_splat(0), k255 = wasm_i32x4_splat(255);
-    v128_t c = wasm_v128_bitselect(top, wasm_u32x4_min(lo, top), wasm_i32x4_gt(hi, zero));
-    c = wasm_v128_andnot(c, wasm_i32x4_lt(hi, zero));
-    const v128_t m0 = wasm_u64x2_shr(wasm_i64x2_add(wasm_u64x2_extmul_low_u32x4(c, k255), half), afrac);
-    const v128_t m1 = wasm_u64x2_shr(wasm_i64x2_add(wasm_u64x2_extmul_high_u32x4(c, k255), half), afrac);
-    return wasm_i32x4_shuffle(m0, m1, 0, 2, 4, 6);
-}
-
-static v128_t rgb8_plane16(const int64_t *x, uint32_t afrac) {
-    const v128_t top = wasm_i32x4_splat((int32_t)((uint32_t)1 << afrac));
-    const v128_t half = wasm_i64x2_splat((int64_t)1 << (afrac - 1));
-    const v128_t d0 = rgb8_four(x, top, half, afrac), d1 = rgb8_four(x + 4, top, half, afrac);
-    const v128_t d2 = rgb8_four(x + 8, top, half, afrac), d3 = rgb8_four(x + 12, top, half, afrac);
-    return wasm_u8x16_narrow_i16x8(wasm_u16x8_narrow_i32x4(d0, d1), wasm_u16x8_narrow_i32x4(d2, d3));
-}
-
-static void rgb8(uint8_t *rgb, const int64_t *planes, size_t hw, size_t i0, size_t i1,
-                 uint32_t afrac) {
-    size_t i = i0;
-    if (afrac >= 1 && afrac <= 30) {
-        for (; i + 16 <= i1; i += 16) {
-            const v128_t r = rgb8_plane16(planes + i, afrac);
-            const v128_t g = rgb8_plane16(planes + hw + i, afrac);
-            const v128_t b = rgb8_plane16(planes + 2 * hw + i, afrac);
-            uint8_t *o = rgb + 3 * i;
-            v128_t t = wasm_i8x16_shuffle(r, g, 0, 16, 0, 1, 17, 0, 2, 18, 0, 3, 19, 0, 4, 20, 0, 5);
-            wasm_v128_store(o, wasm_i8x16_shuffle(t, b, 0, 1, 16, 3, 4, 17, 6, 7, 18, 9, 10, 19, 12,
-                                                  13, 20, 15));
-            t = wasm_i8x16_shuffle(r, g, 21, 0, 6, 22, 0, 7, 23, 0, 8, 24, 0, 9, 25, 0, 10, 26);
-            wasm_v128_store(o + 16, wasm_i8x16_shuffle(t, b, 0, 21, 2, 3, 22, 5, 6, 23, 8, 9, 24, 11,
-                                                       12, 25, 14, 15));
-            t = wasm_i8x16_shuffle(r, g, 0, 11, 27, 0, 12, 28, 0, 13, 29, 0, 14, 30, 0, 15, 31, 0);
-            wasm_v128_store(o + 32, wasm_i8x16_shuffle(t, b, 26, 1, 2, 27, 4, 5, 28, 7, 8, 29, 10, 11,
-                                                       30, 13, 14, 31));
-        }
-    }
-    wai_rgb8_c(rgb, planes, hw, i, i1, afrac); /* the tail, and any other afrac */
-}
+/* No RGB8 step: clang's vectorisation of the portable loop ran faster in
+ * V8 than two SIMD128 loops tried (1.18 ms against 1.45 and 1.62 ms for a
+ * 512x768 picture: docs/performance.md, Issue 30). */
 
 /* ---- a motion segment's reconstruction ------------------------------------------
  *
@@ -261,7 +212,6 @@ void wai_cores_init_simd128(wai_cores *c) {
     c->tap_i32 = tap_i32;
     c->tap_i64x32 = tap_i64x32;
     c->max_abs = max_abs;
-    c->rgb8 = rgb8;
     c->recon = recon;
     c->motion_split = 1; /* measured: docs/performance.md, Issue 30 */
 }
