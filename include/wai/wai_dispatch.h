@@ -288,8 +288,8 @@ WAI_API int wai_dispatch_next(wai_dispatch *d, wai_path *path, wai_dispatch_ques
 WAI_API void wai_dispatch_answer(wai_dispatch *d, wai_status answer, const wai_placement *plan);
 
 /* The choice's outcome: WAI_ok when a path ran; while questions remain,
- * WAI_invalid_argument; when every path was refused, the reason of the
- * first refused (D10); or the status that ended it. */
+ * WAI_invalid_argument; when every path was refused, WAI_not_dispatchable
+ * (each path's reason is in the report: D10); or the status that ended it. */
 WAI_API wai_status wai_dispatch_status(const wai_dispatch *d);
 
 /* The report of the choice (valid until d's next start or destroy);

@@ -79,6 +79,28 @@ class Decode(unittest.TestCase):
         self.assertEqual(d.report["kind"], "wai-neural-dispatch/1")
         self.assertEqual(d.report["ran"]["arithmetic"], "integer")
 
+    def test_every_path_refused_is_not_dispatchable(self):
+        set_dir = os.path.join(REPO, "examples/hello_set")
+        payload = read("examples/hello.wih1")
+        with self.assertRaises(wai.WaiError) as c:
+            wai.decode(payload, set=set_dir, offer="npu,wgsl")
+        e = c.exception
+        self.assertEqual(e.code, "not_dispatchable")
+        self.assertIsNone(e.report["ran"])
+        self.assertEqual([(r["unit"], r["backend"], r["reason"]) for r in e.report["refused"]],
+                         [("npu", "model-runtime", "dispatch_tier_refused"),
+                          ("gpu", "wgsl", "dispatch_unit_absent")])
+        # The integer path offered after them runs; an offer as a list.
+        d = wai.decode(payload, set=set_dir, offer=["npu", "int"])
+        self.assertEqual(d.report["ran"]["backend"], "wai-ops")
+        self.assertEqual(d.report["refused"][0]["reason"], "dispatch_tier_refused")
+        # intent replicate keeps decode-equivalence, which the integer path holds.
+        d = wai.decode(payload, set=set_dir, intent="replicate", pin_tier="decode-equivalence")
+        self.assertEqual(d.report["needed"], "decode-equivalence")
+        with self.assertRaises(wai.WaiError) as c:
+            wai.decode(payload, set=set_dir, offer="tpu")
+        self.assertEqual(c.exception.code, "invalid_argument")
+
     def test_set_as_a_mapping_and_threads(self):
         set_dir = os.path.join(REPO, "examples/hello_set")
         members = {n: read(os.path.join("examples/hello_set", n)) for n in os.listdir(set_dir)}

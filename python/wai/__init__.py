@@ -29,11 +29,14 @@ NO_LIMIT = (1 << 64) - 1
 
 class WaiError(Exception):
     """A libwai status other than ok: .code is its name (the spec's code
-    verbatim), .status its number."""
+    verbatim), .status its number; .report the wai-neural-dispatch/1 report
+    (a dict) when the decode reached the dispatch, else None: for
+    not_dispatchable it says why each offered path was refused."""
 
-    def __init__(self, status, what=""):
+    def __init__(self, status, what="", report=None):
         self.status = int(status)
         self.code = lib.wai_status_name(self.status).decode()
+        self.report = report
         super().__init__(f"{what}: {self.code}" if what else self.code)
 
 
@@ -161,6 +164,31 @@ def _array(o):
     return Output(kind, arr, int(o.index), int(o.sample_rate))
 
 
+def _dispatch_options(offer, intent, pin_tier):
+    """neural-dispatch's options: offer a list or comma-separated string of
+    paths ("npu,int", "cpu/onnx-runtime/float"; None: the default offer),
+    the envelope's intent and the set pin's tier token. The buffers the
+    struct points at are kept beside it."""
+    keep = []
+    o = _lib.DispatchOptions()
+    if intent is not None:
+        keep.append(intent.encode())
+        o.intent = keep[-1]
+    if pin_tier is not None:
+        keep.append(pin_tier.encode())
+        o.pin_tier = keep[-1]
+    if offer is not None:
+        text = offer if isinstance(offer, str) else ",".join(offer)
+        paths = (_lib.Path * _lib.MAX_PATHS)()
+        n = ctypes.c_size_t()
+        _check(lib.wai_dispatch_parse_offer(text.encode(), paths, _lib.MAX_PATHS, ctypes.byref(n)),
+               "offer")
+        keep.append(paths)
+        o.offer_n = n.value
+        o.offer_paths = paths
+    return (o, keep)
+
+
 class Decoder:
     """A decoder kept across payloads: the frames of a frame-form stream
     (each send one frame, in order), or a player's run of images with its
@@ -168,10 +196,13 @@ class Decoder:
     or call close()."""
 
     def __init__(self, capability=None, set=None, max_cost=None, max_memory=None, threads=0,
-                 cpu_level=None):
+                 cpu_level=None, offer=None, intent=None, pin_tier=None):
         self._ctx = _Context(threads, cpu_level)
         self._dec = ctypes.c_void_p()
+        self._dispatch = None
         try:
+            if offer is not None or intent is not None or pin_tier is not None:
+                self._dispatch = _dispatch_options(offer, intent, pin_tier)
             self._set = _Set(self._ctx, _members(set))
             cfg = _lib.DecoderConfig()
             lib.wai_decoder_config_default(ctypes.byref(cfg))
@@ -179,6 +210,8 @@ class Decoder:
             cfg.max_cost = NO_LIMIT if max_cost is None else int(max_cost)
             cfg.max_memory = NO_LIMIT if max_memory is None else int(max_memory)
             cfg.set = self._set.ptr if self._set.ptr else None
+            if self._dispatch is not None:
+                cfg.dispatch = ctypes.cast(ctypes.byref(self._dispatch[0]), ctypes.c_void_p)
             _check(lib.wai_decoder_create(self._ctx.ptr, ctypes.byref(cfg),
                                           ctypes.byref(self._dec)), "decoder")
         except BaseException:
@@ -202,7 +235,8 @@ class Decoder:
             _check(lib.wai_dispatch_report_json_alloc(None, r, ctypes.byref(text)), "report")
             self.report = json.loads(text.value.decode())
             lib.wai_dispatch_report_json_free(None, text)
-        _check(st, "decode")
+        if st != 0:
+            raise WaiError(st, "decode", self.report)
         outputs = []
         while True:
             o = _lib.Output()
@@ -242,7 +276,7 @@ class Decoder:
 
 
 def decode(payload, set=None, capability=None, max_cost=None, max_memory=None, threads=0,
-           cpu_level=None):
+           cpu_level=None, offer=None, intent=None, pin_tier=None):
     """Decodes one payload (bytes): a clip, an image, a clip of samples or
     one frame. set: the parameter set of a neural capability, a directory
     or a {name: bytes} mapping. capability: None for the one the magic
@@ -250,8 +284,13 @@ def decode(payload, set=None, capability=None, max_cost=None, max_memory=None, t
     memory is above them (cost_over_limit) before any symbol. threads: the
     context's threads (0: one per core); the bytes are the same for any.
     cpu_level: the highest level the integer kernels may use ("portable",
-    "avx2", ...; None: the CPU's best); the bytes are the same at every one."""
-    with Decoder(capability, set, max_cost, max_memory, threads, cpu_level) as d:
+    "avx2", ...; None: the CPU's best); the bytes are the same at every one.
+    offer, intent, pin_tier: neural-dispatch's options (the paths offered,
+    in order, as a list or "npu,int"; the envelope's intent; the set pin's
+    tier token); when every path is refused the WaiError is
+    not_dispatchable, its .report saying why for each."""
+    with Decoder(capability, set, max_cost, max_memory, threads, cpu_level, offer, intent,
+                 pin_tier) as d:
         outputs = d.send(payload)
         return Decoded(outputs, d.cost, d.capability, d.report, d.symbols_digest)
 

@@ -54,6 +54,19 @@ class DecoderConfig(ctypes.Structure):
                 ("reserved", ctypes.c_uint8 * 48)]
 
 
+class Path(ctypes.Structure):
+    _fields_ = [("unit", ctypes.c_int), ("backend", ctypes.c_int), ("arithmetic", ctypes.c_int)]
+
+
+MAX_PATHS = 11  # WAI_DISPATCH_MAX_PATHS
+
+
+class DispatchOptions(ctypes.Structure):
+    _fields_ = [("intent", ctypes.c_char_p), ("pin_tier", ctypes.c_char_p),
+                ("offer_n", ctypes.c_size_t), ("offer_paths", ctypes.POINTER(Path)),
+                ("reserved", ctypes.c_uint8 * 32)]
+
+
 class HyperEncodeResult(ctypes.Structure):
     _fields_ = [("payload", ctypes.POINTER(ctypes.c_uint8)), ("payload_len", ctypes.c_size_t),
                 ("h", ctypes.c_uint32), ("w", ctypes.c_uint32), ("coded_h", ctypes.c_uint32),
@@ -86,6 +99,7 @@ _sig("wai_set_destroy", None, vp)
 _sig("wai_set_add", i32, vp, ctypes.c_char_p, ctypes.c_char_p, sz)
 _sig("wai_decoder_config_default", None, ctypes.POINTER(DecoderConfig))
 _sig("wai_decoder_create", i32, vp, ctypes.POINTER(DecoderConfig), ctypes.POINTER(vp))
+_sig("wai_dispatch_parse_offer", i32, ctypes.c_char_p, ctypes.POINTER(Path), sz, ctypes.POINTER(sz))
 _sig("wai_decoder_destroy", None, vp)
 _sig("wai_decoder_capability", ctypes.c_char_p, vp)
 _sig("wai_decoder_send", i32, vp, ctypes.c_char_p, sz, ctypes.POINTER(Cost))

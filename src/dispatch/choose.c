@@ -86,8 +86,10 @@ static void advance(wai_dispatch *d, size_t from) {
         }
         note_refusal(d, reason);
     }
-    /* Every path refused: the reason of the one the sink preferred (D10). */
-    end(d, r->n_refused ? d->refused[0].reason : WAI_invalid_argument);
+    /* Every path refused: the capability is one this sink cannot decode
+     * for this envelope (§4; integer-payloads §8 routes it on), and the
+     * report says why for each path (D10). */
+    end(d, r->n_refused ? WAI_not_dispatchable : WAI_invalid_argument);
 }
 
 wai_status wai_dispatch_start(wai_dispatch *d, const wai_capability *cap,

@@ -343,7 +343,7 @@ static void test_replicate_refused(void) {
         else
             opt.intent = "replicate";
         decode(&b, b.payload, b.len, &opt, &r);
-        CHECK_MSG(r.st == WAI_dispatch_tier_refused && !r.has_output, "%s", wai_status_name(r.st));
+        CHECK_MSG(r.st == WAI_not_dispatchable && !r.has_output, "%s", wai_status_name(r.st));
         CHECK_MSG(stats(&b).contexts == 0, "a context was created (%llu)",
                   (unsigned long long)stats(&b).contexts);
         CHECK_MSG(strstr(r.report, "\"needed\": \"decode-equivalence\", \"ran\": null") &&

@@ -108,11 +108,11 @@ static void test_caller_probe_decides(void) {
                   strstr(rep, "\"ran\": {\"unit\": \"cpu\", \"backend\": \"wai-ops\""),
               "report %s", rep);
 
-    /* No CPU on the device: every path refused, the first path's reason,
-     * no output. */
+    /* No CPU on the device: every path refused, not_dispatchable with each
+     * path's reason in the report, no output. */
     memset(&l, 0, sizeof l);
     l.unit_cpu = WAI_dispatch_unit_absent;
-    CHECK(decode_with(&f, &pr, &out, rep, sizeof rep) == WAI_dispatch_tier_refused && !out);
+    CHECK(decode_with(&f, &pr, &out, rep, sizeof rep) == WAI_not_dispatchable && !out);
     CHECK_MSG(strstr(rep, "\"ran\": null") && strstr(rep, "\"backend\": \"wai-ops\", "
                                                           "\"arithmetic\": \"integer\", \"reason\": "
                                                           "\"dispatch_unit_absent\""),
@@ -122,7 +122,7 @@ static void test_caller_probe_decides(void) {
      * backend_failed and the networks never run here. */
     memset(&l, 0, sizeof l);
     l.program_cpu = WAI_dispatch_backend_failed;
-    CHECK(decode_with(&f, &pr, &out, rep, sizeof rep) == WAI_dispatch_tier_refused && !out);
+    CHECK(decode_with(&f, &pr, &out, rep, sizeof rep) == WAI_not_dispatchable && !out);
     CHECK_MSG(strstr(rep, "\"reason\": \"dispatch_backend_failed\"") && strstr(rep, "\"ran\": null"),
               "report %s", rep);
 

@@ -219,7 +219,10 @@ static void test_every_class_intent_pin_path(void) {
                               "admit class %d path %zu", c, p);
                     const wai_dispatch_report *r;
                     wai_status s = choose(class_cap(c), &o, NULL, &r);
-                    wai_status want = expected_alone(c, de, p);
+                    /* A path refused alone: the choice is not_dispatchable,
+                     * the report carries the path's reason (D10). */
+                    wai_status why = expected_alone(c, de, p);
+                    wai_status want = why == WAI_ok ? WAI_ok : WAI_not_dispatchable;
                     CHECK_MSG(s == want, "class %d intent %zu pin %zu path %zu: %s, want %s", c,
                               in, pin, p, wai_status_name(s), wai_status_name(want));
                     CHECK(r->capability == class_cap(c));
@@ -230,7 +233,7 @@ static void test_every_class_intent_pin_path(void) {
                         CHECK(memcmp(&r->ran_path, &all_paths[p], sizeof(wai_path)) == 0 &&
                               !r->placement.stated);
                     } else {
-                        CHECK(!r->ran && r->n_refused == 1 && r->refused[0].reason == want);
+                        CHECK(!r->ran && r->n_refused == 1 && r->refused[0].reason == why);
                         CHECK(memcmp(&r->refused[0].path, &all_paths[p], sizeof(wai_path)) == 0);
                     }
                 }
@@ -391,11 +394,11 @@ static void test_report_default_offer(void) {
     CHECK(choose(bms_cap(), NULL, NULL, &r) == WAI_ok);
     report_is(r, bms_default_report);
     o.intent = "replicate";
-    CHECK(choose(bms_cap(), &o, NULL, &r) == WAI_dispatch_tier_refused);
+    CHECK(choose(bms_cap(), &o, NULL, &r) == WAI_not_dispatchable);
     report_is(r, bms_replicate_report);
     o.intent = NULL;
     o.pin_tier = "decode-equivalence";
-    CHECK(choose(bms_cap(), &o, NULL, &r) == WAI_dispatch_tier_refused);
+    CHECK(choose(bms_cap(), &o, NULL, &r) == WAI_not_dispatchable);
     report_is(r, bms_replicate_report);
     /* The default probe adds nothing: every unit there, so the first path
      * §3 admits is chosen. */
@@ -418,7 +421,7 @@ static void test_report_order_of_refusals(void) {
               "\"placement\": null}, \"refused\": []}");
     /* Refusals keep the offer's order, whatever their codes. */
     CHECK(parse("wgsl,gpu,cpu/onnx-runtime/float,npu", &o.offer, &b) == WAI_ok);
-    CHECK(choose(bms_cap(), &o, NULL, &r) == WAI_dispatch_arithmetic_mismatch);
+    CHECK(choose(bms_cap(), &o, NULL, &r) == WAI_not_dispatchable);
     CHECK(r->n_refused == 4 && r->refused[0].reason == WAI_dispatch_arithmetic_mismatch &&
           r->refused[1].reason == WAI_dispatch_unit_absent &&
           r->refused[2].path.backend == WAI_BACKEND_ONNX_RUNTIME &&
@@ -527,7 +530,8 @@ static void test_probe_steps_in_order(void) {
     s.unit[0] = WAI_dispatch_unit_absent;
     s.program[1] = WAI_dispatch_program_absent;
     s.shape[2] = WAI_dispatch_shape_mismatch;
-    CHECK(bms_choose(&pr, &s, &r) == WAI_dispatch_unit_absent);
+    CHECK(bms_choose(&pr, &s, &r) == WAI_not_dispatchable);
+    CHECK(r->refused[0].reason == WAI_dispatch_unit_absent);
     CHECK_MSG(strcmp(s.log, "u0u1p1u2p2s2") == 0, "asked %s", s.log);
     CHECK(r->n_refused == 3 && r->refused[1].reason == WAI_dispatch_program_absent &&
           r->refused[2].reason == WAI_dispatch_shape_mismatch && !r->ran);
@@ -589,12 +593,13 @@ static void test_probe_backend_errors(void) {
     CHECK(r->n_refused == 2 && r->refused[0].reason == WAI_dispatch_backend_failed &&
           r->refused[1].reason == WAI_dispatch_backend_failed &&
           r->ran_path.backend == WAI_BACKEND_ONNX_RUNTIME);
-    /* Every path failing: the first one's reason. */
+    /* Every path failing: not_dispatchable, each path's reason reported. */
     pr = scripted(&s);
     s.placement[2] = (wai_placement){1, 0, 0, 5, 0};
     s.run[0] = s.run[1] = s.run[2] = WAI_dispatch_backend_failed;
     s.unit[1] = WAI_dispatch_unit_absent;
-    CHECK(bms_choose(&pr, &s, &r) == WAI_dispatch_backend_failed && r->n_refused == 3 && !r->ran &&
+    CHECK(bms_choose(&pr, &s, &r) == WAI_not_dispatchable && r->n_refused == 3 && !r->ran &&
+          r->refused[0].reason == WAI_dispatch_backend_failed &&
           r->refused[1].reason == WAI_dispatch_unit_absent && !r->placement.stated &&
           r->placement.cpu == 0);
     /* A status that is no dispatch code ends the choice with it. */

@@ -306,6 +306,24 @@ static wai_status decode_files(wai_decoder *dec, decode_run *r) {
     return WAI_ok;
 }
 
+/* A refusal's line; for not_dispatchable, each offered path and why it was
+ * refused (the report's "refused", in the offer's order). */
+static void print_refusal(const char *file, wai_status st, const wai_decoder *dec) {
+    fprintf(stderr, "wai decode: %s: refused: %s", file, wai_status_name(st));
+    const wai_dispatch_report *rep = dec ? wai_decoder_dispatch_report(dec) : NULL;
+    if (st == WAI_not_dispatchable && rep && rep->n_refused) {
+        fprintf(stderr, " (every path refused:");
+        for (size_t i = 0; i < rep->n_refused; i++) {
+            const wai_path *p = &rep->refused[i].path;
+            fprintf(stderr, "%s %s/%s/%s %s", i ? "," : "", wai_unit_name(p->unit),
+                    wai_backend_name(p->backend), wai_arithmetic_name(p->arithmetic),
+                    wai_status_name(rep->refused[i].reason));
+        }
+        fprintf(stderr, ")");
+    }
+    fprintf(stderr, "\n");
+}
+
 /* No -o, no --json, no --report: one line saying what decoded. */
 static void print_summary(const decode_run *r, const char *cap_name) {
     const wai_output *l = &r->result.last;
@@ -423,7 +441,7 @@ static int cmd_decode(int argc, char **argv) {
     if (o.json) print_result_json(cap_name, st, &r.result, has_digest ? digest : NULL, rep);
     else if (o.dispatch.report && rep) printf("%s\n", rep);
     else if (st != WAI_ok)
-        fprintf(stderr, "wai decode: %s: refused: %s\n", r.refused_file, wai_status_name(st));
+        print_refusal(r.refused_file, st, dec);
     else if (!o.out_path && !o.dispatch.report) print_summary(&r, cap_name);
     exit_status = st == WAI_ok ? EXIT_DONE : EXIT_REFUSED;
 done:

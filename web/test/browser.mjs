@@ -219,7 +219,7 @@ try {
     const r = await wai.decodeAsync(state.payload, { set: state.set, ml, intent: "replicate" });
     return { status: r.status, made, digest: r.symbolsDigest };
   });
-  check(rep.status === "dispatch_tier_refused" && rep.made === 0, `replicate: ${rep.status}, ${rep.made} contexts`);
+  check(rep.status === "not_dispatchable" && rep.made === 0, `replicate: ${rep.status}, ${rep.made} contexts`);
   // The page as a user sees it: a photograph through WebNN, then a clip.
   await pageDecode(page, "coffee.b18f");
   const shot1 = await page.screenshot({ path: join(out, "page-webnn-coffee.png") });
@@ -238,7 +238,7 @@ try {
   check(await page.evaluate(() => navigator.ml === undefined), "no flag: no navigator.ml");
   const r = await pageDecode(page, "chelsea.b18f");
   const webnnPaths = r.report?.refused?.filter((f) => f.backend === "webnn") ?? [];
-  check(r.status === "dispatch_unit_absent" && webnnPaths.length === 3 &&
+  check(r.status === "not_dispatchable" && webnnPaths.length === 3 &&
     webnnPaths.every((f) => f.reason === "dispatch_unit_absent"), `no WebNN: ${r.status} ${JSON.stringify(r.report)}`);
   check(r.digest === digests.chelsea, "no WebNN: the entropy stage still decoded (the same digest)");
   // Not cross-origin isolated: no shared memory, so one thread whatever is asked.
