@@ -97,6 +97,39 @@ WAI_API wai_status wai_decoder_create(wai_context *ctx, const wai_decoder_config
                                       wai_decoder **out);
 WAI_API void wai_decoder_destroy(wai_decoder *d);
 
+/* ---- routing (integer-payloads §8, SPEC §4) -------------------------------
+ *
+ * One candidate of a route: what a WAI1's capability and its fallback, or a
+ * WAI2's entries, give a sink, in order. libwai does not read envelopes
+ * (SPEC is not among its specs): the caller lists the candidates. */
+typedef struct wai_route_candidate {
+    const char *capability;   /* NULL: the one the payload's magic names */
+    const uint8_t *payload;
+    size_t len;
+    const wai_set *set;       /* borrowed, as wai_decoder_config's; NULL: none */
+    const wai_dispatch_options *dispatch; /* this candidate's intent, its own set pin's
+                                           * tier, the offer; NULL: none */
+    uint8_t reserved[32];     /* zero */
+} wai_route_candidate;
+
+/* Decodes the first candidate the sink can decode through: each in turn, a
+ * decoder made with base's limits and probe (base's capability, set and
+ * dispatch are the candidate's) and the candidate's payload sent. A routing
+ * refusal (wai_status_kind_of: WAI_KIND_ROUTE, i.e. set_incomplete,
+ * not_dispatchable, unsupported_capability, cost_over_limit) moves on to
+ * the next; any other status ends the route, ok or not: a payload refusal
+ * is final and no fallback is tried (§8). statuses[i] (n of them; may be
+ * NULL) is candidate i's status for each candidate tried, *ended (may be
+ * NULL) the index of the last tried. *out is that candidate's decoder
+ * (its outputs to receive when the status is ok; its dispatch report and
+ * cost), the caller's to destroy; NULL when no decoder could be made.
+ * Returns the last tried candidate's status: a routing code when every
+ * candidate routed. invalid_argument for no candidates or a nonzero
+ * reserved byte, before any is tried. */
+WAI_API wai_status wai_decode_route(wai_context *ctx, const wai_decoder_config *base,
+                                    const wai_route_candidate *candidates, size_t n,
+                                    wai_decoder **out, size_t *ended, wai_status *statuses);
+
 /* The capability the decoder decodes through (known once configured or once
  * the first payload has been sent), or NULL. */
 WAI_API const char *wai_decoder_capability(const wai_decoder *d);

@@ -101,6 +101,33 @@ class Decode(unittest.TestCase):
             wai.decode(payload, set=set_dir, offer="tpu")
         self.assertEqual(c.exception.code, "invalid_argument")
 
+    def test_route(self):
+        set_dir = os.path.join(REPO, "examples/hello_set")
+        image, clip = read("examples/hello.wih1"), read("examples/hello.wiv1")
+        fallback = {"payload": clip, "capability": "wai.video.int_motion"}
+        # set_incomplete routes to the fallback.
+        d = wai.route([{"payload": image}, fallback])
+        self.assertEqual(d.route, [("wai.neural.int_hyper", "set_incomplete"),
+                                   ("wai.video.int_motion", "ok")])
+        self.assertEqual((d.capability, len(d.outputs)), ("wai.video.int_motion", 3))
+        # not_dispatchable routes; the first candidate's report is gone with it.
+        d = wai.route([{"payload": image, "set": set_dir, "offer": "npu"}, fallback])
+        self.assertEqual(d.route[0], ("wai.neural.int_hyper", "not_dispatchable"))
+        # The first that decodes ends the route.
+        d = wai.route([{"payload": image, "set": set_dir}, fallback])
+        self.assertEqual(d.route, [("wai.neural.int_hyper", "ok")])
+        self.assertEqual(d.report["ran"]["backend"], "wai-ops")
+        # A payload refusal is final: no fallback tried.
+        with self.assertRaises(wai.WaiError) as c:
+            wai.route([{"payload": image[:200], "set": set_dir}, fallback])
+        self.assertEqual(c.exception.code, "stream_length")
+        self.assertEqual(c.exception.route, [("wai.neural.int_hyper", "stream_length")])
+        # cost_over_limit on every candidate: the last one's code.
+        with self.assertRaises(wai.WaiError) as c:
+            wai.route([{"payload": image, "set": set_dir}, fallback], max_cost=1)
+        self.assertEqual(c.exception.route, [("wai.neural.int_hyper", "cost_over_limit"),
+                                             ("wai.video.int_motion", "cost_over_limit")])
+
     def test_set_as_a_mapping_and_threads(self):
         set_dir = os.path.join(REPO, "examples/hello_set")
         members = {n: read(os.path.join("examples/hello_set", n)) for n in os.listdir(set_dir)}

@@ -189,6 +189,34 @@ def _dispatch_options(offer, intent, pin_tier):
     return (o, keep)
 
 
+def _report(dec):
+    """A decoder's dispatch report as a dict, or None."""
+    r = lib.wai_decoder_dispatch_report(dec)
+    if not r:
+        return None
+    text = ctypes.c_char_p()
+    _check(lib.wai_dispatch_report_json_alloc(None, r, ctypes.byref(text)), "report")
+    try:
+        return json.loads(text.value.decode())
+    finally:
+        lib.wai_dispatch_report_json_free(None, text)
+
+
+def _outputs(dec):
+    outputs = []
+    while True:
+        o = _lib.Output()
+        _check(lib.wai_decoder_receive(dec, ctypes.byref(o)), "receive")
+        if o.kind == 0:
+            return outputs
+        outputs.append(_array(o))
+
+
+def _symbols_digest(dec):
+    digest = (ctypes.c_uint8 * 32)()
+    return bytes(digest).hex() if lib.wai_decoder_symbols_digest(dec, digest) else None
+
+
 class Decoder:
     """A decoder kept across payloads: the frames of a frame-form stream
     (each send one frame, in order), or a player's run of images with its
@@ -229,24 +257,11 @@ class Decoder:
         st = lib.wai_decoder_send(self._dec, payload, len(payload), ctypes.byref(cost))
         if cost.output_bytes or cost.working_bytes:
             self.cost = _cost_dict(cost)
-        r = lib.wai_decoder_dispatch_report(self._dec)
-        if r:
-            text = ctypes.c_char_p()
-            _check(lib.wai_dispatch_report_json_alloc(None, r, ctypes.byref(text)), "report")
-            self.report = json.loads(text.value.decode())
-            lib.wai_dispatch_report_json_free(None, text)
+        self.report = _report(self._dec)
         if st != 0:
             raise WaiError(st, "decode", self.report)
-        outputs = []
-        while True:
-            o = _lib.Output()
-            _check(lib.wai_decoder_receive(self._dec, ctypes.byref(o)), "receive")
-            if o.kind == 0:
-                break
-            outputs.append(_array(o))
-        digest = (ctypes.c_uint8 * 32)()
-        if lib.wai_decoder_symbols_digest(self._dec, digest):
-            self.symbols_digest = bytes(digest).hex()
+        outputs = _outputs(self._dec)
+        self.symbols_digest = _symbols_digest(self._dec)
         return outputs
 
     @property
@@ -293,6 +308,70 @@ def decode(payload, set=None, capability=None, max_cost=None, max_memory=None, t
                  pin_tier) as d:
         outputs = d.send(payload)
         return Decoded(outputs, d.cost, d.capability, d.report, d.symbols_digest)
+
+
+def route(candidates, max_cost=None, max_memory=None, threads=0, cpu_level=None):
+    """Decodes the first of candidates the sink can decode through
+    (integer-payloads §8): each a dict with "payload" and optionally "set",
+    "capability", "offer", "intent", "pin_tier" (decode's meanings; a
+    candidate's pin_tier is its own set's), as a WAI1's capability and its
+    fallback, or a WAI2's entries, give them. A routing refusal
+    (set_incomplete, not_dispatchable, unsupported_capability,
+    cost_over_limit) moves on to the next; any other ends the route. Returns
+    a Decoded whose .route lists each candidate tried as (capability,
+    code); a refusal raises WaiError with .route (and .report) set."""
+    candidates = list(candidates)
+    if not candidates:
+        raise ValueError("route: no candidates")
+    ctx = _Context(threads, cpu_level)
+    keep, sets = [], []
+    dec = ctypes.c_void_p()
+    try:
+        arr = (_lib.RouteCandidate * len(candidates))()
+        names = []
+        for c, cand in zip(arr, candidates):
+            payload = bytes(cand["payload"])
+            keep.append(payload)
+            c.payload, c.len = payload, len(payload)
+            cap = cand.get("capability")
+            if cap is None:
+                found = lib.wai_capability_detect(payload, len(payload))
+                names.append(found[0].decode() if found else None)
+            else:
+                names.append(cap)
+                keep.append(cap.encode())
+                c.capability = keep[-1]
+            sets.append(_Set(ctx, _members(cand.get("set"))))
+            c.set = sets[-1].ptr if sets[-1].ptr else None
+            if any(cand.get(k) is not None for k in ("offer", "intent", "pin_tier")):
+                opts = _dispatch_options(cand.get("offer"), cand.get("intent"), cand.get("pin_tier"))
+                keep.append(opts)
+                c.dispatch = ctypes.cast(ctypes.byref(opts[0]), ctypes.c_void_p)
+        cfg = _lib.DecoderConfig()
+        lib.wai_decoder_config_default(ctypes.byref(cfg))
+        cfg.max_cost = NO_LIMIT if max_cost is None else int(max_cost)
+        cfg.max_memory = NO_LIMIT if max_memory is None else int(max_memory)
+        ended = ctypes.c_size_t()
+        statuses = (ctypes.c_int * len(candidates))()
+        st = lib.wai_decode_route(ctx.ptr, ctypes.byref(cfg), arr, len(candidates),
+                                  ctypes.byref(dec), ctypes.byref(ended), statuses)
+        tried = [(names[i], lib.wai_status_name(statuses[i]).decode())
+                 for i in range(ended.value + 1)]
+        report = _report(dec) if dec else None
+        if st != 0:
+            e = WaiError(st, "route", report)
+            e.route = tried
+            raise e
+        d = Decoded(_outputs(dec), None, lib.wai_decoder_capability(dec).decode(), report,
+                    _symbols_digest(dec))
+        d.route = tried
+        return d
+    finally:
+        if dec:
+            lib.wai_decoder_destroy(dec)
+        for s in sets:
+            s.close()
+        ctx.close()
 
 
 def inspect(payload, set=None, capability=None):

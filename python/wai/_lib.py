@@ -67,6 +67,12 @@ class DispatchOptions(ctypes.Structure):
                 ("reserved", ctypes.c_uint8 * 32)]
 
 
+class RouteCandidate(ctypes.Structure):
+    _fields_ = [("capability", ctypes.c_char_p), ("payload", ctypes.c_char_p),
+                ("len", ctypes.c_size_t), ("set", ctypes.c_void_p), ("dispatch", ctypes.c_void_p),
+                ("reserved", ctypes.c_uint8 * 32)]
+
+
 class HyperEncodeResult(ctypes.Structure):
     _fields_ = [("payload", ctypes.POINTER(ctypes.c_uint8)), ("payload_len", ctypes.c_size_t),
                 ("h", ctypes.c_uint32), ("w", ctypes.c_uint32), ("coded_h", ctypes.c_uint32),
@@ -99,6 +105,8 @@ _sig("wai_set_destroy", None, vp)
 _sig("wai_set_add", i32, vp, ctypes.c_char_p, ctypes.c_char_p, sz)
 _sig("wai_decoder_config_default", None, ctypes.POINTER(DecoderConfig))
 _sig("wai_decoder_create", i32, vp, ctypes.POINTER(DecoderConfig), ctypes.POINTER(vp))
+_sig("wai_decode_route", i32, vp, ctypes.POINTER(DecoderConfig), ctypes.POINTER(RouteCandidate), sz,
+     ctypes.POINTER(vp), ctypes.POINTER(sz), ctypes.POINTER(ctypes.c_int))
 _sig("wai_dispatch_parse_offer", i32, ctypes.c_char_p, ctypes.POINTER(Path), sz, ctypes.POINTER(sz))
 _sig("wai_decoder_destroy", None, vp)
 _sig("wai_decoder_capability", ctypes.c_char_p, vp)

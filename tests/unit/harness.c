@@ -155,6 +155,7 @@ int main(int argc, char **argv) {
     suite_codecs();
     suite_corpus();
     suite_motion_diff();
+    suite_route();
     suite_motion();
     suite_encode();
     suite_hyper_encode();

@@ -31,6 +31,8 @@ typedef struct decode_options {
     wai_cpu_level cpu_level;  /* --cpu-level: HOST, no cap */
     int json, force;
     dispatch_opts dispatch;
+    const char *fallback;     /* --fallback CAPABILITY[:FILE] */
+    const char *fallback_set; /* --fallback-set DIR */
 } decode_options;
 
 static int take_fps(const cli_opt *opt, char *value, void *field) {
@@ -147,6 +149,18 @@ static const cli_opt decode_opts[] = {
     {.name = "--format", .value = "FMT", .offset = D(out_format),
      .help = "whatever OUT's name: y4m, y4m420, rgb, ppm or png (frames,\n"
              "images); wav or s16le (PCM); png or pgm (planes)"},
+    {.name = "--fallback", .value = "CAP[:FILE]", .offset = D(fallback),
+     .help = "route as integer-payloads §8 says: when the decode\n"
+             "is refused with a routing code (set_incomplete,\n"
+             "not_dispatchable, unsupported_capability,\n"
+             "cost_over_limit) before any output, decode FILE (the\n"
+             "same FILEs when not given) through CAP instead, as a\n"
+             "WAI1's fallback; any other refusal is final and the\n"
+             "fallback is not tried. --json adds \"route\": each\n"
+             "capability tried and its status"},
+    {.name = "--fallback-set", .value = "DIR", .offset = D(fallback_set),
+     .help = "the fallback's parameter set (its own; --pin and\n"
+             "--pin-tier are the primary's alone)"},
     {.name = "--fps", .value = "N[/D]", .offset = D(fps), .parse = take_fps,
      .must = "N or N/D (positive integers)",
      .help = "the Y4M frame rate, N/D frames a second (default 25,\n"
@@ -190,6 +204,10 @@ static int parse_options(int argc, char **argv, decode_options *o, int *first_fi
         return cli_usage_error("decode", "-o - and --json both want standard output");
     if (o->dispatch.report && o->json)
         return cli_usage_error("decode", "--report and --json both print; --json carries the report");
+    if (o->fallback_set && !o->fallback)
+        return cli_usage_error("decode", "--fallback-set needs --fallback");
+    if (o->fallback && (o->fallback[0] == '\0' || o->fallback[0] == ':'))
+        return cli_usage_error("decode", "--fallback %s: no capability", o->fallback);
     return 0;
 }
 
@@ -229,8 +247,17 @@ static const char *report_text(const wai_decoder *dec, char *buf, size_t size) {
     return buf;
 }
 
+/* A route's first candidate, when the decode was its fallback. */
+typedef struct route_state {
+    int final;                 /* this attempt is the last: print whatever it gives */
+    int routed;                /* the attempt routed on: the fallback runs next */
+    const char *first_cap;     /* the first candidate's capability and status */
+    wai_status first_status;
+} route_state;
+
 static void print_result_json(const char *capability, wai_status st, const decode_result *r,
-                              const uint8_t *digest, const char *report) {
+                              const uint8_t *digest, const char *report,
+                              const route_state *rs) {
     printf("{\"capability\": ");
     if (capability) json_put_string(stdout, capability);
     else printf("null");
@@ -248,6 +275,23 @@ static void print_result_json(const char *capability, wai_status st, const decod
         json_put_hex(stdout, digest, 32);
     }
     if (report) printf(", \"report\": %s", report);
+    if (rs) {
+        printf(", \"route\": [");
+        if (rs->final) {
+            printf("{\"capability\": ");
+            if (rs->first_cap) json_put_string(stdout, rs->first_cap);
+            else printf("null");
+            printf(", \"status\": ");
+            json_put_string(stdout, wai_status_name(rs->first_status));
+            printf("}, ");
+        }
+        printf("{\"capability\": ");
+        if (capability) json_put_string(stdout, capability);
+        else printf("null");
+        printf(", \"status\": ");
+        json_put_string(stdout, wai_status_name(st));
+        printf("}]");
+    }
     printf("}\n");
 }
 
@@ -344,17 +388,18 @@ static void print_summary(const decode_run *r, const char *cap_name) {
            r->n_files > 1 ? " (the stream of all FILEs)" : "");
 }
 
-static int cmd_decode(int argc, char **argv) {
-    decode_options o;
-    int first = 0;
-    uint64_t given;
-    int rc = parse_options(argc, argv, &o, &first, &given);
-    if (rc != 0) return rc;
+/* One candidate's decode, start to end: its files, set and capability in
+ * opts. rs (NULL without --fallback) says whether it is the last; one
+ * that is not and routes before any output prints nothing and sets
+ * rs->routed (what it would have written is never renamed into place). */
+static int decode_attempt(const decode_options *opts, char **names, int n_files, uint64_t given,
+                          route_state *rs) {
+    decode_options o = *opts;
     decode_run r;
     memset(&r, 0, sizeof r);
     r.o = &o;
-    r.names = argv + first;
-    r.n_files = argc - first;
+    r.names = names;
+    r.n_files = n_files;
     cli_inputs_init(&r.inputs, o.force);
     int exit_status = EXIT_USAGE;
     wai_context *ctx = NULL;
@@ -438,7 +483,17 @@ static int cmd_decode(int argc, char **argv) {
     const char *rep = report_text(dec, report, sizeof report);
     uint8_t digest[32];
     int has_digest = dec && wai_decoder_symbols_digest(dec, digest);
-    if (o.json) print_result_json(cap_name, st, &r.result, has_digest ? digest : NULL, rep);
+    if (rs && !rs->final && wai_status_kind_of(st) == WAI_KIND_ROUTE && r.result.count == 0) {
+        rs->routed = 1;
+        rs->first_cap = cap_name;
+        rs->first_status = st;
+        if (!o.json)
+            fprintf(stderr, "wai decode: %s: %s: %s, so the fallback\n", r.names[0],
+                    cap_name ? cap_name : "(no capability)", wai_status_name(st));
+        exit_status = EXIT_REFUSED;
+        goto done;
+    }
+    if (o.json) print_result_json(cap_name, st, &r.result, has_digest ? digest : NULL, rep, rs);
     else if (o.dispatch.report && rep) printf("%s\n", rep);
     else if (st != WAI_ok)
         print_refusal(r.refused_file, st, dec);
@@ -453,4 +508,34 @@ done:
     cli_file_free(&r.file);
     cli_inputs_free(&r.inputs);
     return exit_status;
+}
+
+static int cmd_decode(int argc, char **argv) {
+    decode_options o;
+    int first = 0;
+    uint64_t given;
+    int rc = parse_options(argc, argv, &o, &first, &given);
+    if (rc != 0) return rc;
+    if (!o.fallback) return decode_attempt(&o, argv + first, argc - first, given, NULL);
+    route_state rs = {0, 0, NULL, WAI_ok};
+    rc = decode_attempt(&o, argv + first, argc - first, given, &rs);
+    if (!rs.routed) return rc;
+    /* The fallback: its capability, its payload (or the same FILEs), its
+     * own set; the primary's pins are not its (neural-dispatch §2). */
+    size_t cap_len = strcspn(o.fallback, ":");
+    char *cap = malloc(cap_len + 1);
+    if (!cap) return EXIT_USAGE;
+    memcpy(cap, o.fallback, cap_len);
+    cap[cap_len] = '\0';
+    char *file = o.fallback[cap_len] == ':' ? (char *)o.fallback + cap_len + 1 : NULL;
+    decode_options fo = o;
+    fo.capability = cap;
+    fo.set_dir = o.fallback_set;
+    fo.pin = NULL;
+    fo.dispatch.options.pin_tier = NULL;
+    rs.final = 1;
+    rc = file ? decode_attempt(&fo, &file, 1, given, &rs)
+              : decode_attempt(&fo, argv + first, argc - first, given, &rs);
+    free(cap);
+    return rc;
 }

@@ -22,6 +22,19 @@ export interface DecodeOptions {
   offer?: string;
 }
 
+/** One candidate of a route: a WAI1's capability or fallback, a WAI2's entry. */
+export interface RouteCandidate extends Omit<DecodeOptions, "maxCost" | "maxMemory"> {
+  payload: Uint8Array | ArrayBuffer;
+}
+
+/** A route's result: the last tried candidate's decode, and each tried one's status. */
+export type RouteResult = DecodeResult & { route: { capability: string | null; status: string }[] };
+
+/** integer-payloads §8's routing codes. */
+export declare const ROUTING_CODES: string[];
+/** Whether a refusal with this code moves a route on. */
+export declare function routes(code: string): boolean;
+
 export interface Cost {
   output_bytes: number;
   entropy_steps: number;
@@ -101,6 +114,9 @@ export declare class Decoder {
 
 export declare class Wai {
   decode(payload: Uint8Array | ArrayBuffer, options?: DecodeOptions): DecodeResult;
+  /** The first candidate the sink can decode through (integer-payloads §8):
+   * routing refusals move on, any other ends the route. */
+  route(candidates: RouteCandidate[], options?: { maxCost?: bigint | number; maxMemory?: bigint | number }): RouteResult;
   /** Every capability, a float one's networks on the page's WebNN
    * (options.ml: default navigator.ml; null for none), an integer one's on
    * the page's GPU where it has one (options.gpu false: the CPU). */

@@ -8,6 +8,7 @@
 //   const r = wai.decode(payloadBytes, { set: { "g_s.whm": ..., ... } });
 //   if (r.ok) for (const o of r.outputs) ...;  else console.log(r.status);
 import { decodeFloat } from "./float.js";
+import { routes } from "./statuses.js";
 import { instantiate, threadsSource } from "./wasm.js";
 import { WgslDevice } from "./wgsl.js";
 
@@ -307,6 +308,30 @@ export class Wai {
       d.close();
     }
   }
+  /** Decodes the first of `candidates` the sink can decode through
+   * (integer-payloads §8): each { payload, capability?, set?, intent?,
+   * pinTier?, offer? } (decode()'s options; a candidate's pinTier is its
+   * own set's), as a WAI1's capability and fallback or a WAI2's entries
+   * give them; opts (maxCost, maxMemory) hold for all. A routing refusal
+   * (set_incomplete, not_dispatchable, unsupported_capability,
+   * cost_over_limit) moves on; any other ends the route with no fallback
+   * tried. The result is the last tried candidate's decode(), with
+   * `route`: each tried candidate's { capability, status }. */
+  route(candidates, opts = {}) {
+    if (!Array.isArray(candidates) || candidates.length === 0)
+      throw new TypeError("route: candidates is a non-empty array");
+    const tried = [];
+    for (let i = 0; ; i++) {
+      const { payload, ...own } = candidates[i];
+      const r = this.decode(payload, { maxCost: opts.maxCost, maxMemory: opts.maxMemory, ...own });
+      let capability = r.capability ?? own.capability ?? null;
+      if (!capability) {
+        try { capability = this.inspect(payload).capability; } catch { capability = null; }
+      }
+      tried.push({ capability, status: r.status });
+      if (!routes(r.status) || i + 1 === candidates.length) return { ...r, route: tried };
+    }
+  }
   /** Decodes one payload, a float capability's (wai.neural.bmshj2018)
    * included: its networks run on the page's WebNN (options.ml, default
    * navigator.ml; null: none), every other step in libwai's C. An integer
@@ -455,4 +480,4 @@ export function toImageData(output) {
   return new ImageData(rgba, width, height);
 }
 
-export { describeStatus } from "./statuses.js";
+export { describeStatus, routes, ROUTING_CODES } from "./statuses.js";

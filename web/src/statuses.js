@@ -49,3 +49,13 @@ export function describeStatus(code) {
 }
 
 export const STATUS_CODES = Object.keys(MEANING);
+
+/** integer-payloads §8's routing codes: the sink cannot decode through the
+ * capability, so a WAI1 goes on to its fallback, a WAI2 to its next entry.
+ * Every other refusal is final. */
+export const ROUTING_CODES = ["set_incomplete", "not_dispatchable", "unsupported_capability", "cost_over_limit"];
+
+/** Whether a refusal with `code` moves a route on (integer-payloads §8). */
+export function routes(code) {
+  return ROUTING_CODES.includes(code);
+}

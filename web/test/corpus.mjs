@@ -106,6 +106,26 @@ if (threads > 1) {
   }
   one.close();
 }
+// Routing (integer-payloads §8): a routing code moves on, any other stops.
+{
+  const image = readFileSync(join(repo, "examples", "hello.wih1"));
+  const clipBytes = readFileSync(join(repo, "examples", "hello.wiv1"));
+  const helloSet = setOf(join(repo, "examples", "hello_set"));
+  const fallback = { payload: clipBytes, capability: "wai.video.int_motion" };
+  const same = (r, want) => JSON.stringify(r.route) === JSON.stringify(want);
+  let r = wai.route([{ payload: image }, fallback]);
+  check(r.ok && r.outputs.length === 3 && same(r, [{ capability: "wai.neural.int_hyper", status: "set_incomplete" },
+    { capability: "wai.video.int_motion", status: "ok" }]), `route: set_incomplete moves on: ${JSON.stringify(r.route)}`);
+  r = wai.route([{ payload: image, set: helloSet, offer: "npu,wgsl" }, fallback]);
+  check(r.ok && r.route[0].status === "not_dispatchable", `route: not_dispatchable moves on: ${JSON.stringify(r.route)}`);
+  r = wai.route([{ payload: image, capability: "wai.video.unknown" }, fallback]);
+  check(r.ok && r.route[0].status === "unsupported_capability", `route: unsupported_capability: ${JSON.stringify(r.route)}`);
+  r = wai.route([{ payload: image, set: helloSet }, fallback], { maxCost: 1 });
+  check(r.status === "cost_over_limit" && r.route.length === 2, `route: cost_over_limit on both: ${JSON.stringify(r.route)}`);
+  r = wai.route([{ payload: image.subarray(0, 200), set: helloSet }, fallback]);
+  check(r.status === "stream_length" && same(r, [{ capability: "wai.neural.int_hyper", status: "stream_length" }]),
+    `route: stream_length is final: ${JSON.stringify(r.route)}`);
+}
 const caps = wai.capabilities();
 check(caps.some((c) => c.name === "wai.neural.bmshj2018" && c.tier === "none"), "capabilities");
 wai.close();
