@@ -30,11 +30,26 @@ WAI_API wai_status wai_set_add(wai_set *s, const char *name, const uint8_t *data
 WAI_API wai_status wai_set_add_borrowed(wai_set *s, const char *name, const uint8_t *data,
                                         size_t len);
 
-/* Pins a one-file set form-less, by its file's SHA-256 (§9, SPEC §3.1): a
- * decode whose member does not hash to it is set_incomplete. A capability
- * whose set has several files is pinned through its listing, which libwai
- * does not read, so a pin on such a set is set_incomplete too. */
+/* The member that lists a set's files (docs/spec-readings.md, L5): each
+ * other member's name, length and SHA-256 in one canonical JSON form. */
+#define WAI_SET_LISTING "listing.json"
+
+/* Pins the set (§9, SPEC §3.1). A decode then resolves the pin or is
+ * refused set_incomplete: the pin is the SHA-256 of the set's listing
+ * member, or, for a capability that reads one file, that file's own
+ * SHA-256 (form-less). A set of several files is pinned through its
+ * listing: with none, the pin does not resolve. Whether pinned or not, a
+ * set that carries a listing must match the files a decode reads (SPEC
+ * §3.1's check 5: each one listed with its length and SHA-256, the
+ * listing in its canonical form), else set_incomplete. */
 WAI_API wai_status wai_set_pin(wai_set *s, const uint8_t sha256[32]);
+
+/* The canonical listing of the set's members (every one but a member named
+ * WAI_SET_LISTING) into buf (size bytes, NUL-terminated when it fits);
+ * *need (may be NULL) its length without the NUL. invalid_argument when
+ * buf is short (then *need says how long it must be) or a member's name is
+ * not printable ASCII without '"' and '\'. Its SHA-256 is the set's pin. */
+WAI_API wai_status wai_set_listing_json(const wai_set *s, char *buf, size_t size, size_t *need);
 
 /* The number of members, and member i's name and bytes (i in order added). */
 WAI_API size_t wai_set_count(const wai_set *s);

@@ -128,6 +128,36 @@ class Decode(unittest.TestCase):
         self.assertEqual(c.exception.route, [("wai.neural.int_hyper", "cost_over_limit"),
                                              ("wai.video.int_motion", "cost_over_limit")])
 
+    def test_pin_through_the_listing(self):
+        set_dir = os.path.join(REPO, "examples/hello_set")
+        payload = read("examples/hello.wih1")
+        members = {n: read(os.path.join("examples/hello_set", n)) for n in os.listdir(set_dir)}
+        listing = wai.set_listing(members)
+        self.assertTrue(listing.startswith(b'{"kind":"wai.prior.set","members":[{"name":"entropy.json"'))
+        pin = wai.set_pin(members)
+        tool = os.environ.get("WAI_TOOL")
+        if tool:  # the tool's listing is the module's
+            out = subprocess.run([tool, "set", "list", set_dir], capture_output=True, check=True)
+            self.assertEqual(out.stdout, listing)
+        # Several files, no listing: the pin does not resolve.
+        with self.assertRaises(wai.WaiError) as c:
+            wai.decode(payload, set=members, pin=pin)
+        self.assertEqual(c.exception.code, "set_incomplete")
+        listed = dict(members, **{"listing.json": listing})
+        d = wai.decode(payload, set=listed, pin=pin)
+        self.assertEqual(d.outputs[0].kind, "image")
+        self.assertEqual(wai.set_pin(listed), pin)  # the listing leaves itself out
+        with self.assertRaises(wai.WaiError) as c:
+            wai.decode(payload, set=listed, pin="00" + pin[2:] if pin[:2] != "00" else "11" + pin[2:])
+        self.assertEqual(c.exception.code, "set_incomplete")
+        # Check 5 without a pin: a file read that is not the file listed.
+        changed = dict(listed, **{"h_s.whm": members["h_s.whm"] + b"x"})
+        with self.assertRaises(wai.WaiError) as c:
+            wai.decode(payload, set=changed)
+        self.assertEqual(c.exception.code, "set_incomplete")
+        with self.assertRaises(ValueError):
+            wai.decode(payload, set=listed, pin="abc")
+
     def test_set_as_a_mapping_and_threads(self):
         set_dir = os.path.join(REPO, "examples/hello_set")
         members = {n: read(os.path.join("examples/hello_set", n)) for n in os.listdir(set_dir)}

@@ -12,6 +12,7 @@ Errors raise wai.WaiError, whose .code is the spec's code verbatim
 ("cost_over_limit", "stream_exhausted", ...). numpy in and out; Debian's
 python3-numpy is enough. The C library is found as wai/_lib.py says."""
 import ctypes
+import hashlib
 import json
 import math
 import os
@@ -111,7 +112,8 @@ class _Context:
 
 
 def _members(set_):
-    """A set given as a directory (every file in it) or a mapping of member
+    """A set given as a directory (every file in it whose name does not
+    start with '.', as `wai set list` reads one) or a mapping of member
     names to bytes."""
     if set_ is None:
         return None
@@ -120,7 +122,7 @@ def _members(set_):
         out = {}
         for name in sorted(os.listdir(d)):
             p = os.path.join(d, name)
-            if os.path.isfile(p):
+            if os.path.isfile(p) and not name.startswith("."):
                 with open(p, "rb") as f:
                     out[name] = f.read()
         return out
@@ -128,15 +130,20 @@ def _members(set_):
 
 
 class _Set:
-    def __init__(self, ctx, members):
+    def __init__(self, ctx, members, pin=None):
         self.ptr = ctypes.c_void_p()
         self.keep = []
-        if members is None:
+        if members is None and pin is None:
             return
         _check(lib.wai_set_create(ctx.ptr, ctypes.byref(self.ptr)), "set")
-        for name, data in members.items():
+        for name, data in (members or {}).items():
             self.keep.append(data)
             _check(lib.wai_set_add(self.ptr, name.encode(), data, len(data)), f"set member {name}")
+        if pin is not None:
+            digest = bytes.fromhex(pin) if isinstance(pin, str) else bytes(pin)
+            if len(digest) != 32:
+                raise ValueError("pin: a SHA-256, 64 hexadecimal digits")
+            _check(lib.wai_set_pin(self.ptr, digest), "pin")
 
     def close(self):
         if self.ptr:
@@ -224,14 +231,14 @@ class Decoder:
     or call close()."""
 
     def __init__(self, capability=None, set=None, max_cost=None, max_memory=None, threads=0,
-                 cpu_level=None, offer=None, intent=None, pin_tier=None):
+                 cpu_level=None, offer=None, intent=None, pin_tier=None, pin=None):
         self._ctx = _Context(threads, cpu_level)
         self._dec = ctypes.c_void_p()
         self._dispatch = None
         try:
             if offer is not None or intent is not None or pin_tier is not None:
                 self._dispatch = _dispatch_options(offer, intent, pin_tier)
-            self._set = _Set(self._ctx, _members(set))
+            self._set = _Set(self._ctx, _members(set), pin)
             cfg = _lib.DecoderConfig()
             lib.wai_decoder_config_default(ctypes.byref(cfg))
             cfg.capability = capability.encode() if capability else None
@@ -291,7 +298,7 @@ class Decoder:
 
 
 def decode(payload, set=None, capability=None, max_cost=None, max_memory=None, threads=0,
-           cpu_level=None, offer=None, intent=None, pin_tier=None):
+           cpu_level=None, offer=None, intent=None, pin_tier=None, pin=None):
     """Decodes one payload (bytes): a clip, an image, a clip of samples or
     one frame. set: the parameter set of a neural capability, a directory
     or a {name: bytes} mapping. capability: None for the one the magic
@@ -303,9 +310,11 @@ def decode(payload, set=None, capability=None, max_cost=None, max_memory=None, t
     offer, intent, pin_tier: neural-dispatch's options (the paths offered,
     in order, as a list or "npu,int"; the envelope's intent; the set pin's
     tier token); when every path is refused the WaiError is
-    not_dispatchable, its .report saying why for each."""
+    not_dispatchable, its .report saying why for each. pin: the set's pin
+    (hex or 32 bytes): its listing.json's SHA-256 (set_listing), or a
+    one-file set's file's; one that does not resolve is set_incomplete."""
     with Decoder(capability, set, max_cost, max_memory, threads, cpu_level, offer, intent,
-                 pin_tier) as d:
+                 pin_tier, pin) as d:
         outputs = d.send(payload)
         return Decoded(outputs, d.cost, d.capability, d.report, d.symbols_digest)
 
@@ -341,7 +350,7 @@ def route(candidates, max_cost=None, max_memory=None, threads=0, cpu_level=None)
                 names.append(cap)
                 keep.append(cap.encode())
                 c.capability = keep[-1]
-            sets.append(_Set(ctx, _members(cand.get("set"))))
+            sets.append(_Set(ctx, _members(cand.get("set")), cand.get("pin")))
             c.set = sets[-1].ptr if sets[-1].ptr else None
             if any(cand.get(k) is not None for k in ("offer", "intent", "pin_tier")):
                 opts = _dispatch_options(cand.get("offer"), cand.get("intent"), cand.get("pin_tier"))
@@ -372,6 +381,28 @@ def route(candidates, max_cost=None, max_memory=None, threads=0, cpu_level=None)
         for s in sets:
             s.close()
         ctx.close()
+
+
+def set_listing(set):
+    """A set's canonical listing (bytes; docs/spec-readings.md, L5): every
+    member but listing.json, by name, with its length and SHA-256. Written
+    into the set as "listing.json", its SHA-256 (set_pin) pins the set."""
+    ctx = _Context(1)
+    s = _Set(ctx, _members(set) or {})
+    try:
+        need = ctypes.c_size_t()
+        lib.wai_set_listing_json(s.ptr, None, 0, ctypes.byref(need))
+        buf = ctypes.create_string_buffer(need.value + 1)
+        _check(lib.wai_set_listing_json(s.ptr, buf, len(buf), None), "listing")
+        return buf.raw[:need.value]
+    finally:
+        s.close()
+        ctx.close()
+
+
+def set_pin(set):
+    """The pin over a set: the SHA-256 (hex) of its listing."""
+    return hashlib.sha256(set_listing(set)).hexdigest()
 
 
 def inspect(payload, set=None, capability=None):

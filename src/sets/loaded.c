@@ -7,6 +7,7 @@
 
 #include "common/alloc.h"
 #include "formats/whm1.h"
+#include "sets/listing.h"
 #include "sets/set.h"
 #include "wai/wai_hash.h"
 
@@ -28,9 +29,16 @@ wai_status wai_set_check_members(const wai_set_kind *k, const wai_set *set) {
     size_t len = 0;
     for (size_t i = 0; i < n; i++)
         if (wai_set_find(set, k->members[i], &data, &len) != WAI_ok) return WAI_set_incomplete;
+    /* Check 5: a listing the set carries covers the files this decode reads. */
+    int listed = wai_set_find(set, WAI_SET_LISTING, &data, &len) == WAI_ok;
+    if (listed && wai_listing_check(data, len, set, k->members, n) != WAI_ok)
+        return WAI_set_incomplete;
     if (!set->pinned) return WAI_ok;
-    if (n != 1) return WAI_set_incomplete; /* several files pin through a listing */
-    const uint8_t *d = wai_set_member_sha256(set, k->members[0]);
+    /* The pin: over the listing, or form-less over a one-file set's file. */
+    const uint8_t *d = listed ? wai_set_member_sha256(set, WAI_SET_LISTING) : NULL;
+    if (d && memcmp(d, set->pin, 32) == 0) return WAI_ok;
+    if (n != 1) return WAI_set_incomplete;
+    d = wai_set_member_sha256(set, k->members[0]);
     return d && memcmp(d, set->pin, 32) == 0 ? WAI_ok : WAI_set_incomplete;
 }
 

@@ -61,9 +61,11 @@ struct wai_loaded_set {
 #define WAI_LOADED(l, type) ((const type *)(l)->own)
 
 /* §7 step 1's first half: every member of the kind present, in §9's order
- * (set_incomplete, reading N1); then a pin, if the set has one: the kind
- * reads one member and that file's SHA-256 is the pin (set_incomplete
- * otherwise). Reads no more than the pin's hash; nothing is cached. */
+ * (set_incomplete, reading N1); then SPEC §3.1's check 5 where the set
+ * carries a listing (sets/listing.h); then a pin, if the set has one: the
+ * listing's SHA-256, or the one member's when the kind reads one
+ * (set_incomplete otherwise). Reads no more than the listing and the
+ * members' hashes taken when they were added; nothing is cached. */
 wai_status wai_set_check_members(const wai_set_kind *k, const wai_set *set);
 
 /* Loads a set that passed wai_set_check_members with k's loader, counting

@@ -142,11 +142,12 @@ expect_out "digest of -dash.wiv1 after --" "$(cd "$TMP" && sha256sum -- -dash.wi
 # --name=value form (whatever else the command then says, it is not
 # "unknown option").
 commands=$("$WAI" --help | sed -n '/^commands:/,/^$/p' | awk '/^  [a-z]/ && $1 != "help" {print $1}')
-[ "$(echo "$commands" | wc -w)" -eq 12 ] && ok || fail "the overview lists 12 commands: $commands"
+[ "$(echo "$commands" | wc -w)" -eq 13 ] && ok || fail "the overview lists 13 commands: $commands"
 mkdir "$TMP/accept"
 for c in $commands; do
     sub=
     [ "$c" = receipt ] && sub=seal
+    [ "$c" = set ] && sub=list
     expect_exit 0 "help --options $c" -- "$WAI" help --options "$c"
     cp "$TMP/out" "$TMP/rows"
     [ -s "$TMP/rows" ] && ok || fail "$c: no option rows"

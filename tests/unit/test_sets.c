@@ -111,7 +111,8 @@ static void test_members_and_pin(void) {
     wai_set_destroy(s);
 
     /* A pin that is the file's hash decodes; any other is set_incomplete;
-     * a pin on a set of several files is set_incomplete. */
+     * a pin on a set of several files without a listing is set_incomplete
+     * (with one: listing_pin below). */
     char hex[65];
     wai_set *splat = corpus_set(ctx, "wai.splat.int_codec", "neural/splat/set0");
     const uint8_t *g;
@@ -137,6 +138,118 @@ static void test_members_and_pin(void) {
 
 /* Recency: with room for two sets, loading a third evicts the one used
  * least recently; a set larger than the budget is never kept. */
+/* A copy of the hyper set with `listing` (len bytes; NULL: none) as its
+ * listing member and, when pin is not NULL, pinned. */
+static wai_set *listed_set(wai_context *ctx, const char *listing, size_t len, const uint8_t *pin) {
+    wai_set *s = corpus_set(ctx, "wai.neural.int_hyper", "neural/hyper/set0");
+    if (!s) return NULL;
+    if (listing) wai_set_add(s, WAI_SET_LISTING, (const uint8_t *)listing, len);
+    if (pin) wai_set_pin(s, pin);
+    return s;
+}
+
+static wai_status decode_listed(wai_context *ctx, const char *listing, const uint8_t *pin) {
+    char hex[65];
+    wai_set *s = listed_set(ctx, listing, listing ? strlen(listing) : 0, pin);
+    wai_status st = s ? decode_one(ctx, "wai.neural.int_hyper", s, "neural/hyper/image0.wih1",
+                                   WAI_NO_COST_LIMIT, hex)
+                      : WAI_out_of_memory;
+    wai_set_destroy(s);
+    return st;
+}
+
+/* Replaces the first `from` in text (a listing) with `to`, into out. */
+static void edit(char *out, size_t size, const char *text, const char *from, const char *to) {
+    const char *at = strstr(text, from);
+    if (!at) {
+        snprintf(out, size, "%s", text);
+        return;
+    }
+    snprintf(out, size, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+}
+
+/* A set of several files pinned through its listing (docs/spec-readings.md,
+ * L5), and SPEC §3.1's check 5: each way the pin or the listing can fail
+ * is set_incomplete, the listing right is ok. */
+static void test_listing_pin(void) {
+    wai_context *ctx;
+    if (!CHECK(wai_context_create(NULL, &ctx) == WAI_ok)) return;
+    wai_set *s = corpus_set(ctx, "wai.neural.int_hyper", "neural/hyper/set0");
+    char listing[2048], bad[2100];
+    size_t need = 0;
+    if (!CHECK(s && wai_set_listing_json(s, listing, sizeof listing, &need) == WAI_ok)) return;
+    CHECK(need == strlen(listing));
+    static const char head[] = "{\"kind\":\"wai.prior.set\",\"members\":[{\"name\":\"entropy.json\",\"bytes\":";
+    CHECK(strncmp(listing, head, sizeof head - 1) == 0);
+    /* Names ascend; the listing leaves itself out; a short buffer says how long. */
+    CHECK(strstr(listing, "entropy.json") < strstr(listing, "g_s.whm") &&
+          strstr(listing, "g_s.whm") < strstr(listing, "h_s.whm"));
+    size_t need2 = 0;
+    CHECK(wai_set_listing_json(s, listing, 10, &need2) == WAI_invalid_argument && need2 == need);
+    wai_set_listing_json(s, listing, sizeof listing, NULL);
+    wai_set_destroy(s);
+    uint8_t pin[32];
+    wai_sha256_oneshot(listing, strlen(listing), pin);
+    s = listed_set(ctx, listing, strlen(listing), NULL);
+    char again[2048];
+    CHECK(s && wai_set_listing_json(s, again, sizeof again, NULL) == WAI_ok && strcmp(again, listing) == 0);
+    wai_set_destroy(s);
+
+    CHECK(decode_listed(ctx, listing, pin) == WAI_ok);          /* pinned through the listing */
+    CHECK(decode_listed(ctx, listing, NULL) == WAI_ok);         /* unpinned, check 5 holds */
+    CHECK(decode_listed(ctx, NULL, pin) == WAI_set_incomplete); /* several files, no listing */
+    uint8_t other[32];
+    memcpy(other, pin, 32);
+    other[0] ^= 1;
+    CHECK(decode_listed(ctx, listing, other) == WAI_set_incomplete); /* another listing's pin */
+    /* Each listing that breaks the form or disagrees with a file read. */
+    const char *g_entry = strstr(listing, "{\"name\":\"g_s.whm\"");
+    const char *h_entry = strstr(listing, ",{\"name\":\"h_s.whm\"");
+    if (!CHECK(g_entry && h_entry)) return wai_context_destroy(ctx);
+    struct {
+        const char *what, *from, *to;
+    } edits[] = {
+        {"a space", "\"members\":[", "\"members\": ["},
+        {"a newline at the end", "]}", "]}\n"},
+        {"another kind", "wai.prior.set", "wai.prior.sets"},
+        {"an uppercase digest", "\"sha256\":\"", "\"sha256\":\"A"},
+        {"a leading zero", "\"bytes\":", "\"bytes\":0"},
+        {"a length one more", "\"bytes\":", "\"bytes\":1"},
+        {"an escaped name", "\"name\":\"entropy.json\"", "\"name\":\"entropy\\u002ejson\""},
+        {"the listing listing itself", "\"name\":\"entropy.json\"", "\"name\":\"listing.json\""},
+    };
+    for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
+        edit(bad, sizeof bad, listing, edits[i].from, edits[i].to);
+        CHECK_MSG(strcmp(bad, listing) != 0, "%s: no edit", edits[i].what);
+        CHECK_MSG(decode_listed(ctx, bad, NULL) == WAI_set_incomplete, "%s: not refused", edits[i].what);
+        wai_sha256_oneshot(bad, strlen(bad), other);
+        CHECK_MSG(decode_listed(ctx, bad, other) == WAI_set_incomplete, "%s, pinned: not refused",
+                  edits[i].what);
+    }
+    /* A digest one bit off (the file read is not the file listed). */
+    snprintf(bad, sizeof bad, "%s", listing);
+    char *d = strstr(bad, "\"sha256\":\"") + 10;
+    *d = *d == '0' ? '1' : '0';
+    CHECK(decode_listed(ctx, bad, NULL) == WAI_set_incomplete);
+    /* A file read and not listed: h_s.whm's entry dropped. */
+    size_t h_at = (size_t)(h_entry - listing), h_len = strcspn(h_entry + 1, "}") + 2;
+    snprintf(bad, sizeof bad, "%.*s%s", (int)h_at, listing, listing + h_at + h_len);
+    CHECK_MSG(decode_listed(ctx, bad, NULL) == WAI_set_incomplete, "unlisted: %s", bad);
+    /* Out of order, and a name twice. */
+    size_t g_at = (size_t)(g_entry - listing);
+    snprintf(bad, sizeof bad, "%.*s%.*s,%.*s%s", (int)(g_at), listing, (int)(h_len - 1), h_entry + 1,
+             (int)(h_at - g_at), g_entry, listing + h_at + h_len);
+    CHECK_MSG(decode_listed(ctx, bad, NULL) == WAI_set_incomplete, "out of order: %s", bad);
+    snprintf(bad, sizeof bad, "%.*s%.*s%s", (int)(h_at + h_len), listing, (int)h_len, h_entry,
+             listing + h_at + h_len);
+    CHECK_MSG(decode_listed(ctx, bad, NULL) == WAI_set_incomplete, "twice: %s", bad);
+    /* A listing may list files this decode does not read. */
+    edit(bad, sizeof bad, listing, "]}", ",{\"name\":\"z.bin\",\"bytes\":0,\"sha256\":\""
+         "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\"}]}");
+    CHECK_MSG(decode_listed(ctx, bad, NULL) == WAI_ok, "an extra file: %s", bad);
+    wai_context_destroy(ctx);
+}
+
 static void test_lru(void) {
     wai_context *ctx;
     if (!CHECK(wai_context_create(NULL, &ctx) == WAI_ok)) return;
@@ -293,6 +406,7 @@ void suite_sets(void) {
 #endif
     harness_run("sets/presentation", test_presentation);
     harness_run("sets/members_and_pin", test_members_and_pin);
+    harness_run("sets/listing_pin", test_listing_pin);
     harness_run("sets/lru", test_lru);
     harness_run("sets/corpus_cold_and_warm", test_cold_and_warm);
 }

@@ -134,6 +134,6 @@ void cli_print_option_list(FILE *out, const cli_command *c);
 /* The commands, each defined in its file: argv[0] of its run is its name. */
 extern const cli_command inspect_command, decode_command, digest_command, capabilities_command,
     encode_command, graph_command, split_command, join_command, export_command, convert_command,
-    receipt_command, keygen_command;
+    receipt_command, keygen_command, set_command;
 
 #endif

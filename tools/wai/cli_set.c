@@ -89,6 +89,9 @@ static int load(const char *command, wai_context *ctx, const wai_capability *cap
     for (const char *const *p = encoder && cap ? wai_capability_encoder_members(cap) : NULL;
          p && *p && n < 8; p++)
         names[n++] = *p;
+    /* The set's listing, which a pin over several files resolves through
+     * and every decode checks the files it reads against. */
+    if (n < 8) names[n++] = WAI_SET_LISTING;
     for (size_t i = 0; dir && i < n; i++)
         if (add_member(command, out, dir, names[i], max_bytes, inputs) != 0) {
             cli_set_free(out);

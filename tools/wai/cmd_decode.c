@@ -57,8 +57,9 @@ static const cli_opt decode_opts[] = {
              "name (g_s.whm, h_s.whm, entropy.json; model.wam;\n"
              "g_s.whm): a member missing is set_incomplete"},
     {.name = "--pin", .value = "SHA256", .offset = D(pin),
-     .help = "a one-file set's pin: its file must have this SHA-256\n"
-             "(64 hex digits), else set_incomplete"},
+     .help = "the set's pin (64 hex digits): the SHA-256 of its\n"
+             "listing.json ('wai set pin DIR'), or of a one-file\n"
+             "set's file; one that does not resolve is set_incomplete"},
     DISPATCH_OPTS_ROWS(decode_options, dispatch),
     {.name = "--max-cost", .value = "N", .offset = D(max_cost), .parse = cli_take_u64,
      .must = "a decimal integer", .max = UINT64_MAX,

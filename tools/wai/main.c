@@ -8,7 +8,7 @@
 static const cli_command *const commands[] = {
     &inspect_command, &decode_command,  &digest_command, &capabilities_command,
     &encode_command,  &graph_command,   &split_command,  &join_command,
-    &export_command,  &convert_command, &receipt_command, &keygen_command,
+    &export_command,  &convert_command, &receipt_command, &keygen_command, &set_command,
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
