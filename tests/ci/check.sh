@@ -33,6 +33,7 @@ STEP_TIMEOUT=600   # no single test may hang the run
 
 TOTAL_PASSED=0
 TOTAL_FAILED=0
+TOTAL_SKIPPED=0
 FAILED_STEPS=()
 START=$SECONDS
 
@@ -59,6 +60,7 @@ show_build_log() {
 count() {
     TOTAL_PASSED=$((TOTAL_PASSED + $2))
     TOTAL_FAILED=$((TOTAL_FAILED + $3))
+    TOTAL_SKIPPED=$((TOTAL_SKIPPED + ${4:-0}))
     (($3 == 0)) || FAILED_STEPS+=("$1")
 }
 
@@ -92,16 +94,19 @@ exec_test() {
 # report_test NAME: adds the closing "N passed, N failed" line of NAME's log
 # to the totals and prints one line (and the log's tail on failure).
 report_test() {
-    local name="$1" log="$LOGS/$1.log" rc secs p f
+    local name="$1" log="$LOGS/$1.log" rc secs p f k
     read -r rc secs <"$LOGS/$name.status"
-    read -r p f < <(closing_counts "$log"; echo)
+    read -r p f k < <(closing_counts "$log"; echo)
+    k=${k:-0}
     if [[ -z "$p" ]]; then
         p=0 f=1   # crashed, hung or never got to its closing line
     elif ((rc != 0 && f == 0)); then
         f=1       # claimed success but exited non-zero
     fi
-    count "$name" "$p" "$f"
-    if ((f == 0)); then
+    count "$name" "$p" "$f" "$k"
+    if ((f == 0 && k > 0)); then
+        printf '  ok   %-28s %s passed, %s skipped (%ss)\n' "$name" "$p" "$k" "$secs"
+    elif ((f == 0)); then
         printf '  ok   %-28s %s passed (%ss)\n' "$name" "$p" "$secs"
     else
         printf '  FAIL %-28s %s passed, %s failed, exit %s (%ss); log: %s\n' \
@@ -331,6 +336,7 @@ main() {
     else
         echo "all steps passed"
     fi
+    ((TOTAL_SKIPPED == 0)) || echo "$TOTAL_SKIPPED skipped (a library this machine's build lacks)"
     echo "$TOTAL_PASSED passed, $TOTAL_FAILED failed"
     ((TOTAL_FAILED == 0))
 }

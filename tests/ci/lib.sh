@@ -65,9 +65,12 @@ find_program() {
     return 1
 }
 
-# closing_counts FILE: prints "PASSED FAILED" from the last
-# "N passed, N failed" line of FILE, or nothing when there is none.
+# closing_counts FILE: prints "PASSED FAILED SKIPPED" from the last
+# "N passed, N failed" line of FILE (", N skipped" after it where a test
+# could not run here: a build without the library it needs), or nothing
+# when there is none.
 closing_counts() {
-    grep -E '^[0-9]+ passed, [0-9]+ failed$' "$1" 2>/dev/null | tail -n 1 |
-        sed -E 's/^([0-9]+) passed, ([0-9]+) failed$/\1 \2/'
+    grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' "$1" 2>/dev/null | tail -n 1 |
+        sed -E 's/^([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?$/\1 \2 \4/' |
+        awk '{print $1, $2, ($3 == "" ? 0 : $3)}'
 }

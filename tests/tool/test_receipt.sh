@@ -15,7 +15,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 if ! "$WAI" keygen -o "$TMP/probe.key" >/dev/null 2>"$TMP/err"; then
     if grep -q 'no Ed25519' "$TMP/err"; then
         echo "test_receipt: this wai has no Ed25519 (libsodium): skipped"
-        echo "0 passed, 0 failed"
+        echo "0 passed, 0 failed, 1 skipped"
         exit 0
     fi
 fi
@@ -96,6 +96,26 @@ echo 262143328850 >"$TMP/pc/intel-rapl:0/max_energy_range_uj"
 expect_exit 0 "seal, a still counter" -- "$WAI" receipt seal --key "$TMP/k" --powercap "$TMP/pc" "$clip" -o "$TMP/r3.json"
 expect_contains "seal, a still counter" "energy: unmetered (the RAPL counters did not advance)" "$TMP/err"
 expect_contains "seal, a still counter" '"energy_provenance": null' "$TMP/r3.json"
+
+# A counter that moves: energy_uj a FIFO the test feeds, the meter reading
+# it when it looks for domains, before the decode and after it (1000, 1000,
+# then 2501000 uJ): a metered receipt of 2.5 J, OnChipCounter, that verifies.
+# Each value is one writer's open (the meter's fopen waits for it); the
+# pause lets the meter close before the next writer opens, so no two values
+# share one read.
+mkdir -p "$TMP/pm/intel-rapl:0"
+mkfifo "$TMP/pm/intel-rapl:0/energy_uj"
+echo 262143328850 >"$TMP/pm/intel-rapl:0/max_energy_range_uj"
+( for v in 1000 1000 2501000; do
+      timeout 30 bash -c "echo $v >'$TMP/pm/intel-rapl:0/energy_uj'" || exit 1
+      sleep 0.5
+  done ) &
+feeder=$!
+expect_exit 0 "seal, a moving counter" -- timeout 60 "$WAI" receipt seal --key "$TMP/k" --powercap "$TMP/pm" "$clip" -o "$TMP/r4.json"
+wait "$feeder" && ok || fail "the meter read the counter three times"
+expect_contains "metered: the class" '"energy_provenance": "OnChipCounter"' "$TMP/r4.json"
+expect_contains "metered: 2.5 J" '"joules_micro": 2500000' "$TMP/r4.json"
+expect_exit 0 "verify the metered receipt" -- "$WAI" receipt verify "$TMP/r4.json" "$clip"
 
 # Each member tampered in the text: refused, exit 1, with its reason.
 for member in codestream_hash clip_hash h w merkle_root work_pixel_ops joules_micro signer_pubkey signer_id sig receipt_hash frames; do

@@ -97,7 +97,8 @@ export async function buildGraph(context, desc, weights, inputShape) {
   return { graph, inputName, outputName, outputShape: out.shape, ops };
 }
 
-/** The plan a graph states (MLGraph.devices, where the browser has it): a
+/** The plan a graph states (MLGraph.devices, where the browser has it, read
+ * only with the webnnDevices option: a proposed extension, Issue #836): a
  * single device holds every operation; with several, each is counted as
  * holding one and the rest are unknown (the browser names devices, not
  * operations). */
@@ -184,7 +185,11 @@ export async function decodeFloat(mod, ctx, payload, opts, makeSet) {
           const tb = performance.now();
           graph = await buildGraph(context, desc, members["decoder.f32"], shape);
           timing[`build_${q.unit}_ms`] = performance.now() - tb;
-          answer("ok", placementOf(graph.graph, graph.ops));
+          // WebNN states no placement (neural-dispatch §5): the plan is
+          // unstated, and the report names the unit the context was made
+          // for, placement null. MLGraph.devices, a proposed extension
+          // (webnn.md §5.1), is read only when asked (webnnDevices).
+          answer("ok", opts.webnnDevices ? placementOf(graph.graph, graph.ops) : undefined);
         } catch (e) {
           timing[`error_${q.unit}`] = String(e?.message ?? e);
           answer("dispatch_backend_failed");

@@ -336,8 +336,12 @@ export class Wai {
    * included: its networks run on the page's WebNN (options.ml, default
    * navigator.ml; null: none), every other step in libwai's C. An integer
    * capability's networks run on the page's GPU (gpu/wgsl/integer, where
-   * it has one and options.gpu is not false), to the CPU's bits. The
-   * result is decode()'s, with `timing` (ms). */
+   * it has one and options.gpu is not false), to the CPU's bits. WebNN
+   * states no placement: the report names the unit a context was made for,
+   * placement null, and the first context whose graph builds and runs is
+   * the decode's; options.webnnDevices reads MLGraph.devices (a proposed
+   * extension) as the plan instead. The result is decode()'s, with
+   * `timing` (ms). */
   async decodeAsync(payload, opts = {}) {
     const b = bytesOf(payload, "payload");
     const name = opts.capability ?? this.inspect(b).capability;

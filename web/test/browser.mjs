@@ -9,9 +9,11 @@
 //     SHA-256s of tests/corpus/index.txt (the native decoder's);
 //   - the shipped bmshj2018 payloads decode through the browser's WebNN:
 //     their symbols digest is the native one, the picture within 40 dB of
-//     libwai's native float decode, and the report names the context that
-//     ran (Chromium states where each graph runs: a context made for the NPU
-//     or the GPU whose graph runs on the CPU is refused dispatch_not_placed);
+//     libwai's native float decode, and the report names the unit the
+//     context that ran was made for, placement null (WebNN states no
+//     placement: neural-dispatch §5), one graph built; with the opt-in
+//     webnnDevices, MLGraph.devices is the plan, and a context made for the
+//     NPU or the GPU whose graph runs on the CPU is refused dispatch_not_placed;
 //   - a decode that needs decode-equivalence creates no WebNN context;
 //   - screenshots of the page, checked not blank.
 // Without the flag: every WebNN path dispatch_unit_absent, the entropy stage
@@ -191,26 +193,43 @@ try {
     const r = await pageDecode(page, `${name}.b18f`);
     check(r.status === "ok", `${name} through WebNN: ${r.status} ${JSON.stringify(r.report)}`);
     check(r.digest === digests[name], `${name}: the symbols digest is the native one`);
-    check(r.report?.ran?.unit === "cpu" && r.report?.ran?.backend === "webnn",
-      `${name}: the report says cpu/webnn ran: ${JSON.stringify(r.report?.ran)}`);
-    for (const unit of ["npu", "gpu"]) {
-      const f = r.report?.refused?.find((x) => x.unit === unit && x.backend === "webnn");
-      check(f?.reason === "dispatch_not_placed", `${name}: the ${unit} context's graph runs on the CPU: ${f?.reason}`);
-    }
+    // WebNN states no placement (neural-dispatch §5): the first WebNN
+    // context the page's default offer asks for (npu/webnn) builds and runs,
+    // the report names that unit with placement null, and no other graph is
+    // built.
+    check(r.report?.ran?.unit === "npu" && r.report?.ran?.backend === "webnn" && r.report?.ran?.placement === null,
+      `${name}: the report says npu/webnn ran, placement null: ${JSON.stringify(r.report?.ran)}`);
+    check(!r.report?.refused?.some((x) => x.backend === "webnn"), `${name}: no WebNN path refused: ${JSON.stringify(r.report?.refused)}`);
+    const builds = Object.keys(r.timing ?? {}).filter((k) => k.startsWith("build_"));
+    check(builds.length === 1 && builds[0] === "build_npu_ms", `${name}: one graph built: ${builds.join(",")}`);
     const got = r.pic ? Buffer.from(r.pic, "base64") : Buffer.alloc(0);
     const db = got.length === pictures[name].length ? psnr(got, pictures[name]) : 0;
     check(db >= 40, `${name}: WebNN's picture within 40 dB of the native float decode: ${db.toFixed(2)} dB`);
     summary[name] = { psnr_vs_native: db, timing: r.timing, wall_ms: r.wallMs, report: r.report };
   }
-  // The NPU asked for by a WebNN path: Chromium's graph states the CPU.
+  // The NPU asked for by a WebNN path: its context runs, reported as the
+  // NPU's with placement null (the spec's evidence row, npu/webnn).
   const npu = await page.evaluate(async () => {
     const { wai, state } = window.__wai;
     const r = await wai.decodeAsync(state.payload, { set: state.set, offer: "npu/webnn/float,gpu,cpu" });
     return r.report;
   });
-  check(npu?.refused?.[0]?.unit === "npu" && npu.refused[0].reason === "dispatch_not_placed" &&
-    npu.ran?.unit === "cpu", `a context for the NPU: ${JSON.stringify(npu)}`);
+  check(npu?.ran?.unit === "npu" && npu.ran.backend === "webnn" && npu.ran.placement === null &&
+    npu.refused?.length === 0, `a context for the NPU: ${JSON.stringify(npu)}`);
   summary.npu_offer = npu;
+  // The opt-in extension: MLGraph.devices read as the plan. Chromium's graph
+  // states the CPU, so the NPU's and GPU's contexts are refused not_placed
+  // after their graphs are built, and the CPU's runs.
+  const dev = await page.evaluate(async () => {
+    const { wai, state } = window.__wai;
+    const r = await wai.decodeAsync(state.payload, { set: state.set, offer: "npu/webnn/float,gpu,cpu", webnnDevices: true });
+    return { report: r.report, builds: Object.keys(r.timing).filter((k) => k.startsWith("build_")) };
+  });
+  check(dev.report?.refused?.[0]?.unit === "npu" && dev.report.refused[0].reason === "dispatch_not_placed" &&
+    dev.report.refused[1]?.reason === "dispatch_not_placed" && dev.report.ran?.unit === "cpu" &&
+    dev.report.ran.placement?.cpu > 0 && dev.builds.length === 3,
+    `webnnDevices: ${JSON.stringify(dev)}`);
+  summary.devices_offer = dev.report;
   // decode-equivalence creates no context.
   const rep = await page.evaluate(async () => {
     const { wai, state } = window.__wai;
