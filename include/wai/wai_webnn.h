@@ -406,6 +406,30 @@ typedef struct wai_ml_transpose_options {
 WAI_WEBNN_API wai_status wai_ml_transpose(wai_ml_graph_builder *b, const wai_ml_operand *input,
                                           const wai_ml_transpose_options *o, wai_ml_operand **out);
 
+/* gemm(a, b, options): alpha * A' * B' + beta * C, A' = a or its transpose
+ * ([M, K]), B' = b or its transpose ([K, N]); a and b of rank 2, float32 or
+ * float16 and of one type; c, when given, of that type and unidirectionally
+ * broadcastable to [M, N] (TypeError otherwise). */
+typedef struct wai_ml_gemm_options {
+    const wai_ml_operand *c; /* NULL: none */
+    double alpha;            /* 1 */
+    double beta;             /* 1 */
+    int a_transpose;         /* 0 */
+    int b_transpose;         /* 0 */
+    const char *label;
+} wai_ml_gemm_options;
+
+WAI_WEBNN_API void wai_ml_gemm_options_default(wai_ml_gemm_options *o);
+WAI_WEBNN_API wai_status wai_ml_gemm(wai_ml_graph_builder *b, const wai_ml_operand *a,
+                                     const wai_ml_operand *bb, const wai_ml_gemm_options *o,
+                                     wai_ml_operand **out);
+
+/* matmul(a, b): a [..., M, K] times b [..., K, N], the leading dimensions
+ * broadcast (numpy); ranks at least 2, float32 or float16, one type. */
+WAI_WEBNN_API wai_status wai_ml_matmul(wai_ml_graph_builder *b, const wai_ml_operand *a,
+                                       const wai_ml_operand *bb, const wai_ml_operator_options *o,
+                                       wai_ml_operand **out);
+
 typedef enum wai_ml_padding_mode {
     WAI_ML_PAD_CONSTANT = 0,
     WAI_ML_PAD_EDGE,

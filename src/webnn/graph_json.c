@@ -438,6 +438,38 @@ static wai_status call(loader *L, const char *op, const args *a, wai_ml_operand 
         wai_ml_operator_options oo = {label_of(o)};
         return wai_ml_binary(L->b, (wai_ml_binary_op)k, x, y, &oo, out);
     }
+    if (strcmp(op, "matmul") == 0 || strcmp(op, "gemm") == 0) {
+        static const char *const allowed[] = {"a", "b", "options", NULL};
+        static const char *const gk[] = {"c", "alpha", "beta", "aTranspose", "bTranspose", "label",
+                                         NULL};
+        int gemm = op[0] == 'g';
+        if ((st = args_known(L, a, op, allowed)) || (st = operand_arg(L, arg(a, "a"), op, "a", &x)) ||
+            (st = operand_arg(L, arg(a, "b"), op, "b", &y)) ||
+            (st = options_of(L, a, op, gemm ? gk : label_only, &o)))
+            return st;
+        if (!gemm) {
+            wai_ml_operator_options oo = {label_of(o)};
+            return wai_ml_matmul(L->b, x, y, &oo, out);
+        }
+        wai_ml_gemm_options go;
+        wai_ml_gemm_options_default(&go);
+        const wai_json_value *cv = o ? wai_json_object_get(o, "c") : NULL;
+        if (cv && (st = operand_arg(L, cv, op, "c", &go.c))) return st;
+        const wai_json_value *al = o ? wai_json_object_get(o, "alpha") : NULL,
+                             *be = o ? wai_json_object_get(o, "beta") : NULL;
+        if ((al && !number_of(al, &go.alpha)) || (be && !number_of(be, &go.beta)))
+            return BAD(L, "graph: gemm's alpha and beta are numbers");
+        const char *flags[2] = {"aTranspose", "bTranspose"};
+        int *dst[2] = {&go.a_transpose, &go.b_transpose};
+        for (int i = 0; i < 2; i++) {
+            const wai_json_value *f = o ? wai_json_object_get(o, flags[i]) : NULL;
+            if (f && wai_json_type_of(f) != WAI_JSON_BOOL)
+                return BAD(L, "graph: gemm's %s is not a boolean", flags[i]);
+            *dst[i] = f && wai_json_bool(f);
+        }
+        go.label = label_of(o);
+        return wai_ml_gemm(L->b, x, y, &go, out);
+    }
     static const char *const input_options[] = {"input", "options", NULL};
     if ((k = index_of(unary_ops, op)) >= 0) {
         if ((st = args_known(L, a, op, input_options)) ||

@@ -83,7 +83,9 @@ typedef enum wai_ml_op_kind {
     WAI_ML_OP_SLICE,
     WAI_ML_OP_TRANSPOSE,
     WAI_ML_OP_PAD,
-    WAI_ML_OP_REDUCE
+    WAI_ML_OP_REDUCE,
+    WAI_ML_OP_GEMM,
+    WAI_ML_OP_MATMUL
 } wai_ml_op_kind;
 
 /* A convolution's attributes, defaults applied and checked. */
@@ -121,6 +123,7 @@ typedef struct wai_ml_op {
             float value;
         } pad;
         struct { uint32_t axes; int keep; } reduce; /* axes: a bit per axis */
+        struct { float alpha, beta; uint8_t a_transpose, b_transpose, has_c; } gemm;
     } a;
 } wai_ml_op;
 
@@ -286,6 +289,8 @@ void wai_ml_permute(const float *in, const wai_ml_operand_descriptor *d, const u
                     float *out);
 void wai_ml_ref_pad(const wai_ml_kernel_args *k);
 void wai_ml_ref_reduce(const wai_ml_kernel_args *k);
+void wai_ml_ref_gemm(const wai_ml_kernel_args *k);
+void wai_ml_ref_matmul(const wai_ml_kernel_args *k);
 
 /* The fast element-wise kernels (fast_elementwise.c): contiguous loops over
  * the context's threads for the operations float arithmetic gives

@@ -186,6 +186,8 @@ static wai_status run_op(wai_ml_context *c, const wai_ml_graph *g, wai_ml_op *op
     case WAI_ML_OP_TRANSPOSE: wai_ml_ref_transpose(&k); break;
     case WAI_ML_OP_PAD: wai_ml_ref_pad(&k); break;
     case WAI_ML_OP_REDUCE: wai_ml_ref_reduce(&k); break;
+    case WAI_ML_OP_GEMM: wai_ml_ref_gemm(&k); break;
+    case WAI_ML_OP_MATMUL: wai_ml_ref_matmul(&k); break;
     }
     wai_free(c->alloc, many);
     return st;

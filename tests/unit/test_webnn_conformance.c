@@ -165,9 +165,10 @@ static int run_case(wai_ml_context *c, const wai_json_value *cs, char *why, size
     return ok;
 }
 
-static void test_every_case(void) {
+/* Every case of one file, on both kernel sets. */
+static void every_case_of(const char *file) {
     size_t len;
-    uint8_t *text = harness_read_file("webnn/cases.json", &len);
+    uint8_t *text = harness_read_file(file, &len);
     if (!CHECK(text)) return;
     wai_json_doc *doc;
     if (!CHECK(wai_json_parse(NULL, text, len, &doc, NULL) == WAI_JSON_OK)) {
@@ -193,7 +194,7 @@ static void test_every_case(void) {
             CHECK_MSG(ok, "%s kernels, case %d '%s': %s", kk ? "reference" : "best", i,
                       wai_json_string(wai_json_object_get(cs, "name"), NULL), why);
         }
-        printf("webnn conformance (%s kernels): %d of %d cases pass\n",
+        printf("webnn conformance, %s (%s kernels): %d of %d cases pass\n", file,
                kk ? "reference" : "best", passed, n);
         wai_ml_context_destroy(c);
     }
@@ -202,6 +203,12 @@ static void test_every_case(void) {
     free(text);
 }
 
+/* WPT's cases, then ours for the operators WPT's data has none of
+ * (tests/webnn/gen_spec_cases.py: gemm, matmul). */
+static void test_every_case(void) { every_case_of("webnn/cases.json"); }
+static void test_every_spec_case(void) { every_case_of("webnn/cases_spec.json"); }
+
 void suite_webnn_conformance(void) {
     harness_run("webnn_conformance_every_case", test_every_case);
+    harness_run("webnn_conformance_spec_cases", test_every_spec_case);
 }

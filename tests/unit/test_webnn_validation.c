@@ -402,6 +402,69 @@ static void test_descriptions(void) {
                   "description %zu: %s", i, wai_ml_error_message(g_ml));
 }
 
+/* gemm and matmul: each TypeError of their method steps, the output's
+ * shape otherwise. */
+static void test_matrix_products(void) {
+    uint32_t s23[2] = {2, 3}, s34[2] = {3, 4}, s43[2] = {4, 3}, s24[2] = {2, 4}, s4[1] = {4};
+    uint32_t s21[2] = {2, 1}, s3[1] = {3}, s234[3] = {2, 3, 4}, s5342[4] = {5, 1, 4, 2};
+    wai_ml_operand *a, *y;
+    wai_ml_graph_builder *b = builder_with(2, s23, &a);
+    if (!CHECK(b)) return;
+    wai_ml_operand *b34 = constant(b, 2, s34), *b43 = constant(b, 2, s43), *c24 = constant(b, 2, s24);
+    wai_ml_operand *c4 = constant(b, 1, s4), *c21 = constant(b, 2, s21), *c3 = constant(b, 1, s3);
+    wai_ml_operand *v3 = constant(b, 1, s3), *t234 = constant(b, 3, s234);
+    wai_ml_gemm_options go;
+    wai_ml_gemm_options_default(&go);
+    CHECK(go.alpha == 1.0 && go.beta == 1.0 && !go.c && !go.a_transpose && !go.b_transpose);
+    CHECK(wai_ml_gemm(b, a, b34, NULL, &y) == WAI_ok && wai_ml_operand_descriptor_of(y)->shape[0] == 2 &&
+          wai_ml_operand_descriptor_of(y)->shape[1] == 4);
+    REFUSED(wai_ml_gemm(b, a, b43, NULL, &y), WAI_TypeError);  /* K 3 against 4 */
+    go.b_transpose = 1;
+    CHECK(wai_ml_gemm(b, a, b43, &go, &y) == WAI_ok);
+    go.b_transpose = 0;
+    go.a_transpose = 1;                                        /* A' is [3, 2]: K 2 against 3 */
+    REFUSED(wai_ml_gemm(b, a, b34, &go, &y), WAI_TypeError);
+    go.a_transpose = 0;
+    REFUSED(wai_ml_gemm(b, v3, b34, NULL, &y), WAI_TypeError); /* rank 1 */
+    REFUSED(wai_ml_gemm(b, t234, b34, NULL, &y), WAI_TypeError);
+    go.c = c24;
+    CHECK(wai_ml_gemm(b, a, b34, &go, &y) == WAI_ok);
+    go.c = c4;
+    CHECK(wai_ml_gemm(b, a, b34, &go, &y) == WAI_ok);
+    go.c = c21;
+    CHECK(wai_ml_gemm(b, a, b34, &go, &y) == WAI_ok);
+    go.c = c3;                                                 /* [3] does not broadcast to [2, 4] */
+    REFUSED(wai_ml_gemm(b, a, b34, &go, &y), WAI_TypeError);
+    go.c = t234;                                               /* rank 3 */
+    REFUSED(wai_ml_gemm(b, a, b34, &go, &y), WAI_TypeError);
+    /* matmul */
+    CHECK(wai_ml_matmul(b, a, b34, NULL, &y) == WAI_ok && wai_ml_operand_descriptor_of(y)->rank == 2);
+    REFUSED(wai_ml_matmul(b, a, b43, NULL, &y), WAI_TypeError);
+    REFUSED(wai_ml_matmul(b, v3, b34, NULL, &y), WAI_TypeError);
+    wai_ml_operand *big = constant(b, 4, s5342);               /* [5, 1, 4, 2] */
+    wai_ml_operand *x234 = constant(b, 3, s234);               /* [2, 3, 4] */
+    CHECK(wai_ml_matmul(b, x234, big, NULL, &y) == WAI_ok);    /* [5, 2, 3, 2] */
+    const wai_ml_operand_descriptor *dy = y ? wai_ml_operand_descriptor_of(y) : NULL;
+    CHECK(dy && dy->rank == 4 && dy->shape[0] == 5 && dy->shape[1] == 2 && dy->shape[2] == 3 &&
+          dy->shape[3] == 2);
+    uint32_t s334[3] = {3, 3, 4};
+    wai_ml_operand *x334 = constant(b, 3, s334);
+    REFUSED(wai_ml_matmul(b, x334, constant(b, 3, s234), NULL, &y), WAI_TypeError); /* K 4 vs 3 */
+    uint32_t s342[3] = {3, 4, 2};
+    REFUSED(wai_ml_matmul(b, x234, constant(b, 3, s342), NULL, &y), WAI_TypeError); /* batch 2 vs 3 */
+    /* float16 with float32 */
+    wai_ml_operand_descriptor h = desc(2, s34);
+    h.data_type = WAI_ML_FLOAT16;
+    wai_ml_operand *hb = NULL;
+    static const uint16_t hz[12];
+    CHECK(wai_ml_constant(b, &h, hz, sizeof hz, &hb) == WAI_ok);
+    REFUSED(wai_ml_matmul(b, a, hb, NULL, &y), WAI_TypeError);
+    REFUSED(wai_ml_gemm(b, a, hb, NULL, &y), WAI_TypeError);
+    CHECK(wai_ml_gemm(NULL, a, b34, NULL, &y) == WAI_invalid_argument);
+    CHECK(wai_ml_matmul(b, a, NULL, NULL, &y) == WAI_invalid_argument);
+    wai_ml_graph_builder_destroy(b);
+}
+
 static void test_all(void) {
     if (!CHECK(wai_context_create(NULL, &g_ctx) == WAI_ok)) return;
     if (CHECK(wai_ml_create_context(g_ctx, NULL, &g_ml) == WAI_ok)) {
@@ -410,6 +473,7 @@ static void test_all(void) {
         test_conv2d();
         test_conv_transpose2d();
         test_elementwise_and_movement();
+        test_matrix_products();
         test_dispatch();
         test_float16();
         test_descriptions();
