@@ -9,8 +9,19 @@
 
 /* One table lookup for a whole clip or group, at full resolution: 128 KiB
  * buys a symbol search with no loop, and its step table (16 or 256 KiB,
- * entropy/cdf.h) a decode step with one load on the state's chain. */
+ * entropy/cdf.h) a decode step with one load on the state's chain. A
+ * payload of fewer samples than the table has entries gets a table of
+ * about its own size: building 2^16 entries to decode a dozen symbols
+ * cost a small frame more than its decode (the symbols are the same at
+ * every resolution: tests/fuzz/fuzz_rans.c holds them to it). */
 #define MOTION_LOOKUP_BITS 16
+#define MOTION_LOOKUP_BITS_MIN 8
+
+static uint32_t lookup_bits(uint64_t samples) {
+    uint32_t bits = MOTION_LOOKUP_BITS_MIN;
+    while (bits < MOTION_LOOKUP_BITS && ((uint64_t)1 << bits) < samples) bits++;
+    return bits;
+}
 
 void wai_wiv1_cost(const wai_wiv1 *v, wai_cost *c) {
     uint64_t samples = wai_sat_mul(v->n_frames, wai_sat_mul3(v->h, v->w, 3));
@@ -26,7 +37,8 @@ wai_status wai_wiv1_decode(const wai_exec *ex, const wai_wiv1 *v, uint8_t *frame
     uint32_t cdf[WAI_CDF_MAX_LEN_T4097];
     wai_cdf_from_bytes(cdf, v->cdf, v->cdf_len);
     wai_cdf_table table;
-    wai_status st = wai_cdf_table_init(&table, a, cdf, v->cdf_len, MOTION_LOOKUP_BITS);
+    wai_status st = wai_cdf_table_init(&table, a, cdf, v->cdf_len,
+                                       lookup_bits(wai_sat_mul(v->n_frames, wai_sat_mul3(v->h, v->w, 3))));
     if (st != WAI_ok) return st;
     wai_rans_dec d;
     wai_rans_dec_init(&d, v->residual.bytes, v->residual.len);
@@ -81,7 +93,9 @@ static wai_status open_group(const wai_allocator *a, const wai_wif1 *f, wai_moti
     g->q = f->q;
     g->offset = f->offset;
     wai_cdf_from_bytes(g->cdf, f->cdf, f->cdf_len);
-    wai_status st = wai_cdf_table_init(&g->table, a, g->cdf, f->cdf_len, MOTION_LOOKUP_BITS);
+    /* A group's frames are each its intra frame's size (how many there
+     * will be is not known here): a table of about one frame's samples. */
+    wai_status st = wai_cdf_table_init(&g->table, a, g->cdf, f->cdf_len, lookup_bits(frame_bytes));
     if (st != WAI_ok) return st;
     g->frame = wai_alloc(a, frame_bytes);
     g->scratch = wai_alloc(a, frame_bytes);
