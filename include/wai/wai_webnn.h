@@ -139,6 +139,15 @@ WAI_WEBNN_API wai_status wai_ml_create_context(wai_context *ctx,
  * are freed with it. */
 WAI_WEBNN_API void wai_ml_context_destroy(wai_ml_context *c);
 
+/* MLContext.opSupportLimits(): the MLOpSupportLimits dictionary as JSON
+ * text into buf (size bytes, NUL-terminated when it fits; *need its length
+ * without the NUL, may be NULL): preferredInputLayout, maxTensorByteLength,
+ * input, constant, output, and a member per operator this runtime builds
+ * with each operand's dataTypes and rankRange. invalid_argument when buf is
+ * short (then *need says how long it must be). */
+WAI_WEBNN_API wai_status wai_ml_op_support_limits_json(const wai_ml_context *c, char *buf,
+                                                       size_t size, size_t *need);
+
 /* MLContext.accelerated: 0 here (the CPU computes). */
 WAI_WEBNN_API int wai_ml_context_accelerated(const wai_ml_context *c);
 
