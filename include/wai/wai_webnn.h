@@ -148,6 +148,13 @@ WAI_WEBNN_API void wai_ml_context_destroy(wai_ml_context *c);
 WAI_WEBNN_API wai_status wai_ml_op_support_limits_json(const wai_ml_context *c, char *buf,
                                                        size_t size, size_t *need);
 
+/* MLContext.lost: fn(user, message) runs once when the context is lost.
+ * A native context computes on the CPU and is lost only when destroyed
+ * (wai_ml_context_destroy calls fn before it frees anything); fn NULL
+ * clears it. */
+typedef void (*wai_ml_lost_fn)(void *user, const char *message);
+WAI_WEBNN_API wai_status wai_ml_context_on_lost(wai_ml_context *c, wai_ml_lost_fn fn, void *user);
+
 /* MLContext.accelerated: 0 here (the CPU computes). */
 WAI_WEBNN_API int wai_ml_context_accelerated(const wai_ml_context *c);
 

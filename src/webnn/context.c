@@ -57,6 +57,9 @@ void wai_ml_graph_free(wai_ml_graph *g);
 
 void wai_ml_context_destroy(wai_ml_context *c) {
     if (!c) return;
+    /* MLContext.lost resolves when the context is destroyed (webnn.md
+     * §8.3); its graphs and tensors are still there for the callback. */
+    if (c->on_lost) c->on_lost(c->on_lost_user, "the context was destroyed");
     while (c->graphs) wai_ml_graph_free(c->graphs);
     wai_ml_dnnl_context_free(c);
     while (c->tensors) {
@@ -66,6 +69,13 @@ void wai_ml_context_destroy(wai_ml_context *c) {
         wai_free(c->alloc, t);
     }
     wai_free(c->alloc, c);
+}
+
+wai_status wai_ml_context_on_lost(wai_ml_context *c, wai_ml_lost_fn fn, void *user) {
+    if (!c) return WAI_invalid_argument;
+    c->on_lost = fn;
+    c->on_lost_user = user;
+    return WAI_ok;
 }
 
 int wai_ml_context_accelerated(const wai_ml_context *c) {

@@ -200,6 +200,8 @@ struct wai_ml_context {
     wai_ml_tensor *tensors; /* every live tensor, freed with the context */
     wai_ml_graph *graphs;   /* likewise */
     void *dnnl;             /* oneDNN's engine and stream, made at first use */
+    wai_ml_lost_fn on_lost; /* MLContext.lost's callback, or NULL */
+    void *on_lost_user;
 };
 
 struct wai_ml_tensor {

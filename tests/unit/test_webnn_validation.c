@@ -43,6 +43,13 @@ static wai_ml_operand *constant(wai_ml_graph_builder *b, uint32_t rank, const ui
     CHECK_MSG((call) == (code) && wai_ml_error_message(g_ml)[0], "%s: want %s (message '%s')", \
               #call, wai_status_name(code), wai_ml_error_message(g_ml))
 
+static char g_lost_message[128];
+
+static void on_lost(void *user, const char *message) {
+    ++*(int *)user;
+    snprintf(g_lost_message, sizeof g_lost_message, "%s", message);
+}
+
 static void test_contexts(void) {
     wai_ml_context_options o;
     wai_ml_context_options_default(&o);
@@ -57,7 +64,14 @@ static void test_contexts(void) {
     CHECK(wai_ml_create_context(g_ctx, &o, &c) == WAI_invalid_argument);
     CHECK(wai_ml_create_context(g_ctx, NULL, &c) == WAI_ok && !wai_ml_context_accelerated(c));
     CHECK(strcmp(wai_ml_error_message(c), "") == 0);
+    /* MLContext.lost: once, when destroyed, with a message. */
+    int lost_calls = 0;
+    g_lost_message[0] = '\0';
+    CHECK(wai_ml_context_on_lost(NULL, NULL, NULL) == WAI_invalid_argument);
+    CHECK(wai_ml_context_on_lost(c, on_lost, &lost_calls) == WAI_ok);
+    CHECK(lost_calls == 0);
     wai_ml_context_destroy(c);
+    CHECK(lost_calls == 1 && g_lost_message[0]);
 }
 
 static void test_inputs_and_constants(void) {
