@@ -25,6 +25,7 @@
 #include "result.h"
 #include "wai/wai_decode.h"
 #include "wai/wai_dispatch.h"
+#include "wai/wai_set.h"
 #include "wai/wai_webnn.h"
 
 struct wai_web_float {
@@ -33,6 +34,7 @@ struct wai_web_float {
     int have_cost;
     wai_latent *latent;
     wai_webnn_program *program;   /* NULL: the set holds none (program_status) */
+    int onnx_present;             /* the set holds decoder.onnx */
     wai_status program_status, shape_status;
     float *input;                 /* the latent, channels * height * width */
     size_t n_input;
@@ -45,15 +47,24 @@ struct wai_web_float {
 };
 typedef struct wai_web_float wai_web_float;
 
-/* The program and shape answers are the set's and the payload's, the same
- * for every WebNN path: answered here, the page's questions in between. */
+/* The program and shape answers are the set's and the payload's: answered
+ * here, the page's questions in between. A WebNN path's program is
+ * decoder.webnn.json with decoder.f32, the ONNX Runtime path's
+ * decoder.onnx (the same synthesis, exported beside it by
+ * tools/bmshj2018/make_set.py, so the WebNN program's shape answer is its). */
 static void answer_own(wai_web_float *h) {
     wai_path p;
     wai_dispatch_question q;
     while (wai_dispatch_next(h->dispatch, &p, &q) &&
            (q == WAI_DISPATCH_PROGRAM || q == WAI_DISPATCH_SHAPE)) {
         wai_status own = q == WAI_DISPATCH_PROGRAM ? h->program_status : h->shape_status;
-        wai_dispatch_answer(h->dispatch, p.backend == WAI_BACKEND_WEBNN ? own : WAI_ok, NULL);
+        if (p.backend == WAI_BACKEND_ONNX_RUNTIME && q == WAI_DISPATCH_PROGRAM)
+            own = h->onnx_present ? WAI_ok : WAI_dispatch_program_absent;
+        wai_dispatch_answer(h->dispatch,
+                            p.backend == WAI_BACKEND_WEBNN || p.backend == WAI_BACKEND_ONNX_RUNTIME
+                                ? own
+                                : WAI_ok,
+                            NULL);
     }
 }
 
@@ -81,6 +92,9 @@ wai_web_float *wai_web_float_open(wai_context *ctx, const char *capability, cons
     job->rgb = h->rgb;
     wai_webnn_latent(job, h->input, h->n_input);
     h->program_status = wai_webnn_program_open(NULL, set, &h->program);
+    const uint8_t *onnx;
+    size_t onnx_len;
+    h->onnx_present = set && wai_set_find(set, "decoder.onnx", &onnx, &onnx_len) == WAI_ok;
     h->shape_status =
         h->program_status == WAI_ok ? wai_webnn_program_shape(h->program, job) : h->program_status;
     if ((h->status = glue_dispatch_options(&h->options, h->paths, intent, pin_tier, offer)) !=

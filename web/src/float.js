@@ -128,12 +128,40 @@ async function compute(context, g, latent, shape) {
   return values;
 }
 
+/** ONNX Runtime for the cpu/onnx-runtime/float path (neural-dispatch §1,
+ * the reference sink's path): opts.ort (the onnxruntime-node module, or
+ * null for none); in node, by default, the package where it resolves (an
+ * optional peer dependency); in a browser none. */
+async function ortOf(opts) {
+  if (opts.ort !== undefined) return opts.ort;
+  if (!globalThis.process?.versions?.node) return null;
+  try {
+    const m = await import("onnxruntime-node");
+    return m.default ?? m;
+  } catch {
+    return null;
+  }
+}
+
+/** The set's decoder.onnx run by ONNX Runtime's CPU provider on the latent. */
+async function runOnnx(ort, bytes, latent, shape) {
+  const session = await ort.InferenceSession.create(bytes, { executionProviders: ["cpu"] });
+  try {
+    const feeds = { [session.inputNames[0]]: new ort.Tensor("float32", latent, shape) };
+    const out = (await session.run(feeds))[session.outputNames[0]];
+    return { values: out.data, dims: out.dims };
+  } finally {
+    await session.release?.();
+  }
+}
+
 /** The whole decode. mod: the module's Module; opts: decode options plus
- * ml (default navigator.ml). */
+ * ml (default navigator.ml) and ort (see ortOf). */
 export async function decodeFloat(mod, ctx, payload, opts, makeSet) {
   const t0 = performance.now();
   const ex = mod.ex;
   const ml = opts.ml !== undefined ? opts.ml : globalThis.navigator?.ml;
+  const ort = await ortOf(opts);
   const members = opts.set instanceof Map ? Object.fromEntries(opts.set) : opts.set ?? {};
   const strs = [opts.capability ?? "wai.neural.bmshj2018", opts.intent, opts.pinTier,
     opts.offer ?? PAGE_OFFER].map((s) => mod.str(s));
@@ -166,6 +194,30 @@ export async function decodeFloat(mod, ctx, payload, opts, makeSet) {
     const shape = st.latent ? [1, st.latent.channels, st.latent.height, st.latent.width] : null;
     while (st.question) {
       const q = st.question;
+      if (q.backend === "onnx-runtime") {
+        // ONNX Runtime's CPU provider: present where the module is; its plan
+        // unstated (placement null); the run its session on decoder.onnx.
+        if (q.question === "unit") answer(ort && q.unit === "cpu" ? "ok" : "dispatch_unit_absent");
+        else if (q.question === "plan") answer("ok");
+        else if (q.question === "run") {
+          try {
+            const n = shape.reduce((a, b) => a * b, 1);
+            latent ??= new Float32Array(ex.memory.buffer, st.input, n).slice();
+            const tc = performance.now();
+            const { values, dims } = await runOnnx(ort, members["decoder.onnx"], latent, shape);
+            timing.synthesis_ort_ms = performance.now() - tc;
+            const out = ex.wai_web_float_output(h, values.length);
+            if (!out) throw new Error("out of memory");
+            new Float32Array(ex.memory.buffer, out, values.length).set(values);
+            ex.wai_web_float_ran(h, dims[2], dims[3]);
+          } catch (e) {
+            timing.error_ort = String(e?.message ?? e);
+            answer("dispatch_backend_failed");
+          }
+        } else answer("dispatch_backend_failed");
+        st = state();
+        continue;
+      }
       if (q.question === "unit") {
         context?.destroy?.();
         context = graph = null;

@@ -120,11 +120,14 @@ export declare class Wai {
   /** Every capability, a float one's networks on the page's WebNN
    * (options.ml: default navigator.ml; null for none), an integer one's on
    * the page's GPU where it has one (options.gpu false: the CPU). */
-  /** webnnDevices: read MLGraph.devices (a proposed WebNN extension) as the
+  /** ort: the onnxruntime-node module for the cpu/onnx-runtime/float path
+   * (null: none; default in node: the package where it resolves, an
+   * optional peer dependency; in a browser: none).
+   * webnnDevices: read MLGraph.devices (a proposed WebNN extension) as the
    * plan, so a context whose graph runs elsewhere is refused
    * dispatch_not_placed; default false: WebNN states no placement, and the
    * report names the unit the context was made for, placement null. */
-  decodeAsync(payload: Uint8Array | ArrayBuffer, options?: DecodeOptions & { ml?: unknown; gpu?: boolean; webnnDevices?: boolean }):
+  decodeAsync(payload: Uint8Array | ArrayBuffer, options?: DecodeOptions & { ml?: unknown; gpu?: boolean; webnnDevices?: boolean; ort?: unknown }):
     Promise<DecodeResult & { timing?: Record<string, number | string | null> }>;
   createDecoder(options?: DecodeOptions & { gpu?: boolean }): Decoder;
   /** The gpu/wgsl/integer path here: the device's name, or why there is none. */

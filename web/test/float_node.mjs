@@ -3,15 +3,17 @@
 // digest (the native one); a decode that needs decode-equivalence asks no
 // device at all (a counting stand-in for navigator.ml sees no call).
 //
-//   node web/test/float_node.mjs WAI.WASM NATIVE_DIGEST
+//   node web/test/float_node.mjs WAI.WASM NATIVE_DIGEST [NODE_MODULES]
+// With NODE_MODULES (where onnxruntime-node is), the onnx-runtime path too.
 // Ends with "N passed, N failed".
 import { readFileSync, readdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createWai } from "../src/index.js";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const [wasm, native] = process.argv.slice(2);
+const [wasm, native, modules] = process.argv.slice(2);
 const wai = await createWai({ wasm: readFileSync(wasm) });
 let passed = 0, failed = 0;
 const check = (ok, what) => (ok ? passed++ : (failed++, console.log(`FAIL ${what}`)));
@@ -19,7 +21,7 @@ const dir = join(repo, "examples", "bmshj2018");
 const set = Object.fromEntries(readdirSync(join(dir, "set")).map((n) => [n, readFileSync(join(dir, "set", n))]));
 const payload = readFileSync(join(dir, "chelsea.b18f"));
 
-const none = await wai.decodeAsync(payload, { set, ml: null });
+const none = await wai.decodeAsync(payload, { set, ml: null, ort: null });
 check(none.status === "not_dispatchable", `no WebNN: every path refused, ${none.status}`);
 check(none.symbolsDigest === native, `no WebNN: the symbols digest ${none.symbolsDigest} is the native ${native}`);
 const webnn = none.report?.refused?.filter((r) => r.backend === "webnn") ?? [];
@@ -28,21 +30,46 @@ check(webnn.length === 3 && webnn.every((r) => r.reason === "dispatch_unit_absen
 
 let calls = 0;
 const counting = { createContext: async () => { calls++; throw new Error("no"); } };
-const rep = await wai.decodeAsync(payload, { set, ml: counting, intent: "replicate" });
+const rep = await wai.decodeAsync(payload, { set, ml: counting, ort: null, intent: "replicate" });
 check(rep.status === "not_dispatchable" && rep.report?.refused?.every((r) => r.reason === "dispatch_tier_refused" ||
   r.reason === "dispatch_arithmetic_mismatch") && calls === 0,
   `replicate: ${rep.status}, ${calls} contexts asked for`);
 check(rep.report?.needed === "decode-equivalence", "replicate: the report needs decode-equivalence");
-const failing = await wai.decodeAsync(payload, { set, ml: counting });
+const failing = await wai.decodeAsync(payload, { set, ml: counting, ort: null });
 check(calls === 3 && failing.report?.refused?.some((r) => r.unit === "gpu" && r.reason === "dispatch_unit_absent"),
   `contexts that cannot be made: ${calls} asked, ${JSON.stringify(failing.report?.refused)}`);
 const noProgram = await wai.decodeAsync(payload, {
-  set: { "cdfs_q3.json": set["cdfs_q3.json"] }, ml: { createContext: async () => ({}) } });
+  set: { "cdfs_q3.json": set["cdfs_q3.json"] }, ml: { createContext: async () => ({}) }, ort: null });
 check(noProgram.report?.refused?.some((r) => r.backend === "webnn" && r.reason === "dispatch_program_absent"),
   `no program: ${JSON.stringify(noProgram.report?.refused)}`);
 const cut = await wai.decodeAsync(payload.subarray(0, 100), { set, ml: null });
 check(cut.status === "stream_length" || cut.status === "stream_exhausted", `a cut payload: ${cut.status}`);
 const big = await wai.decodeAsync(payload, { set, ml: null, maxMemory: 1000 });
 check(big.status === "cost_over_limit", `maxMemory 1000: ${big.status}`);
+// The onnx-runtime path (neural-dispatch §1: the reference sink's path for
+// every float capability): the set's decoder.onnx on onnxruntime-node, where
+// the module is (NODE_MODULES); the picture within §6.4's 40 dB of libwai's
+// own float path (decode(), cpu/webnn in this module), the symbols the same.
+if (modules) {
+  const ort = createRequire(join(resolve(modules), "x.js"))("onnxruntime-node");
+  const r = await wai.decodeAsync(payload, { set, ml: null, ort });
+  check(r.status === "ok" && r.report?.ran?.backend === "onnx-runtime" && r.report.ran.unit === "cpu" &&
+    r.report.ran.placement === null, `onnx-runtime: ${r.status} ${JSON.stringify(r.report?.ran)}`);
+  check(r.symbolsDigest === native, "onnx-runtime: the symbols digest is the native one");
+  const own = wai.decode(payload, { set });
+  const a = r.outputs[0]?.data, b = own.outputs[0]?.data;
+  let se = 0;
+  for (let i = 0; a && b && i < a.length; i++) se += (a[i] - b[i]) ** 2;
+  const db = a && b && a.length === b.length ? (se ? 10 * Math.log10((255 * 255 * a.length) / se) : Infinity) : 0;
+  check(db >= 40, `onnx-runtime: ${db.toFixed(2)} dB against libwai's float path (ran ${own.report?.ran?.backend})`);
+  console.log(`onnx-runtime: ${db.toFixed(2)} dB against libwai's float path, synthesis ${r.timing?.synthesis_ort_ms?.toFixed(0)} ms`);
+  const noOnnx = { ...set };
+  delete noOnnx["decoder.onnx"];
+  const np = await wai.decodeAsync(payload, { set: noOnnx, ml: null, ort, offer: "ort" });
+  check(np.status === "not_dispatchable" && np.report?.refused?.[0]?.reason === "dispatch_program_absent",
+    `onnx-runtime without decoder.onnx: ${np.status} ${JSON.stringify(np.report?.refused)}`);
+} else {
+  console.log("onnx-runtime: no NODE_MODULES given: its path not run");
+}
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
