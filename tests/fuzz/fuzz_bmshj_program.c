@@ -1,0 +1,90 @@
+/* libFuzzer: a bmshj2018 set's program members read through a set and run
+ * (wai_webnn_program_open, the native WebNN's graph description reader and
+ * its weights), with the tiny set of tests/gen/bmshj_tiny.h around them.
+ *
+ * Input: byte 0 picks the member the rest replaces (even: decoder.webnn.json,
+ * odd: decoder.f32); a tiny encoded payload is decoded against the set.
+ *
+ * Invariants: the decode ends ok with the picture its header names, or
+ * refused with no output, a dispatch refusal reported path by path
+ * (not_dispatchable) and never a crash; the symbols digest is the same
+ * whatever the program (the entropy stage reads no program). */
+#include <string.h>
+
+#include "gen/bmshj_tiny.h"
+#include "wai/wai_backend.h"
+#include "wai/wai_decode.h"
+#include "wai/wai_set.h"
+#include "wai/wai_webnn.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void require(int ok) {
+    if (!ok) __builtin_trap();
+}
+
+static wai_status decode(wai_context *ctx, const wai_set *set, const uint8_t *p, size_t n,
+                         uint8_t digest[32], int *has_digest, wai_output *o, int *has) {
+    wai_decoder_config cfg;
+    wai_decoder_config_default(&cfg);
+    cfg.capability = "wai.neural.bmshj2018";
+    cfg.set = set;
+    cfg.max_memory = (uint64_t)1 << 24;
+    wai_decoder *d;
+    require(wai_decoder_create(ctx, &cfg, &d) == WAI_ok);
+    wai_status s = wai_decoder_send(d, p, n, NULL);
+    *has = wai_decoder_receive(d, o) == WAI_ok && o->kind != WAI_OUTPUT_NONE;
+    *has_digest = wai_decoder_symbols_digest(d, digest);
+    if (s == WAI_not_dispatchable) {
+        const wai_dispatch_report *r = wai_decoder_dispatch_report(d);
+        require(r && !r->ran && r->n_refused > 0);
+    }
+    wai_decoder_destroy(d);
+    return s;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (size < 1) return 0;
+    static char tables[1024], program[2048];
+    static float weights[TINY_WEIGHTS];
+    static uint8_t payload[4096];
+    static size_t payload_len;
+    if (!payload_len) {
+        tiny_tables(tables, sizeof tables, "wai-bmshj2018-tables/1", TINY_M,
+                    tiny_bits_of(tiny_medians[1]));
+        tiny_program(program, sizeof program, TINY_M, "sigmoid");
+        tiny_weights(weights);
+        payload_len = tiny_encoded_payload(payload, sizeof payload);
+        require(payload_len > 0);
+    }
+    wai_settings st;
+    wai_settings_default(&st);
+    st.n_threads = 1;
+    wai_context *ctx;
+    if (wai_context_create(&st, &ctx) != WAI_ok) return 0;
+    require(wai_context_add_backend(ctx, wai_webnn_backend()) == WAI_ok);
+    wai_set *good, *bad;
+    const int json = (data[0] & 1) == 0;
+    require(wai_set_create(ctx, &good) == WAI_ok && wai_set_create(ctx, &bad) == WAI_ok);
+    for (int k = 0; k < 2; k++) {
+        wai_set *s = k ? bad : good;
+        int mine = k && json, theirs = k && !json;
+        require(wai_set_add(s, "cdfs_q3.json", (const uint8_t *)tables, strlen(tables)) == WAI_ok);
+        require(wai_set_add(s, "decoder.webnn.json", mine ? data + 1 : (const uint8_t *)program,
+                            mine ? size - 1 : strlen(program)) == WAI_ok);
+        require(wai_set_add(s, "decoder.f32", theirs ? data + 1 : (const uint8_t *)weights,
+                            theirs ? size - 1 : sizeof weights) == WAI_ok);
+    }
+    uint8_t dg[32], dg2[32];
+    int hd, hd2, has, has2;
+    wai_output o, o2;
+    require(decode(ctx, good, payload, payload_len, dg, &hd, &o, &has) == WAI_ok && has && hd);
+    wai_status s = decode(ctx, bad, payload, payload_len, dg2, &hd2, &o2, &has2);
+    if (s == WAI_ok) require(has2 && o2.width == o.width && o2.height == o.height);
+    else require(!has2);
+    if (hd2) require(memcmp(dg, dg2, 32) == 0);
+    wai_set_destroy(bad);
+    wai_set_destroy(good);
+    wai_context_destroy(ctx);
+    return 0;
+}
