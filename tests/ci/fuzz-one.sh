@@ -16,9 +16,13 @@ if [[ -d "$WAI_REPO/tests/fuzz/corpus/$name" ]]; then
 fi
 mkdir -p "$crashdir"
 
+# A target's own libFuzzer flags, where it has a tests/fuzz/NAME.flags
+# (fuzz_y4m: the reader it drives says why it refuses each input on stderr).
+extra=()
+if [[ -f "$WAI_REPO/tests/fuzz/$name.flags" ]]; then read -r -a extra <"$WAI_REPO/tests/fuzz/$name.flags"; fi
 rc=0
 "$prog" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-    -artifact_prefix="$crashdir/" "$corpus" 2>&1 | tee "$corpus.out" || rc=$?
+    "${extra[@]}" -artifact_prefix="$crashdir/" "$corpus" 2>&1 | tee "$corpus.out" || rc=$?
 if ((rc == 0)); then
     echo "fuzz $name: no crash in ${seconds}s"
     echo "1 passed, 0 failed"
