@@ -116,6 +116,12 @@ typedef enum wai_status {
  * WAI_ok, or NULL for a value that is not a wai_status. */
 WAI_API const char *wai_status_name(wai_status s);
 
+/* What the code means, in one line a person reads beside its name ("the
+ * parameter set lacks a member this capability needs"): the one table the
+ * tool, the Python module and the page all print. NULL for a value that is
+ * not a wai_status. */
+WAI_API const char *wai_status_meaning(wai_status s);
+
 /* Parses a name back (exact match); returns 0 and leaves *out alone when the
  * name is not a code. */
 WAI_API int wai_status_from_name(const char *name, wai_status *out);

@@ -87,7 +87,24 @@ typedef struct wai_decoder_config {
                                * backend fails (dispatch_backend_failed) hands over
                                * to the next. Its reserved room must be NULL
                                * (wai_decoder_create: invalid_argument). */
-    uint8_t reserved[48];     /* zero */
+    int streaming;            /* 0 (the default): wai_decoder_send decodes a whole
+                               * payload, and a refused clip outputs nothing
+                               * (integer-payloads §8). 1: a clip of frames is
+                               * decoded a frame at a time as wai_decoder_receive
+                               * asks for them, in memory of about two frames
+                               * whatever the clip's length (the capabilities
+                               * that read no set: wai.video.int_motion; the
+                               * others decode whole, as with 0). send then
+                               * parses and checks the payload and its cost; a
+                               * refusal found at frame k is returned by the
+                               * receive after frames 0..k-1 were handed out, and
+                               * THOSE FRAMES BELONG TO A REFUSED CLIP: a player
+                               * that shows them must be ready to take them back
+                               * (a check at the clip's end, stream_noncanonical,
+                               * comes after its last frame). The payload's bytes
+                               * must stay valid until the last receive (or the
+                               * next send or destroy). */
+    uint8_t reserved[44];     /* zero */
 } wai_decoder_config;
 
 typedef struct wai_decoder wai_decoder;

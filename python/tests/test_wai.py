@@ -67,6 +67,76 @@ class EncodeImage(unittest.TestCase):
         with self.assertRaises(ValueError):
             wai.encode_image(np.zeros((64, 64), dtype=np.uint8), set=members)
 
+    def test_only_uint8_rgb_is_coded(self):
+        # A float picture in [0, 1] was once cast to uint8: a black picture,
+        # coded, its report claiming 45 dB. Nothing is cast now.
+        full = os.path.join(REPO, HYPER)
+        rgb = self.picture()[:64, :64]
+        cases = [(rgb.astype(np.float32) / 255, TypeError, "float32"),
+                 (rgb.astype(np.float64), TypeError, "float64"),
+                 (rgb.astype(np.int64), TypeError, "int64"),
+                 (rgb.tolist(), TypeError, "list"),
+                 (rgb[..., 0], ValueError, "grey"),
+                 (np.dstack([rgb, rgb[..., :1]]), ValueError, "[64, 64, 4]"),
+                 (rgb.transpose(2, 0, 1).copy(), ValueError, "[3, 64, 64]"),
+                 (np.zeros((0, 64, 3), np.uint8), ValueError, "empty")]
+        for bad, kind, word in cases:
+            with self.subTest(word=word):
+                with self.assertRaises(kind) as c:
+                    wai.encode_image(bad, set=full)
+                self.assertIn(word, str(c.exception))
+        # A view that is not contiguous is the picture it shows.
+        view = self.picture()[:128:2, :128:2]
+        self.assertFalse(view.flags["C_CONTIGUOUS"])
+        self.assertEqual(wai.encode_image(view, set=full).payload,
+                         wai.encode_image(view.copy(), set=full).payload)
+
+
+class PayloadFolder(unittest.TestCase):
+    """wai.data.PayloadFolder: a torch Dataset over a folder of WIH1s."""
+
+    def setUp(self):
+        try:
+            import torch  # noqa: F401  (python3-torch)
+        except ImportError:
+            self.skipTest("no torch")
+
+    def test_items_are_the_decodes(self):
+        import tempfile
+        import shutil
+        import torch
+        from wai.data import PayloadFolder
+        full = os.path.join(REPO, HYPER)
+        with tempfile.TemporaryDirectory() as d:
+            os.mkdir(os.path.join(d, "sub"))
+            shutil.copy(os.path.join(REPO, "examples/hyperprior/coffee.wih1"), os.path.join(d, "b.wih1"))
+            shutil.copy(os.path.join(REPO, "examples/hyperprior/chelsea.wih1"),
+                        os.path.join(d, "sub", "a.wih1"))
+            with open(os.path.join(d, "notes.txt"), "w") as f:
+                f.write("not a payload")
+            ds = PayloadFolder(d, set=full)
+            self.assertEqual([os.path.basename(f) for f in ds.files], ["b.wih1", "a.wih1"])
+            want = [wai.decode(open(f, "rb").read(), set=full).outputs[0].array for f in ds.files]
+            for i, w in enumerate(want):
+                x = ds[i]
+                self.assertEqual(x.dtype, torch.uint8)
+                self.assertTrue(np.array_equal(x.permute(1, 2, 0).numpy(), w))
+            hwc = PayloadFolder(d, set=full, layout="hwc", crop=(100, 200))
+            self.assertTrue(np.array_equal(hwc[1].numpy(), want[1][:100, :200]))
+            # Two worker processes, each with its decoder: the same tensors.
+            loader = torch.utils.data.DataLoader(ds, batch_size=None, num_workers=2)
+            for i, x in enumerate(loader):
+                self.assertTrue(np.array_equal(x.permute(1, 2, 0).numpy(), want[i]))
+            # A refused payload names its file.
+            with open(os.path.join(d, "sub", "a.wih1"), "r+b") as f:
+                f.truncate(100)
+            with self.assertRaises(wai.WaiError) as c:
+                ds[1]
+            self.assertEqual(c.exception.code, "stream_length")
+            self.assertIn("a.wih1", str(c.exception))
+            with self.assertRaises(FileNotFoundError):
+                PayloadFolder(os.path.join(d, "sub"), set=full, suffix=".wiv1")
+
 
 class Decode(unittest.TestCase):
     def test_image_against_the_set(self):
@@ -195,6 +265,29 @@ class Decode(unittest.TestCase):
             self.assertEqual(got, want, payload)
 
 
+class Frames(unittest.TestCase):
+    """Decoder.frames: a clip streamed a frame at a time."""
+
+    def test_the_frames_of_decode(self):
+        clip = read("tests/corpus/motion/valid/clip03.wiv1")
+        with wai.Decoder() as d:
+            got = [o.array for o in d.frames(clip)]
+            want = [o.array for o in d.send(clip)]
+        self.assertEqual(len(got), len(want))
+        self.assertTrue(all(np.array_equal(a, b) for a, b in zip(got, want)))
+
+    def test_a_refusal_after_its_frames(self):
+        bad = read("tests/corpus/motion/refuse/stream_exhausted.wiv1")
+        seen = []
+        with self.assertRaises(wai.WaiError) as c:
+            for o in wai.Decoder().frames(bad):
+                seen.append(o.index)
+        self.assertEqual(c.exception.code, "stream_exhausted")
+        self.assertEqual(seen, [0, 1])
+        with self.assertRaises(wai.WaiError):
+            wai.decode(bad)  # send keeps §8: nothing out of a refused clip
+
+
 class Errors(unittest.TestCase):
     def assertCode(self, code, fn, *a, **k):
         with self.assertRaises(wai.WaiError) as e:
@@ -209,11 +302,27 @@ class Errors(unittest.TestCase):
         self.assertCode("set_incomplete", wai.decode, read("examples/hello.wih1"))
         self.assertCode("stream_length", wai.decode, clip[:40])
 
+    def test_each_code_says_what_it_means(self):
+        # The one table in C: the module prints what the tool prints.
+        with self.assertRaises(wai.WaiError) as c:
+            wai.decode(read("examples/hello.wih1"))
+        e = c.exception
+        self.assertEqual(e.meaning, "the parameter set lacks a member this capability needs")
+        self.assertIn(f"set_incomplete ({e.meaning})", str(e))
+        self.assertEqual(wai.status_meaning("set_incomplete"), e.meaning)
+        self.assertEqual(wai.status_meaning("no_such_code"), "")
+        tool = os.environ.get("WAI_TOOL")
+        if tool:
+            r = subprocess.run([tool, "decode", os.path.join(REPO, "examples/hello.wih1")],
+                               capture_output=True, text=True)
+            self.assertIn(f"refused: set_incomplete ({e.meaning})", r.stderr)
+
     def test_the_conformance_corpus(self):
         """Every decode case of tests/corpus/index.txt (MODE CAPABILITY
-        STATUS MAXCOST FILES HASHES [SET]): the files sent in order through
-        one Decoder, the first refusal's code (or ok) and the SHA-256 of
-        each output before it."""
+        STATUS MAXCOST FILES HASHES [SET [OFFER]]): the files sent in order
+        through one Decoder (with the dispatch offer where there is one),
+        the first refusal's code (or ok) and the SHA-256 of each output
+        before it."""
         root = os.path.join(REPO, "tests/corpus")
         checked = 0
         with open(os.path.join(root, "index.txt")) as f:
@@ -222,9 +331,11 @@ class Errors(unittest.TestCase):
             if mode != "decode":
                 continue
             set_dir = os.path.join(root, rest[0]) if rest and rest[0] != "-" else None
+            offer = rest[1] if len(rest) > 1 else None
             got_status, got_hashes = "ok", []
             try:
-                with wai.Decoder(cap, set_dir, None if maxcost == "-" else int(maxcost)) as d:
+                with wai.Decoder(cap, set_dir, None if maxcost == "-" else int(maxcost),
+                                 offer=offer) as d:
                     for name in files.split(","):
                         with open(os.path.join(root, name), "rb") as g:
                             for o in d.send(g.read()):

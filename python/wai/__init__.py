@@ -17,12 +17,19 @@ import json
 import math
 import os
 
-import numpy as np
+try:
+    import numpy as np
+except ModuleNotFoundError as e:  # pragma: no cover - the message is the point
+    raise ModuleNotFoundError(
+        "wai needs numpy. Debian's python3-numpy serves /usr/bin/python3 only: run "
+        "/usr/bin/python3 (or a venv made by '/usr/bin/python3 -m venv "
+        "--system-site-packages'), or 'pip install numpy' into this Python "
+        f"({__import__('sys').executable})") from e
 
 from . import _lib
 from ._lib import lib
 
-__all__ = ["WaiError", "Output", "Decoded", "Decoder", "decode", "inspect", "Encoded", "encode_image",
+__all__ = ["WaiError", "status_meaning", "Output", "Decoded", "Decoder", "decode", "inspect", "Encoded", "encode_image",
            "rans_encode", "rans_decode", "version"]
 
 NO_LIMIT = (1 << 64) - 1
@@ -30,15 +37,31 @@ NO_LIMIT = (1 << 64) - 1
 
 class WaiError(Exception):
     """A libwai status other than ok: .code is its name (the spec's code
-    verbatim), .status its number; .report the wai-neural-dispatch/1 report
-    (a dict) when the decode reached the dispatch, else None: for
-    not_dispatchable it says why each offered path was refused."""
+    verbatim), .status its number, .meaning the line libwai's table gives
+    it (what the tool prints beside the code); .report the
+    wai-neural-dispatch/1 report (a dict) when the decode reached the
+    dispatch, else None: for not_dispatchable it says why each offered path
+    was refused."""
 
     def __init__(self, status, what="", report=None):
         self.status = int(status)
-        self.code = lib.wai_status_name(self.status).decode()
+        name = lib.wai_status_name(self.status)
+        self.code = name.decode() if name else f"status {self.status}"
+        meaning = lib.wai_status_meaning(self.status)
+        self.meaning = meaning.decode() if meaning else ""
         self.report = report
-        super().__init__(f"{what}: {self.code}" if what else self.code)
+        text = f"{self.code} ({self.meaning})" if self.meaning else self.code
+        super().__init__(f"{what}: {text}" if what else text)
+
+
+def status_meaning(code):
+    """What a status code ("stream_exhausted") means, in libwai's words;
+    "" for a name that is not a code."""
+    for i in range(256):
+        n = lib.wai_status_name(i)
+        if n and n.decode() == code:
+            return lib.wai_status_meaning(i).decode()
+    return ""
 
 
 def _check(status, what=""):
@@ -228,10 +251,19 @@ class Decoder:
     """A decoder kept across payloads: the frames of a frame-form stream
     (each send one frame, in order), or a player's run of images with its
     network memory kept. Arguments as decode's; use it as a context manager
-    or call close()."""
+    or call close(). frames(payload) yields a clip's frames as they are
+    decoded (a streaming decoder's: about two frames of memory whatever the
+    clip's length)."""
 
     def __init__(self, capability=None, set=None, max_cost=None, max_memory=None, threads=0,
                  cpu_level=None, offer=None, intent=None, pin_tier=None, pin=None):
+        self._init(capability, set, max_cost, max_memory, threads, cpu_level, offer, intent,
+                   pin_tier, pin, False)
+
+    def _init(self, capability, set, max_cost, max_memory, threads, cpu_level, offer, intent,
+              pin_tier, pin, streaming):
+        self._args = (capability, _members(set), max_cost, max_memory, threads, cpu_level, offer,
+                      intent, pin_tier, pin)
         self._ctx = _Context(threads, cpu_level)
         self._dec = ctypes.c_void_p()
         self._dispatch = None
@@ -245,6 +277,7 @@ class Decoder:
             cfg.max_cost = NO_LIMIT if max_cost is None else int(max_cost)
             cfg.max_memory = NO_LIMIT if max_memory is None else int(max_memory)
             cfg.set = self._set.ptr if self._set.ptr else None
+            cfg.streaming = 1 if streaming else 0
             if self._dispatch is not None:
                 cfg.dispatch = ctypes.cast(ctypes.byref(self._dispatch[0]), ctypes.c_void_p)
             _check(lib.wai_decoder_create(self._ctx.ptr, ctypes.byref(cfg),
@@ -271,6 +304,28 @@ class Decoder:
         self.symbols_digest = _symbols_digest(self._dec)
         return outputs
 
+    def frames(self, payload):
+        """A clip's outputs one at a time, each decoded when asked for
+        (wai_decoder_config.streaming, on a decoder of its own with this
+        one's options): a generator of Output. A refusal part-way raises
+        WaiError after the frames before it were yielded, and THOSE FRAMES
+        BELONG TO A REFUSED CLIP (send() keeps integer-payloads §8's rule: a
+        refused clip outputs nothing)."""
+        payload = bytes(payload)  # kept alive while the frames are stepped
+        with _StreamingDecoder(self._args) as d:
+            cost = _lib.Cost()
+            st = lib.wai_decoder_send(d._dec, payload, len(payload), ctypes.byref(cost))
+            if st != 0:
+                raise WaiError(st, "decode")
+            while True:
+                o = _lib.Output()
+                st = lib.wai_decoder_receive(d._dec, ctypes.byref(o))
+                if st != 0:
+                    raise WaiError(st, "decode")
+                if o.kind == 0:
+                    return
+                yield _array(o)
+
     @property
     def cpu_level(self):
         """The level the integer kernels run at: the cap, or the CPU's best
@@ -295,6 +350,11 @@ class Decoder:
 
     def __exit__(self, *exc):
         self.close()
+
+
+class _StreamingDecoder(Decoder):
+    def __init__(self, args):
+        self._init(*args, True)
 
 
 def decode(payload, set=None, capability=None, max_cost=None, max_memory=None, threads=0,
@@ -520,15 +580,34 @@ class Encoded:
                 f"{self.psnr:.2f} dB)")
 
 
+def _rgb8(rgb):
+    """rgb as a C-contiguous uint8 [h, w, 3], or a TypeError / ValueError
+    that says what was given. Nothing is converted: a float picture in
+    [0, 1] cast to uint8 would be a black one, coded without complaint."""
+    if not isinstance(rgb, np.ndarray):
+        raise TypeError(f"rgb must be a numpy uint8 array [h, w, 3], not {type(rgb).__name__}")
+    if rgb.dtype != np.uint8:
+        hint = (" (a float picture in [0, 1]: (np.clip(x, 0, 1) * 255 + 0.5).astype(np.uint8))"
+                if rgb.dtype.kind == "f" else "")
+        raise TypeError(f"rgb must be uint8 (0..255), not {rgb.dtype}{hint}")
+    if rgb.ndim != 3 or rgb.shape[2] != 3:
+        raise ValueError(f"rgb must be [h, w, 3] (RGB, channels last), not {list(rgb.shape)}"
+                         + (" (a grey picture: np.repeat(x[..., None], 3, axis=2))"
+                            if rgb.ndim == 2 else ""))
+    if rgb.shape[0] < 1 or rgb.shape[1] < 1:
+        raise ValueError(f"rgb is empty: {list(rgb.shape)}")
+    return np.ascontiguousarray(rgb)
+
+
 def encode_image(rgb, set, threads=0):
-    """A WIH1 of rgb (numpy uint8 [h, w, 3]) against a wai.neural.int_hyper
-    set that holds the encoder's members too (analysis.webnn.json,
-    analysis.f32): a directory or a mapping of names to bytes. The library's
-    encoder (wai_hyper_encode): the analysis in float, then the decoder's
-    integer arithmetic; the payload is decoded again and measured."""
-    a = np.ascontiguousarray(rgb, dtype=np.uint8)
-    if a.ndim != 3 or a.shape[2] != 3:
-        raise ValueError("rgb must be uint8 [h, w, 3]")
+    """A WIH1 of rgb (a numpy uint8 array [h, w, 3]; anything else is a
+    TypeError or ValueError saying what it got: nothing is cast) against a
+    wai.neural.int_hyper set that holds the encoder's members too
+    (analysis.webnn.json, analysis.f32): a directory or a mapping of names
+    to bytes. The library's encoder (wai_hyper_encode): the analysis in
+    float, then the decoder's integer arithmetic; the payload is decoded
+    again and measured."""
+    a = _rgb8(rgb)
     ctx = _Context(threads)
     s = _Set(ctx, _members(set))
     try:

@@ -51,7 +51,7 @@ class DecoderConfig(ctypes.Structure):
     _fields_ = [("capability", ctypes.c_char_p), ("max_cost", ctypes.c_uint64),
                 ("set", ctypes.c_void_p), ("dispatch", ctypes.c_void_p),
                 ("max_memory", ctypes.c_uint64), ("probe", ctypes.c_void_p),
-                ("reserved", ctypes.c_uint8 * 48)]
+                ("streaming", ctypes.c_int), ("reserved", ctypes.c_uint8 * 44)]
 
 
 class Path(ctypes.Structure):
@@ -92,6 +92,7 @@ def _sig(name, restype, *argtypes):
 vp, sz, i32, u32 = ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_uint32
 _sig("wai_version", ctypes.c_char_p)
 _sig("wai_status_name", ctypes.c_char_p, i32)
+_sig("wai_status_meaning", ctypes.c_char_p, i32)
 _sig("wai_settings_default", None, ctypes.POINTER(Settings))
 _sig("wai_context_create", i32, ctypes.POINTER(Settings), ctypes.POINTER(vp))
 _sig("wai_context_destroy", None, vp)

@@ -108,6 +108,16 @@ typedef struct wai_codec_ops {
     /* The capability's description for steps shared by several codecs
      * (decode/one_network.h), or NULL. */
     const void *impl;
+    /* A clip decoded an output at a time (wai_decoder_config.streaming),
+     * for a job that reads no set; NULL: the codec decodes whole. After
+     * prepare and the limits, step_open takes what the steps keep (at most
+     * a few outputs, whatever the clip's length); step(k) decodes output k
+     * (k = 0, 1, ... in order) and points *out at it, valid until the next
+     * step; step(j->out.n) checks the end of the streams (no output);
+     * step_close frees what step_open took (safe after any step). */
+    wai_status (*step_open)(wai_job *j, const wai_exec *ex);
+    wai_status (*step)(wai_job *j, const wai_exec *ex, uint32_t k, const uint8_t **out);
+    void (*step_close)(wai_job *j, const wai_allocator *a);
 } wai_codec_ops;
 
 /* What a codec's networks are, and so which backends can run them

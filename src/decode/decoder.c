@@ -39,6 +39,11 @@ struct wai_decoder {
      * declared working bytes. */
     wai_exec exec;
     wai_network_ws ws;
+    /* Streaming (wai_decoder_config.streaming): the clip being decoded an
+     * output at a time, its job kept from send to the last receive. */
+    int streaming;
+    wai_job *stepping;         /* owned; NULL when no clip is being stepped */
+    wai_set_ref *stepping_held;
 };
 
 uint64_t wai_cost_work(const wai_cost *c) {
@@ -90,6 +95,7 @@ wai_status wai_decoder_create(wai_context *ctx, const wai_decoder_config *c, wai
     d->set = c->set;
     d->options = c->dispatch;
     d->probe = c->probe;
+    d->streaming = c->streaming != 0;
     if (wai_dispatch_create(&ctx->alloc, &d->dispatch) != WAI_ok) {
         wai_free(&ctx->alloc, d);
         return WAI_out_of_memory;
@@ -101,7 +107,18 @@ wai_status wai_decoder_create(wai_context *ctx, const wai_decoder_config *c, wai
     return WAI_ok;
 }
 
+/* The stepped clip's end: what its steps and its job hold let go. */
+static void end_steps(wai_decoder *d) {
+    if (!d->stepping) return;
+    d->stepping->codec->ops->step_close(d->stepping, &d->ctx->alloc);
+    wai_steps_end(d->ctx, d->stepping, d->stepping_held);
+    wai_free(&d->ctx->alloc, d->stepping);
+    d->stepping = NULL;
+    d->stepping_held = NULL;
+}
+
 static void drop_outputs(wai_decoder *d) {
+    end_steps(d);
     d->n_outputs_total += d->out.n;
     wai_free(&d->ctx->alloc, d->buffer);
     d->buffer = NULL;
@@ -182,11 +199,34 @@ static wai_status run(wai_decoder *d, wai_job *j, wai_set_ref *held, uint8_t **o
     return wai_dispatch_status(d->dispatch);
 }
 
+/* Streaming: the job kept for receive to step through, its outputs' shape
+ * set and no output yet. */
+static wai_status start_steps(wai_decoder *d, wai_job *j, wai_set_ref *held) {
+    wai_job *kept = wai_alloc(&d->ctx->alloc, sizeof *kept);
+    if (!kept) return WAI_out_of_memory;
+    memcpy(kept, j, sizeof *kept);
+    wai_status st = kept->codec->ops->step_open(kept, &d->exec);
+    if (st != WAI_ok) {
+        wai_free(&d->ctx->alloc, kept);
+        return st;
+    }
+    d->stepping = kept;
+    d->stepping_held = held;
+    d->out = kept->out;
+    d->out.data = NULL;
+    d->has_digest = 0;
+    return WAI_ok;
+}
+
 static wai_status decode(wai_decoder *d, wai_job *j, const uint8_t *data, size_t len,
                          wai_cost *cost) {
     wai_set_ref *held; /* the loaded set, from the context's cache, while this decodes */
     wai_status st = wai_steps_prepare(d->ctx, d->set, j, data, len, &held);
     if (st == WAI_ok) st = wai_steps_limits(j, d->max_cost, d->max_memory, cost);
+    if (st == WAI_ok && d->streaming && j->codec->ops->step && !j->reads_set) {
+        st = start_steps(d, j, held);
+        if (st == WAI_ok) return WAI_ok; /* the job's steps end with its last output */
+    }
     uint8_t *out = NULL;
     if (st == WAI_ok) st = run(d, j, held, &out);
     /* The output holds nothing of the job's plans or the set: let them go. */
@@ -239,12 +279,33 @@ const wai_dispatch_report *wai_decoder_dispatch_report(const wai_decoder *d) {
     return d && d->has_report ? wai_dispatch_report_of(d->dispatch) : NULL;
 }
 
+/* A stepped clip's next output into d->out.data, or the end of its
+ * streams checked after its last: a refusal ends the clip (no more
+ * outputs; the ones handed out belong to a refused clip). */
+static wai_status step(wai_decoder *d) {
+    const wai_codec_ops *ops = d->stepping->codec->ops;
+    const uint8_t *frame = NULL;
+    wai_status st = ops->step(d->stepping, &d->exec, d->next_output, &frame);
+    if (st == WAI_ok && d->next_output < d->out.n) {
+        d->out.data = frame;
+        return WAI_ok;
+    }
+    d->out.n = d->next_output;
+    end_steps(d);
+    return st;
+}
+
 wai_status wai_decoder_receive(wai_decoder *d, wai_output *out) {
     if (!d || !out) return WAI_invalid_argument;
     memset(out, 0, sizeof *out);
+    if (d->stepping) {
+        wai_status st = step(d);
+        if (st != WAI_ok) return st;
+    }
     if (d->next_output >= d->out.n) return WAI_ok;
     out->kind = d->out.kind;
-    out->data = d->out.data + (size_t)d->next_output * d->out.bytes;
+    out->data = d->stepping ? d->out.data
+                            : d->out.data + (size_t)d->next_output * d->out.bytes;
     out->size = d->out.bytes;
     out->width = d->out.width;
     out->height = d->out.height;

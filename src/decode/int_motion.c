@@ -31,28 +31,36 @@ void wai_wiv1_cost(const wai_wiv1 *v, wai_cost *c) {
     c->working_bytes = wai_sat_add(samples, wai_sat_mul3(4, v->nb, v->n_frames - 1));
 }
 
+/* A clip's table at the resolution its samples earn. */
+static wai_status clip_table(const wai_allocator *a, const wai_wiv1 *v, uint32_t *cdf,
+                             wai_cdf_table *table) {
+    wai_cdf_from_bytes(cdf, v->cdf, v->cdf_len);
+    return wai_cdf_table_init(table, a, cdf, v->cdf_len,
+                              lookup_bits(wai_sat_mul(v->n_frames, wai_sat_mul3(v->h, v->w, 3))));
+}
+
+/* Frame i of the clip into out, from prev (frame i - 1; NULL for frame 0). */
+static wai_status clip_frame(const wai_exec *ex, const wai_wiv1 *v, const wai_cdf_table *table,
+                             wai_rans_dec *d, uint32_t i, const uint8_t *prev, uint8_t *out) {
+    wai_motion_frame f = {v->h, v->w, table, v->offset, v->q, i > 0 ? prev : NULL,
+                          i > 0 ? v->vectors + 4 * (size_t)(i - 1) * v->nb : NULL,
+                          v->block, v->nbx, v->mv_precision, wai_exec_cores(ex)};
+    return wai_decode_motion_frame_threads(&f, d, ex ? ex->pool : NULL, ex ? ex->alloc : NULL,
+                                           out);
+}
+
 wai_status wai_wiv1_decode(const wai_exec *ex, const wai_wiv1 *v, uint8_t *frames) {
     const wai_allocator *a = ex ? ex->alloc : NULL;
-    wai_pool *pool = ex ? ex->pool : NULL;
     uint32_t cdf[WAI_CDF_MAX_LEN_T4097];
-    wai_cdf_from_bytes(cdf, v->cdf, v->cdf_len);
     wai_cdf_table table;
-    wai_status st = wai_cdf_table_init(&table, a, cdf, v->cdf_len,
-                                       lookup_bits(wai_sat_mul(v->n_frames, wai_sat_mul3(v->h, v->w, 3))));
+    wai_status st = clip_table(a, v, cdf, &table);
     if (st != WAI_ok) return st;
     wai_rans_dec d;
     wai_rans_dec_init(&d, v->residual.bytes, v->residual.len);
     size_t frame_bytes = (size_t)v->h * v->w * 3;
-    size_t vectors_per_frame = (size_t)v->nb;
-    wai_motion_frame f = {v->h, v->w, &table, v->offset, v->q, NULL, NULL,
-                          v->block, v->nbx, v->mv_precision, wai_exec_cores(ex)};
     for (uint32_t i = v->keyframe ? 1 : 0; i < v->n_frames && st == WAI_ok; i++) {
         uint8_t *out = frames + (size_t)i * frame_bytes;
-        if (i > 0) {
-            f.prev = out - frame_bytes;
-            f.vectors = v->vectors + 4 * (size_t)(i - 1) * vectors_per_frame;
-        }
-        st = wai_decode_motion_frame_threads(&f, &d, pool, a, out);
+        st = clip_frame(ex, v, &table, &d, i, i > 0 ? out - frame_bytes : NULL, out);
     }
     if (st == WAI_ok) st = wai_rans_end_canonical(&d);
     wai_cdf_table_free(&table, a);
@@ -150,9 +158,20 @@ void wai_motion_frames_shape(wai_job *j, uint32_t h, uint32_t w, uint32_t n_fram
     j->out.bytes = (size_t)h * w * 3;
 }
 
+/* A clip decoded a frame at a time (decode/codec.h, step): its table, its
+ * stream's state between frames, and two frames (the one handed out, and
+ * the one it predicts from) whatever the clip's length. */
+typedef struct clip_steps {
+    uint32_t cdf[WAI_CDF_MAX_LEN_T4097];
+    wai_cdf_table table;
+    wai_rans_dec d;
+    uint8_t *frame[2];
+} clip_steps;
+
 /* wai.video.int_motion: a clip, every frame a motion frame (§3). */
 typedef struct clip_job {
     wai_wiv1 v;
+    clip_steps *steps; /* while stepping */
 } clip_job;
 
 _Static_assert(sizeof(clip_job) <= WAI_JOB_STATE_BYTES, "clip_job fits a job");
@@ -178,8 +197,51 @@ static void clip_describe(const wai_job *j, wai_text *t) {
     wai_wiv1_describe(&WAI_JOB_STATE(j, const clip_job)->v, t);
 }
 
-const wai_codec_ops wai_int_motion_ops = {
-    .parse = clip_parse, .prepare = clip_prepare, .run = clip_run, .describe = clip_describe};
+static void clip_step_close(wai_job *j, const wai_allocator *a) {
+    clip_steps *s = WAI_JOB_STATE(j, clip_job)->steps;
+    if (!s) return;
+    wai_cdf_table_free(&s->table, a);
+    wai_free(a, s->frame[0]);
+    wai_free(a, s->frame[1]);
+    wai_free(a, s);
+    WAI_JOB_STATE(j, clip_job)->steps = NULL;
+}
+
+static wai_status clip_step_open(wai_job *j, const wai_exec *ex) {
+    const wai_allocator *a = ex ? ex->alloc : NULL;
+    clip_job *c = WAI_JOB_STATE(j, clip_job);
+    size_t frame_bytes = (size_t)c->v.h * c->v.w * 3;
+    clip_steps *s = c->steps = wai_alloc_zeroed(a, 1, sizeof *s);
+    if (!s) return WAI_out_of_memory;
+    wai_status st = clip_table(a, &c->v, s->cdf, &s->table);
+    if (st == WAI_ok && (!(s->frame[0] = wai_alloc(a, frame_bytes)) ||
+                         !(s->frame[1] = wai_alloc(a, frame_bytes))))
+        st = WAI_out_of_memory;
+    if (st != WAI_ok) {
+        clip_step_close(j, a);
+        return st;
+    }
+    wai_rans_dec_init(&s->d, c->v.residual.bytes, c->v.residual.len);
+    return WAI_ok;
+}
+
+static wai_status clip_step(wai_job *j, const wai_exec *ex, uint32_t k, const uint8_t **frame) {
+    clip_job *c = WAI_JOB_STATE(j, clip_job);
+    clip_steps *s = c->steps;
+    if (k == c->v.n_frames) return wai_rans_end_canonical(&s->d);
+    uint8_t *out = s->frame[k & 1];
+    wai_status st = clip_frame(ex, &c->v, &s->table, &s->d, k, s->frame[(k + 1) & 1], out);
+    *frame = out;
+    return st;
+}
+
+const wai_codec_ops wai_int_motion_ops = {.parse = clip_parse,
+                                          .prepare = clip_prepare,
+                                          .run = clip_run,
+                                          .describe = clip_describe,
+                                          .step_open = clip_step_open,
+                                          .step = clip_step,
+                                          .step_close = clip_step_close};
 
 /* wai.video.int_motion.frame: one WIF1 frame of a group (§16). */
 wai_status wai_motion_frame_prepare(wai_job *j, const wai_wif1 *f) {

@@ -26,6 +26,7 @@
 #include "common/reader.h"
 #include "decode/motion.h"
 #include "ops/cores.h"
+#include "ops/cores_c.h"
 
 #define PIPE_SLOTS 4u
 #define PIPE_CHUNK_SAMPLES 32768u /* a chunk's residuals, 64 KiB: the ring stays in L2 */
@@ -35,12 +36,6 @@
  * of E9 saturates either way), so a residual fits an i16 exactly. */
 static inline int16_t narrow(int32_t r) {
     return (int16_t)(r < -256 ? -256 : r > 256 ? 256 : r);
-}
-
-/* E9 with |r| <= 256 and q < 2^16: r * q fits 32 bits. */
-static inline uint8_t step(int32_t pred, int32_t r, int32_t q) {
-    int32_t v = pred + r * q;
-    return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
 }
 
 /* A wait's step: a pause instruction; after many in a row the core is given
@@ -98,12 +93,9 @@ static void segment(const wai_motion_frame *f, wai_recon_fn recon, wai_mv_segmen
         size_t c1 = (size_t)wai_mv_clamp((int64_t)x + s.ix + 1, wmax) * 3;
         size_t o = (size_t)(x - x0) * 3;
         for (size_t c = 0; c < 3; c++) {
-            int32_t pred;
-            if (!s.fy && !s.fx) pred = s.a[c0 + c];
-            else if (!s.fy) pred = (s.a[c0 + c] + s.a[c1 + c] + 1) >> 1;
-            else if (!s.fx) pred = (s.a[c0 + c] + s.b[c0 + c] + 1) >> 1;
-            else pred = (s.a[c0 + c] + s.a[c1 + c] + s.b[c0 + c] + s.b[c1 + c] + 2) >> 2;
-            out[o + c] = step(pred, r[o + c], q);
+            int32_t pred = wai_recon_pred(kind, s.a[c0 + c], s.a[c1 + c], s.fy ? s.b[c0 + c] : 0,
+                                          s.fy ? s.b[c1 + c] : 0);
+            out[o + c] = wai_recon_step(pred, r[o + c], q);
         }
     }
 }
@@ -129,7 +121,7 @@ static void reconstruct(pipe *p, uint32_t chunk) {
         if (f->prev) {
             inter_row(f, p->recon, y, r, out);
         } else {
-            for (size_t i = 0; i < p->row; i++) out[i] = step(128, r[i], q);
+            for (size_t i = 0; i < p->row; i++) out[i] = wai_recon_step(128, r[i], q);
         }
     }
 }

@@ -69,15 +69,11 @@ static void rgb8(uint8_t *rgb, const int64_t *planes, size_t hw, size_t i0, size
     wai_rgb8_c(rgb, planes, hw, i0, i1, afrac);
 }
 
-/* One loop a kind, so the compiler keeps the kind's test out of it. */
 static void recon(uint8_t *out, const uint8_t *a, const uint8_t *b, unsigned kind,
                   const int16_t *r, size_t n, int32_t q) {
-    switch (kind) {
-    case WAI_RECON_WHOLE: wai_recon_c(out, a, b, WAI_RECON_WHOLE, r, n, q); break;
-    case WAI_RECON_HALF_X: wai_recon_c(out, a, b, WAI_RECON_HALF_X, r, n, q); break;
-    case WAI_RECON_HALF_Y: wai_recon_c(out, a, b, WAI_RECON_HALF_Y, r, n, q); break;
-    default: wai_recon_c(out, a, b, WAI_RECON_HALF_X | WAI_RECON_HALF_Y, r, n, q); break;
-    }
+#define PORTABLE_KIND(KIND) wai_recon_c(out, a, b, KIND, r, n, q);
+    WAI_RECON_EACH_KIND(kind, PORTABLE_KIND)
+#undef PORTABLE_KIND
 }
 
 static const wai_cores portable = {

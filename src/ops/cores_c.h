@@ -76,21 +76,45 @@ static inline void wai_rgb8_c(uint8_t *rgb, const int64_t *planes, size_t hw, si
     }
 }
 
-/* A motion segment's reconstruction (cores.h, wai_recon_fn): r * q fits
- * i32 by the caller's bounds, and pred + r * q then too. */
-static inline void wai_recon_c(uint8_t *out, const uint8_t *a, const uint8_t *b, unsigned kind,
-                               const int16_t *r, size_t n, int32_t q) {
-    for (size_t i = 0; i < n; i++) {
-        int32_t pred;
-        switch (kind) {
-        case WAI_RECON_WHOLE: pred = a[i]; break;
-        case WAI_RECON_HALF_X: pred = (a[i] + a[i + 3] + 1) >> 1; break;
-        case WAI_RECON_HALF_Y: pred = (a[i] + b[i] + 1) >> 1; break;
-        default: pred = (a[i] + a[i + 3] + b[i] + b[i + 3] + 2) >> 2; break;
-        }
-        int32_t v = pred + r[i] * q;
-        out[i] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+/* One sample's motion prediction (E10) of its kind: a0 the sample read in
+ * row a, a1 the one a pixel right of it; b0, b1 the same in row b. */
+static inline int32_t wai_recon_pred(unsigned kind, int32_t a0, int32_t a1, int32_t b0,
+                                     int32_t b1) {
+    switch (kind) {
+    case WAI_RECON_WHOLE: return a0;
+    case WAI_RECON_HALF_X: return (a0 + a1 + 1) >> 1;
+    case WAI_RECON_HALF_Y: return (a0 + b0 + 1) >> 1;
+    default: return (a0 + a1 + b0 + b1 + 2) >> 2;
     }
 }
+
+/* E9: the prediction plus the residual times q, clamped to a byte; r * q
+ * fits i32 by the caller's bounds (|r| <= 256, q < 2^16), pred + r * q too. */
+static inline uint8_t wai_recon_step(int32_t pred, int32_t r, int32_t q) {
+    int32_t v = pred + r * q;
+    return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+}
+
+/* A motion segment's reconstruction (cores.h, wai_recon_fn). A kind
+ * without b never reads it. */
+static inline void wai_recon_c(uint8_t *out, const uint8_t *a, const uint8_t *b, unsigned kind,
+                               const int16_t *r, size_t n, int32_t q) {
+    int half_x = (kind & WAI_RECON_HALF_X) != 0, half_y = (kind & WAI_RECON_HALF_Y) != 0;
+    for (size_t i = 0; i < n; i++) {
+        int32_t pred = wai_recon_pred(kind, a[i], half_x ? a[i + 3] : 0, half_y ? b[i] : 0,
+                                      half_x && half_y ? b[i + 3] : 0);
+        out[i] = wai_recon_step(pred, r[i], q);
+    }
+}
+
+/* Expands M(KIND) once for each kind, KIND a constant in each, so that a
+ * segment loop is compiled once per kind with the kind's test out of it. */
+#define WAI_RECON_EACH_KIND(kind, M)                                                  \
+    switch (kind) {                                                                   \
+    case WAI_RECON_WHOLE: M(WAI_RECON_WHOLE) break;                                   \
+    case WAI_RECON_HALF_X: M(WAI_RECON_HALF_X) break;                                 \
+    case WAI_RECON_HALF_Y: M(WAI_RECON_HALF_Y) break;                                 \
+    default: M(WAI_RECON_HALF_X | WAI_RECON_HALF_Y) break;                            \
+    }
 
 #endif

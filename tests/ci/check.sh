@@ -209,7 +209,19 @@ main() {
         # The Python module over this build's library, then as pip installs it.
         run_test python-module env WAI_LIBRARY="$CI/gcc/libwai_python.so" \
             WAI_TOOL="$CI/gcc/tools/wai/wai" /usr/bin/python3 "$WAI_REPO/python/tests/run.py"
+        # Mutated payloads, sets and options through the module's glue.
+        run_test python-fuzz-glue env WAI_LIBRARY="$CI/gcc/libwai_python.so" \
+            /usr/bin/python3 "$WAI_REPO/python/tests/fuzz_glue.py" 3000
         run_test python-pip bash "$WAI_REPO/tests/ci/python-pip.sh" "$CI/gcc/tools/wai/wai"
+        # The GStreamer plugin's pipelines against the tool's decodes.
+        if [[ -e "$CI/gcc/gst/libgstwai.so" ]]; then
+            run_test gstreamer bash "$WAI_REPO/tests/gst/test_gst.sh" "$CI/gcc"
+        else
+            echo "  FAIL gstreamer: the plugin was not built (libgstreamer1.0-dev?)"
+            count gstreamer 0 1
+        fi
+        # The README's pipe, GStreamer pipeline and Dask batch, as written there.
+        run_test readme-snippets bash "$WAI_REPO/tests/ci/readme_snippets.sh" "$CI/gcc"
         # The BD-rate the RD table and the motion benchmark report.
         run_test rd-bd /usr/bin/python3 "$WAI_REPO/tools/rd/bd.py"
         # The inverse GDN's seeded root on every n below 2^32.
@@ -278,6 +290,7 @@ main() {
         # the corpus in node, and npm pack installed into an empty folder.
         run_test web-node node "$WAI_REPO/web/test/corpus.mjs" "$CI/wasm32/web/wai.wasm"
         run_test web-node-threads node "$WAI_REPO/web/test/corpus.mjs" "$CI/wasm32/web/wai.wasm" --threads 2
+        run_test web-fuzz-glue node "$WAI_REPO/web/test/fuzz_glue.mjs" "$CI/wasm32/web/wai.wasm" 3000
         run_test web-pack bash "$WAI_REPO/tests/web/pack.sh" "$CI/wasm32/web/wai.wasm" \
             "$CI/gcc/tools/wai/wai"
         # The float path in node: no WebNN, and the onnx-runtime path on

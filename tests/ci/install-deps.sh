@@ -18,6 +18,11 @@ PACKAGES=(
     python3-venv python3-pip  # the Python module: pip install . into a venv (tests/ci/python-pip.sh)
     python-matplotlib-data
     libjpeg-turbo-progs webp  # the rate-distortion peers (tools/rd/rd_curves.py): cjpeg, cwebp
+    # the GStreamer plugin (gst/) and its pipelines (tests/gst/test_gst.sh):
+    # multifilesrc is in -good, decodebin in -base
+    libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools
+    gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+    python3-dask python3-distributed  # wai.batch (python/tests/test_batch.py)
 )
 
 # npm packages, under build/npm (nothing outside the registries):

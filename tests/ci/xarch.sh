@@ -35,7 +35,7 @@ record_digest() {
 
 # corpus_command FIELDS...: the tool's arguments for one index line.
 # The index (written by tests/corpus/generate.c) has the columns
-#   MODE CAPABILITY STATUS MAXCOST FILES HASHES [SET]
+#   MODE CAPABILITY STATUS MAXCOST FILES HASHES [SET [OFFER]]
 # with FILES comma-separated; invoked as tests/tool/test_corpus.sh does.
 # A line of another shape (FILE [--capability CAP] [--set DIR] ...) is
 # passed to `wai decode --json` as it stands.
@@ -50,6 +50,7 @@ corpus_command() {
                 printf '%s\n' decode --json --capability "$2"
                 [[ "$4" == - ]] || printf '%s\n' --max-cost "$4"
                 [[ -z "${7:-}" || "${7:-}" == - ]] || printf '%s\n' --set "$7"
+                [[ -z "${8:-}" ]] || printf '%s\n' --offer "$8"
                 printf '%s\n' "${files[@]}"
             fi ;;
         *) printf '%s\n' decode --json "$@" ;;

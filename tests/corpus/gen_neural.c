@@ -245,6 +245,11 @@ static void hyper_corpus(void) {
         hex_of(hc.rgb, hc.rgb_len, hex);
         line(CAP_IMAGE, "ok", "-", file, hex, dir);
         if (i == 0) {
+            /* The OFFER column (neural-dispatch §4): when the decode's tier
+             * refuses every path offered, not_dispatchable; an offer with
+             * the integer path last decodes as the default does. */
+            fprintf(g_idx, "decode %s not_dispatchable - %s - %s npu,wgsl\n", CAP_IMAGE, file, dir);
+            fprintf(g_idx, "decode %s ok - %s %s %s npu,cpu,int\n", CAP_IMAGE, file, hex, dir);
             gen_mkdir(g_root, "neural/refuse");
             video_corpus(hc.bytes, hc.len, hc.rgb, 4 * hc.sh, 4 * hc.sw);
         }

@@ -11,13 +11,17 @@
  * the bytes (they refuse what a parser would refuse).
  *
  * index.txt, one line per case:  MODE CAPABILITY STATUS MAXCOST FILES HASHES
+ *                                 [SET [OFFER]]
  *   MODE     decode (decode FILES in order as one stream) or parse (parse
  *            FILE alone, for codes only a capability without a decoder here
  *            reaches)
  *   MAXCOST  a cost limit, or -
  *   FILES    comma-separated, relative to the index
  *   HASHES   SHA-256 of each output decoded before STATUS, comma-separated,
- *            or - */
+ *            or -
+ *   SET      a neural capability's parameter set (a directory), or -
+ *   OFFER    the dispatch offer (neural-dispatch §4; `wai decode --offer`'s
+ *            list), or absent: the default offer */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "fuzz_context.h"
 #include "sets/listing.h"
 #include "wai/wai_hash.h"
 #include "wai/wai_set.h"
@@ -26,7 +27,7 @@ static const size_t lens[3] = {2, 3, 1};
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     wai_context *ctx = NULL;
     wai_set *s = NULL;
-    require(wai_context_create(NULL, &ctx) == WAI_ok && wai_set_create(ctx, &s) == WAI_ok);
+    require(fuzz_context(1, &ctx) == WAI_ok && wai_set_create(ctx, &s) == WAI_ok);
     for (int i = 0; i < 3; i++) require(wai_set_add(s, names[i], bytes[i], lens[i]) == WAI_ok);
     char own[512];
     require(wai_set_listing_json(s, own, sizeof own, NULL) == WAI_ok);

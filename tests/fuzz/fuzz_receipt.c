@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_context.h"
 #include "wai/wai_receipt.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -34,7 +35,7 @@ static int same(const wai_receipt_info *a, const wai_receipt_info *b) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     wai_context *ctx;
-    if (wai_context_create(NULL, &ctx) != WAI_ok) return 0;
+    if (fuzz_context(1, &ctx) != WAI_ok) return 0;
     wai_receipt *r = NULL;
     wai_receipt_problem p;
     wai_status st = wai_receipt_read_json(ctx, (const char *)data, size, &r, &p);

@@ -9,11 +9,13 @@
  * after any refusal, or before any intra frame, an inter frame that parses
  * is field_range until an intra frame decodes; an inter frame of another
  * size than its group is geometry_mismatch; a run of decoded frames from an
- * intra frame, joined into a clip, decodes to the same frames (§16). */
+ * intra frame, joined into a clip, decodes to the same frames (§16); the
+ * stream decodes on one thread, the joined clip on every core. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/alloc.h"
+#include "fuzz_context.h"
 #include "wai/wai_write.h"
 #include "formats/wif1.h"
 #include "wai/wai_decode.h"
@@ -45,7 +47,7 @@ static void check_group(group *g) {
     wai_decoder_config cfg;
     wai_decoder_config_default(&cfg);
     cfg.capability = "wai.video.int_motion";
-    if (wai_context_create(NULL, &ctx) != WAI_ok || wai_decoder_create(ctx, &cfg, &d) != WAI_ok)
+    if (fuzz_context(0, &ctx) != WAI_ok || wai_decoder_create(ctx, &cfg, &d) != WAI_ok)
         __builtin_trap();
     if (wai_decoder_send(d, clip, len, NULL) != WAI_ok) __builtin_trap();
     wai_output o;
@@ -72,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     wai_decoder_config_default(&cfg);
     cfg.capability = "wai.video.int_motion.frame";
     cfg.max_cost = MAX_COST;
-    if (wai_context_create(NULL, &ctx) != WAI_ok || wai_decoder_create(ctx, &cfg, &d) != WAI_ok)
+    if (fuzz_context(1, &ctx) != WAI_ok || wai_decoder_create(ctx, &cfg, &d) != WAI_ok)
         __builtin_trap();
     group g = {0};
     g.joinable = 1;

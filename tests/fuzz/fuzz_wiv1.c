@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "fuzz_context.h"
 #include "wai/wai_write.h"
 #include "entropy/rans.h"
 #include "formats/wiv1.h"
@@ -27,10 +28,11 @@ typedef struct frames_out {
     uint32_t n;
 } frames_out;
 
-/* Sends each payload in turn to one decoder of cap; collects every output.
- * Returns the first refusal. */
-static wai_status decode_all(const char *cap, const wai_payload *p, uint32_t n_p,
-                             frames_out *out, wai_cost *cost) {
+/* Sends each payload in turn to one decoder of cap on n_threads (0: every
+ * core; the clip decodes so, the re-decodes on one, which must agree);
+ * collects every output. Returns the first refusal. */
+static wai_status decode_all(const char *cap, unsigned n_threads, const wai_payload *p,
+                             uint32_t n_p, frames_out *out, wai_cost *cost) {
     wai_context *ctx;
     wai_decoder *d;
     wai_decoder_config cfg;
@@ -38,7 +40,7 @@ static wai_status decode_all(const char *cap, const wai_payload *p, uint32_t n_p
     cfg.capability = cap;
     cfg.max_cost = MAX_COST;
     memset(out, 0, sizeof *out);
-    if (wai_context_create(NULL, &ctx) != WAI_ok) __builtin_trap();
+    if (fuzz_context(n_threads, &ctx) != WAI_ok) __builtin_trap();
     if (wai_decoder_create(ctx, &cfg, &d) != WAI_ok) __builtin_trap();
     wai_status st = WAI_ok;
     size_t cap_bytes = 0;
@@ -126,7 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     wai_payload whole = {(uint8_t *)(uintptr_t)data, size};
     frames_out clip;
     memset(&sent, 0, sizeof sent);
-    wai_status st = decode_all(CAP_MOTION, &whole, 1, &clip, &sent);
+    wai_status st = decode_all(CAP_MOTION, 0, &whole, 1, &clip, &sent);
     /* A parse refusal is the decode's refusal; a parsed clip reports the
      * declared cost and is refused by it exactly when its work is over. */
     if (parse != WAI_ok && st != parse) __builtin_trap();
@@ -160,7 +162,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (!encoder_form(joined, joined_len)) __builtin_trap();
         wai_payload again = {joined, joined_len};
         frames_out j;
-        if (decode_all(CAP_MOTION, &again, 1, &j, &sent) != WAI_ok || j.n != clip.n ||
+        if (decode_all(CAP_MOTION, 1, &again, 1, &j, &sent) != WAI_ok || j.n != clip.n ||
             memcmp(j.bytes, clip.bytes, (size_t)clip.n * clip.frame_bytes) != 0)
             __builtin_trap();
         free(j.bytes);
@@ -169,7 +171,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
     /* The split frames, as a frame stream, decode to the clip's frames. */
     frames_out stream;
-    if (decode_all(CAP_FRAME, frames, n_frames, &stream, &sent) != WAI_ok) __builtin_trap();
+    if (decode_all(CAP_FRAME, 1, frames, n_frames, &stream, &sent) != WAI_ok) __builtin_trap();
     if (stream.n != clip.n || stream.frame_bytes != clip.frame_bytes ||
         memcmp(stream.bytes, clip.bytes, (size_t)clip.n * clip.frame_bytes) != 0)
         __builtin_trap();

@@ -53,7 +53,7 @@ expected_json() {
 }
 
 cd "$CORPUS" || exit 2
-while read -r mode cap status maxcost files hashes set; do
+while read -r mode cap status maxcost files hashes set offer; do
     case "$mode" in ''|'#'*) continue ;; esac
     IFS=, read -ra fs <<<"$files"
     if [ "$mode" = parse ]; then
@@ -64,6 +64,7 @@ while read -r mode cap status maxcost files hashes set; do
     args=(decode --json --capability "$cap")
     [ "$maxcost" != "-" ] && args+=(--max-cost "$maxcost")
     [ -n "$set" ] && [ "$set" != "-" ] && args+=(--set "$set")
+    [ -n "$offer" ] && args+=(--offer "$offer")
     out=$("$WAI" "${args[@]}" "${fs[@]}")
     rc=$?
     want_rc=1

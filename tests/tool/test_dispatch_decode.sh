@@ -22,7 +22,7 @@ expect_contains "every path refused is not_dispatchable" '"status": "not_dispatc
 expect_contains "the npu's reason in the report" '{"unit": "npu", "backend": "model-runtime", "arithmetic": "float", "reason": "dispatch_tier_refused"}' "$TMP/out"
 expect_contains "wgsl absent" '{"unit": "gpu", "backend": "wgsl", "arithmetic": "integer", "reason": "dispatch_unit_absent"}' "$TMP/out"
 expect_exit 1 "every path refused, plain" -- "$WAI" decode --offer npu,wgsl "${img[@]}" -o "$TMP/x.png"
-expect_contains "the refusal line names each path's reason" 'refused: not_dispatchable (every path refused: npu/model-runtime/float dispatch_tier_refused, gpu/wgsl/integer dispatch_unit_absent)' "$TMP/err"
+expect_contains "the refusal line names each path's reason" 'refused: not_dispatchable (no path can run this decode'"'"'s networks); every path refused: npu/model-runtime/float dispatch_tier_refused, gpu/wgsl/integer dispatch_unit_absent' "$TMP/err"
 expect_exit 0 "--intent replicate" -- "$WAI" decode --report --intent replicate --pin-tier decode-equivalence "${img[@]}"
 expect_contains "still decode-equivalence" "$RAN" "$TMP/out"
 expect_exit 2 "an unknown offer token" -- "$WAI" decode --offer tpu "${img[@]}"

@@ -78,6 +78,23 @@ cp "$TMP/err" "$TMP/whole.err"
 expect_contains "whole: padded" "picture: 451x300, coded as 512x320" "$TMP/whole.err"
 expect_exit 0 "whole decode" -- "$WAI" decode --set "$SET" "$TMP/whole.wih1" -o "$TMP/whole.dec.png"
 measure "whole" "$TMP/whole.png" "$TMP/whole.dec.png" "$TMP/whole.err"
+# --crop gives the picture back at its own size: the decode's top-left.
+expect_contains "whole: the crop to decode with" "decode with --crop 451x300" "$TMP/whole.err"
+expect_exit 0 "whole decode --crop" -- "$WAI" decode --set "$SET" --crop 451x300 "$TMP/whole.wih1" -o "$TMP/whole.crop.png"
+/usr/bin/python3 -c '
+import sys
+import numpy as np
+from PIL import Image
+a = np.asarray(Image.open(sys.argv[1]))
+b = np.asarray(Image.open(sys.argv[2]))
+sys.exit(0 if b.shape == (300, 451, 3) and np.array_equal(a[:300, :451], b) else 1)
+' "$TMP/whole.dec.png" "$TMP/whole.crop.png" && ok || fail "--crop 451x300 is not the decode's top-left 451 x 300"
+expect_exit 2 "--crop larger than the picture" -- "$WAI" decode --set "$SET" --crop 513x300 "$TMP/whole.wih1" -o "$TMP/x.png"
+expect_contains "--crop too large: says both sizes" "--crop 513x300 is larger than the picture, 512x320" "$TMP/err"
+[ ! -e "$TMP/x.png" ] && ok || fail "a refused --crop wrote its output"
+expect_exit 2 "--crop malformed" -- "$WAI" decode --set "$SET" --crop 451 "$TMP/whole.wih1" -o "$TMP/x.png"
+expect_exit 2 "--crop of audio" -- "$WAI" decode --set "$REPO/tests/corpus/neural/audio/set0" --crop 1x1 \
+    "$REPO/tests/corpus/neural/audio/clip0.wia1" -o "$TMP/x.wav"
 # The same payload at every thread count.
 expect_exit 0 "whole 2 threads" -- "$WAI" encode --capability $CAP --set "$SET" --threads 2 \
     "$TMP/whole.png" -o "$TMP/whole2.wih1"

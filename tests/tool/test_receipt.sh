@@ -100,19 +100,38 @@ expect_contains "seal, a still counter" '"energy_provenance": null' "$TMP/r3.jso
 # A counter that moves: energy_uj a FIFO the test feeds, the meter reading
 # it when it looks for domains, before the decode and after it (1000, 1000,
 # then 2501000 uJ): a metered receipt of 2.5 J, OnChipCounter, that verifies.
-# Each value is one writer's open (the meter's fopen waits for it); the
-# pause lets the meter close before the next writer opens, so no two values
-# share one read.
+# The test holds the FIFO open read-write for the whole seal, so the
+# meter's fopen never waits and never meets an end of file; it writes each
+# value only once the tool has the FIFO open (its fd links in /proc) and
+# the next only once the tool has closed it again: each read gets exactly
+# its one value, however slow the machine (a writer's open a value, with a
+# pause between, let a reader open before the last writer closed, and meet
+# an empty end of file, under CI's load).
 mkdir -p "$TMP/pm/intel-rapl:0"
-mkfifo "$TMP/pm/intel-rapl:0/energy_uj"
+fifo="$TMP/pm/intel-rapl:0/energy_uj"
+mkfifo "$fifo"
 echo 262143328850 >"$TMP/pm/intel-rapl:0/max_energy_range_uj"
-( for v in 1000 1000 2501000; do
-      timeout 30 bash -c "echo $v >'$TMP/pm/intel-rapl:0/energy_uj'" || exit 1
-      sleep 0.5
-  done ) &
-feeder=$!
-expect_exit 0 "seal, a moving counter" -- timeout 60 "$WAI" receipt seal --key "$TMP/k" --powercap "$TMP/pm" "$clip" -o "$TMP/r4.json"
-wait "$feeder" && ok || fail "the meter read the counter three times"
+held() {
+    local f
+    for f in /proc/"$1"/fd/*; do
+        [ "$(readlink "$f" 2>/dev/null)" = "$fifo" ] && return 0
+    done
+    return 1
+}
+exec 3<>"$fifo"
+"$WAI" receipt seal --key "$TMP/k" --powercap "$TMP/pm" "$clip" -o "$TMP/r4.json" \
+    >"$TMP/out" 2>"$TMP/err" 3>&- &
+sealer=$!
+fed=1
+for v in 1000 1000 2501000; do
+    for _ in $(seq 3000); do held "$sealer" && break; sleep 0.01; done
+    held "$sealer" || { fed=0; break; }
+    echo "$v" >&3
+    for _ in $(seq 3000); do held "$sealer" || break; sleep 0.01; done
+done
+exec 3>&-  # a meter still waiting reads an end of file
+wait "$sealer" && ok || fail "seal, a moving counter: exit $?: $(head -c 300 "$TMP/err")"
+((fed == 1)) && ok || fail "the meter opened the counter three times"
 expect_contains "metered: the class" '"energy_provenance": "OnChipCounter"' "$TMP/r4.json"
 expect_contains "metered: 2.5 J" '"joules_micro": 2500000' "$TMP/r4.json"
 expect_exit 0 "verify the metered receipt" -- "$WAI" receipt verify "$TMP/r4.json" "$clip"

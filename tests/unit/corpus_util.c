@@ -45,8 +45,9 @@ static int next_neural(const char **at, corpus_line *c, int many_outputs) {
     if (n >= sizeof one) return 0;
     memcpy(one, line, n);
     one[n] = '\0';
-    return sscanf(one, "%15s %63s %63s %31s %511s %1023s %255s", c->mode, c->capability,
-                  c->status, c->max_cost, c->file, c->hash, c->set) == 7 &&
+    char offer[8]; /* an OFFER column: a case of the dispatch, not of the default offer */
+    return sscanf(one, "%15s %63s %63s %31s %511s %1023s %255s %7s", c->mode, c->capability,
+                  c->status, c->max_cost, c->file, c->hash, c->set, offer) == 7 &&
            strncmp(c->file, "neural/", 7) == 0 && !strchr(c->file, ',') &&
            (many_outputs || !strchr(c->hash, ','));
 }

@@ -21,8 +21,9 @@ typedef struct corpus_line {
 } corpus_line;
 
 /* Reads the line starting at *at and moves *at past it; 1 when it is such
- * a case (its file under neural/, a SET column, no comma in FILES or
- * HASHES), 0 for any other line, -1 at the end of the text. */
+ * a case (its file under neural/, a SET column and no OFFER: the default
+ * offer, no comma in FILES or HASHES), 0 for any other line, -1 at the end
+ * of the text. test_corpus.c runs the OFFER lines. */
 int corpus_next_neural(const char **at, corpus_line *out);
 
 /* The same with any number of HASHES: every one-payload case (a clip of

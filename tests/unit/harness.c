@@ -156,6 +156,7 @@ int main(int argc, char **argv) {
     suite_corpus();
     suite_motion_diff();
     suite_route();
+    suite_streaming();
     suite_webnn_limits();
     suite_motion();
     suite_encode();

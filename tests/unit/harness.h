@@ -58,6 +58,7 @@ void suite_corpus(void);
 void suite_codecs(void);
 void suite_motion_diff(void);
 void suite_route(void);
+void suite_streaming(void);
 void suite_webnn_limits(void);
 void suite_motion(void);
 void suite_encode(void);

@@ -17,6 +17,7 @@ typedef struct corpus_case {
     char mode[16], capability[64], status[64], max_cost[32];
     char files[MAX_FIELD], hashes[MAX_FIELD];
     char set[256];   /* the parameter set's directory, or "-" */
+    char offer[256]; /* the dispatch offer (`wai decode --offer`'s list), or "-" */
 } corpus_case;
 
 /* Runs one case; returns the status and writes the outputs' hashes. */
@@ -27,6 +28,16 @@ static wai_status run_decode(const corpus_case *c, char *hashes, size_t cap) {
     wai_decoder_config_default(&cfg);
     cfg.capability = c->capability;
     if (strcmp(c->max_cost, "-") != 0) cfg.max_cost = strtoull(c->max_cost, NULL, 10);
+    wai_dispatch_options dispatch;
+    wai_path paths[WAI_DISPATCH_MAX_PATHS];
+    wai_dispatch_options_default(&dispatch);
+    if (strcmp(c->offer, "-") != 0) {
+        if (wai_dispatch_parse_offer(c->offer, paths, WAI_DISPATCH_MAX_PATHS,
+                                     &dispatch.offer.n) != WAI_ok)
+            return WAI_invalid_argument;
+        dispatch.offer.paths = paths;
+        cfg.dispatch = &dispatch;
+    }
     if (wai_context_create(NULL, &ctx) != WAI_ok) return WAI_out_of_memory;
     wai_set *set = corpus_set(ctx, c->capability, c->set);
     cfg.set = set;
@@ -88,9 +99,10 @@ static void test_corpus(void) {
         if (line[0] == '#' || line[0] == '\0') continue;
         static corpus_case c;
         strcpy(c.set, "-");
-        int fields = sscanf(line, "%15s %63s %63s %31s %8191s %8191s %255s", c.mode,
-                            c.capability, c.status, c.max_cost, c.files, c.hashes, c.set);
-        if (!CHECK_MSG(fields == 6 || fields == 7, "bad index line: %.80s", line)) continue;
+        strcpy(c.offer, "-");
+        int fields = sscanf(line, "%15s %63s %63s %31s %8191s %8191s %255s %255s", c.mode,
+                            c.capability, c.status, c.max_cost, c.files, c.hashes, c.set, c.offer);
+        if (!CHECK_MSG(fields >= 6 && fields <= 8, "bad index line: %.80s", line)) continue;
         n_cases++;
         wai_status st = strcmp(c.mode, "parse") == 0 ? run_parse(&c)
                                                       : run_decode(&c, got, sizeof got);
@@ -102,13 +114,14 @@ static void test_corpus(void) {
         if (wai_status_from_name(c.status, &code) && code < 128) codes_seen[code] = 1;
     }
     CHECK(n_cases > 100);
-    /* Every code a WIV1/WIF1 parse or a keyframe-0 decode can give has a case. */
+    /* Every code a WIV1/WIF1 parse or a keyframe-0 decode can give has a
+     * case, and not_dispatchable (the OFFER column's). */
     static const wai_status needed[] = {
         WAI_bad_magic, WAI_format_capability_mismatch, WAI_keyframe_capability_mismatch,
         WAI_version, WAI_reserved_nonzero, WAI_field_range, WAI_too_large, WAI_cdf_malformed,
         WAI_stream_length, WAI_nested_length, WAI_trailing, WAI_stream_exhausted,
         WAI_stream_noncanonical, WAI_geometry_mismatch, WAI_cost_over_limit,
-        WAI_unsupported_capability};
+        WAI_unsupported_capability, WAI_not_dispatchable};
     for (size_t i = 0; i < sizeof needed / sizeof needed[0]; i++)
         CHECK_MSG(codes_seen[needed[i]], "no fixture expects %s", wai_status_name(needed[i]));
     free(text);

@@ -47,6 +47,29 @@ static void test_names_are_verbatim(void) {
     CHECK(s == WAI_ok);
 }
 
+/* Every status a name knows has one line of meaning, distinct from every
+ * other's, that is a sentence fragment (no trailing period, no newline):
+ * the tool prints it after the code, the page and Python read the same. */
+static void test_every_status_has_a_meaning(void) {
+    const char *seen[256];
+    size_t n = 0;
+    for (int v = 0; v < 256; v++) {
+        const char *name = wai_status_name((wai_status)v);
+        const char *m = wai_status_meaning((wai_status)v);
+        CHECK_MSG((name == NULL) == (m == NULL), "status %d: name and meaning disagree", v);
+        if (!m) continue;
+        size_t len = strlen(m);
+        CHECK_MSG(len > 4 && len < 100 && m[len - 1] != '.' && !strchr(m, '\n'),
+                  "%s: meaning \"%s\"", name, m);
+        for (size_t i = 0; i < n; i++) CHECK_MSG(strcmp(seen[i], m) != 0, "%s: meaning repeated", name);
+        if (n < 256) seen[n++] = m;
+    }
+    CHECK(n >= 40);
+    CHECK(strcmp(wai_status_meaning(WAI_set_incomplete),
+                 "the parameter set lacks a member this capability needs") == 0);
+    CHECK(wai_status_meaning((wai_status)999) == NULL);
+}
+
 /* The numeric values are ABI: pin them. */
 static void test_values_are_stable(void) {
     CHECK(WAI_bad_magic == 1);
@@ -147,6 +170,7 @@ void suite_status(void) {
     harness_run("status/every_spec_code", test_every_spec_code_has_a_status);
     harness_run("status/names_verbatim", test_names_are_verbatim);
     harness_run("status/values_stable", test_values_are_stable);
+    harness_run("status/meanings", test_every_status_has_a_meaning);
     harness_run("status/routing_kinds", test_routing_kinds);
     harness_run("status/context_lifecycle", test_context_lifecycle);
     harness_run("status/checked_sizes", test_checked_sizes);

@@ -1,80 +1,154 @@
 #!/usr/bin/python3
-"""Trains the mean-scale hyperprior of model.py on tools/bmshj2018/data.py's
-photographs (Debian-packaged, public domain or CC0; chelsea and coffee held
-out) and writes a checkpoint in CompressAI's state-dict layout.
+"""Trains the mean-scale hyperprior of model.py on corpus.py's pictures
+(Debian packages; the held-out ones never) and writes a checkpoint in
+CompressAI's state-dict layout. A run resumes where the last one stopped
+and extends it.
 
-    /usr/bin/python3 tools/hyperprior/train.py --out build/hyperprior/q3.pt
-        [--minutes 45] [--steps N] [--lmbda 0.0067] [--seed 20261202]
+    /usr/bin/python3 tools/hyperprior/train.py --out examples/hyperprior/q3.pt \\
+        [--minutes 45] [--steps N] [--lmbda 0.0067] [--lr 1e-4] [--seed S] \\
+        [--state FILE] [--init CKPT] [--threads 2]
 
-Deterministic for a seed on one machine and thread count (torch's CPU
-kernels; two threads here). Loss: lmbda * 255^2 * MSE + the bits per pixel
-of y and z, Adam at --lr falling to a fifth for the last fifth of the
-steps, the entropy bottleneck's quantile loss at 1e-3. A checkpoint (and
-its log: the seed, data and every 100th step's figures) is written every
-500 steps, so a run cut short keeps its weights. --smoke: 3 steps on small
-crops (what CI runs)."""
+--state (default OUT without .pt, plus .state): everything a later run
+needs to go on as if this one had not stopped: the weights, both Adam
+optimisers' moments, the step, the learning rate, the generators' states
+(torch's and the crops'). A run finds it and resumes; the first run starts
+from --init's weights (a checkpoint of the same shape) or from scratch. The
+state is stored small for the repository: the weights as float16, the Adam
+moments as bfloat16 (their range: a second moment near 1e-12 underflows
+float16); so a resumed run continues from weights rounded to float16, not
+bit for bit the run that did not stop.
+
+The log (OUT.log) is appended: a line for each run (its start step, seed,
+data, lambda, learning rate, threads) and one every 100 steps (loss, bits
+per pixel of y and z, PSNR of the crops, the entropy bottleneck's aux
+loss). Steps count across runs; --steps and --minutes bound this run. The
+weights and state are written every 200 steps and at the end, and on
+SIGTERM or SIGINT (a run cut short keeps its work).
+
+Deterministic for a seed and a state on one machine and thread count
+(torch's CPU kernels). Loss: lmbda * 255^2 * MSE + the bits per pixel of y
+and z; Adam at --lr (the state's, when resuming without --lr); the quantile
+loss at 1e-3; gradients clipped to norm 1. --smoke: 3 steps on small
+crops of python3-skimage's pictures alone, nothing resumed (what CI runs)."""
 import argparse
 import math
 import os
+import signal
 import sys
 import time
 
 import torch
 
 here = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, here)                                 # model: this folder's
-sys.path.append(os.path.join(here, "..", "bmshj2018"))  # data: the photographs
-import data  # noqa: E402
+sys.path.insert(0, here)
+import corpus  # noqa: E402
 import model  # noqa: E402
 
+SAVE_EVERY = 200
 
-def save(net, a, step, start, log):
-    os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
-    torch.save({k: v for k, v in net.state_dict().items()}, a.out + ".tmp")
-    os.replace(a.out + ".tmp", a.out)
-    with open(a.out + ".log.tmp", "w") as f:
-        f.write(f"seed {a.seed} lmbda {a.lmbda} N {a.N} M {a.M} crop {a.crop} batch {a.batch} "
-                f"threads {a.threads} steps {step} seconds {time.time() - start:.0f}\n")
-        f.write("data: " + " ".join(os.path.basename(p) for p in data.training_paths()) + "\n")
-        f.write("\n".join(log) + "\n")
-    os.replace(a.out + ".log.tmp", a.out + ".log")
+
+def half_state(sd):
+    return {k: v.half() if v.is_floating_point() else v for k, v in sd.items()}
+
+
+def small_opt(opt_sd):
+    """An optimiser's state_dict with its tensors as bfloat16."""
+    st = {k: {n: (t.bfloat16() if torch.is_tensor(t) and t.is_floating_point() and t.dim() else t)
+              for n, t in v.items()} for k, v in opt_sd["state"].items()}
+    return {"state": st, "param_groups": opt_sd["param_groups"]}
+
+
+def full_opt(opt_sd):
+    st = {k: {n: (t.float() if torch.is_tensor(t) and t.is_floating_point() else t)
+              for n, t in v.items()} for k, v in opt_sd["state"].items()}
+    return {"state": st, "param_groups": opt_sd["param_groups"]}
+
+
+class Run:
+    def __init__(self, a):
+        self.a = a
+        self.state_path = a.state or (a.out[:-3] if a.out.endswith(".pt") else a.out) + ".state"
+        self.log_path = a.out + ".log"
+
+    def save(self, net, opt, aux_opt, crops, step, lines):
+        os.makedirs(os.path.dirname(os.path.abspath(self.a.out)), exist_ok=True)
+        torch.save(net.state_dict(), self.a.out + ".tmp")
+        os.replace(self.a.out + ".tmp", self.a.out)
+        if not self.a.smoke:
+            torch.save({"model": half_state(net.state_dict()), "opt": small_opt(opt.state_dict()),
+                        "aux_opt": small_opt(aux_opt.state_dict()), "step": step,
+                        "N": self.a.N, "M": self.a.M, "torch_rng": torch.get_rng_state(),
+                        "crops_rng": crops.state()}, self.state_path + ".tmp")
+            os.replace(self.state_path + ".tmp", self.state_path)
+        with open(self.log_path, "a") as f:
+            f.write("".join(line + "\n" for line in lines))
+        lines.clear()
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
+    ap.add_argument("--state", default=None)
+    ap.add_argument("--init", default=None, help="the first run's weights (a checkpoint)")
     ap.add_argument("--minutes", type=float, default=45.0)
-    ap.add_argument("--steps", type=int, default=0, help="0: as many as the minutes allow")
+    ap.add_argument("--steps", type=int, default=0, help="this run's steps; 0: as the minutes allow")
     ap.add_argument("--lmbda", type=float, default=0.0067)
     ap.add_argument("--N", type=int, default=64)
     ap.add_argument("--M", type=int, default=96)
     ap.add_argument("--crop", type=int, default=128)
     ap.add_argument("--batch", type=int, default=8)
-    ap.add_argument("--seed", type=int, default=20261202)
+    ap.add_argument("--seed", type=int, default=20261204)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--lr", type=float, default=5e-4)
+    ap.add_argument("--lr", type=float, default=None, help="default: the state's, or 1e-4")
     ap.add_argument("--smoke", action="store_true")
     a = ap.parse_args()
     if a.smoke:
         a.steps, a.crop, a.batch = 3, 64, 2
-    torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
     if not model.bmshj2018.subpixel_matches_transposed():
         raise SystemExit("the sub-pixel form of the transposed convolution disagrees")
+    run = Run(a)
+    resumed = None
+    if not a.smoke and os.path.exists(run.state_path):
+        resumed = torch.load(run.state_path)
+        if (resumed["N"], resumed["M"]) != (a.N, a.M):
+            raise SystemExit(f"{run.state_path} is N {resumed['N']} M {resumed['M']}, not {a.N} {a.M}")
+    photos, smooth = corpus.training_sets(smoke=a.smoke)
+    if a.smoke:
+        photos, smooth = [e for e in photos if e[0] == "python3-skimage"], []
+    crops = corpus.Crops(photos, smooth, a.crop, a.seed)
+    torch.manual_seed(a.seed)
     net = model.MeanScaleHyperprior(a.N, a.M)
-    crops = data.Crops(data.training_paths(), a.crop, a.seed)
     main_params = [p for n, p in net.named_parameters() if not n.endswith("quantiles")]
     aux_params = [p for n, p in net.named_parameters() if n.endswith("quantiles")]
-    opt = torch.optim.Adam(main_params, lr=a.lr)
+    opt = torch.optim.Adam(main_params, lr=1e-4)
     aux_opt = torch.optim.Adam(aux_params, lr=1e-3)
-    start, step, log = time.time(), 0, []
+    step = 0
+    if resumed:
+        net.load_state_dict(resumed["model"])
+        opt.load_state_dict(full_opt(resumed["opt"]))
+        aux_opt.load_state_dict(full_opt(resumed["aux_opt"]))
+        step = resumed["step"]
+        torch.set_rng_state(resumed["torch_rng"])
+        crops.set_state(resumed["crops_rng"])
+    elif a.init:
+        net.load_state_dict(torch.load(a.init))
+    if a.lr is not None or not resumed:
+        for g in opt.param_groups:
+            g["lr"] = a.lr if a.lr is not None else 1e-4
+    lr = opt.param_groups[0]["lr"]
+    lines = [f"run from step {step}: seed {a.seed} lmbda {a.lmbda} lr {lr:g} N {a.N} M {a.M} "
+             f"crop {a.crop} batch {a.batch} threads {a.threads} "
+             f"{'resumed ' + run.state_path if resumed else 'init ' + (a.init or 'random')}; "
+             f"data: {corpus.describe(photos, smooth)}"]
+    print(lines[0], flush=True)
+
+    stop = []
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.append(1))
+    start, first = time.time(), step
     deadline = start + 60 * a.minutes
-    while not (a.steps and step >= a.steps) and not (not a.steps and time.time() > deadline):
-        late = (a.steps and step >= 0.8 * a.steps) or (
-            not a.steps and time.time() > start + 0.8 * 60 * a.minutes)
-        if late and opt.param_groups[0]["lr"] > a.lr / 5:
-            for g in opt.param_groups:
-                g["lr"] = a.lr / 5
+    while not stop and (step - first < a.steps if a.steps else time.time() < deadline):
         x = torch.from_numpy(crops.batch(a.batch))
         x_hat, y_lik, z_lik = net(x)
         pixels = x.shape[0] * x.shape[2] * x.shape[3]
@@ -91,17 +165,19 @@ def main():
         aux.backward()
         aux_opt.step()
         step += 1
-        if step % 500 == 0 and not a.smoke:
-            save(net, a, step, start, log)
         if step % 100 == 0 or a.smoke:
             psnr = 10 * math.log10(1 / max(mse.item(), 1e-12))
             line = (f"step {step} {time.time() - start:.0f}s loss {loss.item():.4f} "
                     f"bpp {bpp_y.item() + bpp_z.item():.3f} (z {bpp_z.item():.3f}) "
                     f"psnr {psnr:.2f} aux {aux.item():.1f}")
             print(line, flush=True)
-            log.append(line)
-    save(net, a, step, start, log)
-    print(f"wrote {a.out} after {step} steps")
+            lines.append(line)
+        if step % SAVE_EVERY == 0 and not a.smoke:
+            run.save(net, opt, aux_opt, crops, step, lines)
+    lines.append(f"run ended at step {step} after {time.time() - start:.0f}s"
+                 + (" (stopped by a signal)" if stop else ""))
+    run.save(net, opt, aux_opt, crops, step, lines)
+    print(f"wrote {a.out}" + ("" if a.smoke else f" and {run.state_path}") + f" at step {step}")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Rate-distortion evidence (issue 17): test photographs no model trained on,
+"""Rate-distortion evidence (issues 17, 32): pictures no model trained on,
 coded at several rates by
 
   - WIH1, libwai's integer hyperprior: each trained checkpoint of
@@ -8,23 +8,31 @@ coded at several rates by
   - bmshj2018, the float path's set (tools/bmshj2018/make_set.py over a
     checkpoint), decoded by libwai's native WebNN;
   - JPEG (libjpeg-turbo's cjpeg / djpeg, Debian's libjpeg-turbo-progs);
-  - WebP (cwebp / dwebp, Debian's webp);
+  - WebP (cwebp -m 6 / dwebp, Debian's webp);
+  - AVIF (avifenc / avifdec, Debian's libavif-bin: libaom, 4:4:4, speed 6),
+    where installed;
 
 and measured in bits per pixel, PSNR (RGB) and MS-SSIM (RGB, Wang et al.
 2003: five scales, an 11-tap Gaussian of sigma 1.5). Writes OUT.md (a table
-a rate point a row, the means over the photographs, and each codec's
-BD-rate against JPEG, Bjontegaard's cubic fit of log rate over PSNR) and
-OUT.png (PSNR and MS-SSIM against bpp, matplotlib).
+a rate point a row, the means over the pictures; each codec's BD-rate
+against JPEG and against WebP, Bjontegaard's fit of log rate over PSNR; and
+each WIH1 rate point against WebP and JPEG at no more bytes, picture by
+picture: the PSNR of the largest quality whose file is no larger, the way
+the issue measured it) and OUT.png (PSNR and MS-SSIM against bpp).
 
     WAI_LIBRARY=build/release/libwai_python.so /usr/bin/python3 tools/rd/rd_curves.py \\
         --wih1 examples/hyperprior/q3.pt [--wih1 CKPT ...] \\
         --bmshj2018 examples/bmshj2018/q3.pt --out docs/rd/rd
 
-Every photograph is cropped to a multiple of 64 on both sides (WIH1's
-stride), the same crop for every codec."""
+The pictures (default: tools/hyperprior/corpus.py's held-out ones: the
+five skimage photographs of the README's first table, three of OpenCV's,
+two of MATE's) are cut as Kodak's are (corpus.kodak_cut: 768 x 512 after
+an area scale, or their own size in multiples of 64), the same cut for
+every codec."""
 import argparse
 import math
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -35,14 +43,16 @@ from PIL import Image
 here = os.path.dirname(os.path.abspath(__file__))
 repo = os.path.dirname(os.path.dirname(here))
 sys.path.insert(0, os.path.join(repo, "python"))
+sys.path.insert(0, os.path.join(repo, "tools", "hyperprior"))
+import corpus  # noqa: E402
 import wai  # noqa: E402
 from bd import bd_rate  # noqa: E402  (tools/rd/bd.py)
 
-SKIMAGE = "/usr/lib/python3/dist-packages/skimage/data"
-# None of these is in tools/bmshj2018/data.py's training set.
-PHOTOS = ["chelsea.png", "coffee.png", "ihc.png", "camera.png", "grass.png"]
+# None of these is in any training set (corpus.py, tools/bmshj2018/data.py).
+PHOTOS = [p for _, p in corpus.HELD_OUT]
 JPEG_Q = [10, 20, 30, 45, 60, 75, 90]
 WEBP_Q = [5, 15, 30, 45, 60, 75, 90]
+AVIF_Q = [58, 52, 46, 40, 34, 28, 20]  # avifenc's quantizer, 0 (lossless) to 63
 PY = "/usr/bin/python3"
 
 
@@ -110,10 +120,33 @@ def jpeg(src_ppm, q, tmp):
 
 def webp(src_png, q, tmp):
     out = os.path.join(tmp, f"q{q}.webp")
-    run("cwebp", "-quiet", "-q", str(q), src_png, "-o", out)
+    run("cwebp", "-quiet", "-m", "6", "-q", str(q), src_png, "-o", out)
     dec = os.path.join(tmp, f"q{q}.dec.png")
     run("dwebp", "-quiet", out, "-o", dec)
     return os.path.getsize(out), np.asarray(Image.open(dec).convert("RGB"))
+
+
+def avif(src_png, q, tmp):
+    out = os.path.join(tmp, f"q{q}.avif")
+    run("avifenc", "-s", "6", "-y", "444", "--min", str(q), "--max", str(q), src_png, out)
+    dec = os.path.join(tmp, f"q{q}.dec.png")
+    run("avifdec", out, dec)
+    return os.path.getsize(out), np.asarray(Image.open(dec).convert("RGB"))
+
+
+def at_most(codec, src, qs, max_bytes, tmp):
+    """The decode of codec at the best of qs (ascending quality) whose file
+    is no larger than max_bytes, by bisection (size grows with quality);
+    None when none fits."""
+    best, lo, hi = None, 0, len(qs) - 1
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        n, dec = codec(src, qs[mid], tmp)
+        if n <= max_bytes:
+            best, lo = dec, mid + 1
+        else:
+            hi = mid - 1
+    return best
 
 
 def wih1(ckpt, pngs, tmp):
@@ -151,18 +184,16 @@ def main():
     ap.add_argument("--wih1", action="append", default=[], help="a hyperprior checkpoint")
     ap.add_argument("--bmshj2018", action="append", default=[], help="a bmshj2018 checkpoint")
     ap.add_argument("--out", required=True, help="OUT.md and OUT.png")
-    ap.add_argument("--photos", nargs="*", default=PHOTOS)
+    ap.add_argument("--photos", nargs="*", default=PHOTOS, help="paths (default: the held-out)")
     a = ap.parse_args()
     lib = os.environ.get("WAI_LIBRARY", os.path.join(repo, "build", "release", "libwai_python.so"))
     curves = {}  # codec -> list of (label, [(bpp, psnr, msssim) per photo])
     with tempfile.TemporaryDirectory() as tmp:
         pngs, ppms, photos = [], [], []
         for n in a.photos:
-            rgb = np.asarray(Image.open(os.path.join(SKIMAGE, n)).convert("RGB"))
-            h, w = rgb.shape[0] // 64 * 64, rgb.shape[1] // 64 * 64
-            rgb = np.ascontiguousarray(rgb[:h, :w])
+            rgb = corpus.kodak_cut(corpus.load_rgb(n))
             photos.append(rgb)
-            pngs.append(os.path.join(tmp, n.rsplit(".", 1)[0] + ".png"))
+            pngs.append(os.path.join(tmp, os.path.basename(n).rsplit(".", 1)[0] + ".png"))
             ppms.append(pngs[-1][:-4] + ".ppm")
             Image.fromarray(rgb).save(pngs[-1])
             Image.fromarray(rgb).save(ppms[-1])
@@ -179,34 +210,67 @@ def main():
             with tempfile.TemporaryDirectory() as t:
                 curves.setdefault("WebP", []).append(
                     (f"q {q}", measure([webp(p, q, t) for p in pngs])))
+        if shutil.which("avifenc"):
+            for q in AVIF_Q:
+                with tempfile.TemporaryDirectory() as t:
+                    curves.setdefault("AVIF", []).append(
+                        (f"q {q}", measure([avif(p, q, t) for p in pngs])))
+        same_bytes = []  # (label, [(dB over WebP, dB over JPEG) per picture])
+        fine_webp, fine_jpeg = list(range(0, 101)), list(range(2, 101))
         for c in a.wih1:
             with tempfile.TemporaryDirectory() as t:
+                res = wih1(c, pngs, t)
                 curves.setdefault("WIH1 (libwai, integer)", []).append(
-                    (os.path.basename(c), measure(wih1(c, pngs, t))))
+                    (os.path.basename(c), measure(res)))
+                gains = []
+                for (b, d), png, ppm, ref in zip(res, pngs, ppms, photos):
+                    w = at_most(webp, png, fine_webp, b, t)
+                    j = at_most(jpeg, ppm, fine_jpeg, b, t)
+                    # None: even the codec's lowest quality is larger (no comparison).
+                    gains.append((psnr(d, ref) - psnr(w, ref) if w is not None else None,
+                                  psnr(d, ref) - psnr(j, ref) if j is not None else None))
+                same_bytes.append((os.path.basename(c), gains))
         for c in a.bmshj2018:
             with tempfile.TemporaryDirectory() as t:
                 curves.setdefault("bmshj2018 (libwai, float)", []).append(
                     (os.path.basename(c), measure(bmshj2018(c, pngs, t, lib))))
-    write(curves, a)
+    write(curves, a, same_bytes)
 
 
-def write(curves, a):
+def write(curves, a, same_bytes=()):
     means = {k: [(lab, tuple(np.mean([m[i] for m in ms]) for i in range(3))) for lab, ms in v]
              for k, v in curves.items()}
-    ref = [(p[0], p[1]) for _, p in means["JPEG"]]
-    lines = [f"Photographs ({', '.join(a.photos)}, cropped to multiples of 64), the means over "
-             "them at each rate point.", "",
+    names = ", ".join(os.path.basename(p) for p in a.photos)
+    lines = [f"Pictures no model trained on ({names}; cut as Kodak's are: 768 x 512, or their "
+             "own size in multiples of 64), the means over them at each rate point.", "",
              "| codec | setting | bpp | PSNR (dB) | MS-SSIM |", "|---|---|---|---|---|"]
     for k, v in means.items():
         for lab, (b, p, s) in sorted(v, key=lambda t: t[1][0]):
             lines.append(f"| {k} | {lab} | {b:.3f} | {p:.2f} | {s:.4f} |")
-    lines += ["", "BD-rate against JPEG (PSNR; negative: fewer bits at the same quality):", ""]
-    for k, v in means.items():
-        if k == "JPEG":
-            continue
-        d, how = bd_rate(ref, [(p[0], p[1]) for _, p in v])
-        lines.append(f"- {k}: " + (f"{d:+.1f} % ({how}, {len(v)} rate points)" if d is not None
-                                   else f"n/a ({len(v)} rate point(s); BD-rate needs 2)"))
+    for anchor in ("JPEG", "WebP"):
+        ref = [(p[0], p[1]) for _, p in means[anchor]]
+        lines += ["", f"BD-rate against {anchor} (PSNR; negative: fewer bits at the same quality):",
+                  ""]
+        for k, v in means.items():
+            if k == anchor:
+                continue
+            d, how = bd_rate(ref, [(p[0], p[1]) for _, p in v])
+            lines.append(f"- {k}: " + (f"{d:+.1f} % ({how}, {len(v)} rate points)" if d is not None
+                                       else f"n/a ({len(v)} rate point(s); BD-rate needs 2)"))
+    if same_bytes:
+        lines += ["", "WIH1 against WebP (cwebp -m 6) and JPEG at no more bytes: each picture's "
+                  "PSNR gain over the largest quality whose file is no larger, the mean over "
+                  "the pictures where one is (a picture whose WIH1 is smaller than the codec's "
+                  "lowest quality is left out; the count says how many are in):", "",
+                  "| WIH1 | over WebP (dB) | over JPEG (dB) |", "|---|---|---|"]
+
+        def mean_of(xs):
+            xs = [x for x in xs if x is not None]
+            return f"{np.mean(xs):+.2f} ({len(xs)} of" if xs else "n/a (0 of"
+
+        for lab, g in same_bytes:
+            lines.append(f"| {lab} | {mean_of([x[0] for x in g])} {len(g)}) | "
+                         f"{mean_of([x[1] for x in g])} {len(g)}) |")
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
     with open(a.out + ".md", "w") as f:
         f.write("\n".join(lines) + "\n")

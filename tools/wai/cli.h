@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "options.h"
+#include "wai/wai.h"
 
 #define EXIT_DONE 0
 #define EXIT_REFUSED 1
@@ -116,6 +117,11 @@ int cli_usage_error(const char *command, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* A status as a refusal line prints it: "code (what it means)", from
+ * libwai's one table (wai_status_meaning). A static buffer: the next call
+ * overwrites it. */
+const char *cli_explained(wai_status st);
 
 /* JSON output helpers (RFC 8259 strings; bytes >= 0x80 pass through). */
 void json_put_string(FILE *out, const char *s);

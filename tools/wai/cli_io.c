@@ -333,6 +333,14 @@ int cli_usage_error(const char *command, const char *fmt, ...) {
     return EXIT_USAGE;
 }
 
+const char *cli_explained(wai_status st) {
+    static char buf[160];
+    const char *name = wai_status_name(st), *m = wai_status_meaning(st);
+    if (!name) return "(not a status)";
+    snprintf(buf, sizeof buf, "%s (%s)", name, m);
+    return buf;
+}
+
 int cli_has_suffix(const char *s, const char *suffix) {
     size_t n = strlen(s), m = strlen(suffix);
     if (n < m) return 0;

@@ -55,7 +55,7 @@ static int add_member(const char *command, cli_set *cs, const char *dir, const c
     cs->bytes += f->len;
     wai_status st2 = wai_set_add_borrowed(cs->set, name, f->data, f->len);
     if (st2 != WAI_ok) {
-        fprintf(stderr, "wai %s: %s: %s\n", command, path, wai_status_name(st2));
+        fprintf(stderr, "wai %s: %s: %s\n", command, path, cli_explained(st2));
         return -1;
     }
     return 0;

@@ -167,7 +167,7 @@ static int run(const char *cmd, const form_options *o, const char *name, int pay
         st = wai_convert_json(NULL, o->capability, f.data, f.len, &co, &out, &out_len);
     }
     if (st != WAI_ok) {
-        fprintf(stderr, "wai %s: %s: refused: %s\n", cmd, f.name, wai_status_name(st));
+        fprintf(stderr, "wai %s: %s: refused: %s\n", cmd, f.name, cli_explained(st));
         rc = st == WAI_out_of_memory ? EXIT_USAGE : EXIT_REFUSED;
         goto done;
     }

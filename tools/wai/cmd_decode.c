@@ -18,6 +18,11 @@ typedef struct fps_value {
     uint32_t num, den;
 } fps_value;
 
+/* --crop WxH: each picture's top-left W x H (0 x 0: none). */
+typedef struct crop_value {
+    uint32_t w, h;
+} crop_value;
+
 typedef struct decode_options {
     const char *capability;
     const char *set_dir;
@@ -25,6 +30,7 @@ typedef struct decode_options {
     const char *out_path;
     const char *out_format;   /* --format, or NULL: by OUT's extension */
     fps_value fps;            /* --fps, default 25/1 */
+    crop_value crop;          /* --crop, when given */
     uint64_t max_cost;        /* --max-cost, when given */
     uint64_t max_memory;      /* --max-memory, default CLI_DEFAULT_MAX_MEMORY */
     uint64_t threads;         /* --threads: 0 one per core */
@@ -34,6 +40,21 @@ typedef struct decode_options {
     const char *fallback;     /* --fallback CAPABILITY[:FILE] */
     const char *fallback_set; /* --fallback-set DIR */
 } decode_options;
+
+static int take_crop(const cli_opt *opt, char *value, void *field) {
+    (void)opt;
+    crop_value *c = field;
+    char *x = strchr(value, 'x');
+    uint64_t w, h;
+    if (!x) return 0;
+    *x = '\0';
+    int ok = cli_parse_u64(value, &w) && cli_parse_u64(x + 1, &h) && w >= 1 && h >= 1 &&
+             w <= UINT32_MAX && h <= UINT32_MAX;
+    *x = 'x';
+    if (!ok) return 0;
+    c->w = (uint32_t)w, c->h = (uint32_t)h;
+    return 1;
+}
 
 static int take_fps(const cli_opt *opt, char *value, void *field) {
     (void)opt;
@@ -162,6 +183,11 @@ static const cli_opt decode_opts[] = {
     {.name = "--fallback-set", .value = "DIR", .offset = D(fallback_set),
      .help = "the fallback's parameter set (its own; --pin and\n"
              "--pin-tier are the primary's alone)"},
+    {.name = "--crop", .value = "WxH", .offset = D(crop), .parse = take_crop,
+     .must = "WxH (positive integers, as 640x427)",
+     .help = "each picture's top-left W x H: a WIH1 decodes at its\n"
+             "coded size, a multiple of 64 (wai encode prints the\n"
+             "picture's); larger than a picture is a usage error"},
     {.name = "--fps", .value = "N[/D]", .offset = D(fps), .parse = take_fps,
      .must = "N or N/D (positive integers)",
      .help = "the Y4M frame rate, N/D frames a second (default 25,\n"
@@ -309,6 +335,7 @@ typedef struct decode_run {
     out_writer *writer;
     int write_rc;
     const char *refused_file;
+    uint8_t *crop_buf;        /* --crop: the cropped picture */
 } decode_run;
 
 static int read_payload(decode_run *r, int i) {
@@ -317,6 +344,27 @@ static int read_payload(decode_run *r, int i) {
     cli_read_opts ro = {r->payload_budget, "the memory limit (--max-memory, less the set's "
                         "members once read)", 1, r->o->capability, NULL};
     return cli_read("decode", r->names[i], &ro, &r->file);
+}
+
+/* --crop: o becomes its top-left W x H, in r->crop_buf. EXIT_USAGE for an
+ * output that is no picture or is smaller than the crop. */
+static int crop(decode_run *r, wai_output *o) {
+    const crop_value *c = &r->o->crop;
+    if (o->kind != WAI_OUTPUT_FRAME && o->kind != WAI_OUTPUT_IMAGE)
+        return cli_usage_error("decode", "--crop takes pictures; this output is %s",
+                               wai_output_kind_name(o->kind));
+    if (c->w > o->width || c->h > o->height)
+        return cli_usage_error("decode", "--crop %ux%u is larger than the picture, %ux%u", c->w,
+                               c->h, o->width, o->height);
+    size_t row = (size_t)c->w * 3;
+    if (!r->crop_buf && !(r->crop_buf = malloc(row * c->h))) {
+        fprintf(stderr, "wai decode: out of memory\n");
+        return EXIT_USAGE;
+    }
+    for (uint32_t y = 0; y < c->h; y++)
+        memcpy(r->crop_buf + y * row, o->data + (size_t)y * o->width * 3, row);
+    o->data = r->crop_buf, o->size = row * c->h, o->width = c->w, o->height = c->h;
+    return 0;
 }
 
 /* Decodes the files as one stream, file 0 already read; stops at the
@@ -338,6 +386,7 @@ static wai_status decode_files(wai_decoder *dec, decode_run *r) {
             wai_output o;
             if ((st = wai_decoder_receive(dec, &o)) != WAI_ok) return st;
             if (o.kind == WAI_OUTPUT_NONE) break;
+            if (r->o->crop.w && (r->write_rc = crop(r, &o)) != 0) return WAI_ok;
             r->result.count++;
             r->result.last = o;
             /* Only --json prints the hashes: without it, skip SHA-256. */
@@ -351,20 +400,22 @@ static wai_status decode_files(wai_decoder *dec, decode_run *r) {
     return WAI_ok;
 }
 
-/* A refusal's line; for not_dispatchable, each offered path and why it was
- * refused (the report's "refused", in the offer's order). */
-static void print_refusal(const char *file, wai_status st, const wai_decoder *dec) {
-    fprintf(stderr, "wai decode: %s: refused: %s", file, wai_status_name(st));
+/* A refusal's line: the code and what it means; for not_dispatchable, each
+ * offered path and why it was refused (the report's "refused", in the
+ * offer's order); for set_incomplete with no set given, how to give one. */
+static void print_refusal(const char *file, wai_status st, const wai_decoder *dec, int had_set) {
+    fprintf(stderr, "wai decode: %s: refused: %s", file, cli_explained(st));
+    if (st == WAI_set_incomplete && !had_set)
+        fprintf(stderr, "; no --set was given: name its set's directory with --set DIR");
     const wai_dispatch_report *rep = dec ? wai_decoder_dispatch_report(dec) : NULL;
     if (st == WAI_not_dispatchable && rep && rep->n_refused) {
-        fprintf(stderr, " (every path refused:");
+        fprintf(stderr, "; every path refused:");
         for (size_t i = 0; i < rep->n_refused; i++) {
             const wai_path *p = &rep->refused[i].path;
             fprintf(stderr, "%s %s/%s/%s %s", i ? "," : "", wai_unit_name(p->unit),
                     wai_backend_name(p->backend), wai_arithmetic_name(p->arithmetic),
                     wai_status_name(rep->refused[i].reason));
         }
-        fprintf(stderr, ")");
     }
     fprintf(stderr, "\n");
 }
@@ -462,6 +513,11 @@ static int decode_attempt(const decode_options *opts, char **names, int n_files,
     cfg.set = set.set;
     cfg.dispatch = &o.dispatch.options;
     cfg.max_memory = budget;
+    /* Standard output: frames out as they are decoded, in about two
+     * frames of memory (a pipe's reader sees a refused clip's earlier
+     * frames; the refusal line says so). A file keeps §8's rule: a
+     * refused clip leaves none. */
+    cfg.streaming = o.out_path && strcmp(o.out_path, "-") == 0;
     if (cli_given(&decode_command, given, "--max-cost")) cfg.max_cost = o.max_cost;
     wai_status st = wai_decoder_create(ctx, &cfg, &dec);
     if (st == WAI_ok && o.out_path &&
@@ -496,13 +552,19 @@ static int decode_attempt(const decode_options *opts, char **names, int n_files,
     }
     if (o.json) print_result_json(cap_name, st, &r.result, has_digest ? digest : NULL, rep, rs);
     else if (o.dispatch.report && rep) printf("%s\n", rep);
-    else if (st != WAI_ok)
-        print_refusal(r.refused_file, st, dec);
+    else if (st != WAI_ok) {
+        print_refusal(r.refused_file, st, dec, o.set_dir != NULL);
+        if (cfg.streaming && r.result.count)
+            fprintf(stderr, "wai decode: %llu frames were written to standard output before the "
+                            "refusal: they belong to a refused clip\n",
+                    (unsigned long long)r.result.count);
+    }
     else if (!o.out_path && !o.dispatch.report) print_summary(&r, cap_name);
     exit_status = st == WAI_ok ? EXIT_DONE : EXIT_REFUSED;
 done:
     out_close(r.writer);
     free(r.result.outputs);
+    free(r.crop_buf);
     wai_decoder_destroy(dec);
     cli_set_free(&set);
     wai_context_destroy(ctx);

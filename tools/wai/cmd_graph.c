@@ -314,7 +314,7 @@ static void run_free(graph_run *r) {
 }
 
 static int webnn_refused(graph_run *r, wai_status st, const char *what) {
-    fprintf(stderr, "wai graph: %s: %s: %s\n", what, wai_status_name(st),
+    fprintf(stderr, "wai graph: %s: %s: %s\n", what, cli_explained(st),
             r->ml ? wai_ml_error_message(r->ml) : "");
     return wai_status_kind_of(st) == WAI_KIND_LIBRARY ? EXIT_USAGE : EXIT_REFUSED;
 }

@@ -137,7 +137,7 @@ int receipt_write(const char *cmd, wai_context *ctx, const wai_receipt *r, const
     size_t len;
     wai_status st = wai_receipt_write_json(ctx, r, &json, &len);
     if (st != WAI_ok) {
-        fprintf(stderr, "wai %s: %s\n", cmd, wai_status_name(st));
+        fprintf(stderr, "wai %s: %s\n", cmd, cli_explained(st));
         return EXIT_USAGE;
     }
     int rc = frame_file_write(cmd, out, (const uint8_t *)json, len, inputs) == 0 ? 0 : EXIT_USAGE;
@@ -193,7 +193,7 @@ static int seal(const receipt_options *o, char **in, int n_in) {
     so.max_memory = o->max_memory;
     wai_status st = wai_receipt_seal_decode(ctx, f.data, f.len, &so, &signer, &r);
     if (st != WAI_ok) {
-        fprintf(stderr, "wai receipt seal: %s: refused: %s\n", f.name, wai_status_name(st));
+        fprintf(stderr, "wai receipt seal: %s: refused: %s\n", f.name, cli_explained(st));
         rc = wai_status_kind_of(st) == WAI_KIND_LIBRARY ? EXIT_USAGE : EXIT_REFUSED;
         goto done;
     }

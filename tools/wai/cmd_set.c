@@ -108,7 +108,7 @@ static int read_dir(const char *cmd, wai_context *ctx, const char *dir, uint64_t
         wai_status s = wai_set_add_borrowed(d->set, e->d_name, f->data, f->len);
         if (s != WAI_ok) {
             fprintf(stderr, "wai %s: %s: a name a listing cannot hold, or twice (%s)\n", cmd, path,
-                    wai_status_name(s));
+                    cli_explained(s));
             rc = EXIT_USAGE;
         }
     }

@@ -15,6 +15,7 @@ typedef struct split_options {
     const char *out;
     uint64_t max_memory;
     int force;
+    int as_given; /* join: the order given, even against the names' numbers */
 } split_options;
 
 #define S(field) offsetof(split_options, field)
@@ -22,9 +23,11 @@ typedef struct split_options {
 static const cli_opt split_opts[] = {
     {.name = "-o", .value = "OUT", .offset = S(out),
      .help = "a name with one %d or %0Nd (N 1..9; %% for a literal\n"
-             "%), numbered from 0, or a directory, which gets\n"
-             "frame_000000.wif1 (or .wcf1), frame_000001, ...;\n"
-             "every name is checked before the first is written"},
+             "%), numbered from 0 (%d zero-padded to the last\n"
+             "number's digits, so the names sort in frame order),\n"
+             "or a directory, which gets frame_000000.wif1 (or\n"
+             ".wcf1), frame_000001, ...; every name is checked\n"
+             "before the first is written"},
     {.name = "--max-memory", .value = "N", .offset = S(max_memory), .parse = cli_take_bytes,
      .must = CLI_BYTE_COUNT, .help = "refuse a clip larger than N bytes (default 2G)"},
     {.name = "--force", .alias = "-y", .offset = S(force), .help = "replace frame files that exist"},
@@ -36,6 +39,9 @@ static const cli_opt join_opts[] = {
     {.name = "--max-memory", .value = "N", .offset = S(max_memory), .parse = cli_take_bytes,
      .must = CLI_BYTE_COUNT, .help = "the frames together at most N bytes (default 2G)"},
     {.name = "--force", .alias = "-y", .offset = S(force), .help = "replace CLIP when it exists"},
+    {.name = "--as-given", .offset = S(as_given),
+     .help = "join the frames in the order given, even when their\n"
+             "names' numbers run otherwise"},
 };
 
 static int cmd_split(int argc, char **argv);
@@ -66,7 +72,12 @@ const cli_command join_command = {
              "picture size (for WCF1 one header, h to cf), for WIF1 one block size and\n"
              "vector precision and every stream decoding to its end; else it is refused\n"
              "with the code the clip's parse would give (field_range,\n"
-             "geometry_mismatch, ...). 'wai split' of the clip gives the frames back.\n",
+             "geometry_mismatch, ...). 'wai split' of the clip gives the frames back.\n"
+             "\n"
+             "When every FRAME's name holds a number (its last run of digits), the\n"
+             "numbers must rise in the order given: a shell sorts frame_10 before\n"
+             "frame_2, and a clip joined in that order decodes, ok, to the wrong\n"
+             "pictures. Such an order is refused (exit 2) unless --as-given.\n",
     .opts = CLI_ROWS(join_opts),
     .after = "Exit status: 0 written, 1 the group was refused (the code is printed),\n"
              "2 usage or I/O error (also a first file that is no WIF1 or WCF1).\n",
@@ -127,7 +138,7 @@ static int cmd_split(int argc, char **argv) {
     wai_status st = fmt == WAI_FORMAT_WIV1 ? wai_wiv1_split(NULL, f.data, f.len, &frames, &n)
                                            : wai_wic1_split(NULL, f.data, f.len, &frames, &n);
     if (st != WAI_ok) {
-        fprintf(stderr, "wai split: %s: refused: %s\n", f.name, wai_status_name(st));
+        fprintf(stderr, "wai split: %s: refused: %s\n", f.name, cli_explained(st));
         rc = st == WAI_out_of_memory ? EXIT_USAGE : EXIT_REFUSED;
         goto done;
     }
@@ -144,12 +155,63 @@ done:
     return rc;
 }
 
+/* The number a frame file's name carries: the last run of digits of its
+ * basename without the extension (frame_012.wif1: 12); 0 when it has none
+ * (or one too long). */
+static int name_number(const char *path, uint64_t *v) {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strrchr(base, '.');
+    const char *stop = dot && dot != base ? dot : base + strlen(base);
+    const char *end = NULL, *start = NULL;
+    for (const char *c = base; c < stop; c++)
+        if (*c >= '0' && *c <= '9') {
+            if (!end || c != end) start = c;
+            end = c + 1;
+        }
+    if (!start || end - start > 18) return 0;
+    *v = 0;
+    for (const char *c = start; c < end; c++) *v = *v * 10 + (uint64_t)(*c - '0');
+    return 1;
+}
+
+/* 0 when the names' numbers rise in the order given (or some name has
+ * none); else the usage error that says which pair is out of order. */
+static int check_name_order(char **names, int n) {
+    uint64_t prev = 0, v;
+    for (int i = 0; i < n; i++)
+        if (!name_number(names[i], &v)) return 0;
+    for (int i = 0; i < n; i++) {
+        name_number(names[i], &v);
+        if (i && v <= prev)
+            return cli_usage_error(
+                "join",
+                "%s (%llu) comes after %s (%llu): the frames are not in their names' "
+                "numbers' order (a shell sorts frame_10 before frame_2); give them in "
+                "number order (or zero-padded names, as 'wai split' writes them), or "
+                "--as-given to join them as given",
+                names[i], (unsigned long long)v, names[i - 1], (unsigned long long)prev);
+        prev = v;
+    }
+    return 0;
+}
+
+/* 1 when a WIF1 frame parses as an inter frame (its header's kind). */
+static int first_is_inter(const wai_payload *f) {
+    char hdr[512];
+    size_t n = 0;
+    const wai_capability *cap = wai_capability_find("wai.video.int_motion.frame");
+    return wai_payload_header_json(cap, f->data, f->len, hdr, sizeof hdr, &n) == WAI_ok &&
+           strstr(hdr, "\"kind\": \"inter\"") != NULL;
+}
+
 static int cmd_join(int argc, char **argv) {
     split_options o;
     int first;
     int rc = parse_options(&join_command, argc, argv, &o, &first);
     if (rc != 0) return rc;
     const int n_in = argc - first;
+    if (!o.as_given && (rc = check_name_order(argv + first, n_in)) != 0) return rc;
     cli_inputs inputs;
     cli_inputs_init(&inputs, o.force);
     cli_file *files = calloc((size_t)n_in, sizeof *files);
@@ -185,7 +247,10 @@ static int cmd_join(int argc, char **argv) {
                         ? wai_wif1_join(NULL, frames, (uint32_t)n_in, &clip, &clip_len)
                         : wai_wcf1_join(NULL, frames, (uint32_t)n_in, &clip, &clip_len);
     if (st != WAI_ok) {
-        fprintf(stderr, "wai join: refused: %s\n", wai_status_name(st));
+        fprintf(stderr, "wai join: refused: %s\n", cli_explained(st));
+        if (fmt == WAI_FORMAT_WIF1 && first_is_inter(&frames[0]))
+            fprintf(stderr, "wai join: %s, the first frame, is an inter frame: a clip starts "
+                            "with its group's intra frame\n", files[0].name);
         rc = st == WAI_out_of_memory ? EXIT_USAGE : EXIT_REFUSED;
         goto done;
     }

@@ -55,7 +55,8 @@ static void report(const wai_hyper_encode_result *r) {
     if (r->coded_w != r->w || r->coded_h != r->h)
         fprintf(stderr, ", coded as %ux%u (the last row and column repeated: WIH1 carries "
                         "no picture size, so its decode is %ux%u; the top-left %ux%u is the "
-                        "picture)", r->coded_w, r->coded_h, r->coded_w, r->coded_h, r->w, r->h);
+                        "picture: decode with --crop %ux%u)", r->coded_w, r->coded_h, r->coded_w,
+                r->coded_h, r->w, r->h, r->w, r->h);
     fprintf(stderr, "\nbytes: %zu (header 32, hyper-latent %zu + 4, latent %zu + 4)\n",
             r->payload_len, r->z_bytes, r->y_bytes);
     fprintf(stderr, "bits per pixel: %.6f\n",
@@ -114,8 +115,9 @@ int encode_hyper_keyframe(const char *set_dir, unsigned threads, int quiet, inpu
     }
     if (clip->h != h || clip->w != w)
         fprintf(stderr, "clip: %ux%u, coded as %ux%u (the last row and column repeated: a "
-                        "keyframe-1 clip is its WIH1's size, a multiple of 64)\n",
-                w, h, clip->w, clip->h);
+                        "keyframe-1 clip is its WIH1's size, a multiple of 64: decode with "
+                        "--crop %ux%u)\n",
+                w, h, clip->w, clip->h, w, h);
     wai_settings settings;
     wai_settings_default(&settings);
     settings.n_threads = threads;
@@ -134,7 +136,7 @@ int encode_hyper_keyframe(const char *set_dir, unsigned threads, int quiet, inpu
     wai_status st = wai_hyper_encode(*ctx, set.set, clip->rgb, clip->h, clip->w, &p, key);
     cli_set_free(&set);
     if (st != WAI_ok) {
-        fprintf(stderr, "wai encode: the keyframe: refused: %s\n", wai_status_name(st));
+        fprintf(stderr, "wai encode: the keyframe: refused: %s\n", cli_explained(st));
         return st == WAI_out_of_memory ? EXIT_USAGE : EXIT_REFUSED;
     }
     fprintf(stderr, "keyframe: WIH1 of %zu bytes, psnr ", key->payload_len);
@@ -178,7 +180,7 @@ int encode_picture(const wai_capability *cap, const encode_options *o, char **in
     wai_hyper_encode_result r;
     wai_status st = wai_hyper_encode(ctx, set.set, clip.rgb, clip.h, clip.w, &p, &r);
     if (st != WAI_ok) {
-        fprintf(stderr, "wai encode: refused: %s%s\n", wai_status_name(st),
+        fprintf(stderr, "wai encode: refused: %s%s\n", cli_explained(st),
                 st == WAI_set_incomplete ? " (the set needs g_s.whm, h_s.whm, entropy.json, "
                                            "and the encoder's analysis.webnn.json and analysis.f32)"
                                          : "");

@@ -112,7 +112,7 @@ static int write_frames(const encode_options *o, const wai_motion_encode_result 
     uint32_t n = 0;
     wai_status st = wai_wiv1_split(NULL, r->payload, r->payload_len, &group, &n);
     if (st != WAI_ok) {
-        fprintf(stderr, "wai encode: splitting into frames: %s\n", wai_status_name(st));
+        fprintf(stderr, "wai encode: splitting into frames: %s\n", cli_explained(st));
         frame_names_free(&pat);
         return EXIT_REFUSED;
     }
@@ -148,7 +148,7 @@ static int write_receipt(const encode_options *o, const wai_motion_encode_result
                                      (size_t)clip->n_frames * clip->h * clip->w * 3, &so, &signer,
                                      &rec);
     if (st != WAI_ok) {
-        fprintf(stderr, "wai encode: the receipt: %s\n", wai_status_name(st));
+        fprintf(stderr, "wai encode: the receipt: %s\n", cli_explained(st));
         rc = EXIT_USAGE;
     } else {
         rc = receipt_write("encode", ctx, rec, o->receipt, inputs);
@@ -264,7 +264,7 @@ int encode_clip(const wai_capability *cap, const encode_options *o, char **in, i
     if (st != WAI_ok) {
         input_clip_free(&clip);
         cli_inputs_free(&inputs);
-        fprintf(stderr, "wai encode: refused: %s\n", wai_status_name(st));
+        fprintf(stderr, "wai encode: refused: %s\n", cli_explained(st));
         return st == WAI_out_of_memory ? EXIT_USAGE : EXIT_REFUSED;
     }
     uint64_t bytes = r.payload_len;

@@ -140,7 +140,7 @@ int encode_latents(const wai_capability *cap, const encode_options *o, char **in
         wai_context_destroy(ctx);
     }
     if (st != WAI_ok) {
-        fprintf(stderr, "wai encode: refused: %s%s\n", wai_status_name(st),
+        fprintf(stderr, "wai encode: refused: %s%s\n", cli_explained(st),
                 o->set_dir ? " (does the set make an HxW picture from this latent?)" : "");
         rc = EXIT_REFUSED;
         goto free_in;

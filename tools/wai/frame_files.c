@@ -81,9 +81,21 @@ int frame_file_write(const char *command, const char *path, const uint8_t *data,
     return cli_out_commit(command, &f) == 0 ? 0 : -1;
 }
 
-int frame_files_write(const char *command, const frame_names *p, const wai_payload *frames,
+/* The digits of v: the width a plain %d gets for a group whose last frame
+ * is v, so that names sort as text in frame order (frame_09 before
+ * frame_10), as a shell's glob gives them to `wai join`. */
+static int digits(uint32_t v) {
+    int d = 1;
+    while (v >= 10) v /= 10, d++;
+    return d;
+}
+
+int frame_files_write(const char *command, const frame_names *names, const wai_payload *frames,
                       uint32_t n, const cli_inputs *inputs, uint64_t *bytes) {
     int rc = EXIT_DONE;
+    frame_names padded = *names;
+    if (padded.width == 0) padded.width = digits(n ? n - 1 : 0);
+    const frame_names *p = &padded;
     *bytes = 0;
     for (uint32_t i = 0; i < n && rc == EXIT_DONE; i++) {
         char *name = frame_names_at(p, i);

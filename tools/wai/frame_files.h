@@ -30,7 +30,9 @@ int frame_file_write(const char *command, const char *path, const uint8_t *data,
                      const cli_inputs *inputs);
 
 /* Every frame's name checked (cli_out_check) before the first is written,
- * then each written; *bytes their sum. EXIT_DONE, or EXIT_USAGE. */
+ * then each written; *bytes their sum. A plain %d is zero-padded to the
+ * digits of the last frame's number (60 frames: 00 .. 59), so the names
+ * sort as text in frame order; %0Nd is N digits. EXIT_DONE, or EXIT_USAGE. */
 int frame_files_write(const char *command, const frame_names *p, const wai_payload *frames,
                       uint32_t n, const cli_inputs *inputs, uint64_t *bytes);
 

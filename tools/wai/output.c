@@ -102,6 +102,8 @@ int out_write(out_writer *w, const wai_output *o, const uint8_t *payload, size_t
     case OUT_FORMAT_PLANES: rc = out_write_planes(w, o, payload, payload_len); break;
     default: rc = out_io_error(w->path, "no writer for this format"); break;
     }
+    /* A pipe gets each frame as it is decoded (a player reads it now). */
+    if (rc == 0 && w->file.is_stdout && fflush(w->f) != 0) rc = out_io_error(w->path, "write failed");
     if (rc == 0) w->n_written++;
     else if (w->f && ferror(w->f)) w->failed = 1;   /* a part of it may be in OUT */
     return rc;

@@ -87,7 +87,7 @@ int out_write_planes(out_writer *w, const wai_output *o, const uint8_t *payload,
     if (st != WAI_ok || info.side != o->width || info.side != o->height || plane == 0 ||
         o->size != plane * info.planes) {
         fprintf(stderr, "wai decode: %s: output %llu's planes do not match their payload (%s)\n",
-                w->path, (unsigned long long)o->index, wai_status_name(st));
+                w->path, (unsigned long long)o->index, cli_explained(st));
         return EXIT_USAGE;
     }
     uint32_t *ranges = malloc(2 * sizeof *ranges * info.planes);

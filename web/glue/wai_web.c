@@ -85,6 +85,12 @@ EXPORT(wai_web_status_name) const char *wai_web_status_name(int st) {
     return wai_status_name((wai_status)st);
 }
 
+/* libwai's one table of meanings (wai_status_meaning): the page's
+ * describeStatus reads it from here. */
+EXPORT(wai_web_status_meaning) const char *wai_web_status_meaning(int st) {
+    return wai_status_meaning((wai_status)st);
+}
+
 /* ---- decoding ---------------------------------------------------------------- */
 
 struct wai_web_decoder {

@@ -26,6 +26,7 @@ wai_set *wai_web_set_create(wai_context *ctx);
 int wai_web_set_add(wai_set *s, const char *name, const uint8_t *data, size_t len);
 void wai_web_set_destroy(wai_set *s);
 const char *wai_web_status_name(int st);
+const char *wai_web_status_meaning(int st);
 
 const char *wai_web_result_json(const wai_web_result *r);
 const uint8_t *wai_web_result_data(const wai_web_result *r);

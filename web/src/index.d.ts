@@ -164,4 +164,8 @@ export declare function createWai(options?: {
 export type CpuLevel = "host" | "portable" | "avx2" | "avx512" | "avx512bw" | "avx512vnni" | "wasm128" | "neon";
 export declare const CPU_LEVELS: readonly CpuLevel[];
 export declare function toImageData(output: Output): ImageData;
+/** What a code means, from libwai's one table in C (the tool and the
+ * Python module print the same); "" before the first createWai. */
 export declare function describeStatus(code: Status): string;
+/** The codes libwai names, in its table's order (filled by createWai). */
+export declare const STATUS_CODES: readonly Status[];

@@ -8,7 +8,7 @@
 //   const r = wai.decode(payloadBytes, { set: { "g_s.whm": ..., ... } });
 //   if (r.ok) for (const o of r.outputs) ...;  else console.log(r.status);
 import { decodeFloat } from "./float.js";
-import { routes } from "./statuses.js";
+import { learnStatuses, routes } from "./statuses.js";
 import { instantiate, threadsSource } from "./wasm.js";
 import { WgslDevice } from "./wgsl.js";
 
@@ -465,6 +465,8 @@ export async function createWai(options = {}) {
   gpu.device = r.device ?? null;
   gpu.reason = r.reason ?? null;
   const wai = new Wai(ex, gpu, options.cpuLevel ?? "host", src ? threads : 1);
+  const cstr = (p) => (p ? wai.m.read(p) : null);
+  learnStatuses((v) => cstr(ex.wai_web_status_name(v)), (v) => cstr(ex.wai_web_status_meaning(v)));
   if (src) await wai.startWorkers(threads - 1);
   return wai;
 }
@@ -484,4 +486,4 @@ export function toImageData(output) {
   return new ImageData(rgba, width, height);
 }
 
-export { describeStatus, routes, ROUTING_CODES } from "./statuses.js";
+export { describeStatus, routes, ROUTING_CODES, STATUS_CODES } from "./statuses.js";

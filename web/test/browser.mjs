@@ -84,13 +84,13 @@ function corpusManifest() {
   const cases = [];
   for (const line of readFileSync(join(repo, "tests/corpus/index.txt"), "utf8").split("\n")) {
     if (!line.trim() || line.startsWith("#")) continue;
-    const [mode, cap, status, maxCost, files, hashes, set] = line.trim().split(/\s+/);
+    const [mode, cap, status, maxCost, files, hashes, set, offer] = line.trim().split(/\s+/);
     const members = {};
     if (set && set !== "-")
       for (const e of readdirSync(join(repo, "tests/corpus", set), { withFileTypes: true }))
         if (e.isFile()) members[e.name] = `/tests/corpus/${set}/${e.name}`;
     cases.push({ mode, cap, status, maxCost, files: files.split(",").map((f) => `/tests/corpus/${f}`),
-      hashes: hashes === "-" ? [] : hashes.split(","), set: members });
+      hashes: hashes === "-" ? [] : hashes.split(","), set: members, offer });
   }
   return cases;
 }
@@ -113,6 +113,7 @@ async function runCorpus(page, manifest) {
       }
       const opts = { capability: c.cap, set };
       if (c.maxCost !== "-") opts.maxCost = BigInt(c.maxCost);
+      if (c.offer) opts.offer = c.offer; // index.txt's OFFER column, as the node run reads it
       const d = wai.createDecoder(opts);
       let st = d.status;
       const hashes = [];

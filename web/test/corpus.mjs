@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createWai } from "../src/index.js";
+import { createWai, describeStatus, STATUS_CODES } from "../src/index.js";
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const corpus = join(repo, "tests", "corpus");
@@ -43,12 +43,17 @@ const kindOf = (cap) =>
   "frame";
 
 check(wai.threads === threads, `${wai.threads} threads serving, asked ${threads}`);
+// The page's meanings are libwai's one table in C (the tool prints the same).
+check(describeStatus("set_incomplete") === "the parameter set lacks a member this capability needs" &&
+  STATUS_CODES.length >= 40 && STATUS_CODES.every((c) => describeStatus(c).length > 4),
+  "describeStatus reads libwai's table");
 for (const line of readFileSync(join(corpus, "index.txt"), "utf8").split("\n")) {
   if (!line.trim() || line.startsWith("#")) continue;
-  const [mode, cap, status, maxCost, files, hashes, set] = line.trim().split(/\s+/);
+  const [mode, cap, status, maxCost, files, hashes, set, offer] = line.trim().split(/\s+/);
   const paths = files.split(",").map((f) => join(corpus, f));
   const opts = { capability: cap };
   if (set && set !== "-") opts.set = setOf(join(corpus, set));
+  if (offer) opts.offer = offer;
   if (mode === "parse") {
     const r = wai.inspect(readFileSync(paths[0]), { capability: cap });
     check(r.status === status, `inspect ${files}: ${r.status}, want ${status}`);

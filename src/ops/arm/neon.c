@@ -273,12 +273,7 @@ static void recon(uint8_t *out, const uint8_t *a, const uint8_t *b, unsigned kin
                   const int16_t *r, size_t n, int32_t q) {
     size_t i = 0;
     if (!b) b = a; /* a kind without b never reads it; keeps b + i defined */
-    switch (kind) {
-    case WAI_RECON_WHOLE: RECON_KIND(WAI_RECON_WHOLE) break;
-    case WAI_RECON_HALF_X: RECON_KIND(WAI_RECON_HALF_X) break;
-    case WAI_RECON_HALF_Y: RECON_KIND(WAI_RECON_HALF_Y) break;
-    default: RECON_KIND(WAI_RECON_HALF_X | WAI_RECON_HALF_Y) break;
-    }
+    WAI_RECON_EACH_KIND(kind, RECON_KIND)
     wai_recon_c(out + i, a + i, b + i, kind, r + i, n - i, q); /* the tail */
 }
 

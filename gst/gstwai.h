@@ -1,0 +1,69 @@
+/* libwai's GStreamer 1.x plugin (docs/gstreamer.md): a typefinder for the
+ * payloads' magics, waiparse (a clip or an image as one payload, a frame
+ * stream as one payload a buffer, timestamped), waidec (payloads to
+ * video/x-raw RGB) and waiaudiodec (WIA1 to S16LE). It reaches libwai
+ * through its public API alone. */
+#ifndef WAI_GST_GSTWAI_H
+#define WAI_GST_GSTWAI_H
+
+#include <gst/gst.h>
+
+#include "wai/wai.h"
+#include "wai/wai_decode.h"
+#include "wai/wai_format.h"
+#include "wai/wai_set.h"
+
+G_BEGIN_DECLS
+
+/* Every payload travels as application/x-wai with its format's magic. */
+#define WAI_GST_CAPS "application/x-wai, format = (string) { WIV1, WIF1, WIH1, WIA1, WIS1, WIC1, WCF1, WIM1 }"
+
+GType wai_gst_parse_get_type(void);
+GType wai_gst_dec_get_type(void);
+GType wai_gst_audio_dec_get_type(void);
+
+gboolean wai_gst_typefind_register(GstPlugin *plugin);
+
+/* The format name of data's magic ("WIV1"), or NULL. */
+const char *wai_gst_format_of(const guint8 *data, gsize len);
+
+/* A context and, from set_dir (NULL: none), a set of every regular file
+ * the directory holds but hidden ones (wai_set_add copies). FALSE with
+ * *why set when the directory cannot be read. */
+gboolean wai_gst_context(guint threads, const char *set_dir, wai_context **ctx, wai_set **set,
+                         GError **why);
+
+/* A refusal as the element's error: the spec's code and what it means in
+ * the message, "wai-status=CODE" in the debug details; GST_FLOW_ERROR. */
+GstFlowReturn wai_gst_refuse(GstElement *e, wai_status st, const char *what);
+
+/* What waidec and waiaudiodec share: their properties (set-dir, threads,
+ * max-cost, max-memory) and the context, set and decoder they make from
+ * them at the first payload. */
+typedef struct wai_gst_decoding {
+    char *set_dir;
+    guint threads;
+    guint64 max_cost, max_memory;
+    wai_context *ctx;
+    wai_set *set;
+    wai_decoder *dec;
+} wai_gst_decoding;
+
+/* The four properties, ids first .. first + 3. */
+void wai_gst_decoding_install(GObjectClass *k, guint first);
+void wai_gst_decoding_init(wai_gst_decoding *d);
+/* TRUE when id is one of them (the value set or got). */
+gboolean wai_gst_decoding_set(wai_gst_decoding *d, guint first, guint id, const GValue *v);
+gboolean wai_gst_decoding_get(const wai_gst_decoding *d, guint first, guint id, GValue *v);
+/* The decoder (streaming: a clip's frames come out as they are decoded),
+ * made once; FALSE with the element's error posted. */
+gboolean wai_gst_decoding_open(GstElement *e, wai_gst_decoding *d);
+void wai_gst_decoding_close(wai_gst_decoding *d);
+
+/* The decoder's wai-neural-dispatch/1 report, when it has one, posted as
+ * an element message "wai-neural-dispatch" with field "report" (the JSON). */
+void wai_gst_post_report(GstElement *e, const wai_decoder *d);
+
+G_END_DECLS
+
+#endif

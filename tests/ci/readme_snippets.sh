@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The README's player and pipeline snippets, run as the README writes them
+# (read from the README itself, so an edit there is what runs here): the
+# decode to a pipe, the GStreamer pipeline and the Dask batch. What a
+# headless CI machine cannot open is swapped for what reads the same bytes
+# (ffplay: a file compared with the tool's own decode; autovideosink:
+# fakesink); `wai` and build/release become the build under test. The
+# ffmpeg round trip runs where ffmpeg is installed and is skipped (said so,
+# not counted) otherwise.
+# usage: tests/ci/readme_snippets.sh BUILD_DIR
+set -u
+BUILD=$(cd "${1:?usage: readme_snippets.sh BUILD_DIR}" && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+source "$ROOT/tests/tool/lib.bash"
+WAI=$BUILD/tools/wai/wai
+cd "$ROOT"
+
+# snippet TEXT: the README's fenced block holding TEXT, its lines joined
+# where they end in a backslash.
+snippet() {
+    awk -v want="$1" '
+        /^```/ { if (inside) { if (index(block, want)) { printf "%s", block; exit } inside = 0; block = "" }
+                 else { inside = 1; block = "" } next }
+        inside { block = block $0 "\n" }' README.md
+}
+
+# as_built TEXT: the snippet with this build's tool and folders.
+as_built() {
+    sed -e "s#build/release#$BUILD#g" -e "s#^wai #\"$WAI\" #" -e "s#| *wai #| \"$WAI\" #"
+}
+
+# The decode to a pipe: the README's command, its reader a file.
+pipe=$(snippet "| ffplay -")
+[ -n "$pipe" ] && ok || fail "the README has no decode to a pipe"
+cmd=$(printf '%s' "$pipe" | as_built | sed -e "s#clip.wiv1#examples/hello.wiv1#" \
+      -e "s#| *ffplay -.*#> \"$TMP/pipe.y4m\"#")
+bash -c "$cmd" 2>"$TMP/err" && ok || fail "the pipe snippet: $(head -c 300 "$TMP/err")"
+"$WAI" decode examples/hello.wiv1 --fps 30 -o "$TMP/file.y4m" >/dev/null 2>&1
+cmp -s "$TMP/pipe.y4m" "$TMP/file.y4m" && ok || fail "the pipe's Y4M is not the file's"
+
+# The GStreamer pipeline: to fakesink, with the frame count checked.
+gst=$(snippet "gst-launch-1.0")
+[ -n "$gst" ] && ok || fail "the README has no GStreamer pipeline"
+if [ -e "$BUILD/gst/libgstwai.so" ] && command -v gst-launch-1.0 >/dev/null; then
+    cmd=$(printf '%s' "$gst" | as_built | tr -d '\\\n' |
+          sed -e 's#autovideosink#fakesink silent=false#' -e 's#gst-launch-1.0#gst-launch-1.0 -v#')
+    bash -c "$cmd" >"$TMP/gst" 2>&1 && ok || fail "the GStreamer snippet: $(tail -c 300 "$TMP/gst")"
+    frames=$("$WAI" inspect examples/hello.wiv1 | sed -n 's/.*"n_frames": \([0-9]*\).*/\1/p' | head -1)
+    got=$(grep -c 'fakesink0: last-message = chain' "$TMP/gst")
+    [ -n "$frames" ] && [ "$got" -eq "$frames" ] && ok || fail "fakesink got $got frames, the clip has $frames"
+else
+    fail "the GStreamer plugin is not built in $BUILD"
+fi
+
+# The Dask batch: one line a picture, each ok, its digest the tool's.
+dask=$(snippet "wai.batch.decode(")
+[ -n "$dask" ] && ok || fail "the README has no Dask batch"
+if /usr/bin/python3 -c 'import distributed' 2>/dev/null; then
+    cmd=$(printf '%s' "$dask" | as_built)
+    bash -c "$cmd" >"$TMP/dask" 2>"$TMP/err" && ok || fail "the Dask snippet: $(tail -c 300 "$TMP/err")"
+    for pic in examples/hyperprior/*.wih1; do
+        "$WAI" decode "$pic" --set examples/hyperprior/set --json >"$TMP/j" 2>/dev/null
+        want=$(sed -n 's/.*"sha256": "\([0-9a-f]\{16\}\).*/\1/p' "$TMP/j")
+        grep -qx "$pic ok $want" "$TMP/dask" && ok || fail "the batch's line for $pic: $(cat "$TMP/dask")"
+    done
+else
+    fail "no python3-distributed for /usr/bin/python3"
+fi
+
+# The ffmpeg round trip, where ffmpeg is: lossless, so every frame's PSNR is inf.
+if command -v ffmpeg >/dev/null; then
+    trip=$(snippet "testsrc2")
+    (cd "$TMP" && bash -c "$(printf '%s' "$trip" | as_built)") >"$TMP/ff" 2>&1 && ok ||
+        fail "the ffmpeg round trip: $(tail -c 300 "$TMP/ff")"
+    grep -q 'average:inf' "$TMP/ff" && ok || fail "the round trip is not lossless: $(grep PSNR "$TMP/ff")"
+else
+    echo "skipped: the ffmpeg round trip (no ffmpeg here)"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

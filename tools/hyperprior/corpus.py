@@ -1,0 +1,211 @@
+"""The pictures the learned image codecs train on, every one from a Debian
+package, and the ones held out of training.
+
+Install the packages (none of them is needed by a build or a test: CI's
+smoke run trains on python3-skimage's alone):
+
+    apt-get install python3-skimage mate-backgrounds ukui-wallpapers \\
+        gnome-backgrounds opencv-doc
+
+| package | pictures | licence | kind |
+|---|---|---|---|
+| mate-backgrounds | nature/: 10 photographs (2 more held out) | GPL-2+ (debian/copyright names each author) | photographs, 1280x1024 to 2560x1920 |
+| opencv-doc | examples/data and examples/text: 27 photographs (3 more held out) | BSD-3-Clause / Apache-2.0 (OpenCV's samples) | photographs, 400x300 to 1282x1110 |
+| python3-skimage | data/: 6 photographs (5 more held out) | public domain, CC0 (skimage's data/README.txt) | photographs |
+| python3-matplotlib | grace_hopper.jpg | public domain | photograph |
+| ukui-wallpapers | 12 wallpapers | CC-BY-SA-3.0 | smooth renders and gradients |
+| mate-backgrounds | abstract/, desktop/: 12 wallpapers | GPL-2+ | smooth renders and gradients |
+| gnome-backgrounds | 14 wallpapers | CC-BY-SA-3.0 | smooth renders and textures |
+
+44 photographs and 38 smooth pictures in training: the photographs are the
+subject; the smooth pictures teach the low-amplitude, slowly varying
+content the first sets coded worst (docs/hyperprior.md, "Smooth
+pictures"). The weights are a statistical summary of the pictures and hold
+none of them; docs/training-data.md names each picture, its author and its
+licence, for the attribution GPL-2+ and CC-BY-SA ask for.
+
+Held out, never trained or tuned on (HELD_OUT): python3-skimage's chelsea,
+coffee, ihc, camera and grass (the README's rate-distortion table); OpenCV's
+fruits, building and squirrel_cls; MATE's Dune and Storm (a smooth one).
+plasma-workspace-wallpapers is reserved for evaluation outside the project
+and appears nowhere here.
+
+Crops: each picture is first scaled down by 2 at least (area filter:
+averaging removes the JPEG's blocking and ringing, and the camera's noise),
+(and to a short side of 768 at most), then kept at every scale from that
+down to where its short side is the crop's, a factor of 1.5 apart (multi-scale: the same scene at several
+sizes of detail); a crop picks a picture (photographs three times as
+often as smooth pictures), a scale, a place and a flip each way."""
+import glob
+import os
+
+import numpy as np
+from PIL import Image
+
+SKIMAGE = "/usr/lib/python3/dist-packages/skimage/data"
+MATE = "/usr/share/backgrounds/mate"
+UKUI = "/usr/share/backgrounds"
+GNOME = "/usr/share/backgrounds/gnome"
+OPENCV = "/usr/share/doc/opencv-doc/examples"
+GRACE = ["/usr/share/matplotlib/mpl-data/sample_data/grace_hopper.jpg",
+         "/usr/lib/python3/dist-packages/matplotlib/mpl-data/sample_data/grace_hopper.jpg"]
+
+# (package, path) of each training photograph.
+PHOTOS = (
+    [("python3-skimage", f"{SKIMAGE}/{n}") for n in
+     ["astronaut.png", "rocket.jpg", "motorcycle_left.png", "motorcycle_right.png",
+      "hubble_deep_field.jpg", "retina.jpg"]]
+    + [("mate-backgrounds", f"{MATE}/nature/{n}") for n in
+       ["Aqua.jpg", "Blinds.jpg", "FreshFlower.jpg", "Garden.jpg", "GreenMeadow.jpg",
+        "LadyBird.jpg", "RainDrops.jpg", "TwoWings.jpg", "Wood.jpg", "YellowFlower.jpg"]]
+    + [("opencv-doc", f"{OPENCV}/data/{n}") for n in
+       ["aero1.jpg", "aero3.jpg", "aloeL.jpg", "apple.jpg", "baboon.jpg", "basketball1.png",
+        "board.jpg", "box_in_scene.png", "butterfly.jpg", "ela_original.jpg", "graf1.png",
+        "leuvenA.jpg", "licenseplate_motion.jpg", "messi5.jpg", "orange.jpg",
+        "rubberwhale1.png", "smarties.png", "starry_night.jpg"]]
+    + [("opencv-doc", f"{OPENCV}/{n}") for n in
+       ["alphamat/input_images/plant.jpg", "hfs/data/000.jpg", "ximgproc/stanford.png",
+        "text/scenetext01.jpg", "text/scenetext02.jpg", "text/scenetext03.jpg",
+        "text/scenetext04.jpg", "text/scenetext05.jpg", "text/scenetext06.jpg"]]
+)
+
+# (package, path) of each smooth picture.
+SMOOTH = (
+    [("ukui-wallpapers", f"{UKUI}/{n}") for n in
+     ["2004default.jpg", "calla.png", "city.png", "desert.png", "firstgeneration.jpg",
+      "fluent-color.png", "focal-ubuntukylin.png", "goldfish.png", "rhythm.jpg",
+      "rollpaper.png", "string.jpg", "the-mouse.jpg"]]
+    + [("mate-backgrounds", f"{MATE}/{n}") for n in
+       ["abstract/Elephants_3840x2160.jpg", "abstract/Flow.png", "abstract/Gulp.png",
+        "abstract/Silk.png", "abstract/Spring.png", "abstract/Waves.png",
+        "desktop/GreenTraditional.jpg", "desktop/Stripes.png",
+        "desktop/Ubuntu-Mate-Cold-no-logo.png", "desktop/Ubuntu-Mate-Dark-no-logo.png",
+        "desktop/Ubuntu-Mate-Radioactive-no-logo.png", "desktop/Ubuntu-Mate-Warm-no-logo.png"]]
+    + [("gnome-backgrounds", f"{GNOME}/{n}-{s}.webp") for n in
+       ["adwaita", "grid", "licorice", "pixels", "symbolic", "truchet", "wood"] for s in "dl"]
+)
+
+HELD_OUT = (
+    [("python3-skimage", f"{SKIMAGE}/{n}") for n in
+     ["chelsea.png", "coffee.png", "ihc.png", "camera.png", "grass.png"]]
+    + [("opencv-doc", f"{OPENCV}/data/{n}") for n in ["fruits.jpg", "building.jpg", "squirrel_cls.jpg"]]
+    + [("mate-backgrounds", f"{MATE}/nature/{n}") for n in ["Dune.jpg", "Storm.jpg"]]
+)
+
+
+def load_rgb(path):
+    """An H x W x 3 uint8 array."""
+    return np.asarray(Image.open(path).convert("RGB"))
+
+
+def available(entries):
+    """The entries whose files are here; the packages that are missing."""
+    have = [(pkg, p) for pkg, p in entries if os.path.exists(p)]
+    missing = sorted({pkg for pkg, p in entries if not os.path.exists(p)})
+    return have, missing
+
+
+def grace_hopper():
+    return [("python3-matplotlib", p) for p in GRACE if os.path.exists(p)][:1]
+
+
+def training_sets(smoke=False):
+    """(photographs, smooth pictures): (package, path) lists of what is
+    installed. Refuses to train without python3-skimage's photographs; a
+    full run (not smoke) refuses to train without every package (a model
+    trained on a part would not be the one the docs describe)."""
+    photos, missing_p = available(PHOTOS + grace_hopper())
+    smooth, missing_s = available(SMOOTH)
+    missing = sorted(set(missing_p) | set(missing_s))
+    if not any(pkg == "python3-skimage" for pkg, _ in photos):
+        raise SystemExit("training data missing: install python3-skimage")
+    if missing and not smoke:
+        raise SystemExit("training data missing: apt-get install " + " ".join(missing))
+    return photos, smooth
+
+
+def _scaled(a, f):
+    h, w = a.shape[:2]
+    return np.asarray(Image.fromarray(a).resize((max(1, round(w / f)), max(1, round(h / f))),
+                                                Image.BOX))
+
+
+def pyramid(a, size, first=2.0, step=1.5, top=768):
+    """a scaled down by first (or more, to a short side of top: a 4K
+    wallpaper's finest scale is still a photograph's whole view), then by
+    step again and again while the short side stays at least size: the list
+    of scales (uint8 arrays)."""
+    out = []
+    f = max(first, min(a.shape[:2]) / top)
+    while min(a.shape[:2]) / f >= size:
+        out.append(_scaled(a, f))
+        f *= step
+    if not out and min(a.shape[:2]) >= size:
+        out.append(_scaled(a, min(a.shape[:2]) / size))  # a small picture: its one scale
+    return out
+
+
+class Crops:
+    """Random multi-scale crops (with flips) of the training pictures, from
+    one seeded generator, as float [0, 1] NCHW batches. state() and
+    set_state() carry the generator across a resumed run."""
+
+    def __init__(self, photos, smooth, size, seed, smooth_share=0.25):
+        self.size = size
+        self.groups = []
+        for entries in (photos, smooth):
+            self.groups.append([pyramid(load_rgb(p), size) for _, p in entries])
+            self.groups[-1] = [g for g in self.groups[-1] if g]
+        if not self.groups[1]:
+            smooth_share = 0.0
+        self.smooth_share = smooth_share
+        self.rng = np.random.default_rng(seed)
+
+    def state(self):
+        return self.rng.bit_generator.state
+
+    def set_state(self, s):
+        self.rng.bit_generator.state = s
+
+    def crop(self):
+        g = self.groups[1] if self.rng.random() < self.smooth_share else self.groups[0]
+        levels = g[self.rng.integers(len(g))]
+        a = levels[self.rng.integers(len(levels))]
+        y = self.rng.integers(a.shape[0] - self.size + 1)
+        x = self.rng.integers(a.shape[1] - self.size + 1)
+        c = a[y:y + self.size, x:x + self.size]
+        if self.rng.integers(2):
+            c = c[:, ::-1]
+        if self.rng.integers(2):
+            c = c[::-1]
+        return c
+
+    def batch(self, n):
+        out = np.empty((n, 3, self.size, self.size), dtype=np.float32)
+        for i in range(n):
+            out[i] = self.crop().transpose(2, 0, 1) / 255.0
+        return out
+
+
+def kodak_cut(a, w=768, h=512):
+    """A picture cut as Kodak's are, the way pictures outside the project
+    are evaluated: scaled (area filter) so it covers w x h (h x w for a
+    portrait picture), then its centre; a smaller picture keeps its size,
+    cut to multiples of 64 (WIH1's stride) about its centre."""
+    if a.shape[0] > a.shape[1]:
+        w, h = h, w
+    if a.shape[0] >= h and a.shape[1] >= w:
+        f = min(a.shape[0] / h, a.shape[1] / w)
+        if f > 1:
+            a = _scaled(a, f)
+        th, tw = h, w
+    else:
+        th, tw = a.shape[0] // 64 * 64, a.shape[1] // 64 * 64
+    y, x = (a.shape[0] - th) // 2, (a.shape[1] - tw) // 2
+    return np.ascontiguousarray(a[y:y + th, x:x + tw])
+
+
+def describe(photos, smooth):
+    """One line for a log: the counts and the packages."""
+    pk = sorted({pkg for pkg, _ in photos + smooth})
+    return f"{len(photos)} photographs, {len(smooth)} smooth pictures from {', '.join(pk)}"
