@@ -100,37 +100,43 @@ expect_contains "seal, a still counter" '"energy_provenance": null' "$TMP/r3.jso
 # A counter that moves: energy_uj a FIFO the test feeds, the meter reading
 # it when it looks for domains, before the decode and after it (1000, 1000,
 # then 2501000 uJ): a metered receipt of 2.5 J, OnChipCounter, that verifies.
-# The test holds the FIFO open read-write for the whole seal, so the
-# meter's fopen never waits and never meets an end of file; it writes each
-# value only once the tool has the FIFO open (its fd links in /proc) and
-# the next only once the tool has closed it again: each read gets exactly
-# its one value, however slow the machine (a writer's open a value, with a
-# pause between, let a reader open before the last writer closed, and meet
-# an empty end of file, under CI's load).
+# The feeder holds the FIFO open read-write for the whole seal, so the pipe
+# lives between the meter's opens (a value written waits in it for the next
+# fopen, which never blocks and never meets an end of file), and writes each
+# value only once the one before has been read (FIONREAD is 0): each fscanf
+# gets exactly its one value, and nothing depends on when the tool opens or
+# closes the file (polling for those cost minutes under CI's load).
 mkdir -p "$TMP/pm/intel-rapl:0"
 fifo="$TMP/pm/intel-rapl:0/energy_uj"
 mkfifo "$fifo"
 echo 262143328850 >"$TMP/pm/intel-rapl:0/max_energy_range_uj"
-held() {
-    local f
-    for f in /proc/"$1"/fd/*; do
-        [ "$(readlink "$f" 2>/dev/null)" = "$fifo" ] && return 0
-    done
-    return 1
-}
-exec 3<>"$fifo"
-"$WAI" receipt seal --key "$TMP/k" --powercap "$TMP/pm" "$clip" -o "$TMP/r4.json" \
-    >"$TMP/out" 2>"$TMP/err" 3>&- &
-sealer=$!
-fed=1
-for v in 1000 1000 2501000; do
-    for _ in $(seq 3000); do held "$sealer" && break; sleep 0.01; done
-    held "$sealer" || { fed=0; break; }
-    echo "$v" >&3
-    for _ in $(seq 3000); do held "$sealer" || break; sleep 0.01; done
-done
-exec 3>&-  # a meter still waiting reads an end of file
-wait "$sealer" && ok || fail "seal, a moving counter: exit $?: $(head -c 300 "$TMP/err")"
+/usr/bin/python3 - "$fifo" "$WAI" receipt seal --key "$TMP/k" --powercap "$TMP/pm" "$clip" \
+    -o "$TMP/r4.json" >"$TMP/out" 2>"$TMP/err" <<'PY'
+import array, fcntl, os, subprocess, sys, termios, time
+fifo, cmd = sys.argv[1], sys.argv[2:]
+fd = os.open(fifo, os.O_RDWR)
+tool = subprocess.Popen(cmd)  # fd is not inherited (O_CLOEXEC)
+def unread():
+    n = array.array("i", [0])
+    fcntl.ioctl(fd, termios.FIONREAD, n)
+    return n[0]
+fed = 0
+for v in (1000, 1000, 2501000):
+    os.write(fd, b"%d\n" % v)
+    deadline = time.monotonic() + 60
+    while unread() and tool.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.001)
+    if unread():
+        break
+    fed += 1
+code = tool.wait(timeout=120)
+os.close(fd)
+print("fed", fed)
+sys.exit(code)
+PY
+rc=$?
+((rc == 0)) && ok || fail "seal, a moving counter: exit $rc: $(head -c 300 "$TMP/err")"
+fed=0; grep -q "^fed 3$" "$TMP/out" && fed=1
 ((fed == 1)) && ok || fail "the meter opened the counter three times"
 expect_contains "metered: the class" '"energy_provenance": "OnChipCounter"' "$TMP/r4.json"
 expect_contains "metered: 2.5 J" '"joules_micro": 2500000' "$TMP/r4.json"

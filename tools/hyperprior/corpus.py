@@ -7,15 +7,15 @@ smoke run trains on python3-skimage's alone):
     apt-get install python3-skimage mate-backgrounds ukui-wallpapers \\
         gnome-backgrounds opencv-doc
 
-| package | pictures | licence | kind |
+| package | pictures | licence (docs/training-data.md gives each picture's row) | kind |
 |---|---|---|---|
-| mate-backgrounds | nature/: 10 photographs (2 more held out) | GPL-2+ (debian/copyright names each author) | photographs, 1280x1024 to 2560x1920 |
-| opencv-doc | examples/data and examples/text: 27 photographs (3 more held out) | BSD-3-Clause / Apache-2.0 (OpenCV's samples) | photographs, 400x300 to 1282x1110 |
-| python3-skimage | data/: 6 photographs (5 more held out) | public domain, CC0 (skimage's data/README.txt) | photographs |
-| python3-matplotlib | grace_hopper.jpg | public domain | photograph |
-| ukui-wallpapers | 12 wallpapers | CC-BY-SA-3.0 | smooth renders and gradients |
-| mate-backgrounds | abstract/, desktop/: 12 wallpapers | GPL-2+ | smooth renders and gradients |
-| gnome-backgrounds | 14 wallpapers | CC-BY-SA-3.0 | smooth renders and textures |
+| mate-backgrounds | nature/: 10 photographs (2 more held out) | GPL-2+ (each has its own `Files:` entry, with its author) | photographs, 1280x1024 to 2560x1920 |
+| opencv-doc | examples/: 27 photographs (3 more held out) | Apache-2.0 AND BSD-3-Clause (`Files: *`; no per-picture author) | photographs, 400x300 to 1282x1110 |
+| python3-skimage | data/: 6 photographs (5 more held out) | BSD-3-Clause (`Files: *`); skimage's `_fetchers.py` docstrings say CC0 or public domain for most, nothing for two; data/README.txt names no licence | photographs |
+| python3-matplotlib | grace_hopper.jpg | matplotlib's licence (`Files: *`; no entry names the picture or its author) | photograph |
+| ukui-wallpapers | 12 wallpapers | CC-BY-SA-3.0 (`Files: *`) | smooth renders and gradients |
+| mate-backgrounds | abstract/, desktop/: 12 wallpapers | GPL-2+, except desktop/Ubuntu-Mate-*-no-logo.png (4): CC-BY-SA-4.0 | smooth renders and gradients |
+| gnome-backgrounds | 14 wallpapers | the package's GPL-2+ and CC-BY-SA-3.0; its AUTHORS names CC-BY-SA-3.0 for 6, and no file names the other 8 | smooth renders and textures |
 
 44 photographs and 38 smooth pictures in training: the photographs are the
 subject; the smooth pictures teach the low-amplitude, slowly varying
