@@ -66,7 +66,7 @@ done
 # A picture against its set; the dispatch report as an element message.
 img=$ROOT/examples/hyperprior/chelsea.wih1
 "$WAI" decode --set "$ROOT/examples/hyperprior/set" "$img" -o "$TMP/w.rgb" -y 2>/dev/null
-gst-launch-1.0 -m filesrc location="$img" ! waiparse ! waidec set-dir="$ROOT/examples/hyperprior/set" \
+launch -m filesrc location="$img" ! waiparse ! waidec set-dir="$ROOT/examples/hyperprior/set" \
     ! filesink location="$TMP/g.rgb" >"$TMP/gst.out" 2>&1 && ok || fail "WIH1 pipeline"
 same "chelsea.wih1" "$TMP/g.rgb" "$TMP/w.rgb"
 expect_contains "the dispatch report is posted" 'wai-neural-dispatch, report=(string)' "$TMP/gst.out"
@@ -79,7 +79,7 @@ n=$(ls "$TMP/fr" | wc -l)
 gst multifilesrc location="$TMP/fr/f_%d.wif1" index=0 stop-index=$((n - 1)) ! waiparse framerate=30/1 \
     ! waidec ! filesink location="$TMP/g.rgb" && ok || fail "WIF1 stream pipeline"
 same "the WIF1 stream" "$TMP/g.rgb" "$TMP/w.rgb" 3
-gst-launch-1.0 multifilesrc location="$TMP/fr/f_%d.wif1" index=0 stop-index=$((n - 1)) \
+launch multifilesrc location="$TMP/fr/f_%d.wif1" index=0 stop-index=$((n - 1)) \
     ! waiparse framerate=30/1 ! waidec ! fakesink silent=false -v >"$TMP/gst.out" 2>&1
 expect_contains "frame 1 at 1/30 s" "pts: 0:00:00.033333333" "$TMP/gst.out"
 # One WIF1 file from filesrc (pulled whole: one frame, not one a 4 KiB
@@ -90,7 +90,7 @@ gst filesrc location="$TMP/fr/f_0.wif1" ! waiparse ! waidec ! filesink location=
 same "one WIF1 from filesrc" "$TMP/g.rgb" "$TMP/w.rgb" 3
 clip=$C/motion/valid/clip02.wiv1
 "$WAI" decode "$clip" -o "$TMP/w.rgb" -y 2>/dev/null
-gst-launch-1.0 -q fdsrc fd=0 ! waiparse ! waidec ! filesink location="$TMP/g.rgb" <"$clip" >"$TMP/gst.out" 2>&1 &&
+timeout 60 gst-launch-1.0 -q fdsrc fd=0 ! waiparse ! waidec ! filesink location="$TMP/g.rgb" <"$clip" >"$TMP/gst.out" 2>&1 &&
     ok || fail "a clip through fdsrc: $(tail -c 300 "$TMP/gst.out")"
 same "a clip through fdsrc" "$TMP/g.rgb" "$TMP/w.rgb" "$(width "$clip")"
 
@@ -116,7 +116,7 @@ refuse "truncated clip" stream_length filesrc location="$TMP/cut.wiv1" ! waipars
 refuse "no set" set_incomplete filesrc location="$img" ! waiparse ! waidec ! fakesink
 refuse "over max-cost" cost_over_limit filesrc location="$ROOT/examples/hello.wiv1" ! waiparse ! waidec max-cost=10 ! fakesink
 refuse "over max-memory" cost_over_limit filesrc location="$ROOT/examples/hello.wiv1" ! waiparse ! waidec max-memory=100 ! fakesink
-gst-launch-1.0 filesrc location="$a/set0/model.wam" ! waiparse ! waidec ! fakesink >"$TMP/gst.out" 2>&1
+launch filesrc location="$a/set0/model.wam" ! waiparse ! waidec ! fakesink >"$TMP/gst.out" 2>&1
 rc=$?
 [ $rc -ne 0 ] && [ $rc -lt 124 ] && ok || fail "not a payload: exit $rc"
 expect_contains "not a payload: bad_magic" "wai-status=bad_magic" "$TMP/gst.out"
