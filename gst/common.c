@@ -156,3 +156,25 @@ void wai_gst_decoding_close(wai_gst_decoding *d) {
     d->set = NULL;
     d->ctx = NULL;
 }
+
+GstFlowReturn wai_gst_decoding_chain(GstElement *e, wai_gst_decoding *d, GstBuffer *buf,
+                                     wai_gst_push push) {
+    GstMapInfo m;
+    if (!wai_gst_decoding_open(e, d) || !gst_buffer_map(buf, &m, GST_MAP_READ)) {
+        gst_buffer_unref(buf);
+        return GST_FLOW_ERROR;
+    }
+    GstFlowReturn ret = GST_FLOW_OK;
+    wai_status st = wai_decoder_send(d->dec, m.data, m.size, NULL);
+    wai_gst_post_report(e, d->dec);
+    while (st == WAI_ok && ret == GST_FLOW_OK) {
+        wai_output o;
+        st = wai_decoder_receive(d->dec, &o);
+        if (st != WAI_ok || o.kind == WAI_OUTPUT_NONE) break;
+        ret = push(e, &o);
+    }
+    if (st != WAI_ok) ret = wai_gst_refuse(e, st, "decode");
+    gst_buffer_unmap(buf, &m);
+    gst_buffer_unref(buf);
+    return ret;
+}

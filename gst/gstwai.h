@@ -60,6 +60,15 @@ gboolean wai_gst_decoding_get(const wai_gst_decoding *d, guint first, guint id, 
 gboolean wai_gst_decoding_open(GstElement *e, wai_gst_decoding *d);
 void wai_gst_decoding_close(wai_gst_decoding *d);
 
+/* One output pushed downstream by the element that decoded it. */
+typedef GstFlowReturn (*wai_gst_push)(GstElement *e, const wai_output *o);
+/* A sink buffer (one payload) decoded: the decoder opened at the first,
+ * the report posted, each output pushed as it comes (the payload stays
+ * mapped while a clip's frames are stepped), a refusal as the element's
+ * error. Takes buf. */
+GstFlowReturn wai_gst_decoding_chain(GstElement *e, wai_gst_decoding *d, GstBuffer *buf,
+                                     wai_gst_push push);
+
 /* The decoder's wai-neural-dispatch/1 report, when it has one, posted as
  * an element message "wai-neural-dispatch" with field "report" (the JSON). */
 void wai_gst_post_report(GstElement *e, const wai_decoder *d);

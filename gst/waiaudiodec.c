@@ -53,31 +53,11 @@ static GstFlowReturn push_pcm(WaiGstAudioDec *d, const wai_output *o) {
     return gst_pad_push(d->src, b);
 }
 
+static GstFlowReturn push(GstElement *e, const wai_output *o) { return push_pcm((WaiGstAudioDec *)e, o); }
+
 static GstFlowReturn chain(GstPad *pad, GstObject *parent, GstBuffer *buf) {
     (void)pad;
-    WaiGstAudioDec *d = (WaiGstAudioDec *)parent;
-    if (!wai_gst_decoding_open(GST_ELEMENT(d), &d->wai)) {
-        gst_buffer_unref(buf);
-        return GST_FLOW_ERROR;
-    }
-    GstMapInfo m;
-    if (!gst_buffer_map(buf, &m, GST_MAP_READ)) {
-        gst_buffer_unref(buf);
-        return GST_FLOW_ERROR;
-    }
-    GstFlowReturn ret = GST_FLOW_OK;
-    wai_status st = wai_decoder_send(d->wai.dec, m.data, m.size, NULL);
-    wai_gst_post_report(GST_ELEMENT(d), d->wai.dec);
-    while (st == WAI_ok && ret == GST_FLOW_OK) {
-        wai_output o;
-        st = wai_decoder_receive(d->wai.dec, &o);
-        if (st != WAI_ok || o.kind == WAI_OUTPUT_NONE) break;
-        ret = push_pcm(d, &o);
-    }
-    if (st != WAI_ok) ret = wai_gst_refuse(GST_ELEMENT(d), st, "decode");
-    gst_buffer_unmap(buf, &m);
-    gst_buffer_unref(buf);
-    return ret;
+    return wai_gst_decoding_chain(GST_ELEMENT(parent), &((WaiGstAudioDec *)parent)->wai, buf, push);
 }
 
 static gboolean sink_event(GstPad *pad, GstObject *parent, GstEvent *ev) {
