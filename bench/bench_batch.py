@@ -6,7 +6,7 @@ decode` of the same files.
     WAI_LIBRARY=BUILD/libwai_python.so /usr/bin/python3 bench/bench_batch.py BUILD [--n 64] [--runs 3]
 
 The pictures are 64 different 256 x 256 crops of python3-skimage's
-photographs, coded by wai.encode_image with examples/hyperprior/set. Each
+photographs, coded by wai.encode_image with examples/hyperprior/sets/q3. Each
 batch runs on a LocalCluster made beforehand (its start is not timed; its
 workers' first decode loads the set, which is). The tool's figure is the
 same files decoded one `wai decode` process each, in turn. Best of --runs.
@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.join(repo, "python"))
 import wai  # noqa: E402
 import wai.batch  # noqa: E402
 
-SET = os.path.join(repo, "examples", "hyperprior", "set")
+SET = os.path.join(repo, "examples", "hyperprior", "sets", "q3")
 
 
 def pictures(n, tmp):
@@ -97,7 +97,7 @@ def main():
                 best = min(best, time.perf_counter() - t)
         own_per = best / a.n
     per1 = 1 / rate[1]
-    print(f"{a.n} WIH1 pictures of 256x256 (examples/hyperprior/set)"
+    print(f"{a.n} WIH1 pictures of 256x256 (examples/hyperprior/sets/q3)"
           + (", workers warm" if a.warm else ", workers restarted before each run"))
     print(f"1 worker:  {rate[1]:.1f} payloads/s ({per1 * 1000:.1f} ms a payload)")
     print(f"2 workers: {rate[2]:.1f} payloads/s: {rate[2] / rate[1]:.2f}x (goal >= 1.8x)")

@@ -2,7 +2,7 @@
  * the loaded set and its built graph (issue 28) is worth.
  *
  * The shipped photograph (examples/bmshj2018/chelsea.b18f, its set
- * examples/bmshj2018/set) is decoded --frames times through one context and
+ * examples/bmshj2018/sets/q3) is decoded --frames times through one context and
  * one set object on the native WebNN backend, twice, alternating: on a
  * context with the default loaded-set cache (the program parsed and its
  * graph built once, then kept) and on one whose cache keeps nothing

@@ -9,7 +9,7 @@
 //     oneDNN), and in Chromium through its WebNN (decodeAsync), and the
 //     synthesis alone on a context of each device type;
 //   - keyframe-1 1280x720 (wai.video.int_hyper of the first 10 frames with
-//     examples/hyperprior/set: the first frame through the networks), the
+//     examples/hyperprior/sets/q3: the first frame through the networks), the
 //     same three;
 //   - WIV1, WIH1 and keyframe-1 on 1 and 2 threads: native, node (wai-threads.wasm
 //     beside WAI.WASM, a worker_thread) and a cross-origin isolated page
@@ -20,11 +20,11 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createWai } from "../web/src/index.js";
+import { launchChromium } from "../web/test/chromium.mjs";
 import { serve } from "../web/test/serve.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -67,7 +67,7 @@ run(wai, ["encode", "--capability", "wai.video.int_motion", "--q", "1", "--quiet
 // networks, the others motion frames; the source's first K1_FRAMES frames
 // (a page holding every input of this run at once has no room for more).
 const K1_FRAMES = 10;
-const hyperSet = join(repo, "examples/hyperprior/set");
+const hyperSet = join(repo, "examples/hyperprior/sets/q3");
 {
   const y4m = readFileSync(join(tmp, "src.y4m")), head = y4m.indexOf(10) + 1;
   writeFileSync(join(tmp, "k1.y4m"), y4m.subarray(0, head + K1_FRAMES * (6 + 1280 * 720 * 3 / 2)));
@@ -108,16 +108,8 @@ const nodeClip = w.decode(files.clip), nodeImg = w.decode(files.wih1, { set: fil
 
 // ---- WebAssembly and WebNN in Chromium ------------------------------------------------
 console.error("WebAssembly in Chromium ...");
-const require = createRequire(join(resolve(modulesArg), "x.js"));
-const chromiumMod = require("@sparticuz/chromium");
-const chromium = chromiumMod.default ?? chromiumMod;
-const puppeteer = require("puppeteer-core");
 const server = await serve(0, wasm);
-const browser = await puppeteer.launch({
-  executablePath: await chromium.executablePath(), headless: "shell",
-  args: [...chromium.args, "--no-sandbox", "--disable-background-networking", "--disable-component-update",
-    "--enable-features=WebMachineLearningNeuralNetwork"],
-});
+const browser = await launchChromium(modulesArg, { args: ["--enable-features=WebMachineLearningNeuralNetwork"] });
 try {
   const page = await browser.newPage();
   await page.goto(`${server.url}web/demo/`);
@@ -195,8 +187,7 @@ w2.close();
 {
   // An isolated page needs none of @sparticuz/chromium's own arguments (one process, no site isolation).
   const iso = await serve(0, wasm, { isolated: true });
-  const b2 = await puppeteer.launch({ executablePath: await chromium.executablePath(), headless: "shell",
-    args: ["--no-sandbox", "--disable-background-networking", "--disable-component-update"] });
+  const b2 = await launchChromium(modulesArg, { lambdaArgs: false });
   try {
     const page = await b2.newPage();
     await page.goto(`${iso.url}web/demo/`);

@@ -13,9 +13,9 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { launchChromium } from "../web/test/chromium.mjs";
 import { serve } from "../web/test/serve.mjs";
 
 const [buildArg, wasmArg, modulesArg, repsArg, adapterArg] = process.argv.slice(2);
@@ -39,17 +39,12 @@ for (let i = 0; i < reps; i++) {
 }
 const want = createHash("sha256").update(readFileSync(join(tmp, "n.rgb"))).digest("hex");
 
-const require = createRequire(join(resolve(modulesArg), "x.js"));
-const chromiumMod = require("@sparticuz/chromium");
-const chromium = chromiumMod.default ?? chromiumMod;
-const puppeteer = require("puppeteer-core");
 const flags = adapter === "gpu"
   ? ["--enable-unsafe-webgpu", "--enable-features=Vulkan", "--use-vulkan=native", "--use-angle=vulkan",
      "--ignore-gpu-blocklist"]
   : ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader", "--enable-features=Vulkan"];
 const server = await serve(0, resolve(wasmArg));
-const browser = await puppeteer.launch({ executablePath: await chromium.executablePath(), headless: "shell",
-  args: [...chromium.args, "--no-sandbox", "--disable-background-networking", ...flags], protocolTimeout: 3600000 });
+const browser = await launchChromium(modulesArg, { args: flags, protocolTimeout: 3600000 });
 let fig;
 try {
   const page = await browser.newPage();

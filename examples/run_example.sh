@@ -27,7 +27,7 @@ run decode --report --set examples/hello_set examples/hello.wih1 || exit 1
 picture=build/coffee.png
 grep -q '^PNG_FOUND:INTERNAL=1' "$(dirname "$wai")/../../CMakeCache.txt" 2>/dev/null ||
     picture=build/coffee.ppm
-run decode -y --report --set examples/bmshj2018/set examples/bmshj2018/coffee.b18f \
+run decode -y --report --set examples/bmshj2018/sets/q3 examples/bmshj2018/coffee.b18f \
     -o "$picture" || exit 1
 echo "wrote $picture: a 600x400 photograph from 10452 bytes (0.348 bpp)"
 # The integer codec on a real photograph: python3-skimage's chelsea (held
@@ -37,5 +37,5 @@ echo "wrote $picture: a 600x400 photograph from 10452 bytes (0.348 bpp)"
 picture=build/chelsea.png
 grep -q '^PNG_FOUND:INTERNAL=1' "$(dirname "$wai")/../../CMakeCache.txt" 2>/dev/null ||
     picture=build/chelsea.ppm
-run decode -y --set examples/hyperprior/set examples/hyperprior/chelsea.wih1 -o "$picture" || exit 1
+run decode -y --set examples/hyperprior/sets/q3 examples/hyperprior/chelsea.wih1 -o "$picture" || exit 1
 echo "wrote $picture: $(wc -c <examples/hyperprior/chelsea.wih1) bytes of WIH1, decoded by integer networks"

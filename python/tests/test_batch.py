@@ -60,8 +60,8 @@ class Batch(unittest.TestCase):
         # A set each worker loads once: the hyperprior's pictures.
         hyper = os.path.join(REPO, "examples", "hyperprior")
         pics = [os.path.join(hyper, n) for n in ("chelsea.wih1", "coffee.wih1")] * 3
-        got = wai.batch.decode(pics, set=os.path.join(hyper, "set"), client=self.client)
-        want = expected(pics[0], os.path.join(hyper, "set"))
+        got = wai.batch.decode(pics, set=os.path.join(hyper, "sets", "q3"), client=self.client)
+        want = expected(pics[0], os.path.join(hyper, "sets", "q3"))
         self.assertEqual((got[0].status, got[0].sha256), want)
         self.assertEqual(len({r.worker for r in got}) >= 1, True)
 

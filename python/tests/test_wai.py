@@ -25,7 +25,7 @@ def read(rel):
         return f.read()
 
 
-HYPER = "examples/hyperprior/set"
+HYPER = "examples/hyperprior/sets/q3"
 CHELSEA = "/usr/lib/python3/dist-packages/skimage/data/chelsea.png"
 
 
@@ -66,6 +66,33 @@ class EncodeImage(unittest.TestCase):
         self.assertEqual(c.exception.code, "set_incomplete")
         with self.assertRaises(ValueError):
             wai.encode_image(np.zeros((64, 64), dtype=np.uint8), set=members)
+
+    def test_quality_picks_a_rate_point(self):
+        # quality=Q is the folder's qQ, as `wai encode --quality` picks it:
+        # the same payload as naming that set; a point the folder lacks, or
+        # the folder given as a set, is an error that lists its points.
+        sets = os.path.join(REPO, "examples/hyperprior/sets")
+        rgb = np.ascontiguousarray(self.picture()[:64, :128])
+        points = wai.quality_points(sets)
+        self.assertIn(3, points)
+        for q in points:
+            with self.subTest(quality=q):
+                self.assertEqual(wai.encode_image(rgb, set=sets, quality=q).payload,
+                                 wai.encode_image(rgb, set=os.path.join(sets, f"q{q}")).payload)
+        missing = next(q for q in range(1, 9) if q not in points)
+        with self.assertRaises(ValueError) as c:
+            wai.encode_image(rgb, set=sets, quality=missing)
+        self.assertIn(f"has no q{missing}", str(c.exception))
+        self.assertIn(str(points[-1]), str(c.exception))
+        with self.assertRaises(ValueError) as c:
+            wai.encode_image(rgb, set=sets)
+        self.assertIn("quality=Q", str(c.exception))
+        for bad, kind in ((0, ValueError), (9, ValueError), ("3", TypeError), (3.0, TypeError), (True, TypeError)):
+            with self.subTest(bad=bad):
+                with self.assertRaises(kind):
+                    wai.encode_image(rgb, set=sets, quality=bad)
+        with self.assertRaises(TypeError):
+            wai.encode_image(rgb, set={"entropy.json": b""}, quality=3)
 
     def test_only_uint8_rgb_is_coded(self):
         # A float picture in [0, 1] was once cast to uint8: a black picture,

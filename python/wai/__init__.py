@@ -5,7 +5,7 @@
     d.outputs[0].array          # numpy uint8 [h, w, 3]
     d.report                    # the wai-neural-dispatch/1 report, a dict
     wai.inspect(payload)        # capability, header fields, declared cost
-    e = wai.encode_image(rgb, set="examples/hyperprior/set")   # a WIH1
+    e = wai.encode_image(rgb, set="examples/hyperprior/sets/q3")   # a WIH1
     e.payload, e.psnr, e.bpp    # its bytes, and what its decode measures
 
 Errors raise wai.WaiError, whose .code is the spec's code verbatim
@@ -30,7 +30,7 @@ from . import _lib
 from ._lib import lib
 
 __all__ = ["WaiError", "status_meaning", "Output", "Decoded", "Decoder", "decode", "inspect", "Encoded", "encode_image",
-           "rans_encode", "rans_decode", "version"]
+           "quality_set", "quality_points", "rans_encode", "rans_decode", "version"]
 
 NO_LIMIT = (1 << 64) - 1
 
@@ -599,14 +599,54 @@ def _rgb8(rgb):
     return np.ascontiguousarray(rgb)
 
 
-def encode_image(rgb, set, threads=0):
+QUALITY_MAX = 8
+
+
+def quality_set(sets, quality):
+    """The set of rate point `quality` (1..8) in the folder of rate points
+    `sets` (one set a point, named q1, q3, ...: examples/hyperprior/sets),
+    as `wai encode --quality` picks it: sets/qQ. A quality the folder lacks
+    is a ValueError naming those it has, never the nearest one: a payload
+    decodes against the set it was coded with alone."""
+    if isinstance(quality, bool) or not isinstance(quality, int):
+        raise TypeError(f"quality must be an int 1..{QUALITY_MAX}, not {type(quality).__name__}")
+    if not 1 <= quality <= QUALITY_MAX:
+        raise ValueError(f"quality must be 1..{QUALITY_MAX}, not {quality}")
+    if not isinstance(sets, (str, os.PathLike)):
+        raise TypeError("quality picks a set from a folder of rate points: give the folder's path as set")
+    d = os.path.join(os.fspath(sets), f"q{quality}")
+    if not os.path.isdir(d):
+        raise ValueError(f"quality {quality}: {os.fspath(sets)} has no q{quality} "
+                         f"(its rate points: {quality_points(sets) or 'none'})")
+    return d
+
+
+def quality_points(sets):
+    """The rate points (ints, ascending) a folder of sets holds."""
+    out = []
+    for name in os.listdir(os.fspath(sets)):
+        if (name[:1] == "q" and name[1:].isdigit() and 1 <= int(name[1:]) <= QUALITY_MAX
+                and os.path.isdir(os.path.join(os.fspath(sets), name))):
+            out.append(int(name[1:]))
+    return sorted(out)
+
+
+def encode_image(rgb, set, threads=0, quality=None):
     """A WIH1 of rgb (a numpy uint8 array [h, w, 3]; anything else is a
     TypeError or ValueError saying what it got: nothing is cast) against a
     wai.neural.int_hyper set that holds the encoder's members too
     (analysis.webnn.json, analysis.f32): a directory or a mapping of names
-    to bytes. The library's encoder (wai_hyper_encode): the analysis in
-    float, then the decoder's integer arithmetic; the payload is decoded
-    again and measured."""
+    to bytes. With quality (1..8), set is a folder of rate points and the
+    set is quality_set(set, quality): decode the payload against that one.
+    The library's encoder (wai_hyper_encode): the analysis in float, then
+    the decoder's integer arithmetic; the payload is decoded again and
+    measured."""
+    if quality is not None:
+        set = quality_set(set, quality)
+    elif isinstance(set, (str, os.PathLike)) and not os.path.exists(os.path.join(os.fspath(set), "entropy.json")) \
+            and os.path.isdir(os.fspath(set)) and quality_points(set):
+        raise ValueError(f"{os.fspath(set)} is a folder of rate points {quality_points(set)}: "
+                         "pick one with quality=Q")
     a = _rgb8(rgb)
     ctx = _Context(threads)
     s = _Set(ctx, _members(set))

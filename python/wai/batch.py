@@ -1,7 +1,7 @@
 """Many payloads decoded (or receipts verified) as Dask tasks.
 
     import wai.batch
-    results = wai.batch.decode(paths, set="examples/hyperprior/set")       # a LocalCluster
+    results = wai.batch.decode(paths, set="examples/hyperprior/sets/q3")       # a LocalCluster
     results = wai.batch.decode(paths, set=..., address="tcp://sched:8786")  # a real scheduler
     for r in results: r.path, r.status, r.sha256, r.worker
 

@@ -1,7 +1,7 @@
 """A torch Dataset over a folder of WIH1 payloads and their parameter set.
 
     from wai.data import PayloadFolder
-    ds = PayloadFolder("photos/", set="examples/hyperprior/set")
+    ds = PayloadFolder("photos/", set="examples/hyperprior/sets/q3")
     x = ds[0]                       # torch.uint8 [3, h, w], RGB (h, w: the coded size)
     loader = torch.utils.data.DataLoader(ds, batch_size=None, num_workers=4)
 

@@ -125,8 +125,8 @@ def one(a, tmp, spec, desc, weights, medians):
            "max_level_diff_torch": int(np.abs(got.astype(int) - ref_torch).max()),
            "max_level_diff_onnxruntime": int(np.abs(got.astype(int) - ref_ort).max())}
     if source:
-        sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "bmshj2018"))
-        import data as photos  # noqa: E402
+        sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "learned"))
+        import corpus as photos  # noqa: E402
         src = photos.load_rgb(source)
         check(src.shape == got.shape, f"{name}: the source is {src.shape}, the decode {got.shape}")
         if src.shape == got.shape:

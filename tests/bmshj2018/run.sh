@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run.sh BUILD: the float path's end-to-end checks, as CI runs them.
-#  1. tools/bmshj2018/train.py --smoke: three steps of training, a checkpoint
+#  1. tools/learned/train.py --model bmshj2018 --smoke: three steps of training, a checkpoint
 #     in CompressAI's layout (the converter's input, as a published one is);
 #  2. tools/bmshj2018/make_set.py on it: the whole set, the export held to
 #     the module, payloads of two held-out photographs (python3-skimage's
@@ -48,7 +48,7 @@ agreement() {
 if [[ ! -d "$NODE_MODULES/onnxruntime-node" ]]; then
     echo "FAIL onnxruntime-node is not installed under $NODE_MODULES (tests/ci/install-deps.sh)"
     failed=$((failed + 1))
-elif step train-smoke "$PY" "$REPO/tools/bmshj2018/train.py" --smoke --out "$OUT/q.pt" &&
+elif step train-smoke "$PY" "$REPO/tools/learned/train.py" --model bmshj2018 --smoke --out "$OUT/q.pt" &&
      step make-set "$PY" "$REPO/tools/bmshj2018/make_set.py" --checkpoint "$OUT/q.pt" \
          --out "$OUT/set" --lib "$LIB" \
          --payload "$OUT/chelsea.b18f=$PHOTOS/chelsea.png" \
@@ -58,13 +58,13 @@ elif step train-smoke "$PY" "$REPO/tools/bmshj2018/train.py" --smoke --out "$OUT
 fi
 # The shipped set and payloads, decoded against their source photographs.
 SHIPPED="$REPO/examples/bmshj2018"
-if [[ -d "$SHIPPED/set" && -d "$NODE_MODULES/onnxruntime-node" ]]; then
+if [[ -d "$SHIPPED/sets/q3" && -d "$NODE_MODULES/onnxruntime-node" ]]; then
     args=()
     for p in "$SHIPPED"/*.b18f; do
         base="$(basename "$p" .b18f)"
         args+=("$p=$PHOTOS/$base.png")
     done
-    agreement shipped --set "$SHIPPED/set" "${args[@]}"
+    agreement shipped --set "$SHIPPED/sets/q3" "${args[@]}"
 fi
 echo "$passed passed, $failed failed"
 ((failed == 0))

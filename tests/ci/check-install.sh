@@ -38,7 +38,7 @@ result() {  # result NAME STATUS
 args_of() {
     case "$1" in
     app) echo "$WAI_REPO/examples/hello.wiv1" ;;
-    webnn_app) echo "$WAI_REPO/examples/bmshj2018/chelsea.b18f $WAI_REPO/examples/bmshj2018/set" ;;
+    webnn_app) echo "$WAI_REPO/examples/bmshj2018/chelsea.b18f $WAI_REPO/examples/bmshj2018/sets/q3" ;;
     write_app) echo "" ;;
     esac
 }

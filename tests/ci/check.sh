@@ -296,7 +296,7 @@ main() {
         # The float path in node: no WebNN, and the onnx-runtime path on
         # onnxruntime-node (build/npm).
         run_test web-float-node node "$WAI_REPO/web/test/float_node.mjs" "$CI/wasm32/web/wai.wasm" \
-            "$("$CI/gcc/tools/wai/wai" inspect --cost --set "$WAI_REPO/examples/bmshj2018/set" \
+            "$("$CI/gcc/tools/wai/wai" inspect --cost --set "$WAI_REPO/examples/bmshj2018/sets/q3" \
                "$WAI_REPO/examples/bmshj2018/chelsea.b18f" | sed -n 's/.*"symbols_digest": "\([0-9a-f]*\)".*/\1/p')" \
             "$WAI_REPO/build/npm/node_modules"
         # The page in headless Chromium, with and without WebNN (screenshots

@@ -59,7 +59,7 @@ if /usr/bin/python3 -c 'import distributed' 2>/dev/null; then
     cmd=$(printf '%s' "$dask" | as_built)
     bash -c "$cmd" >"$TMP/dask" 2>"$TMP/err" && ok || fail "the Dask snippet: $(tail -c 300 "$TMP/err")"
     for pic in examples/hyperprior/*.wih1; do
-        "$WAI" decode "$pic" --set examples/hyperprior/set --json >"$TMP/j" 2>/dev/null
+        "$WAI" decode "$pic" --set examples/hyperprior/sets/q3 --json >"$TMP/j" 2>/dev/null
         want=$(sed -n 's/.*"sha256": "\([0-9a-f]\{16\}\).*/\1/p' "$TMP/j")
         grep -qx "$pic ok $want" "$TMP/dask" && ok || fail "the batch's line for $pic: $(cat "$TMP/dask")"
     done

@@ -65,8 +65,8 @@ done
 
 # A picture against its set; the dispatch report as an element message.
 img=$ROOT/examples/hyperprior/chelsea.wih1
-"$WAI" decode --set "$ROOT/examples/hyperprior/set" "$img" -o "$TMP/w.rgb" -y 2>/dev/null
-launch -m filesrc location="$img" ! waiparse ! waidec set-dir="$ROOT/examples/hyperprior/set" \
+"$WAI" decode --set "$ROOT/examples/hyperprior/sets/q3" "$img" -o "$TMP/w.rgb" -y 2>/dev/null
+launch -m filesrc location="$img" ! waiparse ! waidec set-dir="$ROOT/examples/hyperprior/sets/q3" \
     ! filesink location="$TMP/g.rgb" >"$TMP/gst.out" 2>&1 && ok || fail "WIH1 pipeline"
 same "chelsea.wih1" "$TMP/g.rgb" "$TMP/w.rgb"
 expect_contains "the dispatch report is posted" 'wai-neural-dispatch, report=(string)' "$TMP/gst.out"
@@ -138,15 +138,15 @@ for i, src in enumerate([clip] * 20 + [img] * 10):
 PY
 crashed=0
 for f in "$TMP"/m*.wiv1 "$TMP"/m*.wih1; do
-    timeout 60 gst-launch-1.0 -q filesrc location="$f" ! waiparse ! waidec set-dir="$ROOT/examples/hyperprior/set" \
+    timeout 60 gst-launch-1.0 -q filesrc location="$f" ! waiparse ! waidec set-dir="$ROOT/examples/hyperprior/sets/q3" \
         max-cost=100000000 ! fakesink >/dev/null 2>&1
     rc=$?
     [ $rc -ge 124 ] && { crashed=$((crashed + 1)); echo "  $f: exit $rc"; }
 done
 [ $crashed -eq 0 ] && ok || fail "$crashed mutated payloads crashed or hung the pipeline"
 mkdir "$TMP/badset"
-cp "$ROOT/examples/hyperprior/set"/* "$TMP/badset/"
-head -c 1000 "$ROOT/examples/hyperprior/set/g_s.whm" >"$TMP/badset/g_s.whm"
+cp "$ROOT/examples/hyperprior/sets/q3"/* "$TMP/badset/"
+head -c 1000 "$ROOT/examples/hyperprior/sets/q3/g_s.whm" >"$TMP/badset/g_s.whm"
 refuse "a cut set member" model_mismatch filesrc location="$img" ! waiparse ! waidec set-dir="$TMP/badset" ! fakesink
 
 echo "$passed passed, $failed failed"

@@ -27,18 +27,18 @@ if ! "$py" -c 'import torch, skimage' 2>/dev/null; then
     echo "0 passed, 1 failed"
     exit 1
 fi
-check train-smoke "$py" "$repo/tools/hyperprior/train.py" --smoke --out "$tmp/q.pt"
+check train-smoke "$py" "$repo/tools/learned/train.py" --smoke --out "$tmp/q.pt"
 check reload-and-code "$py" - "$repo" "$tmp/q.pt" <<'PY'
 import os, sys
 import numpy as np
 import torch
 repo, ckpt = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(repo, "tools", "hyperprior"))
-sys.path.append(os.path.join(repo, "tools", "bmshj2018"))
-import data, model
+sys.path.append(os.path.join(repo, "tools", "learned"))
+import corpus, model
 net = model.MeanScaleHyperprior()
 net.load_state_dict(torch.load(ckpt))
-rgb = data.load_rgb(data.held_out_paths()[0])[:128, :192]
+rgb = corpus.load_rgb(corpus.EXAMPLES[0])[:128, :192]
 x = torch.from_numpy(rgb.astype(np.float32).transpose(2, 0, 1)[None] / 255.0)
 z, y, latent, scales, means = net.code(x)
 assert tuple(z.shape) == (1, 64, 2, 3), z.shape

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `wai encode --capability wai.neural.int_hyper` with the shipped trained set
-# (examples/hyperprior/set): the payload of chelsea is byte for byte the one
+# (examples/hyperprior/sets/q3): the payload of chelsea is byte for byte the one
 # the lowering tool's reference encoder wrote (examples/hyperprior/
 # chelsea.wih1, tools/hyperprior/lower.py); `wai decode` of what it writes
 # gives the PSNR and squared error it printed (measured here with numpy), a
@@ -14,7 +14,7 @@ set -u
 WAI=${1:?usage: test_encode_hyper.sh WAI_BINARY}
 source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-SET=$REPO/examples/hyperprior/set
+SET=$REPO/examples/hyperprior/sets/q3
 CAP=wai.neural.int_hyper
 PHOTOS=/usr/lib/python3/dist-packages/skimage/data
 
@@ -127,6 +127,33 @@ expect_exit 2 "two pictures" -- "$WAI" encode --capability $CAP --set "$SET" "$T
 expect_exit 2 "not a picture" -- "$WAI" encode --capability $CAP --set "$SET" "$SET/entropy.json" \
     -o "$TMP/x.wih1"
 expect_exit 2 "exists" -- "$WAI" encode --capability $CAP --set "$SET" "$TMP/crop.png" -o "$TMP/crop.wih1"
+# --quality Q: the set is --set's qQ (a folder of rate points), the same
+# payload as naming it; each shipped point decodes against its own set.
+SETS=$REPO/examples/hyperprior/sets
+for q in $(ls "$SETS" | sed -n 's/^q\([0-9]\)$/\1/p'); do
+    expect_exit 0 "--quality $q" -- "$WAI" encode --capability $CAP --set "$SETS" --quality "$q" \
+        "$TMP/crop.png" -o "$TMP/q$q.wih1"
+    expect_contains "--quality $q: names its set" "set: $SETS/q$q (decode with --set $SETS/q$q)" "$TMP/err"
+    expect_exit 0 "--quality $q: as its set named" -- "$WAI" encode --capability $CAP --set "$SETS/q$q" \
+        "$TMP/crop.png" -o "$TMP/named$q.wih1"
+    cmp -s "$TMP/q$q.wih1" "$TMP/named$q.wih1" && ok || fail "--quality $q: not the payload of --set $SETS/q$q"
+    expect_exit 0 "--quality $q decode" -- "$WAI" decode --set "$SETS/q$q" "$TMP/q$q.wih1" -o "$TMP/q$q.png"
+done
+cmp -s "$TMP/q3.wih1" "$REPO/examples/hyperprior/chelsea.wih1" && ok || fail "--quality 3: not chelsea.wih1"
+expect_exit 2 "--quality 4: not shipped" -- "$WAI" encode --capability $CAP --set "$SETS" --quality 4 \
+    "$TMP/crop.png" -o "$TMP/x.wih1"
+expect_contains "--quality 4: lists the points" "has no q4 (its rate points: 1, 3" "$TMP/err"
+expect_exit 2 "--quality 9" -- "$WAI" encode --capability $CAP --set "$SETS" --quality 9 "$TMP/crop.png" \
+    -o "$TMP/x.wih1"
+expect_exit 2 "--quality without --set" -- "$WAI" encode --capability $CAP --quality 3 "$TMP/crop.png" \
+    -o "$TMP/x.wih1"
+expect_exit 2 "the folder without --quality" -- "$WAI" encode --capability $CAP --set "$SETS" \
+    "$TMP/crop.png" -o "$TMP/x.wih1"
+expect_contains "the folder without --quality: says so" "is a folder of rate points" "$TMP/err"
+expect_exit 2 "--quality of int_motion" -- "$WAI" encode --capability wai.video.int_motion --quality 3 \
+    "$TMP/crop.png" -o "$TMP/x.wiv1"
+[ ! -e "$TMP/x.wih1" ] && ok || fail "a refused --quality wrote its output"
+
 # 4700 x 4700 is under the PNG reader's 2^26 samples, but its coded 4736 x
 # 4736 is not: the encoder's too_large.
 /usr/bin/python3 -c "

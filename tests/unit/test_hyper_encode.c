@@ -1,5 +1,5 @@
 /* The WIH1 encoder (wai_hyper_encode) with the shipped trained set
- * (examples/hyperprior/set): its payload decodes, through the public
+ * (examples/hyperprior/sets/q3): its payload decodes, through the public
  * decoder, to the squared error it reports, at the padded size; the same
  * payload at every thread count; its refusals, each with its code; and an
  * allocation failure anywhere is out_of_memory (or one the native WebNN
@@ -12,7 +12,7 @@
 #include "wai/wai_decode.h"
 #include "wai/wai_write.h"
 
-#define SET_DIR "../examples/hyperprior/set/"
+#define SET_DIR "../examples/hyperprior/sets/q3/"
 
 static const char *const members[] = {"g_s.whm", "h_s.whm", "entropy.json", "analysis.webnn.json",
                                       "analysis.f32"};

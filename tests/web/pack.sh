@@ -38,7 +38,7 @@ const sha = (b) => createHash("sha256").update(b).digest("hex");
 const set = (d) => Object.fromEntries(readdirSync(d).map((n) => [n, readFileSync(`${d}/${n}`)]));
 const clip = wai.decode(readFileSync(`${repo}/examples/hello.wiv1`));
 const img = wai.decode(readFileSync(`${repo}/examples/hello.wih1`), { set: set(`${repo}/examples/hello_set`) });
-const b18 = wai.inspect(readFileSync(`${repo}/examples/bmshj2018/coffee.b18f`), { set: set(`${repo}/examples/bmshj2018/set`) });
+const b18 = wai.inspect(readFileSync(`${repo}/examples/bmshj2018/coffee.b18f`), { set: set(`${repo}/examples/bmshj2018/sets/q3`) });
 const bad = wai.decode(new Uint8Array([1, 2, 3, 4]));
 // Two threads: the threads module beside wai.wasm, one worker_thread.
 const two = await createWai({ threads: 2 });
@@ -55,7 +55,7 @@ check "node imports libwai and decodes the examples" sh -c \
     "cd '$TMP/app' && node decode.mjs '$REPO' >'$TMP/js.json'"
 want_clip=$("$WAI" decode --json "$REPO/examples/hello.wiv1" | grep -o '"sha256": "[0-9a-f]*"' | cut -d'"' -f4 | paste -sd, -)
 want_img=$("$WAI" decode --json --set "$REPO/examples/hello_set" "$REPO/examples/hello.wih1" | grep -o '"sha256": "[0-9a-f]*"' | cut -d'"' -f4 | paste -sd, -)
-want_b18=$("$WAI" inspect --cost --set "$REPO/examples/bmshj2018/set" "$REPO/examples/bmshj2018/coffee.b18f" | grep -o '"symbols_digest": "[0-9a-f]*"' | cut -d'"' -f4)
+want_b18=$("$WAI" inspect --cost --set "$REPO/examples/bmshj2018/sets/q3" "$REPO/examples/bmshj2018/coffee.b18f" | grep -o '"symbols_digest": "[0-9a-f]*"' | cut -d'"' -f4)
 js() { node -e "const j=JSON.parse(require('fs').readFileSync('$TMP/js.json','utf8')); console.log($1)"; }
 check "the clip's frames are the native decode's" test "$(js 'j.clip.join(",")')" = "$want_clip"
 check "the image is the native decode's, run on wai-ops" test "$(js 'j.image.join(",")+" "+j.ran')" = "$want_img wai-ops"

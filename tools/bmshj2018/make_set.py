@@ -32,7 +32,9 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import data  # noqa: E402
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "learned"))
+import checkpoint  # noqa: E402
+import corpus  # noqa: E402
 from graph_weights import Weights  # noqa: E402
 import model  # noqa: E402
 
@@ -256,7 +258,7 @@ def main():
                     help="FILE=PICTURE: code PICTURE into FILE, its symbols into FILE.symbols")
     ap.add_argument("--licence", default="CC0-1.0")
     a = ap.parse_args()
-    state = torch.load(a.checkpoint, map_location="cpu")
+    state = checkpoint.weights(a.checkpoint)
     net = model.load_compressai(state)
     net.eval()
     # The export is held to the module: the description re-run in torch
@@ -301,14 +303,15 @@ def main():
     with open(os.path.join(a.out, "wai-usage.json"), "w") as f:
         json.dump({"kind": "wai-usage/1", "capability": "wai.neural.bmshj2018",
                    "model": f"bmshj2018-factorized, N {net.N}, M {net.M}",
-                   "weights": "trained by tools/bmshj2018/train.py on public-domain and CC0 "
-                              "photographs of Debian's python3-skimage and python-matplotlib-data",
+                   "weights": "trained by tools/learned/train.py --model bmshj2018 on the Debian "
+                              "packages' pictures of tools/learned/corpus.py (each picture's author "
+                              "and licence: docs/training-data.md)",
                    "licence": a.licence}, f, indent=1)
         f.write("\n")
     coder = Coder(a.lib)
     for spec in a.payload:
         name, path = spec.split("=", 1)
-        rgb = data.load_rgb(path)
+        rgb = corpus.load_rgb(path)
         payload, sym = encode_picture(net, tabs, coder, rgb)
         with open(name, "wb") as f:
             f.write(payload)

@@ -38,9 +38,10 @@ import torch
 here = os.path.dirname(os.path.abspath(__file__))
 repo = os.path.dirname(os.path.dirname(here))
 sys.path.insert(0, here)
-sys.path.append(os.path.join(repo, "tools", "bmshj2018"))
+sys.path.append(os.path.join(repo, "tools", "learned"))
 import analysis_graph  # noqa: E402
-import data  # noqa: E402
+import checkpoint  # noqa: E402
+import corpus  # noqa: E402
 import model  # noqa: E402
 
 WBITS = 13          # weights within +-4095: one i16 limb on the fast path
@@ -339,7 +340,7 @@ def main():
     a = ap.parse_args()
     sys.path.insert(0, os.path.join(repo, "python"))
     net = model.MeanScaleHyperprior()
-    net.load_state_dict(torch.load(a.ckpt))
+    net.load_state_dict(checkpoint.weights(a.ckpt))
     net.eval()
     g_s, h_s = lower(net.g_s, a.afrac), lower(net.h_s, a.afrac)
     tables = entropy_json(net, a.afrac)
@@ -349,10 +350,10 @@ def main():
         with open(os.path.join(a.out, name), "wb") as f:
             f.write(blob)
     print(f"wrote {a.out}: g_s.whm, h_s.whm, entropy.json (afrac {a.afrac})")
-    photos = a.check if a.check else data.held_out_paths()
+    photos = a.check if a.check else corpus.EXAMPLES
     # The encoder's members: the analysis as a graph, held to the module.
     desc, weights = analysis_graph.describe(net, model.GDN)
-    rgb0 = data.load_rgb(photos[0])[:256, :256]
+    rgb0 = corpus.load_rgb(photos[0])[:256, :256]
     worst = analysis_graph.check(
         net, desc, weights, torch.from_numpy(rgb0.astype(np.float32).transpose(2, 0, 1)[None] / 255.0))
     for name, blob in (("analysis.webnn.json", json.dumps(desc).encode()), ("analysis.f32", weights)):
@@ -363,7 +364,7 @@ def main():
     worst = 0.0
     hs_peaks, gs_peaks = [], None
     for p in photos:
-        rgb = data.load_rgb(p)
+        rgb = corpus.load_rgb(p)
         h, w = rgb.shape[0] // 64 * 64, rgb.shape[1] // 64 * 64
         rgb = np.ascontiguousarray(rgb[:h, :w])
         payload, y_hat = encode(net, h_s, tables, rgb, a.afrac, hs_peaks)

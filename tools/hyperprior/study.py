@@ -5,7 +5,7 @@ figures docs/hyperprior.md ("Smooth pictures") is written from.
     WAI_LIBRARY=build/dev/libwai_python.so /usr/bin/python3 tools/hyperprior/study.py \\
         CKPT [--pictures PATH...] [--out FILE.md]
 
-Each picture (default: corpus.py's held-out ones) is cut as Kodak's are
+Each picture (default: tools/learned/corpus.py's held-out ones) is cut as Kodak's are
 (corpus.kodak_cut: 768 x 512 after an area scale, or its own size in
 multiples of 64 when smaller), coded by the checkpoint lowered to an
 integer set (lower.py's reference encoder, libwai's decode), and beside it:
@@ -35,6 +35,8 @@ here = os.path.dirname(os.path.abspath(__file__))
 repo = os.path.dirname(os.path.dirname(here))
 sys.path.insert(0, here)
 sys.path.insert(0, os.path.join(repo, "python"))
+sys.path.insert(0, os.path.join(repo, "tools", "learned"))
+import checkpoint  # noqa: E402
 import corpus  # noqa: E402
 import model  # noqa: E402
 import wai  # noqa: E402
@@ -75,7 +77,7 @@ def main():
     a = ap.parse_args()
     torch.set_num_threads(1)
     net = model.MeanScaleHyperprior()
-    net.load_state_dict(torch.load(a.ckpt))
+    net.load_state_dict(checkpoint.weights(a.ckpt))
     net.eval()
     pics = a.pictures or [p for _, p in corpus.available(corpus.HELD_OUT)[0]]
     rows = []

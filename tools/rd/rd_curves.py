@@ -21,10 +21,10 @@ picture: the PSNR of the largest quality whose file is no larger, the way
 the issue measured it) and OUT.png (PSNR and MS-SSIM against bpp).
 
     WAI_LIBRARY=build/release/libwai_python.so /usr/bin/python3 tools/rd/rd_curves.py \\
-        --wih1 examples/hyperprior/q3.pt [--wih1 CKPT ...] \\
-        --bmshj2018 examples/bmshj2018/q3.pt --out docs/rd/rd
+        --wih1 examples/hyperprior/train/q3.state [--wih1 CKPT ...] \\
+        --bmshj2018 examples/bmshj2018/train/q3.state --out docs/rd/rd
 
-The pictures (default: tools/hyperprior/corpus.py's held-out ones: the
+The pictures (default: tools/learned/corpus.py's held-out ones: the
 five skimage photographs of the README's first table, three of OpenCV's,
 two of MATE's) are cut as Kodak's are (corpus.kodak_cut: 768 x 512 after
 an area scale, or their own size in multiples of 64), the same cut for
@@ -43,12 +43,12 @@ from PIL import Image
 here = os.path.dirname(os.path.abspath(__file__))
 repo = os.path.dirname(os.path.dirname(here))
 sys.path.insert(0, os.path.join(repo, "python"))
-sys.path.insert(0, os.path.join(repo, "tools", "hyperprior"))
+sys.path.insert(0, os.path.join(repo, "tools", "learned"))
 import corpus  # noqa: E402
 import wai  # noqa: E402
 from bd import bd_rate  # noqa: E402  (tools/rd/bd.py)
 
-# None of these is in any training set (corpus.py, tools/bmshj2018/data.py).
+# None of these is in any training set (tools/learned/corpus.py).
 PHOTOS = [p for _, p in corpus.HELD_OUT]
 JPEG_Q = [10, 20, 30, 45, 60, 75, 90]
 WEBP_Q = [5, 15, 30, 45, 60, 75, 90]
@@ -149,6 +149,12 @@ def at_most(codec, src, qs, max_bytes, tmp):
     return best
 
 
+def point_name(ckpt):
+    """A rate point's label: its file's name without the extension
+    (train/q3.state: q3)."""
+    return os.path.splitext(os.path.basename(ckpt))[0]
+
+
 def wih1(ckpt, pngs, tmp):
     """Each photo's (bytes, decoded) through the lowered set of ckpt."""
     set_dir, pay = os.path.join(tmp, "set"), os.path.join(tmp, "payloads")
@@ -221,7 +227,7 @@ def main():
             with tempfile.TemporaryDirectory() as t:
                 res = wih1(c, pngs, t)
                 curves.setdefault("WIH1 (libwai, integer)", []).append(
-                    (os.path.basename(c), measure(res)))
+                    (point_name(c), measure(res)))
                 gains = []
                 for (b, d), png, ppm, ref in zip(res, pngs, ppms, photos):
                     w = at_most(webp, png, fine_webp, b, t)
@@ -229,11 +235,11 @@ def main():
                     # None: even the codec's lowest quality is larger (no comparison).
                     gains.append((psnr(d, ref) - psnr(w, ref) if w is not None else None,
                                   psnr(d, ref) - psnr(j, ref) if j is not None else None))
-                same_bytes.append((os.path.basename(c), gains))
+                same_bytes.append((point_name(c), gains))
         for c in a.bmshj2018:
             with tempfile.TemporaryDirectory() as t:
                 curves.setdefault("bmshj2018 (libwai, float)", []).append(
-                    (os.path.basename(c), measure(bmshj2018(c, pngs, t, lib))))
+                    (point_name(c), measure(bmshj2018(c, pngs, t, lib))))
     write(curves, a, same_bytes)
 
 

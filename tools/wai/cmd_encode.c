@@ -77,6 +77,13 @@ static const cli_opt encode_opts[] = {
              "keyframe or picture is coded against (the decoder's\n"
              "members and the encoder's); wai.neural.int_synth: a\n"
              "set to check the payload against"},
+    {.name = "--quality", .value = "Q", .offset = E(quality), .parse = cli_take_u64, .min = 1,
+     .max = ENCODE_QUALITY_MAX, .modes = ENCODE_KEYED | ENCODE_PICTURE,
+     .help = "the rate point, 1..8: --set DIR is then a folder of\n"
+             "sets, one per rate point, and the set is DIR/qQ\n"
+             "(examples/hyperprior/sets has q1, q3, q5 and q7;\n"
+             "higher: more bytes, better pictures). Decode with\n"
+             "--set DIR/qQ"},
     {.name = "--size", .value = "HxW", .offset = E(size), .parse = encode_take_size,
      .must = "H or HxW, each 1..2^32-1", .modes = ENCODE_LATENTS,
      .help = "wai.neural.int_synth: the picture the set's network\n"
@@ -100,8 +107,8 @@ const cli_command encode_command = {
              "                   [--powercap DIR]]\n"
              "       wai encode --capability wai.neural.int_synth --size HxW [--set DIR]\n"
              "                  [--channels C] [-y] LATENTS -o OUT\n"
-             "       wai encode --capability wai.neural.int_hyper --set DIR [--threads N]\n"
-             "                  [--quiet] [-y] PICTURE -o OUT\n",
+             "       wai encode --capability wai.neural.int_hyper --set DIR [--quality Q]\n"
+             "                  [--threads N] [--quiet] [-y] PICTURE -o OUT\n",
     .about = "wai.video.int_hyper takes the int_motion options and --set DIR (as for\n"
              "wai.neural.int_hyper): frame 0 becomes the keyframe, a WIH1 coded against\n"
              "the set, and the later frames are coded from its decode as int_motion codes\n"
@@ -113,14 +120,17 @@ const cli_command encode_command = {
              "one frame) to a WIH1 against the set in DIR, which holds the decoder's\n"
              "members (g_s.whm, h_s.whm, entropy.json) and the encoder's\n"
              "(analysis.webnn.json, analysis.f32: the analysis networks as a WebNN graph;\n"
-             "examples/hyperprior/set is one). The analysis runs in float on the native\n"
-             "WebNN; the rest is the decoder's integer arithmetic, so the payload's\n"
-             "scales are the ones every decoder forms. A side that is not a multiple of\n"
-             "64 is padded (the last row and column repeated): WIH1 carries no picture\n"
-             "size, so the decode is the padded size and the picture its top-left. The\n"
-             "report is the payload's decode against PICTURE: bytes, bits per pixel,\n"
-             "PSNR and squared error; --threads as for int_motion (0, the default\n"
-             "here: one per core); progress lines for pictures of 2^20 pixels or more.\n"
+             "examples/hyperprior/sets/q3 is one). With --quality Q, DIR is a folder of\n"
+             "such sets, one a rate point (q1, q3, ...), and the set is DIR/qQ; the\n"
+             "summary names it, and the payload decodes against it alone. The analysis\n"
+             "runs in float on the native WebNN; the rest is the decoder's integer\n"
+             "arithmetic, so the payload's scales are the ones every decoder forms. A\n"
+             "side that is not a multiple of 64 is padded (the last row and column\n"
+             "repeated): WIH1 carries no picture size, so the decode is the padded size\n"
+             "and the picture its top-left. The report is the payload's decode against\n"
+             "PICTURE: bytes, bits per pixel, PSNR and squared error; --threads as for\n"
+             "int_motion (0, the default here: one per core); progress lines for\n"
+             "pictures of 2^20 pixels or more.\n"
              "Exit 1 with the code for a refused encode (set_incomplete: the set lacks\n"
              "a member; model_mismatch: the analysis does not fit the set or the\n"
              "picture; too_large: 3 x the padded sides past 2^26).\n"
@@ -204,6 +214,13 @@ static int cmd_encode(int argc, char **argv) {
     /* A picture's network threads default to one per core; the motion
      * search's to one. */
     if (!cli_given(&encode_command, given, "--threads")) o.threads = mode == ENCODE_PICTURE ? 0 : 1;
+    char quality_set[4096];
+    if (cli_given(&encode_command, given, "--quality")) {
+        if ((rc = encode_quality_set(o.set_dir, o.quality, quality_set, sizeof quality_set)) != 0) return rc;
+        o.set_dir = quality_set;
+    } else if ((mode & (ENCODE_KEYED | ENCODE_PICTURE)) && (rc = encode_plain_set(o.set_dir)) != 0) {
+        return rc;
+    }
     char **in = argv + first;
     int n_in = argc - first;
     if (mode == ENCODE_PICTURE) return encode_picture(cap, &o, in, n_in);

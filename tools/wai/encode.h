@@ -28,10 +28,22 @@ typedef struct encode_options {
     const char *capability, *out, *set_dir;
     const char *receipt;        /* --receipt R.json */
     receipt_sign_opts sign;     /* its --key, --id, --parent, --powercap */
-    uint64_t q, block, search, threads, channels;
+    uint64_t q, block, search, threads, channels, quality;
     encode_size size;
     int half_pel, sad_search, frames, quiet, force;
 } encode_options;
+
+/* --quality's range: CompressAI's ladder of eight rate points. */
+#define ENCODE_QUALITY_MAX 8
+
+/* --quality Q: the set DIR/qQ of the folder of rate points dir (--set),
+ * written to path[0..n). 0, or a usage error's exit status after printing
+ * which rate points dir has (encode_quality.c). */
+int encode_quality_set(const char *dir, uint64_t quality, char *path, size_t n);
+
+/* Without --quality: 0, or a usage error's exit status when dir is no set
+ * but a folder of rate points (it says which, and to pick with --quality). */
+int encode_plain_set(const char *dir);
 
 /* --size's value parser: H or HxW, each 1..2^32-1 (encode_synth.c). */
 int encode_take_size(const cli_opt *opt, char *value, void *field);

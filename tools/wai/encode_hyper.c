@@ -50,7 +50,7 @@ static void progress(void *opaque, wai_hyper_encode_stage s) {
     fprintf(stderr, "wai encode: %s\n", names[s]);
 }
 
-static void report(const wai_hyper_encode_result *r) {
+static void report(const wai_hyper_encode_result *r, const char *set_dir) {
     fprintf(stderr, "picture: %ux%u", r->w, r->h);
     if (r->coded_w != r->w || r->coded_h != r->h)
         fprintf(stderr, ", coded as %ux%u (the last row and column repeated: WIH1 carries "
@@ -67,6 +67,8 @@ static void report(const wai_hyper_encode_result *r) {
             (unsigned long long)r->samples);
     fprintf(stderr, "latents: %u channels (escapes %llu), hyper-latent %u channels (escapes %llu)\n",
             r->m, (unsigned long long)r->y_escapes, r->n_z, (unsigned long long)r->z_escapes);
+    /* The payload names no set: it decodes against this one alone. */
+    fprintf(stderr, "set: %s (decode with --set %s)\n", set_dir, set_dir);
 }
 
 /* The clip's frames with each side rounded up to a multiple of 64, the
@@ -189,7 +191,7 @@ int encode_picture(const wai_capability *cap, const encode_options *o, char **in
     }
     rc = frame_file_write("encode", o->out, r.payload, r.payload_len, &inputs) == 0 ? EXIT_DONE
                                                                                   : EXIT_USAGE;
-    if (rc == EXIT_DONE) report(&r);
+    if (rc == EXIT_DONE) report(&r, o->set_dir);
     wai_hyper_encode_result_free(ctx, &r);
 out:
     input_clip_free(&clip);

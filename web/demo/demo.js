@@ -15,8 +15,8 @@ window.__wai = { wai, state, decodeExample, decodeBytes };
 const EXAMPLES = {
   "hello.wiv1": { file: "hello.wiv1", set: null },
   "hello.wih1": { file: "hello.wih1", set: ["hello_set", ["g_s.whm", "h_s.whm", "entropy.json"]] },
-  "coffee.b18f": { file: "bmshj2018/coffee.b18f", set: ["bmshj2018/set", ["cdfs_q3.json", "decoder.webnn.json", "decoder.f32"]] },
-  "chelsea.b18f": { file: "bmshj2018/chelsea.b18f", set: ["bmshj2018/set", ["cdfs_q3.json", "decoder.webnn.json", "decoder.f32"]] },
+  "coffee.b18f": { file: "bmshj2018/coffee.b18f", set: ["bmshj2018/sets/q3", ["cdfs_q3.json", "decoder.webnn.json", "decoder.f32"]] },
+  "chelsea.b18f": { file: "bmshj2018/chelsea.b18f", set: ["bmshj2018/sets/q3", ["cdfs_q3.json", "decoder.webnn.json", "decoder.f32"]] },
 };
 const examplesRoot = new URL("../../examples/", import.meta.url);
 

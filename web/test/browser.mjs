@@ -22,10 +22,10 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { inflateSync } from "node:zlib";
+import { launchChromium } from "./chromium.mjs";
 import { serve } from "./serve.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -36,10 +36,6 @@ if (!outArg) {
 }
 const wasm = resolve(wasmArg), wai = resolve(waiArg), out = resolve(outArg);
 mkdirSync(out, { recursive: true });
-const require = createRequire(join(resolve(modulesArg), "x.js"));
-const chromiumMod = require("@sparticuz/chromium");
-const chromium = chromiumMod.default ?? chromiumMod;
-const puppeteer = require("puppeteer-core");
 
 let passed = 0, failed = 0;
 const check = (ok, what) => (ok ? passed++ : (failed++, console.log(`FAIL ${what}`)));
@@ -149,16 +145,11 @@ function psnr(a, b) {
   return se === 0 ? Infinity : 10 * Math.log10((255 * 255 * a.length) / se);
 }
 
-// isolatable: none of @sparticuz/chromium's own arguments (a Lambda's: one
-// process, no site isolation), under which no page is cross-origin
-// isolated whatever its headers.
-async function launch(webnn, isolatable = false) {
-  const base = isolatable ? [] : chromium.args;
-  const args = [...base, "--no-sandbox", "--disable-background-networking",
-    "--disable-component-update", "--no-first-run"];
-  if (webnn) args.push("--enable-features=WebMachineLearningNeuralNetwork");
-  return puppeteer.launch({ executablePath: await chromium.executablePath(), args, headless: "shell",
-    defaultViewport: { width: 1400, height: 900 } });
+// isolatable: none of @sparticuz/chromium's own arguments, under which no
+// page is cross-origin isolated whatever its headers.
+function launch(webnn, isolatable = false) {
+  return launchChromium(modulesArg, { lambdaArgs: !isolatable, defaultViewport: { width: 1400, height: 900 },
+    args: webnn ? ["--enable-features=WebMachineLearningNeuralNetwork"] : [] });
 }
 
 async function openPage(browser, url) {
@@ -175,9 +166,9 @@ const server = await serve(0, wasm);
 const b18 = join(repo, "examples/bmshj2018");
 const digests = {}, pictures = {};
 for (const name of ["coffee", "chelsea"]) {
-  const j = JSON.parse(native("inspect", "--cost", "--set", join(b18, "set"), join(b18, `${name}.b18f`)).toString());
+  const j = JSON.parse(native("inspect", "--cost", "--set", join(b18, "sets", "q3"), join(b18, `${name}.b18f`)).toString());
   digests[name] = j.symbols_digest;
-  pictures[name] = native("decode", "--set", join(b18, "set"), join(b18, `${name}.b18f`), "-o", "-");
+  pictures[name] = native("decode", "--set", join(b18, "sets", "q3"), join(b18, `${name}.b18f`), "-o", "-");
 }
 const summary = {};
 try {
@@ -284,7 +275,7 @@ try {
     tp.on("pageerror", (e) => terr.push(String(e)));
     await tp.goto(`${iso.url}web/demo/`, { waitUntil: "load" });
     const files = [["examples/hello.wih1", "examples/hello_set"],
-      ["examples/hyperprior/chelsea.wih1", "examples/hyperprior/set"]];
+      ["examples/hyperprior/chelsea.wih1", "examples/hyperprior/sets/q3"]];
     const want = files.map(([f, s]) => createHash("sha256").update(native("decode", "--set", join(repo, s),
       join(repo, f), "-o", "-", "--format", "rgb")).digest("hex"));
     const t = await tp.evaluate(async (files) => {

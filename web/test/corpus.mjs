@@ -101,7 +101,7 @@ check(wai.decode(readFileSync(join(repo, "examples", "hello.wiv1")), { maxCost: 
 // decoded on one thread and on N: the same bytes.
 if (threads > 1) {
   const one = await createWai({ wasm: readFileSync(wasm) });
-  const hyper = setOf(join(repo, "examples", "hyperprior", "set"));
+  const hyper = setOf(join(repo, "examples", "hyperprior", "sets", "q3"));
   for (const f of ["chelsea.wih1", "coffee.wih1"]) {
     const bytes = readFileSync(join(repo, "examples", "hyperprior", f));
     const a = one.decode(bytes, { set: hyper }), b = wai.decode(bytes, { set: hyper });

@@ -27,9 +27,9 @@ import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { launchChromium } from "./chromium.mjs";
 import { serve } from "./serve.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -41,10 +41,6 @@ if (!modulesArg) {
 }
 const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : null;
 const wasm = resolve(wasmArg), wai = resolve(waiArg);
-const require = createRequire(join(resolve(modulesArg), "x.js"));
-const chromiumMod = require("@sparticuz/chromium");
-const chromium = chromiumMod.default ?? chromiumMod;
-const puppeteer = require("puppeteer-core");
 
 // A device whose buffers hold 32 KiB: hello.wih1's larger tensors in
 // chunks of 2048 elements; and one whose every tensor is in chunks of 509
@@ -131,11 +127,8 @@ async function decodeExample(page, which, file, setDir) {
 }
 
 const server = await serve(0, wasm);
-const argsChromium = [...chromium.args, "--no-sandbox", "--disable-background-networking",
-  "--disable-component-update", "--no-first-run", "--enable-unsafe-webgpu",
-  "--use-webgpu-adapter=swiftshader", "--enable-features=Vulkan"];
-const browser = await puppeteer.launch({ executablePath: await chromium.executablePath(),
-  args: argsChromium, headless: "shell", protocolTimeout: 1800000 });
+const browser = await launchChromium(modulesArg, { protocolTimeout: 1800000,
+  args: ["--enable-unsafe-webgpu", "--use-webgpu-adapter=swiftshader", "--enable-features=Vulkan"] });
 try {
   const page = await browser.newPage();
   const errors = [];
@@ -171,8 +164,8 @@ try {
 
   // The shipped examples against the native tool.
   const examples = only ? [] : [["examples/hello.wih1", "examples/hello_set"],
-    ["examples/hyperprior/chelsea.wih1", "examples/hyperprior/set"],
-    ["examples/hyperprior/coffee.wih1", "examples/hyperprior/set"]];
+    ["examples/hyperprior/chelsea.wih1", "examples/hyperprior/sets/q3"],
+    ["examples/hyperprior/coffee.wih1", "examples/hyperprior/sets/q3"]];
   for (const [file, set] of examples) {
     const want = sha(execFileSync(wai, ["decode", "--set", join(repo, set), join(repo, file), "-o", "-",
       "--format", "rgb"], { maxBuffer: 1 << 28 }));
@@ -188,7 +181,7 @@ try {
   if (!only) {
     const tmp = mkdtempSync(join(tmpdir(), "wai-gpu-"));
     try {
-      const set = join(repo, "examples/hyperprior/set");
+      const set = join(repo, "examples/hyperprior/sets/q3");
       execFileSync(wai, ["decode", join(repo, "examples/hello.wiv1"), "-o", join(tmp, "h.y4m"), "--format", "y4m420"]);
       execFileSync(wai, ["encode", "--capability", "wai.video.int_hyper", "--set", set, join(tmp, "h.y4m"),
         "-o", join(tmp, "k1.wiv1")], { stdio: "ignore" });
@@ -205,7 +198,7 @@ try {
         for (const o of r.outputs) hashes.push([...new Uint8Array(await crypto.subtle.digest("SHA-256", o.data))]
           .map((x) => x.toString(16).padStart(2, "0")).join(""));
         return { status: r.status, ran: r.report?.ran?.backend, hashes };
-      }, clip, members("examples/hyperprior/set"));
+      }, clip, members("examples/hyperprior/sets/q3"));
       check(k.status === "ok" && k.ran === "wgsl" && k.hashes.join() === want.join() && want.length > 1,
         `keyframe-1 clip: ${k.status}, ran ${k.ran}, ${k.hashes.length} frames of ${want.length}` +
         (k.hashes.join() === want.join() ? "" : ", hashes differ"));

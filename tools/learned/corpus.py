@@ -92,6 +92,9 @@ HELD_OUT = (
     + [("mate-backgrounds", f"{MATE}/nature/{n}") for n in ["Dune.jpg", "Storm.jpg"]]
 )
 
+# The shipped examples' pictures (held out): examples/*/chelsea.*, coffee.*.
+EXAMPLES = [f"{SKIMAGE}/chelsea.png", f"{SKIMAGE}/coffee.png"]
+
 
 def load_rgb(path):
     """An H x W x 3 uint8 array."""

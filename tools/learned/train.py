@@ -1,12 +1,14 @@
 #!/usr/bin/python3
-"""Trains the mean-scale hyperprior of model.py on corpus.py's pictures
-(Debian packages; the held-out ones never) and writes a checkpoint in
-CompressAI's state-dict layout. A run resumes where the last one stopped
-and extends it.
+"""Trains a learned image codec on corpus.py's pictures (Debian packages;
+the held-out ones never) and writes a checkpoint in CompressAI's
+state-dict layout: --model hyperprior, the mean-scale hyperprior of
+tools/hyperprior/model.py (wai.neural.int_hyper's sets), or bmshj2018, the
+factorized prior of tools/bmshj2018/model.py (wai.neural.bmshj2018's). A
+run resumes where the last one stopped and extends it.
 
-    /usr/bin/python3 tools/hyperprior/train.py --out examples/hyperprior/q3.pt \\
-        [--minutes 45] [--steps N] [--lmbda 0.0067] [--lr 1e-4] [--seed S] \\
-        [--state FILE] [--init CKPT] [--threads 2]
+    /usr/bin/python3 tools/learned/train.py --out examples/hyperprior/train/q3.pt \\
+        [--model hyperprior] [--minutes 45] [--steps N] [--lmbda 0.0067] \\
+        [--lr 1e-4] [--seed S] [--state FILE] [--init CKPT] [--threads 2]
 
 --state (default OUT without .pt, plus .state): everything a later run
 needs to go on as if this one had not stopped: the weights, both Adam
@@ -20,7 +22,7 @@ bit for bit the run that did not stop.
 
 The log (OUT.log) is appended: a line for each run (its start step, seed,
 data, lambda, learning rate, threads) and one every 100 steps (loss, bits
-per pixel of y and z, PSNR of the crops, the entropy bottleneck's aux
+per pixel of y and z (bmshj2018: y alone, z 0), PSNR of the crops, the entropy bottleneck's aux
 loss). Steps count across runs; --steps and --minutes bound this run. The
 weights and state are written every 200 steps and at the end, and on
 SIGTERM or SIGINT (a run cut short keeps its work).
@@ -28,21 +30,36 @@ SIGTERM or SIGINT (a run cut short keeps its work).
 Deterministic for a seed and a state on one machine and thread count
 (torch's CPU kernels). Loss: lmbda * 255^2 * MSE + the bits per pixel of y
 and z; Adam at --lr (the state's, when resuming without --lr); the quantile
-loss at 1e-3; gradients clipped to norm 1. --smoke: 3 steps on small
+loss at 1e-3 (the entropy bottleneck's: z's, or bmshj2018's y); gradients clipped to norm 1. --smoke: 3 steps on small
 crops of python3-skimage's pictures alone, nothing resumed (what CI runs)."""
 import argparse
 import math
 import os
 import signal
 import sys
+import importlib.util
 import time
 
 import torch
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
+import checkpoint  # noqa: E402
 import corpus  # noqa: E402
-import model  # noqa: E402
+
+
+def _hyperprior_model():
+    """tools/hyperprior/model.py (which holds tools/bmshj2018/model.py as
+    .bmshj2018), under a name of its own: both folders have a model.py."""
+    path = os.path.join(here, "..", "hyperprior", "model.py")
+    spec = importlib.util.spec_from_file_location("hyperprior_model", path)
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    return m
+
+
+hyperprior = _hyperprior_model()
+MODELS = {"hyperprior": hyperprior.MeanScaleHyperprior, "bmshj2018": hyperprior.bmshj2018.FactorizedPrior}
 
 SAVE_EVERY = 200
 
@@ -77,7 +94,7 @@ class Run:
         if not self.a.smoke:
             torch.save({"model": half_state(net.state_dict()), "opt": small_opt(opt.state_dict()),
                         "aux_opt": small_opt(aux_opt.state_dict()), "step": step,
-                        "N": self.a.N, "M": self.a.M, "torch_rng": torch.get_rng_state(),
+                        "model_kind": self.a.model, "N": self.a.N, "M": self.a.M, "torch_rng": torch.get_rng_state(),
                         "crops_rng": crops.state()}, self.state_path + ".tmp")
             os.replace(self.state_path + ".tmp", self.state_path)
         with open(self.log_path, "a") as f:
@@ -88,8 +105,9 @@ class Run:
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
+    ap.add_argument("--model", choices=sorted(MODELS), default="hyperprior")
     ap.add_argument("--state", default=None)
-    ap.add_argument("--init", default=None, help="the first run's weights (a checkpoint)")
+    ap.add_argument("--init", default=None, help="the first run's weights (a checkpoint or a training state)")
     ap.add_argument("--minutes", type=float, default=45.0)
     ap.add_argument("--steps", type=int, default=0, help="this run's steps; 0: as the minutes allow")
     ap.add_argument("--lmbda", type=float, default=0.0067)
@@ -105,20 +123,21 @@ def main():
     if a.smoke:
         a.steps, a.crop, a.batch = 3, 64, 2
     torch.set_num_threads(a.threads)
-    if not model.bmshj2018.subpixel_matches_transposed():
+    if not hyperprior.bmshj2018.subpixel_matches_transposed():
         raise SystemExit("the sub-pixel form of the transposed convolution disagrees")
     run = Run(a)
     resumed = None
     if not a.smoke and os.path.exists(run.state_path):
         resumed = torch.load(run.state_path)
-        if (resumed["N"], resumed["M"]) != (a.N, a.M):
-            raise SystemExit(f"{run.state_path} is N {resumed['N']} M {resumed['M']}, not {a.N} {a.M}")
+        was = (resumed.get("model_kind", "hyperprior"), resumed["N"], resumed["M"])
+        if was != (a.model, a.N, a.M):
+            raise SystemExit(f"{run.state_path} is {was[0]} N {was[1]} M {was[2]}, not {a.model} {a.N} {a.M}")
     photos, smooth = corpus.training_sets(smoke=a.smoke)
     if a.smoke:
         photos, smooth = [e for e in photos if e[0] == "python3-skimage"], []
     crops = corpus.Crops(photos, smooth, a.crop, a.seed)
     torch.manual_seed(a.seed)
-    net = model.MeanScaleHyperprior(a.N, a.M)
+    net = MODELS[a.model](a.N, a.M)
     main_params = [p for n, p in net.named_parameters() if not n.endswith("quantiles")]
     aux_params = [p for n, p in net.named_parameters() if n.endswith("quantiles")]
     opt = torch.optim.Adam(main_params, lr=1e-4)
@@ -132,12 +151,12 @@ def main():
         torch.set_rng_state(resumed["torch_rng"])
         crops.set_state(resumed["crops_rng"])
     elif a.init:
-        net.load_state_dict(torch.load(a.init))
+        net.load_state_dict(checkpoint.weights(a.init))
     if a.lr is not None or not resumed:
         for g in opt.param_groups:
             g["lr"] = a.lr if a.lr is not None else 1e-4
     lr = opt.param_groups[0]["lr"]
-    lines = [f"run from step {step}: seed {a.seed} lmbda {a.lmbda} lr {lr:g} N {a.N} M {a.M} "
+    lines = [f"run from step {step}: model {a.model} seed {a.seed} lmbda {a.lmbda} lr {lr:g} N {a.N} M {a.M} "
              f"crop {a.crop} batch {a.batch} threads {a.threads} "
              f"{'resumed ' + run.state_path if resumed else 'init ' + (a.init or 'random')}; "
              f"data: {corpus.describe(photos, smooth)}"]
@@ -150,10 +169,10 @@ def main():
     deadline = start + 60 * a.minutes
     while not stop and (step - first < a.steps if a.steps else time.time() < deadline):
         x = torch.from_numpy(crops.batch(a.batch))
-        x_hat, y_lik, z_lik = net(x)
+        x_hat, *liks = net(x)  # hyperprior: y's, z's; bmshj2018: y's
         pixels = x.shape[0] * x.shape[2] * x.shape[3]
-        bpp_y = torch.log(y_lik).sum() / (-math.log(2) * pixels)
-        bpp_z = torch.log(z_lik).sum() / (-math.log(2) * pixels)
+        bits = [torch.log(lik).sum() / (-math.log(2) * pixels) for lik in liks]
+        bpp_y, bpp_z = bits[0], bits[1] if len(bits) > 1 else torch.zeros(())
         mse = torch.mean((x_hat - x) ** 2)
         loss = a.lmbda * 255 ** 2 * mse + bpp_y + bpp_z
         opt.zero_grad()
