@@ -18,7 +18,7 @@ const wai = await createWai({ wasm: readFileSync(wasm) });
 let passed = 0, failed = 0;
 const check = (ok, what) => (ok ? passed++ : (failed++, console.log(`FAIL ${what}`)));
 const dir = join(repo, "examples", "bmshj2018");
-const set = Object.fromEntries(readdirSync(join(dir, "set")).map((n) => [n, readFileSync(join(dir, "set", n))]));
+const set = Object.fromEntries(readdirSync(join(dir, "sets", "q3")).map((n) => [n, readFileSync(join(dir, "sets", "q3", n))]));
 const payload = readFileSync(join(dir, "chelsea.b18f"));
 
 const none = await wai.decodeAsync(payload, { set, ml: null, ort: null });
