@@ -29,7 +29,8 @@ grep -q '^PNG_FOUND:INTERNAL=1' "$(dirname "$wai")/../../CMakeCache.txt" 2>/dev/
     picture=build/coffee.ppm
 run decode -y --report --set examples/bmshj2018/sets/q3 examples/bmshj2018/coffee.b18f \
     -o "$picture" || exit 1
-echo "wrote $picture: a 600x400 photograph from 10452 bytes (0.348 bpp)"
+bytes=$(wc -c <examples/bmshj2018/coffee.b18f)
+echo "wrote $picture: a 600x400 photograph from $bytes bytes ($(awk -v b="$bytes" 'BEGIN { printf "%.3f", 8 * b / (600 * 400) }') bpp)"
 # The integer codec on a real photograph: python3-skimage's chelsea (held
 # out of training) coded by the hyperprior libwai trains and lowers itself
 # (examples/hyperprior/), decoded in integers, the same bytes on every
