@@ -643,10 +643,12 @@ def encode_image(rgb, set, threads=0, quality=None):
     measured."""
     if quality is not None:
         set = quality_set(set, quality)
-    elif isinstance(set, (str, os.PathLike)) and not os.path.exists(os.path.join(os.fspath(set), "entropy.json")) \
-            and os.path.isdir(os.fspath(set)) and quality_points(set):
-        raise ValueError(f"{os.fspath(set)} is a folder of rate points {quality_points(set)}: "
-                         "pick one with quality=Q")
+    elif isinstance(set, (str, os.PathLike)) and os.path.isdir(os.fspath(set)) \
+            and not os.path.exists(os.path.join(os.fspath(set), "entropy.json")):
+        points = quality_points(set)
+        if points:
+            raise ValueError(f"{os.fspath(set)} is a folder of rate points {points}: "
+                             "pick one with quality=Q")
     a = _rgb8(rgb)
     ctx = _Context(threads)
     s = _Set(ctx, _members(set))

@@ -47,6 +47,33 @@ assert torch.allclose(latent - means, y, atol=1e-4)
 assert torch.equal(y, torch.round(y))
 print("ok")
 PY
+# Widening the latent (tools/hyperprior/widen.py) keeps the model's
+# function: the same z and old y symbols, and the synthesis within 0.05 dB
+# (g_s reads the new channels at 1/100 of the default weights).
+check widen "$py" - "$repo" "$tmp/q.pt" "$tmp/wide.pt" <<'PY'
+import math, os, subprocess, sys
+import numpy as np
+import torch
+repo, ckpt, wide = sys.argv[1:4]
+subprocess.run([sys.executable, os.path.join(repo, "tools", "hyperprior", "widen.py"), ckpt,
+                "--M", "128", "--out", wide], check=True)
+sys.path.insert(0, os.path.join(repo, "tools", "hyperprior"))
+sys.path.append(os.path.join(repo, "tools", "learned"))
+import corpus, model
+a = model.from_weights(torch.load(ckpt))
+b = model.from_weights(torch.load(wide))
+assert (a.M, b.M, b.N) == (96, 128, 64), (a.M, b.M, b.N)
+x = torch.from_numpy(corpus.load_rgb(corpus.EXAMPLES[0])[:128, :192].astype(np.float32)
+                     .transpose(2, 0, 1)[None] / 255.0)
+za, ya, la, sa, ma = a.code(x)
+zb, yb, lb, sb, mb = b.code(x)
+assert torch.equal(za, zb) and torch.equal(ya, yb[:, :96]), "the old symbols moved"
+assert torch.allclose(sa, sb[:, :96], atol=1e-4) and torch.allclose(sb[:, 96:], torch.ones_like(sb[:, 96:]))
+with torch.no_grad():
+    d = [10 * math.log10(1 / float(((n.g_s(l).clamp(0, 1) - x) ** 2).mean())) for n, l in ((a, la), (b, lb))]
+assert abs(d[0] - d[1]) < 0.05, d
+print("ok", d)
+PY
 if [[ -n "${1:-}" && -e "$1/libwai_python.so" ]]; then
     check lower-and-decode env WAI_LIBRARY="$1/libwai_python.so" "$py" \
         "$repo/tools/hyperprior/lower.py" "$tmp/q.pt" --out "$tmp/set" \

@@ -74,15 +74,26 @@ class MeanScaleHyperprior(nn.Module):
             conv3(M * 3 // 2, 2 * M))
         self.entropy_bottleneck = EntropyBottleneck(N)
 
+    # What g_s is trained on: "noise", y plus uniform noise (Balle's proxy
+    # for rounding), or "rounded", the latent the decoder rebuilds,
+    # round(y - mean) + mean, with the gradient passed straight through
+    # (Minnen and Singh 2020's mixed quantisation). The likelihood takes
+    # the noise either way: a rounded y has no gradient to give the rate.
+    synthesis_input = "noise"
+
     def forward(self, x):
-        """Training: noise for rounding. Returns x_hat and the likelihoods of y and z."""
+        """Training. Returns x_hat and the likelihoods of y and z."""
         y = self.g_a(x)
         z = self.h_a(y)
         z_tilde, z_lik = self.entropy_bottleneck(z)
         scales, means = self.h_s(z_tilde).chunk(2, 1)
         y_tilde = y + torch.empty_like(y).uniform_(-0.5, 0.5)
         y_lik = gaussian_likelihood(y_tilde, scales, means)
-        return self.g_s(y_tilde), y_lik, z_lik
+        if self.synthesis_input == "rounded":
+            y_syn = y + (torch.round(y - means) + means - y).detach()
+        else:
+            y_syn = y_tilde
+        return self.g_s(y_syn), y_lik, z_lik
 
     @torch.no_grad()
     def code(self, x):
@@ -96,3 +107,12 @@ class MeanScaleHyperprior(nn.Module):
         scales, means = self.h_s(z_sym + med).chunk(2, 1)
         y_sym = torch.round(y - means)
         return z_sym, y_sym, y_sym + means, scales, means
+
+
+def from_weights(sd):
+    """A MeanScaleHyperprior at the widths of the state dict sd (N from
+    g_a's first layer, M from its last: q7 is wider than the other points,
+    tools/hyperprior/widen.py), holding those weights, in eval mode."""
+    net = MeanScaleHyperprior(sd["g_a.0.weight"].shape[0], sd["g_a.6.weight"].shape[0])
+    net.load_state_dict(sd)
+    return net.eval()

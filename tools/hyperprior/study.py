@@ -76,9 +76,7 @@ def main():
     ap.add_argument("--out", default=None)
     a = ap.parse_args()
     torch.set_num_threads(1)
-    net = model.MeanScaleHyperprior()
-    net.load_state_dict(checkpoint.weights(a.ckpt))
-    net.eval()
+    net = model.from_weights(checkpoint.weights(a.ckpt))
     pics = a.pictures or [p for _, p in corpus.available(corpus.HELD_OUT)[0]]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

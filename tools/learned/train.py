@@ -37,7 +37,6 @@ import math
 import os
 import signal
 import sys
-import importlib.util
 import time
 
 import torch
@@ -48,17 +47,11 @@ import checkpoint  # noqa: E402
 import corpus  # noqa: E402
 
 
-def _hyperprior_model():
-    """tools/hyperprior/model.py (which holds tools/bmshj2018/model.py as
-    .bmshj2018), under a name of its own: both folders have a model.py."""
-    path = os.path.join(here, "..", "hyperprior", "model.py")
-    spec = importlib.util.spec_from_file_location("hyperprior_model", path)
-    m = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(m)
-    return m
+# tools/hyperprior/model.py, which loads tools/bmshj2018/model.py itself
+# under a name of its own (both folders have a model.py).
+sys.path.insert(0, os.path.join(here, "..", "hyperprior"))
+import model as hyperprior  # noqa: E402
 
-
-hyperprior = _hyperprior_model()
 MODELS = {"hyperprior": hyperprior.MeanScaleHyperprior, "bmshj2018": hyperprior.bmshj2018.FactorizedPrior}
 
 SAVE_EVERY = 200
@@ -118,6 +111,8 @@ def main():
     ap.add_argument("--seed", type=int, default=20261204)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--lr", type=float, default=None, help="default: the state's, or 1e-4")
+    ap.add_argument("--synthesis-input", choices=("noise", "rounded"), default="noise",
+                    help="hyperprior: what g_s is trained on (model.py's MeanScaleHyperprior.synthesis_input)")
     ap.add_argument("--smoke", action="store_true")
     a = ap.parse_args()
     if a.smoke:
@@ -138,6 +133,10 @@ def main():
     crops = corpus.Crops(photos, smooth, a.crop, a.seed)
     torch.manual_seed(a.seed)
     net = MODELS[a.model](a.N, a.M)
+    if a.synthesis_input != "noise":
+        if a.model != "hyperprior":
+            raise SystemExit("--synthesis-input rounded is the hyperprior's (bmshj2018's g_s takes its bottleneck's output)")
+        net.synthesis_input = a.synthesis_input
     main_params = [p for n, p in net.named_parameters() if not n.endswith("quantiles")]
     aux_params = [p for n, p in net.named_parameters() if n.endswith("quantiles")]
     opt = torch.optim.Adam(main_params, lr=1e-4)
@@ -157,7 +156,7 @@ def main():
             g["lr"] = a.lr if a.lr is not None else 1e-4
     lr = opt.param_groups[0]["lr"]
     lines = [f"run from step {step}: model {a.model} seed {a.seed} lmbda {a.lmbda} lr {lr:g} N {a.N} M {a.M} "
-             f"crop {a.crop} batch {a.batch} threads {a.threads} "
+             f"crop {a.crop} batch {a.batch} threads {a.threads} synthesis {a.synthesis_input} "
              f"{'resumed ' + run.state_path if resumed else 'init ' + (a.init or 'random')}; "
              f"data: {corpus.describe(photos, smooth)}"]
     print(lines[0], flush=True)
