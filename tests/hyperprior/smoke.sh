@@ -28,6 +28,10 @@ if ! "$py" -c 'import torch, skimage' 2>/dev/null; then
     exit 1
 fi
 check train-smoke "$py" "$repo/tools/learned/train.py" --smoke --out "$tmp/q.pt"
+# g_s on the decoder's rounded latent (--synthesis-input rounded), as the
+# last runs of q5 and q7 trained.
+check train-rounded "$py" "$repo/tools/learned/train.py" --smoke --synthesis-input rounded \
+    --init "$tmp/q.pt" --out "$tmp/r.pt"
 check reload-and-code "$py" - "$repo" "$tmp/q.pt" <<'PY'
 import os, sys
 import numpy as np

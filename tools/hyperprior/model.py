@@ -111,8 +111,9 @@ class MeanScaleHyperprior(nn.Module):
 
 def from_weights(sd):
     """A MeanScaleHyperprior at the widths of the state dict sd (N from
-    g_a's first layer, M from its last: q7 is wider than the other points,
-    tools/hyperprior/widen.py), holding those weights, in eval mode."""
+    g_a's first layer, M from its last: a checkpoint widened by
+    tools/hyperprior/widen.py is wider than the shipped points), holding
+    those weights, in eval mode."""
     net = MeanScaleHyperprior(sd["g_a.0.weight"].shape[0], sd["g_a.6.weight"].shape[0])
     net.load_state_dict(sd)
     return net.eval()
