@@ -109,11 +109,15 @@ class MeanScaleHyperprior(nn.Module):
         return z_sym, y_sym, y_sym + means, scales, means
 
 
+def widths(sd):
+    """(N, M) of the state dict sd: N from g_a's first layer, M from its
+    last (a checkpoint widened by tools/hyperprior/widen.py is wider than
+    the shipped points)."""
+    return sd["g_a.0.weight"].shape[0], sd["g_a.6.weight"].shape[0]
+
+
 def from_weights(sd):
-    """A MeanScaleHyperprior at the widths of the state dict sd (N from
-    g_a's first layer, M from its last: a checkpoint widened by
-    tools/hyperprior/widen.py is wider than the shipped points), holding
-    those weights, in eval mode."""
-    net = MeanScaleHyperprior(sd["g_a.0.weight"].shape[0], sd["g_a.6.weight"].shape[0])
+    """A MeanScaleHyperprior at sd's widths, holding those weights, in eval mode."""
+    net = MeanScaleHyperprior(*widths(sd))
     net.load_state_dict(sd)
     return net.eval()

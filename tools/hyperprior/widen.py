@@ -29,7 +29,7 @@ import model  # noqa: E402
 
 
 def widen(sd, m2, seed=20261204):
-    n, m = sd["g_a.0.weight"].shape[0], sd["g_a.6.weight"].shape[0]
+    n, m = model.widths(sd)
     if m2 <= m:
         raise SystemExit(f"M is {m}: widen to more channels than that")
     torch.manual_seed(seed)
