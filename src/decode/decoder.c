@@ -46,14 +46,6 @@ struct wai_decoder {
     wai_set_ref *stepping_held;
 };
 
-uint64_t wai_cost_work(const wai_cost *c) {
-    return c->macs > UINT64_MAX - c->entropy_steps ? UINT64_MAX : c->macs + c->entropy_steps;
-}
-
-int wai_cost_within(const wai_cost *c, uint64_t max_cost, uint64_t max_memory) {
-    return c && wai_cost_work(c) <= max_cost && c->working_bytes <= max_memory;
-}
-
 const char *wai_output_kind_name(wai_output_kind k) {
     switch (k) {
     case WAI_OUTPUT_FRAME: return "frame";

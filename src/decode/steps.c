@@ -35,6 +35,16 @@ wai_status wai_steps_prepare(wai_context *ctx, const wai_set *set, wai_job *j,
     return st;
 }
 
+/* The public cost helpers (wai_decode.h) live with the limits step that
+ * applies them, so the decoder and the queries both reach them downward. */
+uint64_t wai_cost_work(const wai_cost *c) {
+    return c->macs > UINT64_MAX - c->entropy_steps ? UINT64_MAX : c->macs + c->entropy_steps;
+}
+
+int wai_cost_within(const wai_cost *c, uint64_t max_cost, uint64_t max_memory) {
+    return c && wai_cost_work(c) <= max_cost && c->working_bytes <= max_memory;
+}
+
 wai_status wai_steps_limits(const wai_job *j, uint64_t max_cost, uint64_t max_memory,
                             wai_cost *cost) {
     if (cost) *cost = j->cost;

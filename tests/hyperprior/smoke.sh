@@ -51,6 +51,49 @@ assert torch.allclose(latent - means, y, atol=1e-4)
 assert torch.equal(y, torch.round(y))
 print("ok")
 PY
+# The corpus's groups (tools/learned/corpus.py): a picture read from inside
+# an archive (ARCHIVE::MEMBER, as ufoai-textures' are), the texture rule
+# (colour maps of the named folders, >= 512, opaque), crops drawn in
+# CROP_SHARES (an empty group's share going to the others), and
+# attribution.py's glob rule (a packaging glob names no picture).
+check corpus "$py" - "$repo" "$tmp" <<'PY'
+import os, sys, zipfile
+import numpy as np
+from PIL import Image
+repo, tmp = sys.argv[1:3]
+sys.path.insert(0, os.path.join(repo, "tools", "learned"))
+import attribution, corpus
+def png(path, size, v, mode="RGB"):
+    Image.fromarray(np.full((size, size, 3), v, np.uint8)).convert(mode).save(path)
+arc = os.path.join(tmp, "t.pk3")
+with zipfile.ZipFile(arc, "w") as z:
+    for name, size, mode in (("tex_nature/grass.png", 512, "RGB"), ("tex_nature/grass_nm.png", 512, "RGB"),
+                             ("tex_nature/small.png", 256, "RGB"), ("tex_ufo/hull.png", 512, "RGB"),
+                             ("tex_nature/leaf.png", 512, "RGBA")):
+        png(os.path.join(tmp, "m.png"), size, 7, mode)
+        z.write(os.path.join(tmp, "m.png"), "textures/" + name)
+tex = corpus.textures(arc)
+assert [p.split("::")[1] for _, p in tex] == ["textures/tex_nature/grass.png"], tex
+assert corpus.load_rgb(tex[0][1]).shape == (512, 512, 3)
+assert corpus.textures(os.path.join(tmp, "absent.pk3")) == []
+groups = []
+for k, v in enumerate((40, 120, 200)):
+    f = os.path.join(tmp, f"g{k}.png")
+    png(f, 160, v)
+    groups.append([("pkg", f)])
+c = corpus.Crops(groups[0], groups[1], 64, 1, groups[2])
+seen = np.array([c.crop()[0, 0, 0] for _ in range(4000)])
+share = [np.mean(seen == v) for v in (40, 120, 200)]
+assert all(abs(s - t) < 0.03 for s, t in zip(share, corpus.CROP_SHARES)), share
+c = corpus.Crops(groups[0], groups[1], 64, 1)  # no textures: 2:1
+seen = np.array([c.crop()[0, 0, 0] for _ in range(3000)])
+assert abs(np.mean(seen == 40) - 2 / 3) < 0.03 and not np.any(seen == 200)
+assert not attribution.names("debian/*", "/usr/share/backgrounds/x.jpg")
+assert attribution.names("16.04/x.jpg", "/usr/share/backgrounds/x.jpg")
+assert attribution.names("base/textures/tex_nature/grass.png", arc + "::textures/tex_nature/grass.png")
+assert not attribution.names("base/textures/tex_nature/grass2.png", arc + "::textures/tex_nature/grass.png")
+print("ok", share)
+PY
 # Widening the latent (tools/hyperprior/widen.py) keeps the model's
 # function: the same z and old y symbols, and the synthesis within 0.05 dB
 # (g_s reads the new channels at 1/100 of the default weights).

@@ -106,8 +106,8 @@ def main():
     ap.add_argument("--lmbda", type=float, default=0.0067)
     ap.add_argument("--N", type=int, default=64)
     ap.add_argument("--M", type=int, default=96)
-    ap.add_argument("--crop", type=int, default=128)
-    ap.add_argument("--batch", type=int, default=8)
+    ap.add_argument("--crop", type=int, default=256, help="the crops' side (the first runs: 128)")
+    ap.add_argument("--batch", type=int, default=2, help="crops a step (the first runs: 8)")
     ap.add_argument("--seed", type=int, default=20261204)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--lr", type=float, default=None, help="default: the state's, or 1e-4")
@@ -127,10 +127,10 @@ def main():
         was = (resumed.get("model_kind", "hyperprior"), resumed["N"], resumed["M"])
         if was != (a.model, a.N, a.M):
             raise SystemExit(f"{run.state_path} is {was[0]} N {was[1]} M {was[2]}, not {a.model} {a.N} {a.M}")
-    photos, smooth = corpus.training_sets(smoke=a.smoke)
+    photos, smooth, textures = corpus.training_sets(smoke=a.smoke)
     if a.smoke:
-        photos, smooth = [e for e in photos if e[0] == "python3-skimage"], []
-    crops = corpus.Crops(photos, smooth, a.crop, a.seed)
+        photos, smooth, textures = [e for e in photos if e[0] == "python3-skimage"], [], []
+    crops = corpus.Crops(photos, smooth, a.crop, a.seed, textures)
     torch.manual_seed(a.seed)
     net = MODELS[a.model](a.N, a.M)
     if a.synthesis_input != "noise":
@@ -158,7 +158,7 @@ def main():
     lines = [f"run from step {step}: model {a.model} seed {a.seed} lmbda {a.lmbda} lr {lr:g} N {a.N} M {a.M} "
              f"crop {a.crop} batch {a.batch} threads {a.threads} synthesis {a.synthesis_input} "
              f"{'resumed ' + run.state_path if resumed else 'init ' + (a.init or 'random')}; "
-             f"data: {corpus.describe(photos, smooth)}"]
+             f"data: {corpus.describe(photos, smooth, textures)}"]
     print(lines[0], flush=True)
 
     stop = []
