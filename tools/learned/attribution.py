@@ -10,7 +10,9 @@ the picture (a specific glob wins over `*`), its `Copyright:` holders
 A glob names a picture when it ends with the picture's path inside its
 archive (ufoai-textures: `base/textures/tex_nature/grass.jpg`) or, for a
 plain file, when its last part matches the file's name
-(lomiri-wallpapers: `16.04/Bridge_by_Sander_Klootwijk.jpg`)."""
+(lomiri-wallpapers: `16.04/Bridge_by_Sander_Klootwijk.jpg`) and, for a
+wildcard name, its folder's name is the file's folder's
+(`data/themes/maldives/*`, not `src/greeter/theme/*`)."""
 import fnmatch
 import os
 import re
@@ -47,7 +49,14 @@ def names(glob, path):
         return False  # the packaging's own files
     if corpus.ARCHIVE_SEP in path:
         return glob.endswith("/" + path.split(corpus.ARCHIVE_SEP, 1)[1])
-    return fnmatch.fnmatch(os.path.basename(path), os.path.basename(glob))
+    last = os.path.basename(glob)
+    if not fnmatch.fnmatch(os.path.basename(path), last):
+        return False
+    # A wildcard name (`theme/*`) names only files of its own folder: the
+    # folder's name must be the installed file's folder's.
+    if glob.count("/") and any(c in last for c in "*?["):
+        return os.path.basename(os.path.dirname(glob)) == os.path.basename(os.path.dirname(path))
+    return True
 
 
 LONG = 4  # a block with more holders than this is listed once, below its table

@@ -17,7 +17,7 @@ smoke run trains on python3-skimage's alone):
 | tuxpaint-data | templates/: 17 photographs (2 more for validation) | GPL-2+ (`Files: *`, Bill Kendrick) | photographs, 604x453 to 1296x864 |
 | lomiri-wallpapers-16.04 | 14 photographs, 1 wallpaper | CC-BY-4.0, CC-BY-SA-4.0, CC0-1.0 (each has its own `Files:` entry, with its author) | photographs, 1365x1074 to 5312x2988 |
 | lomiri-wallpapers-20.04 | 3 wallpapers (1 photograph for validation) | as 16.04's | smooth renders |
-| sddm-theme-maldives | (1 photograph for validation) | | photograph |
+| sddm-theme-maldives | (1 photograph for validation) | CC-BY-3.0 (its own `Files:` entry, Nevit Dilmen) | photograph |
 | ufoai-textures | 0textures.pk3: 198 surface textures | GPL-2 (126), GPL-2+ (34), public domain (21), CC-BY-SA-3.0 (14), CC-BY-3.0 (3) (its `Files:` blocks) | photographic textures (grass, rock, bark, brick, concrete), 512x512 to 1024x1024 |
 | ukui-wallpapers | 12 wallpapers | CC-BY-SA-3.0 (`Files: *`) | smooth renders and gradients |
 | mate-backgrounds | abstract/, desktop/: 12 wallpapers | GPL-2+, except desktop/Ubuntu-Mate-*-no-logo.png (4): CC-BY-SA-4.0 | smooth renders and gradients |
@@ -44,10 +44,10 @@ Crops: each picture is first scaled down by 2 at least (area filter:
 averaging removes the JPEG's blocking and ringing, and the camera's noise),
 (and to a short side of 768 at most), then kept at every scale from that
 down to where its short side is the crop's, a factor of 1.5 apart (multi-scale: the same scene at several
-sizes of detail); a crop picks a picture (photographs three times as
-often as smooth pictures), a scale, a place and a flip each way.
-Photographs, smooth pictures and textures are drawn in the shares 2:1:1
-(CROP_SHARES); a texture archive's members are read straight from it."""
+sizes of detail); a crop picks a group (photographs, smooth pictures and
+textures in the shares 2:1:1, CROP_SHARES; the first runs drew photographs
+and smooth pictures 3:1), a picture, a scale, a place and a flip each way.
+A texture archive's members are read straight from it."""
 import glob
 import io
 import os
