@@ -195,6 +195,9 @@ main() {
     run_test float-check bash "$WAI_REPO/tests/ci/check-no-float.sh"
     run_test api-names /usr/bin/python3 "$WAI_REPO/tests/ci/check_api_names.py" "$WAI_REPO/include"
     run_test layers /usr/bin/python3 "$WAI_REPO/tests/ci/check_layers.py" "$WAI_REPO/src"
+    # docs/testing.md's campaign figures are the committed ledger's.
+    run_test fuzz-figures /usr/bin/python3 "$WAI_REPO/tests/fuzz/campaign_sum.py" \
+        "$WAI_REPO/tests/fuzz/campaign-ledger.tsv" --check "$WAI_REPO/docs/testing.md"
     # The root's seed table is the generator's output, unedited.
     run_test isqrt-seed /usr/bin/python3 "$WAI_REPO/tools/ops/isqrt_seed.py" --check \
         "$WAI_REPO/src/ops/x86/isqrt_seed.h"

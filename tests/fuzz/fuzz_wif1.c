@@ -47,8 +47,8 @@ static void check_group(group *g) {
     wai_decoder_config cfg;
     wai_decoder_config_default(&cfg);
     cfg.capability = "wai.video.int_motion";
-    if (fuzz_context(0, &ctx) != WAI_ok || wai_decoder_create(ctx, &cfg, &d) != WAI_ok)
-        __builtin_trap();
+    ctx = fuzz_held_context(0);
+    if (wai_decoder_create(ctx, &cfg, &d) != WAI_ok) __builtin_trap();
     if (wai_decoder_send(d, clip, len, NULL) != WAI_ok) __builtin_trap();
     wai_output o;
     for (uint32_t i = 0; i < g->n; i++) {
@@ -58,7 +58,6 @@ static void check_group(group *g) {
     }
     if (wai_decoder_receive(d, &o) != WAI_ok || o.kind != WAI_OUTPUT_NONE) __builtin_trap();
     wai_decoder_destroy(d);
-    wai_context_destroy(ctx);
     wai_free(NULL, clip);
 reset:
     free(g->out);
@@ -74,8 +73,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     wai_decoder_config_default(&cfg);
     cfg.capability = "wai.video.int_motion.frame";
     cfg.max_cost = MAX_COST;
-    if (fuzz_context(1, &ctx) != WAI_ok || wai_decoder_create(ctx, &cfg, &d) != WAI_ok)
-        __builtin_trap();
+    ctx = fuzz_held_context(1);
+    if (wai_decoder_create(ctx, &cfg, &d) != WAI_ok) __builtin_trap();
     group g = {0};
     g.joinable = 1;
     int open = 0;              /* a group is open: the last frame decoded */
@@ -144,6 +143,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     check_group(&g);
     wai_decoder_destroy(d);
-    wai_context_destroy(ctx);
     return 0;
 }

@@ -40,7 +40,7 @@ static wai_status decode_all(const char *cap, unsigned n_threads, const wai_payl
     cfg.capability = cap;
     cfg.max_cost = MAX_COST;
     memset(out, 0, sizeof *out);
-    if (fuzz_context(n_threads, &ctx) != WAI_ok) __builtin_trap();
+    ctx = fuzz_held_context(n_threads);
     if (wai_decoder_create(ctx, &cfg, &d) != WAI_ok) __builtin_trap();
     wai_status st = WAI_ok;
     size_t cap_bytes = 0;
@@ -65,7 +65,6 @@ static wai_status decode_all(const char *cap, unsigned n_threads, const wai_payl
         }
     }
     wai_decoder_destroy(d);
-    wai_context_destroy(ctx);
     return st;
 }
 
