@@ -117,6 +117,7 @@ static void decode_on(wai_context *ctx, const wai_capability *cap, const wai_set
     cfg.capability = cap->name;
     cfg.set = set;
     cfg.max_cost = FIX_MAX_WORK;
+    cfg.max_memory = FIX_MAX_MEMORY;
     wai_decoder *dec;
     if (wai_decoder_create(ctx, &cfg, &dec) != WAI_ok) __builtin_trap();
     memset(&r->cost, 0xA5, sizeof r->cost);
@@ -169,7 +170,7 @@ wai_status fix_decode_checked(fix_state *s, const wai_capability *cap, const wai
         return warm.st;
     }
     if (memcmp(&warm.cost, &declared, sizeof declared) != 0) __builtin_trap();
-    int over = wai_cost_work(&declared) > FIX_MAX_WORK;
+    int over = !wai_cost_within(&declared, FIX_MAX_WORK, FIX_MAX_MEMORY);
     if (over != (warm.st == WAI_cost_over_limit)) __builtin_trap();
     if (!over && !after_cost(warm.st)) __builtin_trap();
     if (warm.st == WAI_ok && warm.bytes != declared.output_bytes) __builtin_trap();
