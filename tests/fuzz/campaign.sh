@@ -24,12 +24,15 @@ if ((${#targets[@]} == 0)); then
         [[ -x "$p" && -f "$p" ]] && targets+=("$(basename "$p")")
     done
 fi
-commit="$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 mkdir -p "$work/corpus" "$work/crashes" "$work/logs"
 ledger="$work/ledger.tsv"
 
 run_one() {
     local name="$1"
+    # The commit each run starts at: a rotation outlives commits made beside it
+    # (it runs the build's binaries, so rebuild them with each commit).
+    local commit
+    commit="$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)"
     prog="$build/tests/fuzz/$name"
     if [[ ! -x "$prog" ]]; then echo "campaign: $name not built" >&2; return; fi
     corpus="$work/corpus/$name"
