@@ -158,39 +158,58 @@ static wai_status read_inputs(loader *L, const wai_json_value *inputs,
     return WAI_ok;
 }
 
-/* The values of a constant: inline ("data", one value filling the shape
- * with "fill": true) or at "offset" bytes into the weights file (float32
- * little-endian, 4-byte aligned). As the descriptor's type's bytes. */
-static wai_status constant_bytes(loader *L, const wai_json_value *v, const char *name,
-                                 const wai_ml_operand_descriptor *d, uint8_t *bytes) {
+/* Where a constant's values come from, checked before its buffer is
+ * allocated: inline ("data", one value filling the shape with "fill":
+ * true) or at "offset" bytes into the weights file (float32 little-endian,
+ * 4-byte aligned). A shape larger than its source is refused here, so a
+ * few bytes of description cannot ask for gigabytes. */
+typedef struct constant_source {
+    const wai_json_value *data;   /* the inline values, or NULL */
+    uint64_t at;                  /* else the offset into the weights file */
+    int filled;
+    double fill_value;
+} constant_source;
+
+static wai_status constant_source_of(loader *L, const wai_json_value *v, const char *name,
+                                     const wai_ml_operand_descriptor *d, constant_source *src) {
     const size_t n = (size_t)wai_ml_elements(d);
-    const int f16 = d->data_type == WAI_ML_FLOAT16;
     const wai_json_value *data = wai_json_object_get(v, "data"),
                          *offset = wai_json_object_get(v, "offset");
+    memset(src, 0, sizeof *src);
     if (!data == !offset)
         return BAD(L, "graph: constant '%.60s' needs one of data and offset", name);
     if (offset) {
-        uint64_t at;
         if (d->data_type != WAI_ML_FLOAT32)
             return BAD(L, "graph: constant '%.60s' in the weights file is not float32", name);
-        if (!wai_json_get_u64(offset, &at) || at % 4 || at > L->weights_len ||
-            (L->weights_len - at) / 4 < n)
+        if (!wai_json_get_u64(offset, &src->at) || src->at % 4 || src->at > L->weights_len ||
+            (L->weights_len - src->at) / 4 < n)
             return BAD(L, "graph: constant '%.60s' lies outside the weights file", name);
-        memcpy(bytes, L->weights + at, n * 4);
         return WAI_ok;
     }
     const wai_json_value *fill = wai_json_object_get(v, "fill");
-    int filled = fill && wai_json_type_of(fill) == WAI_JSON_BOOL && wai_json_bool(fill);
+    src->data = data;
+    src->filled = fill && wai_json_type_of(fill) == WAI_JSON_BOOL && wai_json_bool(fill);
     if (wai_json_type_of(data) != WAI_JSON_ARRAY ||
-        wai_json_array_len(data) != (filled ? 1 : n))
+        wai_json_array_len(data) != (src->filled ? 1 : n))
         return BAD(L, "graph: constant '%.60s' has %zu values for %zu elements", name,
                    wai_json_type_of(data) == WAI_JSON_ARRAY ? wai_json_array_len(data) : 0, n);
-    double fill_value = 0;
-    if (filled && !number_of(wai_json_array_at(data, 0), &fill_value))
+    if (src->filled && !number_of(wai_json_array_at(data, 0), &src->fill_value))
         return BAD(L, "graph: constant '%.60s' holds something not a number", name);
+    return WAI_ok;
+}
+
+/* The constant's values, as the descriptor's type's bytes. */
+static wai_status constant_bytes(loader *L, const constant_source *src, const char *name,
+                                 const wai_ml_operand_descriptor *d, uint8_t *bytes) {
+    const size_t n = (size_t)wai_ml_elements(d);
+    const int f16 = d->data_type == WAI_ML_FLOAT16;
+    if (!src->data) {
+        memcpy(bytes, L->weights + src->at, n * 4);
+        return WAI_ok;
+    }
     for (size_t i = 0; i < n; i++) {
-        double x = fill_value;
-        if (!filled && !number_of(wai_json_array_at(data, i), &x))
+        double x = src->fill_value;
+        if (!src->filled && !number_of(wai_json_array_at(src->data, i), &x))
             return BAD(L, "graph: constant '%.60s' holds something not a number", name);
         /* Rounded to float32 first, as a Float32Array would. */
         float f = (float)x;
@@ -213,15 +232,17 @@ static wai_status read_constants(loader *L, const wai_json_value *constants) {
         const char *name;
         const wai_json_value *v;
         wai_ml_operand_descriptor d;
+        constant_source src;
         wai_status st = named_entry(L, constants, i, "a constant", keys, &name, &v, &d);
         if (st != WAI_ok) return st;
         if (!wai_ml_dimensions_ok(&d))
             return BAD(L, "graph: constant '%.60s' has no valid shape", name);
+        if ((st = constant_source_of(L, v, name, &d, &src)) != WAI_ok) return st;
         size_t bytes = (size_t)wai_ml_elements(&d) * wai_ml_data_type_size(d.data_type);
         uint8_t *buf = wai_alloc(L->c->alloc, bytes);
         if (!buf) return wai_ml_fail(L->c, WAI_out_of_memory, "out of memory");
         wai_ml_operand *o;
-        st = constant_bytes(L, v, name, &d, buf);
+        st = constant_bytes(L, &src, name, &d, buf);
         if (st == WAI_ok) st = wai_ml_constant(L->b, &d, buf, bytes, &o);
         wai_free(L->c->alloc, buf);
         if (st == WAI_ok) st = bind(L, name, o);

@@ -11,6 +11,7 @@
  * whatever the program (the entropy stage reads no program). */
 #include <string.h>
 
+#include "capped_heap.h"
 #include "gen/bmshj_tiny.h"
 #include "wai/wai_backend.h"
 #include "wai/wai_decode.h"
@@ -65,9 +66,14 @@ static wai_set *tiny_set(wai_context *ctx, int which, const uint8_t *bytes, size
     return s;
 }
 
-static wai_context *new_context(void) {
+/* A context on the capped heap when h is given: a description may declare
+ * a constant filled with one value over WebNN's largest shape (8 GB), which
+ * the reader must allocate; past the ceiling that is out_of_memory, as on a
+ * small device, not libFuzzer's out-of-memory. */
+static wai_context *new_context(fuzz_heap *h) {
     wai_settings st;
     wai_settings_default(&st);
+    if (h) st.allocator = fuzz_heap_allocator(h);
     st.n_threads = 1;
     wai_context *ctx;
     require(wai_context_create(&st, &ctx) == WAI_ok);
@@ -86,7 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!payload_len) {
         payload_len = tiny_encoded_payload(payload, sizeof payload);
         require(payload_len > 0);
-        wai_context *ctx = new_context();
+        wai_context *ctx = new_context(NULL);
         wai_set *good = tiny_set(ctx, 0, NULL, 0);
         int hd, has;
         wai_output o;
@@ -95,7 +101,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         wai_set_destroy(good);
         wai_context_destroy(ctx);
     }
-    wai_context *ctx = new_context();
+    fuzz_heap heap = {0, (size_t)256 << 20};
+    wai_context *ctx = new_context(&heap);
     wai_set *bad = tiny_set(ctx, data[0] & 1, data + 1, size - 1);
     uint8_t dg2[32];
     int hd2, has2;
@@ -106,5 +113,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (hd2) require(memcmp(dg, dg2, 32) == 0);
     wai_set_destroy(bad);
     wai_context_destroy(ctx);
+    require(heap.live == 0);
     return 0;
 }

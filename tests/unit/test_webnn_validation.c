@@ -3,6 +3,7 @@
  * tensors (contexts, dispatch, float16). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
@@ -416,6 +417,57 @@ static void test_descriptions(void) {
                   "description %zu: %s", i, wai_ml_error_message(g_ml));
 }
 
+/* An allocator that notes the largest request. */
+static void *largest_alloc(void *opaque, size_t size) {
+    size_t *largest = opaque;
+    if (size > *largest) *largest = size;
+    return size <= ((size_t)1 << 26) ? malloc(size) : NULL;
+}
+static void largest_free(void *opaque, void *p) {
+    (void)opaque;
+    free(p);
+}
+
+/* A constant's shape is checked against its source before its buffer is
+ * allocated: a 302-byte description (the fuzz campaign's, fuzz_bmshj_program)
+ * whose constant claims 3333332 x 3 x 12 x 16 float32 (7.68 GB) at offset 0
+ * of a small weights file asked for 7.68 GB before it was refused. */
+static void test_description_sizes(void) {
+    size_t largest = 0;
+    wai_settings st;
+    wai_settings_default(&st);
+    st.allocator = (wai_allocator){largest_alloc, largest_free, &largest};
+    wai_context *ctx;
+    wai_ml_context *ml;
+    if (!CHECK(wai_context_create(&st, &ctx) == WAI_ok)) return;
+    if (!CHECK(wai_ml_create_context(ctx, NULL, &ml) == WAI_ok)) {
+        wai_context_destroy(ctx);
+        return;
+    }
+    static const char *const huge[] = {
+        "{\"kind\": \"wai-webnn-graph/1\", \"constants\": {\"w\": {\"dataType\": \"float32\", "
+        "\"shape\": [3333332, 3, 12, 16], \"offset\": 0}}, \"operators\": []}",
+        /* Inline values fewer than the shape's elements. */
+        "{\"kind\": \"wai-webnn-graph/1\", \"constants\": {\"w\": {\"dataType\": \"float32\", "
+        "\"shape\": [3333332, 3, 12, 16], \"data\": [1, 2]}}, \"operators\": []}",
+        /* A fill whose one value is not a number. */
+        "{\"kind\": \"wai-webnn-graph/1\", \"constants\": {\"w\": {\"dataType\": \"float32\", "
+        "\"shape\": [3333332, 3, 12, 16], \"data\": [{}], \"fill\": true}}, \"operators\": []}",
+    };
+    const float weights[3] = {1, 2, 3};
+    for (size_t i = 0; i < sizeof huge / sizeof *huge; i++) {
+        wai_ml_graph *g = NULL;
+        largest = 0;
+        CHECK_MSG(wai_ml_graph_from_json(ml, (const uint8_t *)huge[i], strlen(huge[i]),
+                                         (const uint8_t *)weights, 12, NULL, 0, &g) == WAI_DataError &&
+                      !g,
+                  "description %zu: %s", i, wai_ml_error_message(ml));
+        CHECK_MSG(largest < ((size_t)1 << 20), "description %zu asked for %zu bytes", i, largest);
+    }
+    wai_ml_context_destroy(ml);
+    wai_context_destroy(ctx);
+}
+
 /* gemm and matmul: each TypeError of their method steps, the output's
  * shape otherwise. */
 static void test_matrix_products(void) {
@@ -491,6 +543,7 @@ static void test_all(void) {
         test_dispatch();
         test_float16();
         test_descriptions();
+        test_description_sizes();
         wai_ml_context_destroy(g_ml);
     }
     wai_context_destroy(g_ctx);
