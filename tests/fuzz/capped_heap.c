@@ -26,3 +26,19 @@ wai_allocator fuzz_heap_allocator(fuzz_heap *h) {
     wai_allocator a = {h_alloc, h_free, h};
     return a;
 }
+
+wai_context *fuzz_heap_held_context(size_t limit, fuzz_heap **heap) {
+    static fuzz_heap h;
+    static wai_context *ctx;
+    if (!ctx) {
+        h.limit = SIZE_MAX;
+        wai_settings s;
+        wai_settings_default(&s);
+        s.allocator = fuzz_heap_allocator(&h);
+        s.n_threads = 1;
+        if (wai_context_create(&s, &ctx) != WAI_ok) __builtin_trap();
+    }
+    h.limit = limit > SIZE_MAX - h.live ? SIZE_MAX : h.live + limit;
+    *heap = &h;
+    return ctx;
+}

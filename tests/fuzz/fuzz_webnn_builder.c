@@ -207,13 +207,9 @@ static wai_status one_call(state *s, bytes *in, wai_ml_operand **out) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    fuzz_heap heap = {0, (size_t)128 << 20};
-    wai_settings set;
-    wai_settings_default(&set);
-    set.allocator = fuzz_heap_allocator(&heap);
-    set.n_threads = 1;
-    wai_context *ctx;
-    if (wai_context_create(&set, &ctx) != WAI_ok) return 0;
+    fuzz_heap *heap;
+    wai_context *ctx = fuzz_heap_held_context((size_t)128 << 20, &heap);
+    const size_t held = heap->live;
     wai_ml_context_options co;
     wai_ml_context *c[2];
     for (int k = 0; k < 2; k++) {
@@ -274,7 +270,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (int k = 0; k < 2; k++)
         if (g[k]) fuzz_run_small(c[k], g[k], (uint32_t)size);
     for (int k = 0; k < 2; k++) wai_ml_context_destroy(c[k]);
-    wai_context_destroy(ctx);
-    if (heap.live != 0) __builtin_trap();
+    if (heap->live != held) __builtin_trap(); /* everything given back */
     return 0;
 }
