@@ -63,7 +63,14 @@ typedef struct wai_latent_job {
     uint32_t channels, height, width;
     uint32_t picture_width, picture_height;
     uint8_t *rgb;                   /* picture_height * picture_width * 3; NULL before the run */
-    uint8_t reserved[32];           /* written zero: room to grow */
+    /* What the backend may hold for this job, in bytes: the decode's
+     * max_memory less the symbols (4 bytes each) and the picture, which
+     * the decode holds while the program runs; UINT64_MAX for no limit.
+     * Past it a backend refuses with cost_over_limit before allocating
+     * what would pass it (the native WebNN: its graph's constants and
+     * activations, and the run's tensors). */
+    uint64_t max_memory;
+    uint8_t reserved[24];           /* written zero: room to grow */
 } wai_latent_job;
 
 /* ---- the job of an integer network ------------------------------------------ */

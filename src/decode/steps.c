@@ -1,6 +1,7 @@
 /* See steps.h. */
 #include "decode/steps.h"
 
+#include "common/checked.h"
 #include "common/context.h"
 #include "wai/wai_decode.h"
 
@@ -45,10 +46,20 @@ int wai_cost_within(const wai_cost *c, uint64_t max_cost, uint64_t max_memory) {
     return c && wai_cost_work(c) <= max_cost && c->working_bytes <= max_memory;
 }
 
-wai_status wai_steps_limits(const wai_job *j, uint64_t max_cost, uint64_t max_memory,
+wai_status wai_steps_limits(wai_job *j, uint64_t max_cost, uint64_t max_memory,
                             wai_cost *cost) {
     if (cost) *cost = j->cost;
-    return wai_cost_within(&j->cost, max_cost, max_memory) ? WAI_ok : WAI_cost_over_limit;
+    if (!wai_cost_within(&j->cost, max_cost, max_memory)) return WAI_cost_over_limit;
+    /* A float program's memory is its graph's, which no header declares:
+     * the backend holds it to what the symbols and the picture leave. */
+    wai_latent_job *l = &j->latent;
+    const uint64_t held = wai_sat_add(
+        wai_sat_mul(4, wai_sat_mul3(l->channels, l->height, l->width)),
+        wai_sat_mul3(3, l->picture_height, l->picture_width));
+    l->max_memory = max_memory == UINT64_MAX ? UINT64_MAX
+                    : max_memory > held    ? max_memory - held
+                                           : 0;
+    return WAI_ok;
 }
 
 void wai_steps_end(wai_context *ctx, wai_job *j, wai_set_ref *held) {

@@ -29,8 +29,9 @@ wai_status wai_steps_prepare(wai_context *ctx, const wai_set *set, wai_job *j,
 
 /* The caller's limits on a prepared job, after §7 step 4 and before any
  * symbol or output buffer (reading N7): the work and the memory the header
- * declares (cost_over_limit). *cost (when not NULL) gets the job's cost. */
-wai_status wai_steps_limits(const wai_job *j, uint64_t max_cost, uint64_t max_memory,
+ * declares (cost_over_limit). *cost (when not NULL) gets the job's cost.
+ * A latent's backend gets what max_memory leaves it (its job's max_memory). */
+wai_status wai_steps_limits(wai_job *j, uint64_t max_cost, uint64_t max_memory,
                             wai_cost *cost);
 
 /* A job's end: what its steps hold released, its loaded set given back. */

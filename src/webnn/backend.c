@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
+#include "common/checked.h"
 #include "common/lock.h"
 #include "webnn/ml.h"
 
@@ -86,12 +87,23 @@ static wai_status shape(void *self, void *prog, const wai_latent_job *job) {
     return wai_webnn_program_shape(((program *)prog)->desc, job);
 }
 
+/* What a run of p's graph holds: the graph (its constants and arena), its
+ * input and output tensors, and the run's copies of both. */
+static uint64_t run_bytes(const program *p) {
+    const uint64_t in = wai_sat_mul(4, wai_sat_mul3(p->shape[0], p->shape[1], p->shape[2])),
+                   out = wai_sat_mul(4, wai_sat_mul3(3, p->oh, p->ow));
+    return wai_sat_add(wai_ml_graph_bytes(p->graph), wai_sat_mul(2, wai_sat_add(in, out)));
+}
+
 /* The graph of the job's latent shape: the one kept, or a new one (the
- * description's input given the latent's shape). */
+ * description's input given the latent's shape), within the job's
+ * max_memory: the constants as they are read, the rest before the first
+ * run allocates it (cost_over_limit past it). A kept graph is held to
+ * each job's limit. */
 static wai_status graph_for(backend *b, program *p, const wai_latent_job *g) {
     if (p->graph && p->shape[0] == g->channels && p->shape[1] == g->height &&
         p->shape[2] == g->width)
-        return WAI_ok;
+        return run_bytes(p) <= g->max_memory ? WAI_ok : WAI_cost_over_limit;
     drop_graph(p);
     const uint8_t *text, *weights;
     size_t tlen, wlen;
@@ -100,8 +112,8 @@ static wai_status graph_for(backend *b, program *p, const wai_latent_job *g) {
         return WAI_dispatch_backend_failed;
     const wai_ml_named_descriptor in = {wai_webnn_program_input(p->desc, NULL),
                                         {WAI_ML_FLOAT32, 4, {1, g->channels, g->height, g->width}}};
-    wai_status st =
-        wai_ml_graph_from_json(b->ml, text, tlen, weights, wlen, &in, 1, &p->graph);
+    wai_status st = wai_ml_graph_from_json_within(b->ml, text, tlen, weights, wlen, &in, 1,
+                                                  g->max_memory, &p->graph);
     if (st != WAI_ok) return st;
     b->stats.graphs++;
     const wai_ml_operand_descriptor *od;
@@ -114,13 +126,17 @@ static wai_status graph_for(backend *b, program *p, const wai_latent_job *g) {
     }
     p->oh = od->shape[2];
     p->ow = od->shape[3];
+    p->shape[0] = g->channels, p->shape[1] = g->height, p->shape[2] = g->width;
+    if (run_bytes(p) > g->max_memory) {
+        drop_graph(p);
+        return WAI_cost_over_limit;
+    }
     const wai_ml_tensor_descriptor tin = {in.desc, 0, 1}, tout = {*od, 1, 0};
     if ((st = wai_ml_create_tensor(b->ml, &tin, &p->in)) != WAI_ok ||
         (st = wai_ml_create_tensor(b->ml, &tout, &p->out)) != WAI_ok) {
         drop_graph(p);
         return st;
     }
-    p->shape[0] = g->channels, p->shape[1] = g->height, p->shape[2] = g->width;
     return WAI_ok;
 }
 
@@ -156,7 +172,9 @@ static wai_status run_locked(backend *b, program *p, wai_latent_job *g) {
 done:
     wai_free(b->alloc, lat);
     wai_free(b->alloc, x);
-    return st == WAI_ok || st == WAI_out_of_memory ? st : WAI_dispatch_backend_failed;
+    return st == WAI_ok || st == WAI_out_of_memory || st == WAI_cost_over_limit
+               ? st
+               : WAI_dispatch_backend_failed;
 }
 
 static wai_status run(void *self, void *prog, wai_latent_job *g) {

@@ -67,11 +67,8 @@ static wai_status make_graph(wai_ml_graph_builder *b, const wai_ml_named_operand
         g->descs[i] = o->desc;
         g->last_use[i] = UINT32_MAX;
         if (need[i] && o->kind == WAI_ML_INPUT) n_in++;
-        if (need[i] && o->kind == WAI_ML_CONSTANT) {
-            size_t e = (size_t)wai_ml_elements(&o->desc);
-            if (!(g->constants[i] = wai_alloc_array(a, e, sizeof(float)))) st = WAI_out_of_memory;
-            else memcpy(g->constants[i], o->values, e * sizeof(float));
-        }
+        /* Borrowed until the build succeeds, then the graph's (build). */
+        if (need[i] && o->kind == WAI_ML_CONSTANT) g->constants[i] = o->values;
     }
     for (uint32_t k = 0; st == WAI_ok && k < g->n_ops; k++)
         for (uint32_t j = 0; j < g->ops[k].n_inputs; j++) g->last_use[g->ops[k].inputs[j]] = k;
@@ -127,9 +124,15 @@ wai_status wai_ml_build(wai_ml_graph_builder *b, const wai_ml_named_operand *out
     c->graphs = g;
     if ((st = make_graph(b, outputs, n_outputs, g)) != WAI_ok ||
         (st = wai_ml_plan(g) ? WAI_ok : WAI_out_of_memory) != WAI_ok) {
+        /* The constants stay the builder's: it may build again. */
+        for (uint32_t i = 0; g->constants && i < g->n_operands; i++) g->constants[i] = NULL;
         wai_ml_graph_free(g);
         return wai_ml_fail(c, st, "build: out of memory");
     }
+    /* A builder builds once: its constants' values move to the graph
+     * rather than being copied, so a graph's constants are held once. */
+    for (uint32_t i = 0; i < g->n_operands; i++)
+        if (g->constants[i]) b->operands[i]->values = NULL;
     b->built = 1;
     *out = g;
     return WAI_ok;
@@ -166,6 +169,13 @@ void wai_ml_graph_free(wai_ml_graph *g) {
             break;
         }
     wai_free(c->alloc, g);
+}
+
+uint64_t wai_ml_graph_bytes(const wai_ml_graph *g) {
+    uint64_t n = g->arena_floats;
+    for (uint32_t i = 0; i < g->n_operands; i++)
+        if (g->constants[i]) n += wai_ml_elements(&g->descs[i]);
+    return 4 * n;
 }
 
 /* The memory goes now; the handle stays until its context goes. */

@@ -25,6 +25,8 @@ typedef struct loader {
     const uint8_t *weights;
     size_t weights_len;
     int strict;
+    uint64_t max_bytes;   /* what the constants may take (wai_ml_graph_from_json_within) */
+    uint64_t held;        /* what those read so far take */
 } loader;
 
 #define BAD(L, ...) wai_ml_fail((L)->c, WAI_DataError, __VA_ARGS__)
@@ -198,15 +200,11 @@ static wai_status constant_source_of(loader *L, const wai_json_value *v, const c
     return WAI_ok;
 }
 
-/* The constant's values, as the descriptor's type's bytes. */
+/* An inline constant's values, as the descriptor's type's bytes. */
 static wai_status constant_bytes(loader *L, const constant_source *src, const char *name,
                                  const wai_ml_operand_descriptor *d, uint8_t *bytes) {
     const size_t n = (size_t)wai_ml_elements(d);
     const int f16 = d->data_type == WAI_ML_FLOAT16;
-    if (!src->data) {
-        memcpy(bytes, L->weights + src->at, n * 4);
-        return WAI_ok;
-    }
     for (size_t i = 0; i < n; i++) {
         double x = src->fill_value;
         if (!src->filled && !number_of(wai_json_array_at(src->data, i), &x))
@@ -239,12 +237,25 @@ static wai_status read_constants(loader *L, const wai_json_value *constants) {
             return BAD(L, "graph: constant '%.60s' has no valid shape", name);
         if ((st = constant_source_of(L, v, name, &d, &src)) != WAI_ok) return st;
         size_t bytes = (size_t)wai_ml_elements(&d) * wai_ml_data_type_size(d.data_type);
-        uint8_t *buf = wai_alloc(L->c->alloc, bytes);
-        if (!buf) return wai_ml_fail(L->c, WAI_out_of_memory, "out of memory");
+        /* The builder holds each constant as float32, and the graph takes
+         * those values when it builds; an inline one is written out first. */
+        const uint64_t kept = 4 * wai_ml_elements(&d), passing = src.data ? bytes : 0;
+        if (kept > L->max_bytes - L->held || passing > L->max_bytes - L->held - kept)
+            return wai_ml_fail(L->c, WAI_cost_over_limit,
+                               "graph: constant '%.60s' takes the constants past %llu bytes",
+                               name, (unsigned long long)L->max_bytes);
+        L->held += kept;
         wai_ml_operand *o;
-        st = constant_bytes(L, &src, name, &d, buf);
-        if (st == WAI_ok) st = wai_ml_constant(L->b, &d, buf, bytes, &o);
-        wai_free(L->c->alloc, buf);
+        if (!src.data) {
+            /* float32 little-endian in the file, as the builder reads bytes */
+            st = wai_ml_constant(L->b, &d, L->weights + src.at, bytes, &o);
+        } else {
+            uint8_t *buf = wai_alloc(L->c->alloc, bytes);
+            if (!buf) return wai_ml_fail(L->c, WAI_out_of_memory, "out of memory");
+            st = constant_bytes(L, &src, name, &d, buf);
+            if (st == WAI_ok) st = wai_ml_constant(L->b, &d, buf, bytes, &o);
+            wai_free(L->c->alloc, buf);
+        }
         if (st == WAI_ok) st = bind(L, name, o);
         if (st != WAI_ok) return st;
     }
@@ -665,9 +676,10 @@ wai_status wai_ml_graph_from_description(wai_ml_context *c, const wai_json_value
                                          const uint8_t *weights, size_t weights_len,
                                          const wai_ml_named_descriptor *inputs, size_t n_inputs,
                                          int strict, const char *const *output_names,
-                                         size_t n_output_names, wai_ml_graph **out) {
+                                         size_t n_output_names, uint64_t max_bytes,
+                                         wai_ml_graph **out) {
     *out = NULL;
-    loader L = {c, NULL, NULL, 0, 0, weights, weights_len, strict};
+    loader L = {c, NULL, NULL, 0, 0, weights, weights_len, strict, max_bytes, 0};
     static const char *const keys[] = {"kind", "inputs", "constants", "operators", "outputs",
                                        NULL};
     wai_status st = known(&L, root, "the description", keys);
@@ -717,6 +729,14 @@ wai_status wai_ml_graph_from_json(wai_ml_context *c, const uint8_t *json, size_t
                                   const uint8_t *weights, size_t weights_len,
                                   const wai_ml_named_descriptor *inputs, size_t n_inputs,
                                   wai_ml_graph **out) {
+    return wai_ml_graph_from_json_within(c, json, json_len, weights, weights_len, inputs,
+                                         n_inputs, UINT64_MAX, out);
+}
+
+wai_status wai_ml_graph_from_json_within(wai_ml_context *c, const uint8_t *json, size_t json_len,
+                                         const uint8_t *weights, size_t weights_len,
+                                         const wai_ml_named_descriptor *inputs, size_t n_inputs,
+                                         uint64_t max_bytes, wai_ml_graph **out) {
     if (!c || !out || (!json && json_len) || (!weights && weights_len) || (!inputs && n_inputs))
         return WAI_invalid_argument;
     *out = NULL;
@@ -728,7 +748,7 @@ wai_status wai_ml_graph_from_json(wai_ml_context *c, const uint8_t *json, size_t
         return wai_ml_fail(c, WAI_DataError, "graph: not a JSON text (%s at byte %zu)",
                            wai_json_error_name(e), at);
     wai_status st = wai_ml_graph_from_description(c, wai_json_root(doc), weights, weights_len,
-                                                  inputs, n_inputs, 1, NULL, 0, out);
+                                                  inputs, n_inputs, 1, NULL, 0, max_bytes, out);
     wai_json_free(doc);
     return st;
 }

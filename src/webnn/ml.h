@@ -141,7 +141,7 @@ struct wai_ml_operand {
     wai_ml_operand_descriptor desc;
     wai_ml_operand_kind kind;
     char *name;            /* an input's */
-    float *values;         /* a constant's, as float32 (owned by the builder) */
+    float *values;         /* a constant's, as float32 (the builder's; the graph's once built) */
     uint32_t producer;     /* the operator computing it (COMPUTED) */
 };
 
@@ -338,12 +338,27 @@ struct wai_json_value;
  * public reader); otherwise members it does not read are ignored (the
  * conformance cases carry their expectations beside the graph). The
  * outputs: the description's "outputs" member, or else output_names (each
- * an operator's output, named by itself). */
+ * an operator's output, named by itself). max_bytes: as below. */
 wai_status wai_ml_graph_from_description(wai_ml_context *c, const struct wai_json_value *root,
                                          const uint8_t *weights, size_t weights_len,
                                          const wai_ml_named_descriptor *inputs, size_t n_inputs,
                                          int strict, const char *const *output_names,
-                                         size_t n_output_names, wai_ml_graph **out);
+                                         size_t n_output_names, uint64_t max_bytes,
+                                         wai_ml_graph **out);
+
+/* wai_ml_graph_from_json with a ceiling on the constants: their float32
+ * values (what the graph holds) and an inline one's bytes while it is
+ * written out stay within max_bytes, checked before each is allocated;
+ * past it, cost_over_limit with nothing more allocated (a float decode's
+ * max_memory, src/webnn/backend.c). */
+wai_status wai_ml_graph_from_json_within(wai_ml_context *c, const uint8_t *json, size_t json_len,
+                                         const uint8_t *weights, size_t weights_len,
+                                         const wai_ml_named_descriptor *inputs, size_t n_inputs,
+                                         uint64_t max_bytes, wai_ml_graph **out);
+
+/* What a built graph holds: its constants and, once it has run, its arena
+ * of activations (counted before: the first run makes it). */
+uint64_t wai_ml_graph_bytes(const wai_ml_graph *g);
 
 /* ---- numbers ------------------------------------------------------------------ */
 

@@ -66,10 +66,12 @@ static wai_set *tiny_set(wai_context *ctx, int which, const uint8_t *bytes, size
     return s;
 }
 
-/* A context on the capped heap when h is given: a description may declare
- * a constant filled with one value over WebNN's largest shape (8 GB), which
- * the reader must allocate; past the ceiling that is out_of_memory, as on a
- * small device, not libFuzzer's out-of-memory. */
+/* A context on the capped heap when h is given. A description may declare
+ * a constant filled with one value over WebNN's largest shape (8 GB): the
+ * decode's max_memory (16 MiB) holds the float graph too, so that is
+ * cost_over_limit before the constant is allocated; the heap's ceiling
+ * stays behind it (out_of_memory, as on a small device, never libFuzzer's
+ * out-of-memory). */
 static wai_context *new_context(fuzz_heap *h) {
     wai_settings st;
     wai_settings_default(&st);

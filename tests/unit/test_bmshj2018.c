@@ -55,9 +55,9 @@ static wai_webnn_backend_stats stats(const bset *b) {
     return s;
 }
 
-static int open_bset(bset *b) {
+static int open_bset_with(bset *b, const wai_settings *s) {
     memset(b, 0, sizeof *b);
-    if (!CHECK(wai_context_create(NULL, &b->ctx) == WAI_ok)) return 0;
+    if (!CHECK(wai_context_create(s, &b->ctx) == WAI_ok)) return 0;
     if (!CHECK(wai_context_add_backend(b->ctx, wai_webnn_backend()) == WAI_ok)) return 0;
     tiny_weights(b->weights);
     tiny_tables(b->tables, sizeof b->tables, "wai-bmshj2018-tables/1", TINY_M,
@@ -67,6 +67,8 @@ static int open_bset(bset *b) {
     int ok = CHECK(b->len > 0);
     return ok && make_set(b, 7);
 }
+
+static int open_bset(bset *b) { return open_bset_with(b, NULL); }
 
 static void close_bset(bset *b) {
     wai_set_destroy(b->set);
@@ -83,14 +85,15 @@ typedef struct result {
     char report[WAI_DISPATCH_REPORT_JSON_MAX];
 } result;
 
-static void decode(bset *b, const uint8_t *payload, size_t len, const wai_dispatch_options *opt,
-                   result *r) {
+static void decode_within(bset *b, const uint8_t *payload, size_t len,
+                          const wai_dispatch_options *opt, uint64_t max_memory, result *r) {
     memset(r, 0, sizeof *r);
     wai_decoder_config cfg;
     wai_decoder_config_default(&cfg);
     cfg.capability = CAP;
     cfg.set = b->set;
     cfg.dispatch = opt;
+    cfg.max_memory = max_memory;
     wai_decoder *d;
     if (!CHECK(wai_decoder_create(b->ctx, &cfg, &d) == WAI_ok)) {
         r->st = WAI_invalid_argument;
@@ -108,6 +111,11 @@ static void decode(bset *b, const uint8_t *payload, size_t len, const wai_dispat
     if (rep) wai_dispatch_report_json(rep, r->report, sizeof r->report, NULL);
     r->has_digest = wai_decoder_symbols_digest(d, r->digest);
     wai_decoder_destroy(d);
+}
+
+static void decode(bset *b, const uint8_t *payload, size_t len, const wai_dispatch_options *opt,
+                   result *r) {
+    decode_within(b, payload, len, opt, WAI_NO_MEMORY_LIMIT, r);
 }
 
 static void symbols_blake3(uint8_t out[32]) {
@@ -402,6 +410,67 @@ static void test_graph_built_once(void) {
     close_bset(&b);
 }
 
+/* The float path within max_memory (docs/neural-decodes.md): the graph
+ * (constants, activations) and the run's tensors get what the limit leaves
+ * beside the symbols and the picture; past it cost_over_limit, a constant
+ * refused before it is allocated, a kept graph held to each decode's limit. */
+static size_t g_largest;
+static void *noting_alloc(void *o, size_t n) {
+    (void)o;
+    if (n > g_largest) g_largest = n;
+    return malloc(n);
+}
+static void noting_free(void *o, void *p) {
+    (void)o;
+    free(p);
+}
+
+static void test_graph_within_memory(void) {
+    wai_settings st;
+    wai_settings_default(&st);
+    st.allocator = (wai_allocator){noting_alloc, noting_free, NULL};
+    bset b;
+    if (!open_bset_with(&b, &st)) return close_bset(&b);
+    wai_cost c;
+    if (!CHECK(wai_declared_cost_set(b.ctx, CAP, b.set, b.payload, b.len, &c) == WAI_ok))
+        return close_bset(&b);
+    /* The tiny set declares 4567 bytes a position (18 KB), under what its
+     * float graph holds (about 55 KB): at the declared limit the float path
+     * is over, with 1 MiB more it runs. */
+    const uint64_t declared = c.working_bytes;
+    result r;
+    decode(&b, b.payload, b.len, NULL, &r);
+    CHECK(r.st == WAI_ok && stats(&b).graphs == 1 && stats(&b).runs == 1);
+    decode_within(&b, b.payload, b.len, NULL, declared, &r);
+    /* The path ran (D9: a run's own status ends the choice), and said no. */
+    CHECK_MSG(r.st == WAI_cost_over_limit && !r.has_output &&
+                  strstr(r.report, "\"ran\": {\"unit\": \"cpu\", \"backend\": \"webnn\""),
+              "%s: %s", wai_status_name(r.st), r.report);
+    CHECK(stats(&b).graphs == 1 && stats(&b).runs == 1);
+    decode_within(&b, b.payload, b.len, NULL, declared + (1u << 20), &r);
+    CHECK(r.st == WAI_ok && stats(&b).graphs == 1 && stats(&b).runs == 2);
+    /* A program with a 16 MiB constant it never reads (a fill: a few bytes
+     * of description): refused with 8 MiB to spare before its buffer. */
+    char *at = strstr(b.program, "\"constants\": {");
+    if (!CHECK(at)) return close_bset(&b);
+    char tail[sizeof b.program];
+    snprintf(tail, sizeof tail, "%s", at + strlen("\"constants\": {"));
+    snprintf(at, sizeof b.program - (size_t)(at - b.program),
+             "\"constants\": {\"big\": {\"dataType\": \"float32\", \"shape\": [1, 1, 2048, "
+             "2048], \"data\": [0.5], \"fill\": true}, %s",
+             tail);
+    if (!make_set(&b, 7)) return close_bset(&b);
+    g_largest = 0;
+    decode_within(&b, b.payload, b.len, NULL, declared + (8u << 20), &r);
+    CHECK_MSG(r.st == WAI_cost_over_limit && g_largest < (1u << 20), "%s, largest %zu",
+              wai_status_name(r.st), g_largest);
+    CHECK(stats(&b).graphs == 1);
+    decode(&b, b.payload, b.len, NULL, &r);
+    CHECK_MSG(r.st == WAI_ok && g_largest >= (16u << 20) && stats(&b).graphs == 2,
+              "%s, largest %zu", wai_status_name(r.st), g_largest);
+    close_bset(&b);
+}
+
 /* ---- a backend of the test's own, plugged in --------------------------------- */
 
 typedef struct fake {
@@ -525,5 +594,6 @@ void suite_bmshj2018(void) {
     harness_run("bmshj2018_stream_refused", test_stream_refused);
     harness_run("bmshj2018_replicate_refused", test_replicate_refused);
     harness_run("bmshj2018_graph_built_once", test_graph_built_once);
+    harness_run("bmshj2018_graph_within_memory", test_graph_within_memory);
     harness_run("bmshj2018_plugged_backend", test_plugged_backend);
 }

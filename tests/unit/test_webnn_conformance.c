@@ -96,7 +96,8 @@ static int run_case(wai_ml_context *c, const wai_json_value *cs, char *why, size
     const char *names[8];
     for (size_t i = 0; i < n_out && i < 8; i++) wai_json_object_value_at(expected, i, &names[i], NULL);
     wai_ml_graph *g = NULL;
-    wai_status st = wai_ml_graph_from_description(c, cs, NULL, 0, NULL, 0, 0, names, n_out, &g);
+    wai_status st = wai_ml_graph_from_description(c, cs, NULL, 0, NULL, 0, 0, names, n_out, UINT64_MAX,
+                                                  &g);
     if (st != WAI_ok) {
         snprintf(why, why_size, "build: %s: %s", wai_status_name(st), wai_ml_error_message(c));
         return 0;

@@ -464,6 +464,38 @@ static void test_description_sizes(void) {
                   "description %zu: %s", i, wai_ml_error_message(ml));
         CHECK_MSG(largest < ((size_t)1 << 20), "description %zu asked for %zu bytes", i, largest);
     }
+    /* With a ceiling (a float decode's max_memory): a valid fill of 8 GB is
+     * cost_over_limit with nothing of it allocated; constants are counted
+     * as the graph holds them (float32), an inline one's bytes beside them
+     * while it is written out. */
+    static const char fill[] =
+        "{\"kind\": \"wai-webnn-graph/1\", \"constants\": {\"w\": {\"dataType\": \"float32\", "
+        "\"shape\": [2147483647], \"data\": [0.5], \"fill\": true}}, \"operators\": []}";
+    wai_ml_graph *g = NULL;
+    largest = 0;
+    CHECK(wai_ml_graph_from_json_within(ml, (const uint8_t *)fill, strlen(fill),
+                                        (const uint8_t *)weights, 12, NULL, 0, (uint64_t)1 << 26,
+                                        &g) == WAI_cost_over_limit &&
+          !g && strstr(wai_ml_error_message(ml), "past 67108864 bytes"));
+    CHECK_MSG(largest < ((size_t)1 << 20), "the fill asked for %zu bytes", largest);
+    /* Two in the file (3 floats each: 24 bytes held) and one inline float16
+     * (2 values: 8 bytes held, 4 written out): 36 bytes at most. Without an
+     * output the build is TypeError, after every constant is read. */
+    static const char three[] =
+        "{\"kind\": \"wai-webnn-graph/1\", \"constants\": {"
+        "\"a\": {\"dataType\": \"float32\", \"shape\": [3], \"offset\": 0}, "
+        "\"b\": {\"dataType\": \"float32\", \"shape\": [3], \"offset\": 0}, "
+        "\"h\": {\"dataType\": \"float16\", \"shape\": [2], \"data\": [1, 2]}}, "
+        "\"operators\": []}";
+    for (uint64_t limit = 34; limit <= 37; limit++) {
+        wai_status want = limit < 36 ? WAI_cost_over_limit : WAI_TypeError;
+        g = NULL;
+        wai_status got = wai_ml_graph_from_json_within(ml, (const uint8_t *)three, strlen(three),
+                                                       (const uint8_t *)weights, 12, NULL, 0,
+                                                       limit, &g);
+        CHECK_MSG(got == want && !g, "limit %llu: %s (%s)", (unsigned long long)limit,
+                  wai_status_name(got), wai_ml_error_message(ml));
+    }
     wai_ml_context_destroy(ml);
     wai_context_destroy(ctx);
 }
