@@ -4,6 +4,13 @@
  * sample becomes depends only on its residual, its vector and the previous
  * frame, so the bytes are the fast path's whichever thread makes them.
  *
+ * The reconstructing thread mostly waits: the chain is the slower half. It
+ * spins a little, then sleeps until the decoding thread says a chunk is
+ * ready (a condition variable, woken once a chunk at most), so on a machine
+ * with more threads than free cores it does not take the core the chain
+ * needs: spinning and yielding there, a fuzzer beside it held a decode to
+ * 1/25 of its speed.
+ *
  * No thread ever waits on work nobody holds: a chunk is claimed by exactly
  * one thread (a compare-and-swap on the claim counter) and only once it is
  * decoded; the decoding thread, when the ring is full, reconstructs the
@@ -18,6 +25,7 @@
  * in the chain's shadow (docs/performance.md, Issue 30). */
 #if defined(WAI_HAVE_PTHREAD)
 #define _POSIX_C_SOURCE 200809L /* sched_yield */
+#include <pthread.h>
 #include <sched.h>
 #endif
 #include <stdatomic.h>
@@ -57,6 +65,10 @@ static inline void spin_pause(unsigned *spins) {
 #endif
 }
 
+/* The reconstructing thread's wait for a decoded chunk, after this many
+ * pauses (a few microseconds: a chunk's chain takes a hundred or more). */
+#define SPINS_BEFORE_SLEEP 1024u
+
 typedef struct pipe {
     const wai_motion_frame *f;
     wai_recon_fn recon;          /* the level's segment loop (ops/cores.h) */
@@ -70,6 +82,12 @@ typedef struct pipe {
     atomic_uint claimed;         /* chunks taken for reconstruction */
     atomic_uint failed;          /* the stream ran out: no more chunks */
     atomic_uint done[PIPE_SLOTS]; /* per slot: 1 + the last chunk reconstructed there */
+#if defined(WAI_HAVE_PTHREAD)
+    /* The reconstructing thread asleep (sleeping 1) until ready() holds. */
+    pthread_mutex_t m;
+    pthread_cond_t ready;
+    atomic_uint sleeping;
+#endif
 } pipe;
 
 /* ---- reconstruction of one decoded chunk ---------------------------------- */
@@ -141,6 +159,37 @@ static int take_chunk(pipe *p) {
     return 1;
 }
 
+/* ---- the reconstructing thread's sleep ------------------------------------- */
+
+#if defined(WAI_HAVE_PTHREAD)
+/* Something for the reconstructing thread: a chunk decoded and unclaimed,
+ * or nothing left to wait for. Sequentially consistent, as the wake's
+ * loads and stores are: either the sleeper sees the new chunk (or the end)
+ * or the waker sees the sleeper, so no wake is lost. */
+static int ready(pipe *p) {
+    unsigned c = atomic_load(&p->claimed);
+    return c >= p->n_chunks || c < atomic_load(&p->produced) || atomic_load(&p->failed);
+}
+
+static void sleep_until_ready(pipe *p) {
+    pthread_mutex_lock(&p->m);
+    atomic_store(&p->sleeping, 1);
+    while (!ready(p)) pthread_cond_wait(&p->ready, &p->m);
+    atomic_store(&p->sleeping, 0);
+    pthread_mutex_unlock(&p->m);
+}
+
+/* After produced, failed or the last claim changed (each stored seq_cst). */
+static void wake(pipe *p) {
+    if (!atomic_load(&p->sleeping)) return;
+    pthread_mutex_lock(&p->m);
+    pthread_cond_broadcast(&p->ready);
+    pthread_mutex_unlock(&p->m);
+}
+#else
+static void wake(pipe *p) { (void)p; }
+#endif
+
 /* ---- the two shares ------------------------------------------------------- */
 
 static void produce(pipe *p) {
@@ -159,25 +208,44 @@ static void produce(pipe *p) {
         size_t n = (size_t)rows * p->row;
         for (size_t i = 0; i < n && !l.ran_out; i++)
             r[i] = narrow(wai_rans_local_decode(&l, p->d, f->table, f->offset));
-        if (!l.ran_out) atomic_store_explicit(&p->produced, k + 1, memory_order_release);
+        if (!l.ran_out) {
+            atomic_store(&p->produced, k + 1);
+            wake(p);
+        }
     }
     wai_rans_local_store(p->d, &l);
     if (l.ran_out) {
         p->status = WAI_stream_exhausted;
-        atomic_store_explicit(&p->failed, 1, memory_order_release);
+        atomic_store(&p->failed, 1);
+        wake(p);
         return;
     }
     while (take_chunk(p)) {
     }
+    wake(p); /* every chunk claimed: nothing left to wait for */
 }
 
 static void consume(pipe *p) {
     unsigned spins = 0;
     for (;;) {
         if (atomic_load_explicit(&p->claimed, memory_order_relaxed) >= p->n_chunks) return;
-        if (take_chunk(p)) continue;
+        if (take_chunk(p)) {
+            spins = 0;
+            continue;
+        }
         if (atomic_load_explicit(&p->failed, memory_order_acquire)) return;
+#if defined(WAI_HAVE_PTHREAD)
+        if (++spins < SPINS_BEFORE_SLEEP) {
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#endif
+            continue;
+        }
+        spins = 0;
+        sleep_until_ready(p);
+#else
         spin_pause(&spins);
+#endif
     }
 }
 
@@ -210,7 +278,23 @@ wai_status wai_decode_motion_frame_pipe(const wai_motion_frame *f, wai_rans_dec 
     atomic_init(&p.claimed, 0);
     atomic_init(&p.failed, 0);
     for (unsigned s = 0; s < PIPE_SLOTS; s++) atomic_init(&p.done[s], 0);
+#if defined(WAI_HAVE_PTHREAD)
+    atomic_init(&p.sleeping, 0);
+    if (pthread_mutex_init(&p.m, NULL) != 0) {
+        wai_free(a, ring);
+        return wai_decode_motion_frame_fast(f, d, out);
+    }
+    if (pthread_cond_init(&p.ready, NULL) != 0) {
+        pthread_mutex_destroy(&p.m);
+        wai_free(a, ring);
+        return wai_decode_motion_frame_fast(f, d, out);
+    }
+#endif
     wai_pool_run(pool, 2, share, &p);
+#if defined(WAI_HAVE_PTHREAD)
+    pthread_cond_destroy(&p.ready);
+    pthread_mutex_destroy(&p.m);
+#endif
     wai_free(a, ring);
     return p.status;
 }
