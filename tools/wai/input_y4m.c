@@ -4,10 +4,17 @@
  * converter, repeated chroma) and for gray; for 4:4:4 its generic scaler
  * rounds at 2^16 (input_yuv_to_rgb_q16: within 1 on smooth content); for odd
  * heights ffmpeg filters chroma (bicubic) where this reader repeats it, so
- * the difference there follows the chroma's detail. */
+ * the difference there follows the chroma's detail.
+ *
+ * Memory follows the file, not its header: a frame's buffer is made only
+ * where the file holds a frame's bytes, and the clip's for the frames it
+ * can hold (a regular file's size says how many; a pipe's grows by
+ * doubling). A 30-byte header of 8192 x 8192 allocates nothing. */
+#define _POSIX_C_SOURCE 200809L /* fileno, fstat */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "input.h"
@@ -36,6 +43,16 @@ void input_yuv_to_rgb_q16(int32_t y, int32_t u, int32_t v, uint8_t *rgb) {
     rgb[0] = sat(shr16(c + 104597 * v));
     rgb[1] = sat(shr16(c - 25675 * u - 53279 * v));
     rgb[2] = sat(shr16(c + 132201 * u));
+}
+
+/* The bytes after the read position of a regular file; -1 for a pipe or a
+ * terminal, whose length is not known. */
+static int64_t bytes_left(FILE *in) {
+    struct stat st;
+    long at = ftell(in);
+    if (at < 0 || fstat(fileno(in), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < at)
+        return -1;
+    return (int64_t)st.st_size - at;
 }
 
 void input_clip_free(input_clip *clip) {
@@ -156,8 +173,16 @@ int input_read_y4m(const char *path, input_clip *clip) {
     if (sub == SUB_MONO) cw = ch = 0;
     size_t luma = (size_t)w * h, chroma = (size_t)cw * ch;
     size_t frame_in = luma + 2 * chroma, frame_rgb = luma * 3;
-    planes = malloc(frame_in);
-    if (!planes) {
+    /* A frame is its "FRAME\n" line and its samples: a file with bytes but
+     * not a frame's is cut off before anything is allocated. */
+    const int64_t left = bytes_left(in);
+    const size_t per_frame = frame_in + 6;
+    if (left > 0 && (uint64_t)left < per_frame) {
+        fprintf(stderr, "wai encode: %s: frame 0 is cut off\n", path);
+        goto done;
+    }
+    planes = left == 0 ? NULL : malloc(frame_in);
+    if (!planes && left != 0) {
         fail(path, "out of memory");
         goto done;
     }
@@ -182,8 +207,12 @@ int input_read_y4m(const char *path, input_clip *clip) {
             goto done;
         }
         if (clip->n_frames == cap) {
+            /* The frames the file can hold (this one's already read), or
+             * twice as many as now; never past the cap. */
             size_t most = (size_t)(INPUT_MAX_BYTES / frame_rgb);
-            size_t grown_cap = cap ? (cap < most / 2 ? 2 * cap : most) : (most < 8 ? most : 8);
+            size_t fits = left > 0 ? (size_t)((uint64_t)left / per_frame) : 0;
+            size_t grown_cap = cap == 0 && fits > 0 ? fits : cap ? 2 * cap : 1;
+            if (grown_cap > most) grown_cap = most;
             uint8_t *grown = realloc(clip->rgb, grown_cap * frame_rgb);
             if (!grown) {
                 fail(path, "out of memory");
