@@ -95,6 +95,15 @@ y4m(d + '/f420', 9, 7, '420', 3, '420paldv')
 y4m(d + '/gmono', 12, 10, 'mono', 2, 'mono')
 y4m(d + '/one', 7, 5, '420', 1, '420')
 pngs(d + '/p', 13, 9, 4)
+# A header claiming 4728 x 4728 (64 MB of RGB) over a few bytes of deflate,
+# and 1024 x 1024 of zeros at zlib's best (about 1024:1, inside deflate's
+# 1032:1): the first cannot be held in its file, the second can.
+def png_raw(path, w, h, idat):
+    def chunk(t, dd): return struct.pack('>I', len(dd)) + t + dd + struct.pack('>I', zlib.crc32(t + dd) & 0xffffffff)
+    open(path, 'wb').write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 2, 0, 0, 0))
+                           + chunk(b'IDAT', idat) + chunk(b'IEND', b''))
+png_raw(d + '/huge.png', 4728, 4728, zlib.compress(b'\x00' * 10))
+png_raw(d + '/zeros.png', 1024, 1024, zlib.compress(b''.join(b'\x00' * 3073 for _ in range(1024)), 9))
 EOF
 python3 "$TMP/gen.py" "$TMP" || { echo "generator failed"; echo "0 passed, 1 failed"; exit 1; }
 
@@ -132,6 +141,14 @@ lossless "a420 sad search" "$TMP/a420.sha" -- --sad-search --half-pel --block 4 
 if [ "$(od -An -tu1 -j5 -N1 "$TMP/one.wiv1" | tr -d ' ')" = 1 ] &&
    [ "$(od -An -tu4 -j20 -N4 "$TMP/one.wiv1" | tr -d ' ')" = 1 ]; then ok; else fail "one frame: header"; fi
 
+# Where no block over 40 MB can be had: an address-space limit, or
+# AddressSanitizer's own (which cannot start under one).
+if grep -qa __asan_init "$WAI"; then
+    small=(env "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}max_allocation_size_mb=40:allocator_may_return_null=1")
+else
+    small=(bash -c 'ulimit -v 50000 && exec "$@"' -)
+fi
+
 # --- PNG input (when this build reads PNG) -----------------------------------
 "$WAI" encode -y --capability wai.video.int_motion "$TMP"/p0.png -o "$TMP/p.wiv1" >"$TMP/out" 2>"$TMP/err"
 if grep -q "reads no PNG" "$TMP/err"; then
@@ -142,6 +159,12 @@ else
     lossless "png half-pel" "$TMP/p.sha" -- --half-pel --block 5 "$TMP"/p0.png "$TMP"/p1.png "$TMP"/p2.png "$TMP"/p3.png
     printf 'not a png' >"$TMP/bad.png"
     expect_exit 2 "png: not a PNG" -- "$WAI" encode -y --capability wai.video.int_motion "$TMP/bad.png" -o "$TMP/x.wiv1"
+    # A picture its file cannot hold is refused before its buffer (it was
+    # out of memory where 64 MB could not be had).
+    expect_exit 2 "png: a header its file cannot hold" -- \
+        "${small[@]}" "$WAI" encode -y --capability wai.video.int_motion "$TMP/huge.png" -o "$TMP/x.wiv1"
+    expect_contains "png: a header its file cannot hold, the message" "cannot be held in the file" "$TMP/err"
+    expect_exit 0 "png: 1024:1 zeros" -- "$WAI" encode -y --quiet --capability wai.video.int_motion "$TMP/zeros.png" -o "$TMP/x.wiv1"
 fi
 
 # --- q > 1: the reported PSNR and SSE are those of the decode -----------------
@@ -233,14 +256,7 @@ printf 'YUV4MPEG2 W2 H2\n' >"$TMP/empty.y4m"
 expect_exit 2 "y4m: no frames" -- "${E[@]}" "$TMP/empty.y4m" -o "$TMP/x.wiv1"
 # Memory follows the file, not the header: a 4728 x 4728 4:4:4 header (64 MB
 # a frame) over 3 bytes of samples is cut off with no frame buffer made, so
-# it says so where no block over 40 MB can be had (it was out of memory):
-# an address-space limit, or AddressSanitizer's own (which cannot start
-# under one).
-if grep -qa __asan_init "$WAI"; then
-    small=(env "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}max_allocation_size_mb=40:allocator_may_return_null=1")
-else
-    small=(bash -c 'ulimit -v 50000 && exec "$@"' -)
-fi
+# it says so where no block over 40 MB can be had (it was out of memory).
 printf 'YUV4MPEG2 W4728 H4728 C444\nFRAME\nabc' >"$TMP/huge_cut.y4m"
 expect_exit 2 "y4m: a huge frame cut off, nothing allocated" -- \
     "${small[@]}" "${E[@]}" "$TMP/huge_cut.y4m" -o "$TMP/x.wiv1"

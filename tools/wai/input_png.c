@@ -1,7 +1,12 @@
 /* PNG input for `wai encode`: one file per frame, through libpng when the
- * build found it (WAI_HAVE_PNG). */
+ * build found it (WAI_HAVE_PNG). A picture's buffer is made only for a size
+ * the file could hold: deflate packs at most 1032 bytes into one, so a
+ * header claiming more samples than that allows is refused before the
+ * buffer (a 70-byte PNG claiming 4728 x 4728 asked for 64 MB). */
+#define _POSIX_C_SOURCE 200809L /* fileno, fstat */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "input.h"
 
@@ -40,6 +45,17 @@ static int read_png(png_job *j) {
     if ((uint64_t)w * h * 3 > ((uint64_t)1 << 26)) {
         j->why = "a frame of more than 2^26 samples: larger than a WIV1 frame may be";
         j->too_large = 1;
+        return -1;
+    }
+    /* The filtered rows deflate must produce: a filter byte and the row's
+     * packed samples each (an interlaced picture's passes need more). */
+    int channels = png_get_channels(j->png, j->info);
+    uint64_t packed = (uint64_t)h * (1 + ((uint64_t)w * (uint64_t)(depth * channels) + 7) / 8);
+    struct stat st;
+    if (fstat(fileno(j->f), &st) == 0 && S_ISREG(st.st_mode) &&
+        (uint64_t)st.st_size * 1032 < packed) {
+        j->why = "the header's picture cannot be held in the file (deflate packs at most "
+                 "1032:1)";
         return -1;
     }
     if (type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(j->png);
