@@ -50,8 +50,9 @@ wai_status wai_steps_limits(wai_job *j, uint64_t max_cost, uint64_t max_memory,
                             wai_cost *cost) {
     if (cost) *cost = j->cost;
     if (!wai_cost_within(&j->cost, max_cost, max_memory)) return WAI_cost_over_limit;
-    /* A float program's memory is its graph's, which no header declares:
-     * the backend holds it to what the symbols and the picture leave. */
+    /* What a latent's program holds (a graph of its own, on a backend)
+     * no header declares: the backend holds it to what the symbols and
+     * the picture leave. */
     wai_latent_job *l = &j->latent;
     const uint64_t held = wai_sat_add(
         wai_sat_mul(4, wai_sat_mul3(l->channels, l->height, l->width)),
