@@ -51,10 +51,16 @@ static inline int16_t narrow(int32_t r) {
  * cores) does not hold the core it needs. */
 #define SPINS_BEFORE_YIELD 4096u
 
-static inline void spin_pause(unsigned *spins) {
+/* The CPU's spin-wait hint, where it has one: it eases the pipeline and the
+ * sibling hyperthread while the loop waits. */
+static inline void cpu_pause(void) {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
 #endif
+}
+
+static inline void spin_pause(unsigned *spins) {
+    cpu_pause();
 #if defined(WAI_HAVE_PTHREAD)
     if (++*spins >= SPINS_BEFORE_YIELD) {
         *spins = 0;
@@ -236,9 +242,7 @@ static void consume(pipe *p) {
         if (atomic_load_explicit(&p->failed, memory_order_acquire)) return;
 #if defined(WAI_HAVE_PTHREAD)
         if (++spins < SPINS_BEFORE_SLEEP) {
-#if defined(__x86_64__) || defined(__i386__)
-            __builtin_ia32_pause();
-#endif
+            cpu_pause();
             continue;
         }
         spins = 0;

@@ -2,7 +2,7 @@
  * build found it (WAI_HAVE_PNG). A picture's buffer is made only for a size
  * the file could hold: deflate packs at most 1032 bytes into one, so a
  * header claiming more samples than that allows is refused before the
- * buffer (a 70-byte PNG claiming 4728 x 4728 asked for 64 MB). */
+ * buffer (a 68-byte PNG claiming 4728 x 4728 asked for 64 MB). */
 #define _POSIX_C_SOURCE 200809L /* fileno, fstat */
 #include <stdlib.h>
 #include <string.h>
