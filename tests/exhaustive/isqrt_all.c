@@ -3,7 +3,8 @@
  * root (r grows by one where (r + 1)² <= n): the seeded root of
  * docs/integer-operators.md, "The root from a seed", checked on its whole
  * domain. With beta = 0, gf = 0, x = 2^12 and afrac = 12 the value is
- * isqrt(sum). About 15 s a level in Release. Prints "N passed, N failed". */
+ * isqrt(sum). About 15 s a level in Release. Prints "N passed, N failed",
+ * with ", 1 skipped" on a CPU whose levels all use the portable loop. */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -38,6 +39,13 @@ int main(void) {
         printf("level %d: every n below 2^32, %llu roots wrong\n", isa, (unsigned long long)wrong);
         if (wrong) failed++;
         else passed++;
+    }
+    /* The seeded root is AVX-512's: a CPU without it has no loop of its own
+     * to check, and says so rather than passing with nothing run. */
+    if (ndone == 0) {
+        printf("no level of this CPU has its own inverse GDN value loop\n");
+        printf("0 passed, 0 failed, 1 skipped\n");
+        return 0;
     }
     printf("%d passed, %d failed\n", passed, failed);
     return failed != 0;
