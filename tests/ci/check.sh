@@ -357,7 +357,7 @@ main() {
     else
         echo "all steps passed"
     fi
-    ((TOTAL_SKIPPED == 0)) || echo "$TOTAL_SKIPPED skipped (a library this machine's build lacks)"
+    ((TOTAL_SKIPPED == 0)) || echo "$TOTAL_SKIPPED skipped (what this machine lacks: a library, a CPU level, a GPU adapter)"
     echo "$TOTAL_PASSED passed, $TOTAL_FAILED failed"
     ((TOTAL_FAILED == 0))
 }

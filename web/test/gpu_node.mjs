@@ -8,7 +8,7 @@
 //
 //   node web/test/gpu_node.mjs WAI.WASM NODE_MODULES
 //
-// Ends with "N passed, N failed".
+// Ends with "N passed, N failed" (", 1 skipped" after a skip line).
 import { createHash } from "node:crypto";
 import { readFileSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -24,8 +24,9 @@ if (!modulesArg) {
 }
 let passed = 0, failed = 0;
 const check = (ok, what) => (ok ? passed++ : (failed++, console.log(`FAIL ${what}`)));
+let skipped = 0;
 const done = () => {
-  console.log(`${passed} passed, ${failed} failed`);
+  console.log(`${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
   process.exit(failed ? 1 : 0);
 };
 
@@ -44,6 +45,7 @@ if (!why && typeof WebAssembly.Suspending !== "function")
   why = `node ${process.version} has no JSPI (WebAssembly.Suspending)`;
 if (why) {
   console.log(`skip: the gpu/wgsl/integer path in node: ${why}`);
+  skipped = 1;
   done();
 }
 
