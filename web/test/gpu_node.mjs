@@ -24,8 +24,7 @@ if (!modulesArg) {
 }
 let passed = 0, failed = 0;
 const check = (ok, what) => (ok ? passed++ : (failed++, console.log(`FAIL ${what}`)));
-let skipped = 0;
-const done = () => {
+const done = (skipped = 0) => {
   console.log(`${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
   process.exit(failed ? 1 : 0);
 };
@@ -45,8 +44,7 @@ if (!why && typeof WebAssembly.Suspending !== "function")
   why = `node ${process.version} has no JSPI (WebAssembly.Suspending)`;
 if (why) {
   console.log(`skip: the gpu/wgsl/integer path in node: ${why}`);
-  skipped = 1;
-  done();
+  done(1);
 }
 
 const wai = await createWai({ wasm: readFileSync(resolve(wasmArg)), gpu });
