@@ -139,15 +139,19 @@ run_queue() {
     QUEUE_CMDS=()
 }
 
-# unit_tests NAME ARCH DIR: the unit test binary of a build, run for ARCH.
+# unit_tests NAME ARCH DIR: queues the unit test binary of a build, run for
+# ARCH, as JOBS shards (NAME-1ofN ...) that run_queue runs side by side.
 unit_tests() {
-    local name="$1" arch="$2" dir="$3" prog
+    local name="$1" arch="$2" dir="$3" prog k
     if ! prog="$(find_program "$dir" wai_unit_tests)"; then
         echo "  FAIL $name: wai_unit_tests not found in $dir"
         count "$name" 0 1
         return
     fi
-    run_test "$name" bash "$WAI_REPO/tests/ci/run-arch.sh" "$arch" "$prog" --data "$WAI_REPO/tests"
+    for ((k = 0; k < JOBS; k++)); do
+        queue_test "$name-$((k + 1))of$JOBS" bash "$WAI_REPO/tests/ci/run-arch.sh" "$arch" "$prog" \
+            --data "$WAI_REPO/tests" --shard "$k/$JOBS"
+    done
 }
 
 # tool_tests NAME DIR: queues every tests/tool/*.sh against the build's `wai`.
@@ -190,6 +194,7 @@ main() {
     WAI_I386_RUNNER="$(i386_runner)"
     export WAI_I386_RUNNER
     echo "i386 programs run: $WAI_I386_RUNNER"
+    wasi_node_probe
 
     section "float check, the API's names, the layers"
     run_test float-check bash "$WAI_REPO/tests/ci/check-no-float.sh"
@@ -281,16 +286,19 @@ main() {
     if build i386 -DCMAKE_TOOLCHAIN_FILE="$WAI_REPO/cmake/toolchains/i386.cmake" \
         -DWAI_BUILD_BENCH=OFF; then
         unit_tests unit-i386 i386 "$CI/i386"
+        run_queue
     else xarch_ok=0; fi
 
     if build aarch64 -DCMAKE_TOOLCHAIN_FILE="$WAI_REPO/cmake/toolchains/aarch64-linux-gnu-clang.cmake" \
         -DWAI_BUILD_BENCH=OFF; then
         unit_tests unit-aarch64 aarch64 "$CI/aarch64"
+        run_queue
     else xarch_ok=0; fi
 
     if build wasm32 -DCMAKE_TOOLCHAIN_FILE="$WAI_REPO/cmake/toolchains/wasm32-wasi.cmake" \
         -DWASI_SYSROOT="$(wasi_sysroot)" -DWAI_BUILD_BENCH=OFF; then
         unit_tests unit-wasm32 wasm32 "$CI/wasm32"
+        run_queue
         # The JavaScript package over the same build's WebAssembly module:
         # the corpus in node, and npm pack installed into an empty folder.
         run_test web-node node "$WAI_REPO/web/test/corpus.mjs" "$CI/wasm32/web/wai.wasm"

@@ -6,12 +6,23 @@ WAI_REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)"
 
 # node flags for WASI: older nodes (Debian 12's 18.x) may want the flag,
 # newer ones accept it as a no-op; --no-warnings keeps the
-# "WASI is experimental" line out of the output.
-wasi_node_cmd() {
-    local flags=(--no-warnings)
-    if node --experimental-wasi-unstable-preview1 -e 0 >/dev/null 2>&1; then
-        flags+=(--experimental-wasi-unstable-preview1)
+# "WASI is experimental" line out of the output. The probe is a node start
+# of its own: wasi_node_probe runs it once and exports the answer
+# (WAI_WASI_NODE_FLAG), so the hundreds of runs after it do not repeat it.
+wasi_node_probe() {
+    if [[ -z "${WAI_WASI_NODE_FLAG+set}" ]]; then
+        WAI_WASI_NODE_FLAG=""
+        if node --experimental-wasi-unstable-preview1 -e 0 >/dev/null 2>&1; then
+            WAI_WASI_NODE_FLAG=--experimental-wasi-unstable-preview1
+        fi
+        export WAI_WASI_NODE_FLAG
     fi
+}
+
+wasi_node_cmd() {
+    wasi_node_probe
+    local flags=(--no-warnings)
+    [[ -z "$WAI_WASI_NODE_FLAG" ]] || flags+=("$WAI_WASI_NODE_FLAG")
     printf '%s\n' node "${flags[@]}" "$WAI_REPO/tests/ci/run-wasi.mjs"
 }
 

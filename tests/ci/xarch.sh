@@ -20,6 +20,7 @@ outdir="$(cd "$outdir" && pwd -P)"
 
 WAI_I386_RUNNER="$(i386_runner)"   # probe once, not per program run
 export WAI_I386_RUNNER
+wasi_node_probe
 CORPUS_INDEX="$WAI_REPO/tests/corpus/index.txt"
 
 # record_digest ARCH DIR OUT: (a), followed by the exit status.

@@ -8,8 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const char *g_filter;
+static unsigned g_shard, g_shards = 1; /* --shard K/N: this run takes K of N */
+static unsigned g_taken;               /* tests the filter took so far */
+static int g_times;                    /* --times: each test's milliseconds */
+static int g_together, g_group_dealt, g_group_takes; /* harness_together */
 static const char *g_data = "tests";
 static int g_failed_checks;
 static int g_passed, g_failed;
@@ -49,11 +54,35 @@ static int filter_takes(const char *name) {
     }
 }
 
-void harness_run(const char *name, wai_test_fn fn) {
-    if (!filter_takes(name)) return;
+static long long now_ms(void) {
+    struct timespec ts;
+    if (!timespec_get(&ts, TIME_UTC)) return 0;
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void harness_together(int on) {
+    g_together = on;
+    g_group_dealt = 0;
+}
+
+/* Whether this run takes the test `name`: the filter's, then the shard's
+ * say. Shards deal the filtered tests round-robin, a group as one. */
+static int run_takes(const char *name) {
+    if (!filter_takes(name)) return 0;
+    if (g_together && g_group_dealt) return g_group_takes;
+    const int takes = g_taken++ % g_shards == g_shard;
+    if (g_together) g_group_dealt = 1, g_group_takes = takes;
+    return takes;
+}
+
+static void begin(const char *name, int *before, long long *start) {
     g_current = name;
-    int before = g_failed_checks;
-    fn();
+    *before = g_failed_checks;
+    *start = g_times ? now_ms() : 0;
+}
+
+static void end(int before, long long start) {
+    if (g_times) printf("time %s %lld ms\n", g_current, now_ms() - start);
     if (g_failed_checks == before) {
         g_passed++;
     } else {
@@ -61,6 +90,28 @@ void harness_run(const char *name, wai_test_fn fn) {
     }
     g_current = NULL;
     fflush(stdout);
+}
+
+void harness_run(const char *name, wai_test_fn fn) {
+    int before;
+    long long start;
+    if (!run_takes(name)) return;
+    begin(name, &before, &start);
+    fn();
+    end(before, start);
+}
+
+void harness_run_parts(const char *name, unsigned parts, wai_test_part_fn fn) {
+    for (unsigned k = 0; k < parts; k++) {
+        char part_name[128];
+        int before;
+        long long start;
+        snprintf(part_name, sizeof part_name, "%s/%u", name, k);
+        if (!run_takes(part_name)) continue;
+        begin(part_name, &before, &start);
+        fn(k, parts);
+        end(before, start);
+    }
 }
 
 const char *harness_data_dir(void) { return g_data; }
@@ -129,21 +180,38 @@ wai_allocator harness_allocator(harness_alloc *h) {
     return a;
 }
 
+#define GOLDEN_GAMMA 0x9E3779B97F4A7C15ull
+
 uint64_t harness_rand(uint64_t *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    uint64_t z = (*state += GOLDEN_GAMMA);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
+}
+
+uint64_t harness_stream(uint64_t seed, unsigned k) {
+    return seed + ((uint64_t)k << 32) * GOLDEN_GAMMA;
+}
+
+static int usage(const char *argv0) {
+    fprintf(stderr,
+            "usage: %s [--data TESTS_DIR] [--filter SUBSTRING[,SUBSTRING...]]\n"
+            "       [--shard K/N] [--times]\n",
+            argv0);
+    return 2;
 }
 
 int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--data") == 0 && i + 1 < argc) g_data = argv[++i];
         else if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) g_filter = argv[++i];
-        else {
-            fprintf(stderr, "usage: %s [--data TESTS_DIR] [--filter SUBSTRING[,SUBSTRING...]]\n", argv[0]);
-            return 2;
-        }
+        else if (strcmp(argv[i], "--shard") == 0 && i + 1 < argc) {
+            char tail;
+            if (sscanf(argv[++i], "%u/%u%c", &g_shard, &g_shards, &tail) != 2 || g_shards == 0 ||
+                g_shard >= g_shards)
+                return usage(argv[0]);
+        } else if (strcmp(argv[i], "--times") == 0) g_times = 1;
+        else return usage(argv[0]);
     }
     suite_status();
     suite_reader();

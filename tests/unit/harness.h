@@ -1,6 +1,8 @@
 /* A small test harness: a test is a function; it passes when none of its
  * CHECKs failed. The runner prints one line per failure and closes with
- * "N passed, N failed". */
+ * "N passed, N failed". --shard K/N runs the Kth of every N tests the filter
+ * takes (CI runs a binary's shards side by side); --times prints each test's
+ * milliseconds, to find what makes a run slow. */
 #ifndef WAI_TESTS_HARNESS_H
 #define WAI_TESTS_HARNESS_H
 
@@ -13,6 +15,17 @@ typedef void (*wai_test_fn)(void);
 
 /* Runs fn as the test `name` unless the command line's filter excludes it. */
 void harness_run(const char *name, wai_test_fn fn);
+
+/* A test too long to sit whole in one shard, cut into parts: runs
+ * fn(part, parts) as the test "name/part" for each part below parts. Each
+ * part is dealt to a shard on its own, so a run's shards stay even. */
+typedef void (*wai_test_part_fn)(unsigned part, unsigned parts);
+void harness_run_parts(const char *name, unsigned parts, wai_test_part_fn fn);
+
+/* Between harness_together(1) and harness_together(0), a suite's tests are
+ * dealt to one shard as a whole: for a test that checks what the tests
+ * before it counted. */
+void harness_together(int on);
 
 /* Records a check; returns ok so callers can stop early on failure. */
 int harness_check(int ok, const char *expr, const char *file, int line);
@@ -32,6 +45,11 @@ uint8_t *harness_read_file(const char *relpath, size_t *len);
 /* A deterministic PRNG (splitmix64) so every architecture tests the same
  * "random" inputs. */
 uint64_t harness_rand(uint64_t *state);
+
+/* The state from which harness_rand draws stream k of seed: its sequence
+ * from the (k·2^32)th draw on. Streams never overlap, so a test's parts
+ * each take one and none depends on another having run first. */
+uint64_t harness_stream(uint64_t seed, unsigned k);
 
 /* An allocator for allocation-failure tests: it counts calls, live blocks
  * and bytes, and fails the call numbered fail_at (1-based; 0 fails none). */

@@ -15,18 +15,17 @@
 #include "harness.h"
 
 /* Seeded spellings drawn; with the nudges of the long ones, over 10^6
- * are checked (the test says how many). */
+ * are checked (each part says how many). */
 #define SPELLINGS 560000
+#define SPELLING_PARTS 8
 
-static uint64_t rng_state = 0x646563696d616c33u;
+#define RNG_SEED 0x646563696d616c33u
+static uint64_t rng_state = RNG_SEED;
 
-static uint64_t rnd(void) {
-    /* splitmix64 */
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
+/* Each part of a test draws from its own stream (harness_stream). */
+static void rng_at_stream(unsigned k) { rng_state = harness_stream(RNG_SEED, k); }
+
+static uint64_t rnd(void) { return harness_rand(&rng_state); }
 
 static uint64_t d2u(double d) {
     uint64_t u;
@@ -197,10 +196,11 @@ static float random_float(void) {
     }
 }
 
-static void test_random_spellings(void) {
+static void test_random_spellings(unsigned part, unsigned parts) {
     static char s[1600], t[1700];
     n_checked = n_bad = 0;
-    for (int i = 0; i < SPELLINGS; i++) {
+    rng_at_stream(part);
+    for (unsigned i = 0; i < SPELLINGS / parts; i++) {
         const unsigned kind = (unsigned)(rnd() % 10);
         if (kind <= 2) {
             /* a float, shortest round-trip and shorter forms */
@@ -256,7 +256,7 @@ static void test_random_spellings(void) {
         }
     }
     CHECK_MSG(n_bad == 0, "%d of %d spellings disagree with strtod", n_bad, n_checked);
-    CHECK_MSG(n_checked >= 1000000, "only %d spellings", n_checked);
+    CHECK_MSG(n_checked >= 1000000 / (int)parts, "only %d spellings", n_checked);
     printf("decimal32: %d spellings checked against strtod\n", n_checked);
 }
 
@@ -358,13 +358,15 @@ static int sig_digits(const char *s) {
 /* The export's spelling of a range (§10): the shortest decimal whose
  * binary64 is the binary32 widened. Held to printf's %.*e shortest search
  * with strtod, and read back by the exact reader. */
-static void test_shortest(void) {
+static void test_shortest(unsigned part, unsigned parts) {
     int bad = 0, n = 0;
     static const uint32_t named[] = {0x00000000u, 0x80000000u, 0x3f800000u, 0x3dcccccdu, 0x00000001u,
                                      0x007fffffu, 0x00800000u, 0x7f7fffffu, 0xff7fffffu, 0x4b800000u,
                                      0x5d800000u, 0x60ad78ecu, 0x3eaaaaabu, 0x42c80000u};
-    for (int i = 0; i < 60000 + (int)(sizeof named / sizeof named[0]); i++) {
-        uint32_t bits = i < (int)(sizeof named / sizeof named[0]) ? named[i] : (uint32_t)rnd();
+    const int n_named = part == 0 ? (int)(sizeof named / sizeof named[0]) : 0;
+    rng_at_stream(SPELLING_PARTS + part);
+    for (int i = 0; i < 60000 / (int)parts + n_named; i++) {
+        uint32_t bits = i < n_named ? named[i] : (uint32_t)rnd();
         if (((bits >> 23) & 0xff) == 0xff) continue;
         float f;
         memcpy(&f, &bits, 4);
@@ -387,7 +389,7 @@ static void test_shortest(void) {
 }
 
 void suite_decimal32(void) {
-    harness_run("decimal32_shortest", test_shortest);
+    harness_run_parts("decimal32_shortest", 4, test_shortest);
     harness_run("decimal32_named_cases", test_named_cases);
-    harness_run("decimal32_random_spellings", test_random_spellings);
+    harness_run_parts("decimal32_random_spellings", SPELLING_PARTS, test_random_spellings);
 }

@@ -761,6 +761,8 @@ static void test_coverage(void) {
 }
 
 void suite_layers_diff(void) {
+    /* layers_diff/coverage checks what the others counted: one shard. */
+    harness_together(1);
     harness_run("layers_diff/conv2d_random", test_conv2d_random);
     harness_run("layers_diff/conv_t2d_random", test_conv_t2d_random);
     harness_run("layers_diff/conv_t1d_random", test_conv_t1d_random);
@@ -775,4 +777,5 @@ void suite_layers_diff(void) {
     harness_run("layers_diff/networks_every_isa", test_networks_every_isa);
     harness_run("layers_diff/thread_shapes", test_thread_shapes);
     harness_run("layers_diff/coverage", test_coverage);
+    harness_together(0);
 }

@@ -3,16 +3,18 @@
 // 127.0.0.1, a secure context), the module's decodes waiting on the GPU
 // through JSPI.
 //
-//   node web/test/gpu_browser.mjs WAI.WASM WAI NODE_MODULES [--only PATTERN]
+//   node web/test/gpu_browser.mjs WAI.WASM WAI NODE_MODULES [--only PATTERN] [--full]
 //
 //   - every decode case of tests/corpus/index.txt decodes through
 //     decodeAsync (a frame form's payloads through one GPU decoder's
 //     sendAsync) to the status and output SHA-256s the native decoder
 //     gives, and every neural integer case that decodes reports
 //     gpu/wgsl/integer as the path that ran;
-//   - the shipped examples (hello.wih1, the hyperprior photographs) decode
-//     to the native tool's bytes on the GPU, with their timings (SwiftShader:
-//     functional figures only), and so does a keyframe-1 clip
+//   - the shipped examples (hello.wih1, a hyperprior photograph; with
+//     --full both photographs, the second one of the same set and twice the
+//     size, about two minutes on SwiftShader) decode to the native tool's
+//     bytes on the GPU, with their timings (SwiftShader: functional figures
+//     only), and so does a keyframe-1 clip
 //     (wai.video.int_hyper) the native tool codes from hello.wiv1;
 //   - tensors past the device's buffers are tiled: every neural case
 //     through a device whose tensors are all in chunks of 509 elements,
@@ -36,7 +38,7 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const args = process.argv.slice(2);
 const [wasmArg, waiArg, modulesArg] = args;
 if (!modulesArg) {
-  console.error("usage: node web/test/gpu_browser.mjs WAI.WASM WAI NODE_MODULES [--only PATTERN]");
+  console.error("usage: node web/test/gpu_browser.mjs WAI.WASM WAI NODE_MODULES [--only PATTERN] [--full]");
   process.exit(2);
 }
 const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : null;
@@ -164,8 +166,8 @@ try {
 
   // The shipped examples against the native tool.
   const examples = only ? [] : [["examples/hello.wih1", "examples/hello_set"],
-    ["examples/hyperprior/chelsea.wih1", "examples/hyperprior/sets/q3"],
-    ["examples/hyperprior/coffee.wih1", "examples/hyperprior/sets/q3"]];
+    ["examples/hyperprior/chelsea.wih1", "examples/hyperprior/sets/q3"]];
+  if (!only && args.includes("--full")) examples.push(["examples/hyperprior/coffee.wih1", "examples/hyperprior/sets/q3"]);
   for (const [file, set] of examples) {
     const want = sha(execFileSync(wai, ["decode", "--set", join(repo, set), join(repo, file), "-o", "-",
       "--format", "rgb"], { maxBuffer: 1 << 28 }));
