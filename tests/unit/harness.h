@@ -13,7 +13,8 @@
 
 typedef void (*wai_test_fn)(void);
 
-/* Runs fn as the test `name` unless the command line's filter excludes it. */
+/* Runs fn as the test `name` unless the command line's filter or shard leaves
+ * it out. */
 void harness_run(const char *name, wai_test_fn fn);
 
 /* A test too long to sit whole in one shard, cut into parts: runs
