@@ -148,8 +148,8 @@ unit_tests() {
         count "$name" 0 1
         return
     fi
-    for ((k = 0; k < JOBS; k++)); do
-        queue_test "$name-$((k + 1))of$JOBS" bash "$WAI_REPO/tests/ci/run-arch.sh" "$arch" "$prog" \
+    for ((k = 1; k <= JOBS; k++)); do
+        queue_test "$name-${k}of$JOBS" bash "$WAI_REPO/tests/ci/run-arch.sh" "$arch" "$prog" \
             --data "$WAI_REPO/tests" --shard "$k/$JOBS"
     done
 }

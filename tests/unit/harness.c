@@ -11,7 +11,7 @@
 #include <time.h>
 
 static const char *g_filter;
-static unsigned g_shard, g_shards = 1; /* --shard K/N: this run takes K of N */
+static unsigned g_shard, g_shards = 1; /* --shard K/N, held as K-1 and N */
 static unsigned g_taken;               /* tests the filter took so far */
 static int g_times;                    /* --times: each test's milliseconds */
 static int g_together, g_group_dealt, g_group_takes; /* harness_together */
@@ -75,14 +75,16 @@ static int run_takes(const char *name) {
     return takes;
 }
 
-static void begin(const char *name, int *before, long long *start) {
+/* Runs one test that the run takes: fn(), or part_fn(part, parts) for a
+ * part, counted and (with --times) timed under `name`. */
+static void run_one(const char *name, wai_test_fn fn, wai_test_part_fn part_fn, unsigned part,
+                    unsigned parts) {
+    const int before = g_failed_checks;
+    const long long start = g_times ? now_ms() : 0;
     g_current = name;
-    *before = g_failed_checks;
-    *start = g_times ? now_ms() : 0;
-}
-
-static void end(int before, long long start) {
-    if (g_times) printf("time %s %lld ms\n", g_current, now_ms() - start);
+    if (fn) fn();
+    else part_fn(part, parts);
+    if (g_times) printf("time %s %lld ms\n", name, now_ms() - start);
     if (g_failed_checks == before) {
         g_passed++;
     } else {
@@ -93,24 +95,14 @@ static void end(int before, long long start) {
 }
 
 void harness_run(const char *name, wai_test_fn fn) {
-    int before;
-    long long start;
-    if (!run_takes(name)) return;
-    begin(name, &before, &start);
-    fn();
-    end(before, start);
+    if (run_takes(name)) run_one(name, fn, NULL, 0, 1);
 }
 
 void harness_run_parts(const char *name, unsigned parts, wai_test_part_fn fn) {
     for (unsigned k = 0; k < parts; k++) {
         char part_name[128];
-        int before;
-        long long start;
         snprintf(part_name, sizeof part_name, "%s/%u", name, k);
-        if (!run_takes(part_name)) continue;
-        begin(part_name, &before, &start);
-        fn(k, parts);
-        end(before, start);
+        if (run_takes(part_name)) run_one(part_name, NULL, fn, k, parts);
     }
 }
 
@@ -196,7 +188,7 @@ uint64_t harness_stream(uint64_t seed, unsigned k) {
 static int usage(const char *argv0) {
     fprintf(stderr,
             "usage: %s [--data TESTS_DIR] [--filter SUBSTRING[,SUBSTRING...]]\n"
-            "       [--shard K/N] [--times]\n",
+            "       [--shard K/N (K from 1 to N)] [--times]\n",
             argv0);
     return 2;
 }
@@ -207,9 +199,11 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) g_filter = argv[++i];
         else if (strcmp(argv[i], "--shard") == 0 && i + 1 < argc) {
             char tail;
-            if (sscanf(argv[++i], "%u/%u%c", &g_shard, &g_shards, &tail) != 2 || g_shards == 0 ||
-                g_shard >= g_shards)
+            unsigned k;
+            /* K counts from 1, as CI's step names (unit-gcc-1of2) do. */
+            if (sscanf(argv[++i], "%u/%u%c", &k, &g_shards, &tail) != 2 || k == 0 || k > g_shards)
                 return usage(argv[0]);
+            g_shard = k - 1;
         } else if (strcmp(argv[i], "--times") == 0) g_times = 1;
         else return usage(argv[0]);
     }

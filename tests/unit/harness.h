@@ -1,6 +1,6 @@
 /* A small test harness: a test is a function; it passes when none of its
  * CHECKs failed. The runner prints one line per failure and closes with
- * "N passed, N failed". --shard K/N runs the Kth of every N tests the filter
+ * "N passed, N failed". --shard K/N runs the Kth (from 1) of every N tests the filter
  * takes (CI runs a binary's shards side by side); --times prints each test's
  * milliseconds, to find what makes a run slow. */
 #ifndef WAI_TESTS_HARNESS_H
