@@ -95,6 +95,15 @@ static uint64_t run_bytes(const program *p) {
     return wai_sat_add(wai_ml_graph_bytes(p->graph), wai_sat_mul(2, wai_sat_add(in, out)));
 }
 
+/* The graph's limit for a job: what its max_memory leaves beside the
+ * run's tensors and their copies, for the graph's constants, arena, what
+ * its kernels keep and a run's temporaries (each counted before it is
+ * allocated: a run past it stops with cost_over_limit). */
+static void limit_graph(program *p, uint64_t max_memory) {
+    const uint64_t tensors = run_bytes(p) - wai_ml_graph_bytes(p->graph);
+    p->graph->limit = max_memory > tensors ? max_memory - tensors : 0;
+}
+
 /* The graph of the job's latent shape: the one kept, or a new one (the
  * description's input given the latent's shape), within the job's
  * max_memory: the constants as they are read, the rest before the first
@@ -102,8 +111,11 @@ static uint64_t run_bytes(const program *p) {
  * each job's limit. */
 static wai_status graph_for(backend *b, program *p, const wai_latent_job *g) {
     if (p->graph && p->shape[0] == g->channels && p->shape[1] == g->height &&
-        p->shape[2] == g->width)
-        return run_bytes(p) <= g->max_memory ? WAI_ok : WAI_cost_over_limit;
+        p->shape[2] == g->width) {
+        if (run_bytes(p) > g->max_memory) return WAI_cost_over_limit;
+        limit_graph(p, g->max_memory);
+        return WAI_ok;
+    }
     drop_graph(p);
     const uint8_t *text, *weights;
     size_t tlen, wlen;
@@ -131,6 +143,7 @@ static wai_status graph_for(backend *b, program *p, const wai_latent_job *g) {
         drop_graph(p);
         return WAI_cost_over_limit;
     }
+    limit_graph(p, g->max_memory);
     const wai_ml_tensor_descriptor tin = {in.desc, 0, 1}, tout = {*od, 1, 0};
     if ((st = wai_ml_create_tensor(b->ml, &tin, &p->in)) != WAI_ok ||
         (st = wai_ml_create_tensor(b->ml, &tout, &p->out)) != WAI_ok) {
@@ -165,8 +178,12 @@ static wai_status run_locked(backend *b, program *p, wai_latent_job *g) {
     if ((st = wai_webnn_latent(g, lat, n_lat)) != WAI_ok ||
         (st = wai_ml_write_tensor(b->ml, p->in, lat, n_lat * sizeof *lat)) != WAI_ok ||
         (st = wai_ml_dispatch(b->ml, p->graph, ins, 1, outs, 1)) != WAI_ok ||
-        (st = wai_ml_read_tensor(b->ml, p->out, x, n_out * sizeof *x)) != WAI_ok)
+        (st = wai_ml_read_tensor(b->ml, p->out, x, n_out * sizeof *x)) != WAI_ok) {
+        /* A run past the limit (a kernel's memory, counted as it asked):
+         * the graph goes, with what its kernels kept. */
+        if (st == WAI_cost_over_limit) drop_graph(p);
         goto done;
+    }
     st = wai_webnn_picture(g, x, p->oh, p->ow);
     b->stats.runs++;
 done:

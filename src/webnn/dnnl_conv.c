@@ -5,9 +5,12 @@
  * oneDNN takes no primitive for is NotSupportedError, remembered, and runs
  * on the reference. oneDNN's CPU runtime here is OpenMP: the calling
  * thread's OpenMP thread count is set to the context's (omp_set_num_threads
- * acts on the caller's own data environment, not a global). oneDNN
- * allocates its own workspaces; what libwai keeps goes through the
- * context's allocator. */
+ * acts on the caller's own data environment, not a global). The memories
+ * in the primitive's layouts and the scratchpads (oneDNN's user mode) are
+ * libwai's, counted in the graph's held bytes before they are allocated
+ * (its limit: a decode's max_memory): a reordered filter kept with its op,
+ * the rest in the graph's scratch, which its operators share in turn.
+ * What oneDNN still allocates itself is its primitives and their code. */
 #include <stdint.h>
 #include <string.h>
 
@@ -40,7 +43,18 @@ typedef struct conv_state {
     dnnl_memory_t others[WAI_ML_MAX_EPILOGUE]; /* binary post-ops' second operands */
     int other_arg[WAI_ML_MAX_EPILOGUE];
     int gemm;                   /* a transposed one of few outputs: sgemm and scatter */
-    wai_ml_gemm_scratch scratch;
+    int made;                   /* the primitive and its memories are made (make) */
+    /* The filter in the primitive's layout, kept between runs (its
+     * allocation, to free) and what it counts in the graph. */
+    void *wei_buffer;
+    uint64_t held;
+    /* In the graph's scratch, from these offsets for a run: the src and
+     * dst in the primitive's layouts, and one scratchpad that the
+     * convolution and its reorders share (they run in turn), seen by each
+     * through a memory of its own descriptor (pad[0] the convolution's,
+     * pad[1..3] the src, weights and dst reorders'). */
+    size_t src_at, dst_at, pad_at, scratch_bytes;
+    dnnl_memory_t pad[4];
 } conv_state;
 
 int wai_ml_dnnl_available(void) { return 1; }
@@ -78,20 +92,71 @@ void wai_ml_dnnl_context_free(wai_ml_context *c) {
     c->dnnl = NULL;
 }
 
-void wai_ml_dnnl_op_free(const wai_allocator *alloc, void *backend) {
-    conv_state *s = backend;
-    if (!s) return;
+/* Undoes make: oneDNN's objects and libwai's buffers go, and the graph
+ * (where one is given) stops counting them. */
+static void unmake(const wai_allocator *alloc, wai_ml_graph *g, conv_state *s) {
     dnnl_primitive_t prims[] = {s->prim, s->src_reorder, s->wei_reorder, s->dst_reorder};
-    dnnl_memory_t mems[] = {s->src_user, s->src_prim, s->wei_user, s->wei_prim,
-                            s->dst_user, s->dst_prim, s->bias};
+    dnnl_memory_t mems[] = {s->src_user, s->src_prim, s->wei_user, s->wei_prim, s->dst_user,
+                            s->dst_prim, s->bias, s->pad[0], s->pad[1], s->pad[2], s->pad[3]};
     for (size_t i = 0; i < sizeof prims / sizeof *prims; i++)
         if (prims[i]) dnnl_primitive_destroy(prims[i]);
     for (size_t i = 0; i < sizeof mems / sizeof *mems; i++)
         if (mems[i]) dnnl_memory_destroy(mems[i]);
     for (int i = 0; i < WAI_ML_MAX_EPILOGUE; i++)
         if (s->others[i]) dnnl_memory_destroy(s->others[i]);
-    wai_ml_gemm_scratch_free(alloc, &s->scratch);
+    wai_free(alloc, s->wei_buffer);
+    wai_ml_graph_unhold(g, s->held);
+    const int gemm = s->gemm;
+    memset(s, 0, sizeof *s);
+    s->gemm = gemm;
+}
+
+void wai_ml_dnnl_op_free(const wai_allocator *alloc, void *backend) {
+    conv_state *s = backend;
+    if (!s) return;
+    unmake(alloc, NULL, s);
     wai_free(alloc, s);
+}
+
+/* The filter's buffer in the primitive's layout, at a 64-byte boundary
+ * (oneDNN's alignment), counted in k's graph before it is allocated. NULL
+ * with *st cost_over_limit or out_of_memory. */
+static void *filter_buffer(const wai_ml_kernel_args *k, conv_state *s, size_t bytes,
+                           wai_status *st) {
+    const size_t whole = bytes + 63;
+    if (whole < bytes || !wai_ml_graph_hold(k->graph, whole)) {
+        *st = WAI_cost_over_limit;
+        return NULL;
+    }
+    if (!(s->wei_buffer = wai_alloc(k->context->alloc, whole))) {
+        wai_ml_graph_unhold(k->graph, whole);
+        *st = WAI_out_of_memory;
+        return NULL;
+    }
+    s->held = whole;
+    return (void *)(((uintptr_t)s->wei_buffer + 63) & ~(uintptr_t)63);
+}
+
+/* An attribute asking for the scratchpad in user mode (libwai allocates
+ * it); NULL when oneDNN makes none. */
+static dnnl_primitive_attr_t user_pad_attr(void) {
+    dnnl_primitive_attr_t attr;
+    if (dnnl_primitive_attr_create(&attr) != dnnl_success) return NULL;
+    if (dnnl_primitive_attr_set_scratchpad_mode(attr, dnnl_scratchpad_mode_user) != dnnl_success) {
+        dnnl_primitive_attr_destroy(attr);
+        return NULL;
+    }
+    return attr;
+}
+
+/* The scratchpad descriptor a primitive descriptor asks for (of size 0
+ * where it needs none). */
+static dnnl_memory_desc_t pad_md_of(const_dnnl_primitive_desc_t pd) {
+    dnnl_memory_desc_t md;
+    const dnnl_memory_desc_t *q = dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
+    if (q) md = *q;
+    else memset(&md, 0, sizeof md);
+    return md;
 }
 
 /* The caller's OpenMP threads for oneDNN's parallel regions. */
@@ -105,23 +170,77 @@ static void set_threads(const wai_ml_exec *ex) {
 #endif
 }
 
-/* A plain memory (user layout) and, where the primitive wants another
- * format, its own memory and the reorder between them (to: user -> prim;
- * else prim -> user). */
-static int memories(engine *e, const dnnl_memory_desc_t *user_md, const dnnl_memory_desc_t *prim_md,
-                    int to_prim, dnnl_memory_t *user, dnnl_memory_t *prim, dnnl_primitive_t *reorder) {
-    if (dnnl_memory_create(user, user_md, e->engine, DNNL_MEMORY_NONE) != dnnl_success) return 0;
-    if (dnnl_memory_desc_equal(user_md, prim_md)) return 1;
-    if (dnnl_memory_create(prim, prim_md, e->engine, DNNL_MEMORY_ALLOCATE) != dnnl_success)
-        return 0;
+/* Operand i's (0 src, 1 weights, 2 dst) memories: a plain one (user
+ * layout) and, where the primitive wants another format, its own memory
+ * (the filter's in a buffer of its own, src's and dst's in the graph's
+ * scratch at each run: *bytes their size, NULL for the filter) and the
+ * reorder between them (src and weights: user -> prim; dst: prim ->
+ * user), whose scratchpad descriptor goes to *pad. */
+static wai_status memories(engine *e, const wai_ml_kernel_args *k, conv_state *s, int i,
+                           const dnnl_memory_desc_t *user_md, const dnnl_memory_desc_t *prim_md,
+                           dnnl_memory_desc_t *pad, size_t *bytes) {
+    dnnl_memory_t *user = i == 0 ? &s->src_user : i == 1 ? &s->wei_user : &s->dst_user;
+    dnnl_memory_t *prim = i == 0 ? &s->src_prim : i == 1 ? &s->wei_prim : &s->dst_prim;
+    dnnl_primitive_t *reorder = i == 0 ? &s->src_reorder : i == 1 ? &s->wei_reorder : &s->dst_reorder;
+    if (dnnl_memory_create(user, user_md, e->engine, DNNL_MEMORY_NONE) != dnnl_success)
+        return WAI_NotSupportedError;
+    if (dnnl_memory_desc_equal(user_md, prim_md)) return WAI_ok;
+    wai_status st = WAI_ok;
+    void *data = DNNL_MEMORY_NONE;
+    if (i == 1 && !(data = filter_buffer(k, s, dnnl_memory_desc_get_size(prim_md), &st))) return st;
+    if (i != 1) *bytes = dnnl_memory_desc_get_size(prim_md);
+    if (dnnl_memory_create(prim, prim_md, e->engine, data) != dnnl_success)
+        return WAI_NotSupportedError;
     dnnl_primitive_desc_t rpd;
-    const dnnl_memory_desc_t *from = to_prim ? user_md : prim_md, *to = to_prim ? prim_md : user_md;
-    if (dnnl_reorder_primitive_desc_create(&rpd, from, e->engine, to, e->engine, NULL) !=
-        dnnl_success)
-        return 0;
-    dnnl_status_t st = dnnl_primitive_create(reorder, rpd);
+    const dnnl_memory_desc_t *from = i < 2 ? user_md : prim_md, *to = i < 2 ? prim_md : user_md;
+    dnnl_primitive_attr_t attr = user_pad_attr();
+    if (!attr) return WAI_NotSupportedError;
+    dnnl_status_t ds = dnnl_reorder_primitive_desc_create(&rpd, from, e->engine, to, e->engine, attr);
+    dnnl_primitive_attr_destroy(attr);
+    if (ds != dnnl_success) return WAI_NotSupportedError;
+    *pad = pad_md_of(rpd);
+    ds = dnnl_primitive_create(reorder, rpd);
     dnnl_primitive_desc_destroy(rpd);
-    return st == dnnl_success;
+    return ds == dnnl_success ? WAI_ok : WAI_NotSupportedError;
+}
+
+/* Bytes rounded up to oneDNN's 64-byte alignment; 0 past SIZE_MAX. */
+static size_t aligned(size_t bytes) { return bytes > SIZE_MAX - 63 ? 0 : (bytes + 63) & ~(size_t)63; }
+
+/* The op's part of the graph's scratch: src and dst in the primitive's
+ * layouts (src_bytes, dst_bytes) and the largest scratchpad its
+ * primitives ask for, with a memory for each that asks; the scratch grown
+ * to it now, so a limit it passes stops the first run here. */
+static wai_status scratch_plan(engine *e, const wai_ml_kernel_args *k, conv_state *s,
+                               size_t src_bytes, size_t dst_bytes, const dnnl_memory_desc_t pads[4]) {
+    size_t pad = 0;
+    for (int i = 0; i < 4; i++)
+        if (dnnl_memory_desc_get_size(&pads[i]) > pad) pad = dnnl_memory_desc_get_size(&pads[i]);
+    const size_t a = aligned(src_bytes), b = aligned(dst_bytes);
+    if ((src_bytes && !a) || (dst_bytes && !b) || b > SIZE_MAX - a || pad > SIZE_MAX - a - b)
+        return WAI_cost_over_limit;
+    s->src_at = 0, s->dst_at = a, s->pad_at = a + b, s->scratch_bytes = a + b + pad;
+    for (int i = 0; i < 4; i++)
+        if (dnnl_memory_desc_get_size(&pads[i]) &&
+            dnnl_memory_create(&s->pad[i], &pads[i], e->engine, DNNL_MEMORY_NONE) != dnnl_success)
+            return WAI_NotSupportedError;
+    wai_status st = WAI_ok;
+    return !s->scratch_bytes || wai_ml_graph_scratch(k->graph, s->scratch_bytes, &st) ? WAI_ok : st;
+}
+
+/* Points the op's memories in the graph's scratch at it for this run. */
+static wai_status scratch_bind(const wai_ml_kernel_args *k, conv_state *s) {
+    if (!s->scratch_bytes) return WAI_ok;
+    wai_status st = WAI_ok;
+    char *base = wai_ml_graph_scratch(k->graph, s->scratch_bytes, &st);
+    if (!base) return st;
+    int ok = 1;
+    if (s->src_prim) ok &= dnnl_memory_set_data_handle(s->src_prim, base + s->src_at) == dnnl_success;
+    if (s->dst_prim) ok &= dnnl_memory_set_data_handle(s->dst_prim, base + s->dst_at) == dnnl_success;
+    for (int i = 0; i < 4; i++)
+        if (s->pad[i])
+            ok &= dnnl_memory_set_data_handle(s->pad[i], base + s->pad_at) == dnnl_success;
+    return ok ? WAI_ok : WAI_OperationError;
 }
 
 /* An activation's memory descriptor: NCHW, or nChw{B}c. */
@@ -185,9 +304,10 @@ static int post_ops(const wai_ml_kernel_args *k, const dnnl_memory_desc_t *value
     return ok;
 }
 
-/* The primitive of k's convolution (transposed or not), its memories and
- * reorders; 0 when oneDNN has none for it. */
-static int make(engine *e, const wai_ml_kernel_args *k, int transposed, conv_state *s) {
+/* The primitive of k's convolution (transposed or not), its memories,
+ * reorders and scratchpad: NotSupportedError when oneDNN has none for it,
+ * cost_over_limit or out_of_memory for the buffers (the caller unmakes). */
+static wai_status make(engine *e, const wai_ml_kernel_args *k, int transposed, conv_state *s) {
     const wai_ml_conv_attrs *a = &k->op->a.conv;
     const uint32_t *xs = k->in_d[0]->shape, *ws = k->in_d[1]->shape, *ys = k->out_d->shape;
     const int64_t G = a->groups;
@@ -227,7 +347,7 @@ static int make(engine *e, const wai_ml_kernel_args *k, int transposed, conv_sta
         const int64_t eff = (kk - 1) * a->dilations[i] + 1;
         pad_r[i] = transposed ? (in - 1) * a->strides[i] + eff - pad_l[i] - out
                               : a->padding[2 * i + 1];
-        if (pad_r[i] < 0) return 0;
+        if (pad_r[i] < 0) return WAI_NotSupportedError;
     }
     dnnl_memory_desc_t src_u, dst_u, wei_u, bias_md, src_any, dst_any, wei_any;
     activation_md(&src_u, src, k->src_block);
@@ -264,41 +384,52 @@ static int make(engine *e, const wai_ml_kernel_args *k, int transposed, conv_sta
                                                             pad_l, pad_r);
         if (st != dnnl_success) continue;
         dnnl_primitive_attr_t attr;
-        if (k->n_epilogue && dnnl_primitive_attr_create(&attr) == dnnl_success) {
+        if (k->n_epilogue && (attr = user_pad_attr())) {
             if (post_ops(k, &dst_u, attr) &&
                 dnnl_primitive_desc_create(&pd, desc, attr, e->engine, NULL) == dnnl_success)
                 s->fused = 1;
             dnnl_primitive_attr_destroy(attr);
         }
-        if (!pd && dnnl_primitive_desc_create(&pd, desc, NULL, e->engine, NULL) != dnnl_success)
-            pd = NULL;
+        if (!pd && (attr = user_pad_attr())) {
+            if (dnnl_primitive_desc_create(&pd, desc, attr, e->engine, NULL) != dnnl_success)
+                pd = NULL;
+            dnnl_primitive_attr_destroy(attr);
+        }
     }
-    if (!pd) return 0;
+    if (!pd) return WAI_NotSupportedError;
     for (uint32_t i = 0; s->fused && i < k->n_epilogue; i++) {
         if (k->epilogue[i]->kind != WAI_ML_OP_BINARY) continue;
         s->other_arg[i] = DNNL_ARG_ATTR_MULTIPLE_POST_OP((int)i) | DNNL_ARG_SRC_1;
         if (dnnl_memory_create(&s->others[i], &dst_u, e->engine, DNNL_MEMORY_NONE) !=
             dnnl_success) {
             dnnl_primitive_desc_destroy(pd);
-            return 0;
+            return WAI_NotSupportedError;
         }
     }
     const dnnl_memory_desc_t *src_p = dnnl_primitive_desc_query_md(pd, dnnl_query_src_md, 0);
     const dnnl_memory_desc_t *wei_p = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
     const dnnl_memory_desc_t *dst_p = dnnl_primitive_desc_query_md(pd, dnnl_query_dst_md, 0);
-    int ok = dnnl_primitive_create(&s->prim, pd) == dnnl_success &&
-             memories(e, &src_u, src_p, 1, &s->src_user, &s->src_prim, &s->src_reorder) &&
-             memories(e, &wei_u, wei_p, 1, &s->wei_user, &s->wei_prim, &s->wei_reorder) &&
-             memories(e, &dst_u, dst_p, 0, &s->dst_user, &s->dst_prim, &s->dst_reorder) &&
-             (!a->has_bias ||
-              dnnl_memory_create(&s->bias, &bias_md, e->engine, DNNL_MEMORY_NONE) == dnnl_success);
+    dnnl_memory_desc_t pads[4];
+    memset(pads, 0, sizeof pads);
+    pads[0] = pad_md_of(pd);
+    wai_status st = dnnl_primitive_create(&s->prim, pd) == dnnl_success ? WAI_ok
+                                                                       : WAI_NotSupportedError;
+    size_t src_bytes = 0, dst_bytes = 0;
+    if (st == WAI_ok) st = memories(e, k, s, 0, &src_u, src_p, &pads[1], &src_bytes);
+    if (st == WAI_ok) st = memories(e, k, s, 1, &wei_u, wei_p, &pads[2], NULL);
+    if (st == WAI_ok) st = memories(e, k, s, 2, &dst_u, dst_p, &pads[3], &dst_bytes);
+    if (st == WAI_ok && a->has_bias &&
+        dnnl_memory_create(&s->bias, &bias_md, e->engine, DNNL_MEMORY_NONE) != dnnl_success)
+        st = WAI_NotSupportedError;
+    if (st == WAI_ok) st = scratch_plan(e, k, s, src_bytes, dst_bytes, pads);
     dnnl_primitive_desc_destroy(pd);
-    return ok;
+    return st;
 }
 
-static int reorder(engine *e, dnnl_primitive_t r, dnnl_memory_t from, dnnl_memory_t to) {
-    dnnl_exec_arg_t args[2] = {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}};
-    return dnnl_primitive_execute(r, e->stream, 2, args) == dnnl_success;
+static int reorder(engine *e, dnnl_primitive_t r, dnnl_memory_t from, dnnl_memory_t to,
+                   dnnl_memory_t pad) {
+    dnnl_exec_arg_t args[3] = {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}, {DNNL_ARG_SCRATCHPAD, pad}};
+    return dnnl_primitive_execute(r, e->stream, pad ? 3 : 2, args) == dnnl_success;
 }
 
 static wai_status run(const wai_ml_kernel_args *k, int transposed) {
@@ -306,31 +437,51 @@ static wai_status run(const wai_ml_kernel_args *k, int transposed) {
     if (!e) return WAI_NotSupportedError;
     conv_state *s = k->op->backend;
     if (!s) {
-        if (!(s = wai_alloc_zeroed(k->context->alloc, 1, sizeof *s))) return WAI_out_of_memory;
+        if (!wai_ml_graph_hold(k->graph, sizeof *s)) return WAI_cost_over_limit;
+        if (!(s = wai_alloc_zeroed(k->context->alloc, 1, sizeof *s))) {
+            wai_ml_graph_unhold(k->graph, sizeof *s);
+            return WAI_out_of_memory;
+        }
         k->op->backend = s;
         s->gemm = transposed && wai_ml_deconv_gemm_takes(k, block_of(e));
-        if (!s->gemm && !make(e, k, transposed, s)) s->failed = 1;
+    }
+    /* Before make: a primitive's scratchpad is sized for the threads it
+     * may run on when it is made. */
+    set_threads(k->exec);
+    if (!s->gemm && !s->made && !s->failed) {
+        /* Over the limit or out of memory, nothing stays: the next run
+         * tries again; a shape oneDNN refuses is remembered. */
+        const wai_status st = make(e, k, transposed, s);
+        if (st != WAI_ok) {
+            unmake(k->context->alloc, k->graph, s);
+            if (st == WAI_cost_over_limit || st == WAI_out_of_memory) return st;
+            s->failed = 1;
+        }
+        s->made = st == WAI_ok;
     }
     if (s->failed) return WAI_NotSupportedError;
-    set_threads(k->exec);
-    if (s->gemm) return wai_ml_deconv_gemm(k, &s->scratch);
+    if (s->gemm) return wai_ml_deconv_gemm(k);
+    const wai_status bound = scratch_bind(k, s);
+    if (bound != WAI_ok) return bound;
     int ok = dnnl_memory_set_data_handle(s->src_user, (void *)(uintptr_t)k->in[0]) == dnnl_success &&
              dnnl_memory_set_data_handle(s->dst_user, k->out) == dnnl_success;
     if (ok && s->bias)
         ok = dnnl_memory_set_data_handle(s->bias, (void *)(uintptr_t)k->in[2]) == dnnl_success;
-    if (ok && s->src_reorder) ok = reorder(e, s->src_reorder, s->src_user, s->src_prim);
+    if (ok && s->src_reorder) ok = reorder(e, s->src_reorder, s->src_user, s->src_prim, s->pad[1]);
     if (ok && (!s->weights_ready || !k->filter_constant)) {
         ok = dnnl_memory_set_data_handle(s->wei_user, (void *)(uintptr_t)k->in[1]) == dnnl_success;
-        if (ok && s->wei_reorder) ok = reorder(e, s->wei_reorder, s->wei_user, s->wei_prim);
+        if (ok && s->wei_reorder)
+            ok = reorder(e, s->wei_reorder, s->wei_user, s->wei_prim, s->pad[2]);
         s->weights_ready = ok && s->wei_reorder != NULL;
     }
     if (ok) {
-        dnnl_exec_arg_t args[4 + WAI_ML_MAX_EPILOGUE] = {
+        dnnl_exec_arg_t args[5 + WAI_ML_MAX_EPILOGUE] = {
             {DNNL_ARG_SRC, s->src_prim ? s->src_prim : s->src_user},
             {DNNL_ARG_WEIGHTS, s->wei_prim ? s->wei_prim : s->wei_user},
             {DNNL_ARG_DST, s->dst_prim ? s->dst_prim : s->dst_user}};
         int n = 3;
         if (s->bias) args[n++] = (dnnl_exec_arg_t){DNNL_ARG_BIAS, s->bias};
+        if (s->pad[0]) args[n++] = (dnnl_exec_arg_t){DNNL_ARG_SCRATCHPAD, s->pad[0]};
         for (uint32_t i = 0; ok && s->fused && i < k->n_epilogue; i++) {
             if (!s->others[i]) continue;
             ok = dnnl_memory_set_data_handle(s->others[i],
@@ -340,7 +491,7 @@ static wai_status run(const wai_ml_kernel_args *k, int transposed) {
         }
         ok = ok && dnnl_primitive_execute(s->prim, e->stream, n, args) == dnnl_success;
     }
-    if (ok && s->dst_reorder) ok = reorder(e, s->dst_reorder, s->dst_prim, s->dst_user);
+    if (ok && s->dst_reorder) ok = reorder(e, s->dst_reorder, s->dst_prim, s->dst_user, s->pad[3]);
     if (ok) ok = dnnl_stream_wait(e->stream) == dnnl_success;
     if (ok && k->epilogue_done) *k->epilogue_done = s->fused;
     return ok ? WAI_ok : WAI_OperationError;

@@ -12,11 +12,9 @@
  * (iy * sh + ky * dh - pad_top, ix * sw + kx * dw - pad_left) where that is
  * inside. The output starts as the bias. Any padding, stride, dilation and
  * output size; one group. */
-#include <string.h>
 
 #include <oneapi/dnnl/dnnl.h>
 
-#include "common/alloc.h"
 #include "webnn/dnnl_deconv_gemm.h"
 
 /* The largest band of columns, in floats (1 MiB): a few input rows. */
@@ -66,7 +64,7 @@ static void scatter(const dims *d, const float *col, size_t iy0, size_t rows, fl
     }
 }
 
-wai_status wai_ml_deconv_gemm(const wai_ml_kernel_args *k, wai_ml_gemm_scratch *s) {
+wai_status wai_ml_deconv_gemm(const wai_ml_kernel_args *k) {
     const wai_ml_conv_attrs *a = &k->op->a.conv;
     const uint32_t *xs = k->in_d[0]->shape, *ws = k->in_d[1]->shape, *ys = k->out_d->shape;
     dims d = {xs[0], xs[1], xs[2], xs[3], ys[1], ws[2], ws[3], ys[2], ys[3], 0,
@@ -78,18 +76,10 @@ wai_status wai_ml_deconv_gemm(const wai_ml_kernel_args *k, wai_ml_gemm_scratch *
     if (rows < 1) rows = 1;
     if (rows > d.H) rows = d.H;
     const size_t col_floats = d.M * rows * d.W, xb_floats = k->src_block ? d.C * rows * d.W : 0;
-    const wai_allocator *al = k->context->alloc;
-    if (!s->col || s->col_floats < col_floats || s->xb_floats < xb_floats) {
-        wai_free(al, s->col), wai_free(al, s->xb);
-        s->col = wai_alloc_array(al, col_floats, sizeof(float));
-        s->xb = xb_floats ? wai_alloc_array(al, xb_floats, sizeof(float)) : NULL;
-        s->col_floats = col_floats, s->xb_floats = xb_floats;
-        if (!s->col || (xb_floats && !s->xb)) {
-            wai_free(al, s->col), wai_free(al, s->xb);
-            memset(s, 0, sizeof *s);
-            return WAI_out_of_memory;
-        }
-    }
+    wai_status st = WAI_ok;
+    float *const col = wai_ml_graph_scratch(k->graph, 4 * (col_floats + xb_floats), &st);
+    if (!col) return st;
+    float *const xt = col + col_floats;
     const float *w = k->in[1], *bias = a->has_bias ? k->in[2] : NULL;
     const size_t HW = d.H * d.W, B = k->src_block;
     for (size_t n = 0; n < d.N; n++) {
@@ -103,7 +93,7 @@ wai_status wai_ml_deconv_gemm(const wai_ml_kernel_args *k, wai_ml_gemm_scratch *
             size_t ldb = HW;
             if (B) {
                 /* nChw{B}c: channel c of position p at (c / B) * B * HW + p * B + c % B */
-                float *t = s->xb;
+                float *t = xt;
                 for (size_t c = 0; c < d.C; c++) {
                     const float *src = x + (c / B) * B * HW + iy0 * d.W * B + c % B;
                     for (size_t p = 0; p < P; p++) t[c * P + p] = src[p * B];
@@ -111,16 +101,11 @@ wai_status wai_ml_deconv_gemm(const wai_ml_kernel_args *k, wai_ml_gemm_scratch *
                 xb = t, ldb = P;
             }
             if (dnnl_sgemm('T', 'N', (dnnl_dim_t)d.M, (dnnl_dim_t)P, (dnnl_dim_t)d.C, 1.0f, w,
-                           (dnnl_dim_t)d.M, xb, (dnnl_dim_t)ldb, 0.0f, s->col, (dnnl_dim_t)P) !=
+                           (dnnl_dim_t)d.M, xb, (dnnl_dim_t)ldb, 0.0f, col, (dnnl_dim_t)P) !=
                 dnnl_success)
                 return WAI_OperationError;
-            scatter(&d, s->col, iy0, r, y);
+            scatter(&d, col, iy0, r, y);
         }
     }
     return WAI_ok;
-}
-
-void wai_ml_gemm_scratch_free(const wai_allocator *alloc, wai_ml_gemm_scratch *s) {
-    wai_free(alloc, s->col), wai_free(alloc, s->xb);
-    memset(s, 0, sizeof *s);
 }

@@ -240,6 +240,17 @@ struct wai_ml_graph {
     size_t *offset;                   /* [n_operands]: in floats, or WAI_ML_NOWHERE */
     size_t arena_floats;
     float *arena;                     /* made at the first run, kept for the next */
+    /* Memory beside the constants and arena, counted before it is
+     * allocated (wai_ml_graph_hold, wai_ml_graph_take): what the kernels
+     * keep for its operators between runs (oneDNN's memories and
+     * scratchpads, a band's scratch), and a run's temporaries while they
+     * live. limit bounds the sum with the constants and arena: a decode's
+     * max_memory sets it (backend.c); UINT64_MAX otherwise. */
+    uint64_t held, temp, limit;
+    /* The operators' shared scratch (wai_ml_graph_scratch): its aligned
+     * start, the allocation (to free) and its bytes. */
+    void *scratch, *scratch_alloc;
+    size_t scratch_bytes;
 };
 
 #define WAI_ML_NOWHERE SIZE_MAX
@@ -276,6 +287,9 @@ typedef struct wai_ml_kernel_args {
     const float *const *epilogue_other;
     uint32_t n_epilogue;
     int *epilogue_done;
+    /* The graph run: what a kernel keeps or borrows counts against its
+     * limit (NULL outside a graph: nothing counted). */
+    wai_ml_graph *graph;
 } wai_ml_kernel_args;
 
 /* The reference kernels (ref_*.c): plain loops, every sum in double. */
@@ -356,9 +370,26 @@ wai_status wai_ml_graph_from_json_within(wai_ml_context *c, const uint8_t *json,
                                          const wai_ml_named_descriptor *inputs, size_t n_inputs,
                                          uint64_t max_bytes, wai_ml_graph **out);
 
-/* What a built graph holds: its constants and, once it has run, its arena
- * of activations (counted before: the first run makes it). */
+/* What a built graph holds: its constants, its arena of activations
+ * (counted before: the first run makes it), and what its kernels keep
+ * between runs (counted as they make it). */
 uint64_t wai_ml_graph_bytes(const wai_ml_graph *g);
+
+/* Counts `bytes` that g keeps from now on (an operator's state) or, with
+ * take, holds for a while (a temporary, given back with give): 1, or 0
+ * with nothing counted where it would pass g's limit. A NULL g (a kernel
+ * called outside a graph) counts nothing and always fits. */
+int wai_ml_graph_hold(wai_ml_graph *g, uint64_t bytes);
+void wai_ml_graph_unhold(wai_ml_graph *g, uint64_t bytes);
+int wai_ml_graph_take(wai_ml_graph *g, uint64_t bytes);
+void wai_ml_graph_give(wai_ml_graph *g, uint64_t bytes);
+
+/* The scratch g's operators share in turn (one runs at a time, and none
+ * keeps anything in it from one run of its own to the next): at least
+ * `bytes`, 64-byte aligned (oneDNN's alignment), grown where smaller
+ * (counted as held; its contents then go). NULL with *st cost_over_limit
+ * or out_of_memory. */
+void *wai_ml_graph_scratch(wai_ml_graph *g, size_t bytes, wai_status *st);
 
 /* ---- numbers ------------------------------------------------------------------ */
 

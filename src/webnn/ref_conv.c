@@ -49,8 +49,13 @@ wai_status wai_ml_ref_conv_transpose2d(const wai_ml_kernel_args *k) {
     const int64_t CG = C / a->groups;
     const float *x = k->in[0], *w = k->in[1], *bias = a->has_bias ? k->in[2] : NULL;
     const wai_allocator *al = k->exec ? k->exec->alloc : NULL;
+    const uint64_t temp = (uint64_t)(O * OH * OW) * sizeof(double);
+    if (!wai_ml_graph_take(k->graph, temp)) return WAI_cost_over_limit;
     double *acc = wai_alloc_array(al, (size_t)(O * OH * OW), sizeof *acc);
-    if (!acc) return WAI_out_of_memory;
+    if (!acc) {
+        wai_ml_graph_give(k->graph, temp);
+        return WAI_out_of_memory;
+    }
     for (int64_t n = 0; n < N; n++) {
         for (int64_t o = 0; o < O; o++)
             for (int64_t p = 0; p < OH * OW; p++) acc[o * OH * OW + p] = bias ? bias[o] : 0.0;
@@ -80,5 +85,6 @@ wai_status wai_ml_ref_conv_transpose2d(const wai_ml_kernel_args *k) {
         for (int64_t i = 0; i < O * OH * OW; i++) k->out[n * O * OH * OW + i] = (float)acc[i];
     }
     wai_free(al, acc);
+    wai_ml_graph_give(k->graph, temp);
     return WAI_ok;
 }

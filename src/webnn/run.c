@@ -84,31 +84,34 @@ static void epilogue_of(const wai_ml_graph *g, const wai_ml_op *op, const float 
 static wai_status ref_conv(const wai_ml_kernel_args *k) {
     const wai_allocator *a = k->context->alloc;
     const int conv2d = k->op->kind == WAI_ML_OP_CONV2D;
+    const uint64_t temp = 4 * ((k->src_block ? wai_ml_elements(k->in_d[0]) : 0) +
+                               (k->dst_block ? wai_ml_elements(k->out_d) : 0));
+    if (!wai_ml_graph_take(k->graph, temp)) return WAI_cost_over_limit;
     float *xb = NULL, *yb = NULL;
     const float *ins[3] = {k->in[0], k->in[1], k->op->n_inputs > 2 ? k->in[2] : NULL};
     wai_ml_kernel_args r = *k;
     r.in = ins;
+    wai_status st = WAI_out_of_memory;
     if (k->src_block) {
-        if (!(xb = wai_alloc_array(a, (size_t)wai_ml_elements(k->in_d[0]), sizeof *xb)))
-            return WAI_out_of_memory;
+        if (!(xb = wai_alloc_array(a, (size_t)wai_ml_elements(k->in_d[0]), sizeof *xb))) goto done;
         wai_ml_from_blocked(k->in[0], k->in_d[0], k->src_block, xb);
         ins[0] = xb;
     }
     if (k->dst_block && !(r.out = yb = wai_alloc_array(a, (size_t)wai_ml_elements(k->out_d),
-                                                       sizeof *yb))) {
-        wai_free(a, xb);
-        return WAI_out_of_memory;
-    }
-    wai_status st = conv2d ? wai_ml_ref_conv2d(&r) : wai_ml_ref_conv_transpose2d(&r);
+                                                       sizeof *yb)))
+        goto done;
+    st = conv2d ? wai_ml_ref_conv2d(&r) : wai_ml_ref_conv_transpose2d(&r);
     if (st == WAI_ok && yb) wai_ml_to_blocked(yb, k->out_d, k->dst_block, k->out);
+done:
     wai_free(a, xb), wai_free(a, yb);
+    wai_ml_graph_give(k->graph, temp);
     return st;
 }
 
 /* A convolution in the kernels' layouts: the input and filter permuted
  * where they are not, the output permuted back; then its epilogue, where
  * the kernel did not apply it. */
-static wai_status run_conv(wai_ml_context *c, const wai_ml_graph *g, wai_ml_op *op,
+static wai_status run_conv(wai_ml_context *c, wai_ml_graph *g, wai_ml_op *op,
                            const float *const *in, const float *const *val, float *out) {
     const wai_allocator *a = c->alloc;
     const wai_ml_operand_descriptor *xd = &g->descs[op->inputs[0]], *wd = &g->descs[op->inputs[1]];
@@ -119,6 +122,9 @@ static wai_status run_conv(wai_ml_context *c, const wai_ml_graph *g, wai_ml_op *
     wai_ml_operand_descriptor x2 = nhwc ? permuted(xd, NHWC_TO_NCHW) : *xd;
     wai_ml_operand_descriptor w2 = permuted(wd, fp);
     wai_ml_operand_descriptor y2 = nhwc ? permuted(yd, NHWC_TO_NCHW) : *yd;
+    const uint64_t temp = 4 * ((nhwc ? wai_ml_elements(xd) + wai_ml_elements(yd) : 0) +
+                               (filter_moves ? wai_ml_elements(wd) : 0));
+    if (!wai_ml_graph_take(g, temp)) return WAI_cost_over_limit;
     float *xb = nhwc ? wai_alloc_array(a, (size_t)wai_ml_elements(xd), sizeof(float)) : NULL;
     float *wb = filter_moves ? wai_alloc_array(a, (size_t)wai_ml_elements(wd), sizeof(float)) : NULL;
     float *yb = nhwc ? wai_alloc_array(a, (size_t)wai_ml_elements(yd), sizeof(float)) : NULL;
@@ -137,7 +143,7 @@ static wai_status run_conv(wai_ml_context *c, const wai_ml_graph *g, wai_ml_op *
                             nhwc ? yb : out, &y2, &c->exec,
                             g->blocked[op->inputs[0]] ? g->block : 0,
                             g->blocked[op->result] ? g->block : 0,
-                            e.ops, e.other, e.n, &done};
+                            e.ops, e.other, e.n, &done, g};
     wai_status (*fast)(const wai_ml_kernel_args *) =
         op->kind == WAI_ML_OP_CONV2D ? c->table.conv2d : c->table.conv_transpose2d;
     st = fast ? fast(&k) : WAI_NotSupportedError;
@@ -148,10 +154,11 @@ static wai_status run_conv(wai_ml_context *c, const wai_ml_graph *g, wai_ml_op *
                               e.value_first[i]);
 done:
     wai_free(a, xb), wai_free(a, wb), wai_free(a, yb);
+    wai_ml_graph_give(g, temp);
     return st;
 }
 
-static wai_status run_op(wai_ml_context *c, const wai_ml_graph *g, wai_ml_op *op,
+static wai_status run_op(wai_ml_context *c, wai_ml_graph *g, wai_ml_op *op,
                          const float *const *in, const float *const *val, float *out) {
     const wai_ml_operand_descriptor *ds[WAI_ML_MAX_RANK + 2];
     const wai_ml_operand_descriptor *const *dp = ds;
@@ -164,7 +171,7 @@ static wai_status run_op(wai_ml_context *c, const wai_ml_graph *g, wai_ml_op *op
     const wai_ml_operand_descriptor **fill = many ? many : ds;
     for (uint32_t i = 0; i < op->n_inputs; i++) fill[i] = &g->descs[op->inputs[i]];
     wai_ml_kernel_args k = {c, op, 0, in, dp, out, &g->descs[op->output], &c->exec,
-                            0, 0, NULL, NULL, 0, NULL};
+                            0, 0, NULL, NULL, 0, NULL, g};
     const wai_ml_kernel_table *t = &c->table;
     wai_status st = WAI_ok;
     switch (op->kind) {
@@ -206,12 +213,16 @@ wai_status wai_ml_graph_run(wai_ml_graph *g, const float *const *inputs, float *
             return wai_ml_fail(c, WAI_out_of_memory, "dispatch: out of memory");
         advise_huge_pages(g->arena, floats * sizeof(float));
     }
-    const float **val = wai_alloc_zeroed(a, n ? n : 1, sizeof *val);
-    const float **in = NULL;
     uint32_t max_in = 1;
     for (uint32_t k = 0; k < g->n_ops; k++)
         if (g->ops[k].n_inputs > max_in) max_in = g->ops[k].n_inputs;
-    in = wai_alloc_zeroed(a, max_in, sizeof *in);
+    /* The run's pointers: every operand's values, an operator's inputs,
+     * and (run_op) the descriptors of one with many. */
+    const uint64_t temp = ((uint64_t)n + 2 * (uint64_t)max_in + 1) * sizeof(void *);
+    if (!wai_ml_graph_take(g, temp))
+        return wai_ml_fail(c, WAI_cost_over_limit, "dispatch: past the graph's memory limit");
+    const float **val = wai_alloc_zeroed(a, n ? n : 1, sizeof *val);
+    const float **in = wai_alloc_zeroed(a, max_in, sizeof *in);
     wai_status st = val && in ? WAI_ok : WAI_out_of_memory;
     for (uint32_t i = 0; st == WAI_ok && i < n; i++)
         val[i] = g->offset[i] != WAI_ML_NOWHERE ? g->arena + g->offset[i] : g->constants[i];
@@ -230,6 +241,9 @@ wai_status wai_ml_graph_run(wai_ml_graph *g, const float *const *inputs, float *
         memcpy(outputs[i], val[id], (size_t)wai_ml_elements(&g->descs[id]) * sizeof(float));
     }
     wai_free(a, val), wai_free(a, in);
+    wai_ml_graph_give(g, temp);
     if (st == WAI_out_of_memory) return wai_ml_fail(c, st, "dispatch: out of memory");
+    if (st == WAI_cost_over_limit)
+        return wai_ml_fail(c, st, "dispatch: past the graph's memory limit");
     return st;
 }

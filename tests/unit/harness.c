@@ -220,6 +220,7 @@ int main(int argc, char **argv) {
     suite_route();
     suite_streaming();
     suite_webnn_limits();
+    suite_webnn_memory();
     suite_motion();
     suite_encode();
     suite_hyper_encode();

@@ -79,6 +79,7 @@ void suite_motion_diff(void);
 void suite_route(void);
 void suite_streaming(void);
 void suite_webnn_limits(void);
+void suite_webnn_memory(void);
 void suite_motion(void);
 void suite_encode(void);
 void suite_hyper_encode(void);

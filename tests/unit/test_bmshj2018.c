@@ -471,6 +471,72 @@ static void test_graph_within_memory(void) {
     close_bset(&b);
 }
 
+/* Everything the float path allocates counts against the limit, kernels'
+ * included (docs/neural-decodes.md): oneDNN's layout memories and
+ * scratchpads, a band's scratch, the reference's accumulators and copies.
+ * At the least limit at which a first decode runs (graph built, kernels'
+ * state made), the decode peaks within that limit plus the decode's own
+ * bookkeeping; one byte less is cost_over_limit, from the path that ran. */
+static size_t g_live, g_peak;
+static void *live_alloc(void *o, size_t n) {
+    (void)o;
+    size_t *p = malloc(n + sizeof(max_align_t));
+    if (!p) return NULL;
+    *p = n;
+    if ((g_live += n) > g_peak) g_peak = g_live;
+    return (char *)p + sizeof(max_align_t);
+}
+static void live_free(void *o, void *q) {
+    (void)o;
+    if (!q) return;
+    size_t *p = (size_t *)(void *)((char *)q - sizeof(max_align_t));
+    g_live -= *p;
+    free(p);
+}
+
+/* A first decode within max_memory, on a context and set of its own; the
+ * bytes it held at its peak beyond what was live before it. */
+static wai_status first_decode_within(uint64_t max_memory, size_t *peak, result *r) {
+    wai_settings st;
+    wai_settings_default(&st);
+    st.allocator = (wai_allocator){live_alloc, live_free, NULL};
+    bset b;
+    wai_status out = WAI_invalid_argument;
+    if (open_bset_with(&b, &st)) {
+        const size_t before = g_live;
+        g_peak = g_live;
+        decode_within(&b, b.payload, b.len, NULL, max_memory, r);
+        *peak = g_peak - before;
+        out = r->st;
+    }
+    close_bset(&b);
+    return out;
+}
+
+#define BOOKKEEPING (64u << 10) /* the decoder's, the report's, the ML context's */
+
+static void test_float_peak_within_limit(void) {
+    static result r;
+    size_t peak;
+    uint64_t lo = 0, hi = 64u << 20;
+    if (!CHECK(first_decode_within(hi, &peak, &r) == WAI_ok)) return;
+    while (hi - lo > 1) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        const wai_status st = first_decode_within(mid, &peak, &r);
+        if (!CHECK_MSG(st == WAI_ok || st == WAI_cost_over_limit, "%s", wai_status_name(st)))
+            return;
+        *(st == WAI_ok ? &hi : &lo) = mid;
+    }
+    CHECK(first_decode_within(lo, &peak, &r) == WAI_cost_over_limit &&
+          strstr(r.report, "\"ran\": {\"unit\": \"cpu\", \"backend\": \"webnn\""));
+    CHECK(first_decode_within(hi, &peak, &r) == WAI_ok);
+    CHECK_MSG(peak <= hi + BOOKKEEPING, "limit %llu, peak %zu",
+              (unsigned long long)hi, peak);
+    printf("float path: least limit %llu bytes, first decode's peak %zu\n",
+           (unsigned long long)hi, peak);
+    CHECK(g_live == 0);
+}
+
 /* ---- a backend of the test's own, plugged in --------------------------------- */
 
 typedef struct fake {
@@ -595,5 +661,6 @@ void suite_bmshj2018(void) {
     harness_run("bmshj2018_replicate_refused", test_replicate_refused);
     harness_run("bmshj2018_graph_built_once", test_graph_built_once);
     harness_run("bmshj2018_graph_within_memory", test_graph_within_memory);
+    harness_run("bmshj2018_float_peak_within_limit", test_float_peak_within_limit);
     harness_run("bmshj2018_plugged_backend", test_plugged_backend);
 }

@@ -76,7 +76,7 @@ static int elementwise_case(const wai_ml_context *c, const wai_ml_op *op, size_t
     const wai_ml_operand_descriptor *ds[2] = {a_one ? &one : &out, b_one ? &one : &out};
     const float *in[2] = {a, b};
     wai_ml_kernel_args k = {(wai_ml_context *)c, (wai_ml_op *)op, 0, in, ds, fast, &out, &c->exec,
-                            0, 0, NULL, NULL, 0, NULL};
+                            0, 0, NULL, NULL, 0, NULL, NULL};
     int took = binary ? wai_ml_fast_binary(&k) : wai_ml_fast_unary(&k);
     k.out = ref;
     if (binary) wai_ml_ref_binary(&k);
@@ -132,7 +132,7 @@ static void test_elementwise_bits(void) {
     float v[4] = {1, 2, 3, 4}, o[4];
     const float *in[2] = {v, v};
     const wai_ml_operand_descriptor *ds[2] = {&d, &d}, *bc[2] = {&d2, &col};
-    wai_ml_kernel_args k = {f.best, &pw, 0, in, ds, o, &d, &f.best->exec, 0, 0, NULL, NULL, 0, NULL};
+    wai_ml_kernel_args k = {f.best, &pw, 0, in, ds, o, &d, &f.best->exec, 0, 0, NULL, NULL, 0, NULL, NULL};
     CHECK(!wai_ml_fast_binary(&k));
     k.op = &ex;
     CHECK(!wai_ml_fast_unary(&k));
