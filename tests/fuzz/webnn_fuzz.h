@@ -18,8 +18,9 @@ void fuzz_expect_webnn(wai_status st);
 void fuzz_expect_descriptor(const wai_ml_operand_descriptor *d);
 
 /* Computes g on c with its inputs filled from seed when its work (output
- * elements, times the filter or input each reads) is at most 2^16; the
- * outputs must come back with the graph's descriptors. */
+ * elements, times the filter or input each reads) is at most 2^13; the
+ * outputs must come back with the graph's descriptors. For one seed in
+ * four it first runs g within a memory limit near what it holds. */
 void fuzz_run_small(wai_ml_context *c, wai_ml_graph *g, uint32_t seed);
 
 #endif
