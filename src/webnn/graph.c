@@ -301,6 +301,16 @@ wai_status wai_ml_dispatch(wai_ml_context *c, wai_ml_graph *g, const wai_ml_name
             return wai_ml_fail(c, WAI_TypeError, "dispatch: a tensor is another context's or "
                                                  "destroyed");
     }
+    /* float16 tensors run through float32 copies: the run's, counted. */
+    uint64_t copies = 0;
+    for (uint32_t i = 0; i < g->n_inputs + g->n_outputs; i++) {
+        const wai_ml_io *io = i < g->n_inputs ? &g->inputs[i] : &g->outputs[i - g->n_inputs];
+        const wai_ml_operand_descriptor *d = &g->descs[io->operand];
+        if (d->data_type != WAI_ML_FLOAT32)
+            copies = wai_sat_add(copies, wai_sat_mul(4, wai_ml_elements(d) + 1));
+    }
+    if (!wai_ml_graph_take(g, copies))
+        return wai_ml_fail(c, WAI_cost_over_limit, "dispatch: past the graph's memory limit");
     const wai_allocator *a = c->alloc;
     wai_ml_tensor **in = wai_alloc_zeroed(a, g->n_inputs + 1, sizeof *in);
     wai_ml_tensor **out = wai_alloc_zeroed(a, g->n_outputs + 1, sizeof *out);
@@ -345,6 +355,7 @@ wai_status wai_ml_dispatch(wai_ml_context *c, wai_ml_graph *g, const wai_ml_name
     for (uint32_t i = 0; out && out_f && i < g->n_outputs; i++)
         if (out[i] && out[i]->desc.desc.data_type != WAI_ML_FLOAT32) wai_free(a, out_f[i]);
     wai_free(a, in), wai_free(a, out), wai_free(a, in_f), wai_free(a, out_f);
+    wai_ml_graph_give(g, copies);
     if (st == WAI_out_of_memory) return wai_ml_fail(c, st, "dispatch: out of memory");
     return st;
 }

@@ -207,20 +207,23 @@ wai_status wai_ml_graph_run(wai_ml_graph *g, const float *const *inputs, float *
     wai_ml_context *c = g->context;
     const wai_allocator *a = c->alloc;
     const uint32_t n = g->n_operands;
-    if (!g->arena) {
-        const size_t floats = g->arena_floats ? g->arena_floats : 1;
-        if (!(g->arena = wai_alloc_array(a, floats, sizeof(float))))
-            return wai_ml_fail(c, WAI_out_of_memory, "dispatch: out of memory");
-        advise_huge_pages(g->arena, floats * sizeof(float));
-    }
     uint32_t max_in = 1;
     for (uint32_t k = 0; k < g->n_ops; k++)
         if (g->ops[k].n_inputs > max_in) max_in = g->ops[k].n_inputs;
     /* The run's pointers: every operand's values, an operator's inputs,
-     * and (run_op) the descriptors of one with many. */
+     * and (run_op) the descriptors of one with many; checked with the
+     * arena (counted from the build) before the first run allocates it. */
     const uint64_t temp = ((uint64_t)n + 2 * (uint64_t)max_in + 1) * sizeof(void *);
     if (!wai_ml_graph_take(g, temp))
         return wai_ml_fail(c, WAI_cost_over_limit, "dispatch: past the graph's memory limit");
+    if (!g->arena) {
+        const size_t floats = g->arena_floats ? g->arena_floats : 1;
+        if (!(g->arena = wai_alloc_array(a, floats, sizeof(float)))) {
+            wai_ml_graph_give(g, temp);
+            return wai_ml_fail(c, WAI_out_of_memory, "dispatch: out of memory");
+        }
+        advise_huge_pages(g->arena, floats * sizeof(float));
+    }
     const float **val = wai_alloc_zeroed(a, n ? n : 1, sizeof *val);
     const float **in = wai_alloc_zeroed(a, max_in, sizeof *in);
     wai_status st = val && in ? WAI_ok : WAI_out_of_memory;

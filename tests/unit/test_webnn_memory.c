@@ -3,11 +3,11 @@
  * allocates is counted before it is allocated, the kernels' own included
  * (oneDNN's layout memories and scratchpads, the transposed-GEMM band's
  * scratch, the reference's accumulators and blocked copies, the NHWC
- * permutes). For each graph, on the best kernels and on the reference:
- * the least limit at which a first run goes through, found by bisection
- * over fresh graphs; one byte less is cost_over_limit; and at that limit
- * the run allocates no more than the limit leaves beside what the graph
- * held before it. */
+ * permutes, a float16 tensor's float32 copy). For each graph, on the
+ * best kernels and on the reference: the least limit at which a first run
+ * goes through, found by bisection over fresh graphs; one byte less is
+ * cost_over_limit; and at that limit the run allocates no more than the
+ * limit leaves beside what the graph held before it. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,14 +56,15 @@ static probe run_within(wai_ml_context *c, const char *json, uint64_t limit) {
     const wai_ml_operand_descriptor *xd, *yd;
     wai_ml_graph_input_at(g, 0, &xd);
     wai_ml_graph_output_at(g, 0, &yd);
-    const size_t nx = (size_t)wai_ml_elements(xd);
-    float *x = malloc(4 * nx);
-    for (size_t i = 0; x && i < nx; i++) x[i] = (float)(i % 13) / 13.0f - 0.5f;
+    const size_t nx = (size_t)wai_ml_elements(xd), bytes = nx * wai_ml_data_type_size(xd->data_type);
+    float *x = calloc(nx, 4);
+    for (size_t i = 0; x && xd->data_type == WAI_ML_FLOAT32 && i < nx; i++)
+        x[i] = (float)(i % 13) / 13.0f - 0.5f;
     wai_ml_tensor *tx = NULL, *ty = NULL;
     const wai_ml_tensor_descriptor txd = {*xd, 0, 1}, tyd = {*yd, 1, 0};
     if (x && wai_ml_create_tensor(c, &txd, &tx) == WAI_ok &&
         wai_ml_create_tensor(c, &tyd, &ty) == WAI_ok &&
-        wai_ml_write_tensor(c, tx, x, 4 * nx) == WAI_ok) {
+        wai_ml_write_tensor(c, tx, x, bytes) == WAI_ok) {
         const wai_ml_named_tensor in[1] = {{"x", tx}}, out[1] = {{"y", ty}};
         g->limit = limit;
         /* the constants: the arena, counted from the build, is the run's to allocate */
@@ -122,7 +123,7 @@ static void test_graph_limit(void) {
     st.allocator = (wai_allocator){live_alloc, live_free, NULL};
     wai_context *ctx;
     if (!CHECK(wai_context_create(&st, &ctx) == WAI_ok)) return;
-    static char json[4][1024];
+    static char json[5][1024];
     /* a convolution oneDNN takes in its blocked layout (with a scratchpad
      * where its implementation asks for one); a transposed one of many
      * outputs (oneDNN's primitive, or the reference's float64 sums); one
@@ -136,15 +137,20 @@ static void test_graph_limit(void) {
               "{\"strides\": [2, 2], \"padding\": [2, 1, 2, 1]}");
     conv_json(json[3], sizeof json[3], "conv2d", "[1, 20, 22, 16]", "[16, 16, 3, 3]",
               "{\"padding\": [1, 1, 1, 1], \"inputLayout\": \"nhwc\"}");
-    static const char *const names[4] = {"conv2d", "convTranspose2d", "convTranspose2d to 3",
-                                         "conv2d nhwc"};
+    /* and float16 in and out (the dispatch's float32 copies) */
+    snprintf(json[4], sizeof json[4],
+             "{\"kind\": \"wai-webnn-graph/1\", \"inputs\": {\"x\": {\"dataType\": \"float16\", "
+             "\"shape\": [1, 16, 40, 44]}}, \"operators\": [{\"name\": \"relu\", \"arguments\": "
+             "[{\"input\": \"x\"}], \"outputs\": \"y\"}], \"outputs\": {\"y\": \"y\"}}");
+    static const char *const names[5] = {"conv2d", "convTranspose2d", "convTranspose2d to 3",
+                                         "conv2d nhwc", "relu float16"};
     for (int kernels = 0; kernels < 2; kernels++) {
         wai_ml_context_options o;
         wai_ml_context_options_default(&o);
         o.kernels = kernels ? WAI_ML_KERNELS_REFERENCE : WAI_ML_KERNELS_BEST;
         wai_ml_context *c;
         if (!CHECK(wai_ml_create_context(ctx, &o, &c) == WAI_ok)) continue;
-        for (int i = 0; i < 4; i++) holds_to_limit(c, names[i], json[i]);
+        for (int i = 0; i < 5; i++) holds_to_limit(c, names[i], json[i]);
         wai_ml_context_destroy(c);
     }
     wai_context_destroy(ctx);
