@@ -241,11 +241,11 @@ struct wai_ml_graph {
     size_t arena_floats;
     float *arena;                     /* made at the first run, kept for the next */
     /* Memory beside the constants and arena, counted before it is
-     * allocated (wai_ml_graph_hold, wai_ml_graph_take): what the kernels
-     * keep for its operators between runs (oneDNN's memories and
-     * scratchpads, a band's scratch), and a run's temporaries while they
-     * live. limit bounds the sum with the constants and arena: a decode's
-     * max_memory sets it (backend.c); UINT64_MAX otherwise. */
+     * allocated (graph_memory.c): what the kernels keep between runs (a
+     * filter in oneDNN's layout, the shared scratch below), and a run's
+     * temporaries while they live. limit bounds the sum with the
+     * constants and arena: a decode's max_memory sets it (backend.c);
+     * UINT64_MAX otherwise. */
     uint64_t held, temp, limit;
     /* The operators' shared scratch (wai_ml_graph_scratch): its aligned
      * start, the allocation (to free) and its bytes. */
