@@ -477,36 +477,21 @@ static void test_graph_within_memory(void) {
  * At the least limit at which a first decode runs (graph built, kernels'
  * state made), the decode peaks within that limit plus the decode's own
  * bookkeeping; one byte less is cost_over_limit, from the path that ran. */
-static size_t g_live, g_peak;
-static void *live_alloc(void *o, size_t n) {
-    (void)o;
-    size_t *p = malloc(n + sizeof(max_align_t));
-    if (!p) return NULL;
-    *p = n;
-    if ((g_live += n) > g_peak) g_peak = g_live;
-    return (char *)p + sizeof(max_align_t);
-}
-static void live_free(void *o, void *q) {
-    (void)o;
-    if (!q) return;
-    size_t *p = (size_t *)(void *)((char *)q - sizeof(max_align_t));
-    g_live -= *p;
-    free(p);
-}
+static harness_alloc g_heap;
 
 /* A first decode within max_memory, on a context and set of its own; the
  * bytes it held at its peak beyond what was live before it. */
 static wai_status first_decode_within(uint64_t max_memory, size_t *peak, result *r) {
     wai_settings st;
     wai_settings_default(&st);
-    st.allocator = (wai_allocator){live_alloc, live_free, NULL};
+    st.allocator = harness_allocator(&g_heap);
     bset b;
     wai_status out = WAI_invalid_argument;
     if (open_bset_with(&b, &st)) {
-        const size_t before = g_live;
-        g_peak = g_live;
+        const size_t before = g_heap.bytes_now;
+        g_heap.bytes_peak = before;
         decode_within(&b, b.payload, b.len, NULL, max_memory, r);
-        *peak = g_peak - before;
+        *peak = g_heap.bytes_peak - before;
         out = r->st;
     }
     close_bset(&b);
@@ -534,7 +519,7 @@ static void test_float_peak_within_limit(void) {
               (unsigned long long)hi, peak);
     printf("float path: least limit %llu bytes, first decode's peak %zu\n",
            (unsigned long long)hi, peak);
-    CHECK(g_live == 0);
+    CHECK(g_heap.bytes_now == 0 && g_heap.live == 0);
 }
 
 /* ---- a backend of the test's own, plugged in --------------------------------- */

@@ -8,7 +8,6 @@
  * goes through, found by bisection over fresh graphs; one byte less is
  * cost_over_limit; and at that limit the run allocates no more than the
  * limit leaves beside what the graph held before it. */
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,23 +16,8 @@
 #include "wai/wai_webnn.h"
 #include "webnn/ml.h"
 
-/* A counting allocator: each block carries its size in front of it. */
-static size_t g_live, g_peak;
-static void *live_alloc(void *o, size_t n) {
-    (void)o;
-    size_t *p = malloc(n + sizeof(max_align_t));
-    if (!p) return NULL;
-    *p = n;
-    if ((g_live += n) > g_peak) g_peak = g_live;
-    return (char *)p + sizeof(max_align_t);
-}
-static void live_free(void *o, void *q) {
-    (void)o;
-    if (!q) return;
-    size_t *p = (size_t *)(void *)((char *)q - sizeof(max_align_t));
-    g_live -= *p;
-    free(p);
-}
+/* The context's allocator: the harness's, counting live bytes and peak. */
+static harness_alloc g_heap;
 
 /* What the dispatch allocates beside the graph's run: its four arrays of
  * one pointer per input and output. */
@@ -69,10 +53,10 @@ static probe run_within(wai_ml_context *c, const char *json, uint64_t limit) {
         g->limit = limit;
         /* the constants: the arena, counted from the build, is the run's to allocate */
         p.before = wai_ml_graph_bytes(g) - (g->arena ? 0 : 4 * (uint64_t)g->arena_floats);
-        const size_t live = g_live;
-        g_peak = g_live;
+        const size_t live = g_heap.bytes_now;
+        g_heap.bytes_peak = live;
         p.st = wai_ml_dispatch(c, g, in, 1, out, 1);
-        p.used = g_peak - live;
+        p.used = g_heap.bytes_peak - live;
     }
     wai_ml_tensor_destroy(tx), wai_ml_tensor_destroy(ty);
     wai_ml_graph_destroy(g);
@@ -120,7 +104,8 @@ static void conv_json(char *out, size_t n, const char *op, const char *input_sha
 static void test_graph_limit(void) {
     wai_settings st;
     wai_settings_default(&st);
-    st.allocator = (wai_allocator){live_alloc, live_free, NULL};
+    memset(&g_heap, 0, sizeof g_heap);
+    st.allocator = harness_allocator(&g_heap);
     wai_context *ctx;
     if (!CHECK(wai_context_create(&st, &ctx) == WAI_ok)) return;
     static char json[5][1024];
@@ -154,7 +139,7 @@ static void test_graph_limit(void) {
         wai_ml_context_destroy(c);
     }
     wai_context_destroy(ctx);
-    CHECK_MSG(g_live == 0, "%zu bytes left", g_live);
+    CHECK_MSG(g_heap.bytes_now == 0 && g_heap.live == 0, "%zu bytes left", g_heap.bytes_now);
 }
 
 void suite_webnn_memory(void) { harness_run("webnn_graph_limit", test_graph_limit); }
