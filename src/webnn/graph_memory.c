@@ -23,26 +23,25 @@ static int fits(const wai_ml_graph *g, uint64_t bytes) {
     return now <= g->limit && bytes <= g->limit - now;
 }
 
-int wai_ml_graph_hold(wai_ml_graph *g, uint64_t bytes) {
-    if (!g) return 1;
+/* Adds `bytes` to *sum (g's held or temp) where they fit beside the rest. */
+static int count(wai_ml_graph *g, uint64_t *sum, uint64_t bytes) {
     if (!fits(g, bytes)) return 0;
-    g->held += bytes;
+    *sum += bytes;
     return 1;
 }
+
+static void uncount(uint64_t *sum, uint64_t bytes) { *sum -= bytes < *sum ? bytes : *sum; }
+
+int wai_ml_graph_hold(wai_ml_graph *g, uint64_t bytes) { return !g || count(g, &g->held, bytes); }
 
 void wai_ml_graph_unhold(wai_ml_graph *g, uint64_t bytes) {
-    if (g) g->held -= bytes < g->held ? bytes : g->held;
+    if (g) uncount(&g->held, bytes);
 }
 
-int wai_ml_graph_take(wai_ml_graph *g, uint64_t bytes) {
-    if (!g) return 1;
-    if (!fits(g, bytes)) return 0;
-    g->temp += bytes;
-    return 1;
-}
+int wai_ml_graph_take(wai_ml_graph *g, uint64_t bytes) { return !g || count(g, &g->temp, bytes); }
 
 void wai_ml_graph_give(wai_ml_graph *g, uint64_t bytes) {
-    if (g) g->temp -= bytes < g->temp ? bytes : g->temp;
+    if (g) uncount(&g->temp, bytes);
 }
 
 void *wai_ml_graph_scratch(wai_ml_graph *g, size_t bytes, wai_status *st) {
