@@ -44,10 +44,7 @@ typedef struct conv_state {
     int other_arg[WAI_ML_MAX_EPILOGUE];
     int gemm;                   /* a transposed one of few outputs: sgemm and scatter */
     int made;                   /* the primitive and its memories are made (make) */
-    /* The filter in the primitive's layout, kept between runs (its
-     * allocation, to free) and what it counts in the graph. */
-    void *wei_buffer;
-    uint64_t held;
+    wai_ml_block filter; /* in the primitive's layout, kept between runs */
     /* In the graph's scratch, from these offsets for a run: the src and
      * dst in the primitive's layouts, and one scratchpad that the
      * convolution and its reorders share (they run in turn), seen by each
@@ -104,8 +101,7 @@ static void unmake(const wai_allocator *alloc, wai_ml_graph *g, conv_state *s) {
         if (mems[i]) dnnl_memory_destroy(mems[i]);
     for (int i = 0; i < WAI_ML_MAX_EPILOGUE; i++)
         if (s->others[i]) dnnl_memory_destroy(s->others[i]);
-    wai_free(alloc, s->wei_buffer);
-    wai_ml_graph_unhold(g, s->held);
+    wai_ml_graph_drop(g, alloc, &s->filter);
     const int gemm = s->gemm;
     memset(s, 0, sizeof *s);
     s->gemm = gemm;
@@ -116,25 +112,6 @@ void wai_ml_dnnl_op_free(const wai_allocator *alloc, void *backend) {
     if (!s) return;
     unmake(alloc, NULL, s);
     wai_free(alloc, s);
-}
-
-/* The filter's buffer in the primitive's layout, at a 64-byte boundary
- * (oneDNN's alignment), counted in k's graph before it is allocated. NULL
- * with *st cost_over_limit or out_of_memory. */
-static void *filter_buffer(const wai_ml_kernel_args *k, conv_state *s, size_t bytes,
-                           wai_status *st) {
-    const size_t whole = bytes + 63;
-    if (whole < bytes || !wai_ml_graph_hold(k->graph, whole)) {
-        *st = WAI_cost_over_limit;
-        return NULL;
-    }
-    if (!(s->wei_buffer = wai_alloc(k->context->alloc, whole))) {
-        wai_ml_graph_unhold(k->graph, whole);
-        *st = WAI_out_of_memory;
-        return NULL;
-    }
-    s->held = whole;
-    return (void *)(((uintptr_t)s->wei_buffer + 63) & ~(uintptr_t)63);
 }
 
 /* An attribute asking for the scratchpad in user mode (libwai allocates
@@ -187,8 +164,14 @@ static wai_status memories(engine *e, const wai_ml_kernel_args *k, conv_state *s
     if (dnnl_memory_desc_equal(user_md, prim_md)) return WAI_ok;
     wai_status st = WAI_ok;
     void *data = DNNL_MEMORY_NONE;
-    if (i == 1 && !(data = filter_buffer(k, s, dnnl_memory_desc_get_size(prim_md), &st))) return st;
-    if (i != 1) *bytes = dnnl_memory_desc_get_size(prim_md);
+    if (i == 1) {
+        if ((st = wai_ml_graph_keep(k->graph, k->context->alloc, dnnl_memory_desc_get_size(prim_md),
+                                    &s->filter)) != WAI_ok)
+            return st;
+        data = s->filter.at;
+    } else {
+        *bytes = dnnl_memory_desc_get_size(prim_md);
+    }
     if (dnnl_memory_create(prim, prim_md, e->engine, data) != dnnl_success)
         return WAI_NotSupportedError;
     dnnl_primitive_desc_t rpd;

@@ -152,7 +152,7 @@ static void release(wai_ml_graph *g) {
     wai_free(a, g->constants), wai_free(a, g->ops), wai_free(a, g->inputs);
     wai_free(a, g->outputs), wai_free(a, g->descs), wai_free(a, g->last_use);
     wai_free(a, g->blocked), wai_free(a, g->offset), wai_free(a, g->arena);
-    wai_free(a, g->scratch_alloc);
+    wai_free(a, g->scratch.alloc);
     wai_ml_context *c = g->context;
     wai_ml_graph *next = g->next;
     memset(g, 0, sizeof *g);

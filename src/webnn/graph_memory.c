@@ -44,25 +44,36 @@ void wai_ml_graph_give(wai_ml_graph *g, uint64_t bytes) {
     if (g) uncount(&g->temp, bytes);
 }
 
-void *wai_ml_graph_scratch(wai_ml_graph *g, size_t bytes, wai_status *st) {
-    if (bytes <= g->scratch_bytes && g->scratch) return g->scratch;
-    const wai_allocator *a = g->context->alloc;
-    /* The old one goes first, so growing never holds both. */
-    wai_free(a, g->scratch_alloc);
-    wai_ml_graph_unhold(g, g->scratch_bytes ? (uint64_t)g->scratch_bytes + 63 : 0);
-    g->scratch = g->scratch_alloc = NULL;
-    g->scratch_bytes = 0;
+wai_status wai_ml_graph_keep(wai_ml_graph *g, const wai_allocator *a, size_t bytes, wai_ml_block *b) {
+    *b = (wai_ml_block){0};
     const size_t whole = bytes + 63;
-    if (whole < bytes || !wai_ml_graph_hold(g, whole)) {
-        *st = WAI_cost_over_limit;
-        return NULL;
-    }
-    if (!(g->scratch_alloc = wai_alloc(a, whole))) {
+    if (whole < bytes || !wai_ml_graph_hold(g, whole)) return WAI_cost_over_limit;
+    if (!(b->alloc = wai_alloc(a, whole))) {
         wai_ml_graph_unhold(g, whole);
-        *st = WAI_out_of_memory;
+        return WAI_out_of_memory;
+    }
+    b->at = (void *)(((uintptr_t)b->alloc + 63) & ~(uintptr_t)63);
+    b->held = whole;
+    return WAI_ok;
+}
+
+void wai_ml_graph_drop(wai_ml_graph *g, const wai_allocator *a, wai_ml_block *b) {
+    wai_free(a, b->alloc);
+    wai_ml_graph_unhold(g, b->held);
+    *b = (wai_ml_block){0};
+}
+
+void *wai_ml_graph_scratch(wai_ml_graph *g, size_t bytes, wai_status *st) {
+    if (!g) {
+        *st = WAI_OperationError;
         return NULL;
     }
-    g->scratch = (void *)(((uintptr_t)g->scratch_alloc + 63) & ~(uintptr_t)63);
+    if (bytes <= g->scratch_bytes && g->scratch.at) return g->scratch.at;
+    /* The old one goes first, so growing never holds both. */
+    const wai_allocator *a = g->context->alloc;
+    wai_ml_graph_drop(g, a, &g->scratch);
+    g->scratch_bytes = 0;
+    if ((*st = wai_ml_graph_keep(g, a, bytes, &g->scratch)) != WAI_ok) return NULL;
     g->scratch_bytes = bytes;
-    return g->scratch;
+    return g->scratch.at;
 }

@@ -220,6 +220,14 @@ typedef struct wai_ml_io {
     uint32_t operand;
 } wai_ml_io;
 
+/* Memory a graph keeps, 64-byte aligned (oneDNN's alignment): the
+ * allocation (to free), its aligned start and the bytes it counts in the
+ * graph (wai_ml_graph_keep, wai_ml_graph_drop). */
+typedef struct {
+    void *alloc, *at;
+    uint64_t held;
+} wai_ml_block;
+
 struct wai_ml_graph {
     wai_ml_context *context;
     int destroyed;
@@ -247,9 +255,9 @@ struct wai_ml_graph {
      * constants and arena: a decode's max_memory sets it (backend.c);
      * UINT64_MAX otherwise. */
     uint64_t held, temp, limit;
-    /* The operators' shared scratch (wai_ml_graph_scratch): its aligned
-     * start, the allocation (to free) and its bytes. */
-    void *scratch, *scratch_alloc;
+    /* The operators' shared scratch (wai_ml_graph_scratch) and its
+     * usable bytes. */
+    wai_ml_block scratch;
     size_t scratch_bytes;
 };
 
@@ -384,11 +392,18 @@ void wai_ml_graph_unhold(wai_ml_graph *g, uint64_t bytes);
 int wai_ml_graph_take(wai_ml_graph *g, uint64_t bytes);
 void wai_ml_graph_give(wai_ml_graph *g, uint64_t bytes);
 
+/* Allocates `bytes` into *b, 64-byte aligned, counted as held in g (a
+ * NULL g counts nothing) before it is allocated: WAI_ok, cost_over_limit
+ * or out_of_memory, with *b empty on failure. drop frees *b and uncounts
+ * it (an empty *b is nothing to drop). */
+wai_status wai_ml_graph_keep(wai_ml_graph *g, const wai_allocator *a, size_t bytes, wai_ml_block *b);
+void wai_ml_graph_drop(wai_ml_graph *g, const wai_allocator *a, wai_ml_block *b);
+
 /* The scratch g's operators share in turn (one runs at a time, and none
  * keeps anything in it from one run of its own to the next): at least
- * `bytes`, 64-byte aligned (oneDNN's alignment), grown where smaller
- * (counted as held; its contents then go). NULL with *st cost_over_limit
- * or out_of_memory. */
+ * `bytes`, 64-byte aligned, grown where smaller (counted as held; its
+ * contents then go). NULL with *st cost_over_limit or out_of_memory, or
+ * OperationError for a NULL g (the scratch lives in its graph). */
 void *wai_ml_graph_scratch(wai_ml_graph *g, size_t bytes, wai_status *st);
 
 /* ---- numbers ------------------------------------------------------------------ */

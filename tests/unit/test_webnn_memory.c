@@ -8,6 +8,7 @@
  * goes through, found by bisection over fresh graphs; one byte less is
  * cost_over_limit; and at that limit the run allocates no more than the
  * limit leaves beside what the graph held before it. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,4 +143,49 @@ static void test_graph_limit(void) {
     CHECK_MSG(g_heap.bytes_now == 0 && g_heap.live == 0, "%zu bytes left", g_heap.bytes_now);
 }
 
-void suite_webnn_memory(void) { harness_run("webnn_graph_limit", test_graph_limit); }
+/* The aligned blocks a graph keeps (wai_ml_graph_keep and drop: an
+ * operator's filter in oneDNN's layout, the shared scratch): 64-byte
+ * aligned inside what is counted, counted before they are allocated, the
+ * scratch's old block dropped before a larger one is kept, and a NULL
+ * graph's scratch refused. */
+static void test_graph_blocks(void) {
+    harness_alloc heap = {0};
+    wai_allocator al = harness_allocator(&heap);
+    wai_ml_context c = {0};
+    c.alloc = &al;
+    wai_ml_graph g = {0};
+    g.context = &c;
+    g.limit = 1000;
+    wai_ml_block b, more;
+    CHECK(wai_ml_graph_keep(&g, &al, 900, &b) == WAI_ok);
+    CHECK(b.held == 963 && g.held == 963 && ((uintptr_t)b.at & 63) == 0);
+    CHECK((char *)b.at >= (char *)b.alloc && (char *)b.at + 900 <= (char *)b.alloc + 963);
+    CHECK(wai_ml_graph_keep(&g, &al, 1, &more) == WAI_cost_over_limit);
+    CHECK(!more.alloc && !more.at && !more.held && g.held == 963 && heap.live == 1);
+    wai_ml_graph_drop(&g, &al, &b);
+    CHECK(g.held == 0 && !b.alloc && heap.live == 0);
+    wai_ml_graph_drop(&g, &al, &b); /* an empty block: nothing */
+    CHECK(g.held == 0);
+    CHECK(wai_ml_graph_keep(&g, &al, SIZE_MAX - 10, &b) == WAI_cost_over_limit && heap.calls == 1);
+    heap.fail_at = heap.calls + 1;
+    CHECK(wai_ml_graph_keep(&g, &al, 8, &b) == WAI_out_of_memory && g.held == 0 && !b.alloc);
+    /* A NULL graph counts nothing. */
+    CHECK(wai_ml_graph_keep(NULL, &al, 2000, &b) == WAI_ok && b.held == 2063);
+    wai_ml_graph_drop(NULL, &al, &b);
+
+    wai_status st = WAI_ok;
+    void *p = wai_ml_graph_scratch(&g, 100, &st);
+    CHECK(p && ((uintptr_t)p & 63) == 0 && g.held == 163 && g.scratch_bytes == 100);
+    CHECK(wai_ml_graph_scratch(&g, 60, &st) == p && g.held == 163);
+    /* 163 + 963 would pass 1000: it fits only once the old one is gone. */
+    CHECK(wai_ml_graph_scratch(&g, 900, &st) && g.held == 963 && heap.live == 1);
+    CHECK(!wai_ml_graph_scratch(&g, 1000, &st) && st == WAI_cost_over_limit);
+    CHECK(g.held == 0 && g.scratch_bytes == 0 && heap.live == 0);
+    CHECK(!wai_ml_graph_scratch(NULL, 8, &st) && st == WAI_OperationError);
+    CHECK(heap.bytes_now == 0);
+}
+
+void suite_webnn_memory(void) {
+    harness_run("webnn_graph_limit", test_graph_limit);
+    harness_run("webnn_graph_blocks", test_graph_blocks);
+}
