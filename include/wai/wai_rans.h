@@ -20,8 +20,9 @@ extern "C" {
  * 65536 last, increasing); invalid_argument for an index past n_tables or
  * a NULL array with n > 0; stream_exhausted for a symbol that runs the
  * stream out; stream_noncanonical for a stream with more after the last
- * symbol or a state not at 2^31. Temporaries (each table's lookup) come
- * from a (NULL: libc's) and go back before it returns. */
+ * symbol or a state not at 2^31. Temporaries (each table's lookup,
+ * sized to the call: 2^8 to 2^16 buckets, no more in all than n past the
+ * least) come from a (NULL: libc's) and go back before it returns. */
 WAI_API wai_status wai_rans_decode_symbols_tables(const wai_allocator *a, size_t n_tables,
                                                   const uint32_t *const *cdfs,
                                                   const size_t *cdf_lens,

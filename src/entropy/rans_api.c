@@ -26,9 +26,12 @@ WAI_API wai_status wai_rans_decode_symbols_tables(const wai_allocator *a, size_t
     if (!tabs) return WAI_out_of_memory;
     wai_status st = WAI_ok;
     size_t built = 0;
-    /* Full resolution for a few tables (the fast lookup); 8 bits and a short
-     * search for many, which keeps the lookups small. */
-    uint32_t bits = n_tables <= 16 ? 16 : 8;
+    /* Each table's lookup, 2^bits buckets built for this call alone: no
+     * more buckets in all than symbols to decode, up to full resolution
+     * (the fast lookup) for at most 16 tables, and never under 8 bits (a
+     * short search). A call of a few symbols builds no 2^16-entry tables. */
+    uint32_t bits = 8;
+    while (n_tables <= 16 && bits < WAI_CDF_PRECISION && n >> (bits + 1) >= n_tables) bits++;
     while (built < n_tables && st == WAI_ok) {
         st = wai_cdf_table_init(&tabs[built], a, cdfs[built], (uint32_t)cdf_lens[built], bits);
         if (st == WAI_ok) built++;

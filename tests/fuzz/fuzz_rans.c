@@ -172,10 +172,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (ran_out ? end != WAI_stream_exhausted : end == WAI_stream_exhausted) __builtin_trap();
     if (end == WAI_ok && (d.x != ((uint64_t)1 << 31) || d.next != len / 4)) __builtin_trap();
     /* The public decoder (wai_rans.h): the same symbols and the same end.
-     * Its tables are full resolution for up to 16 of them and 8 bits past
-     * that: one input in 64 takes the full one (2^16 entries built; see
-     * the lookup above), the others 17 copies of the table, all symbols
-     * from the first. */
+     * It sizes its lookups to the call (no more buckets than symbols, 8
+     * bits at least, 8 bits for any past 16 tables): one input in 64 gives
+     * it one table, the others 17 copies of it, all symbols from the
+     * first. */
     const uint32_t *cdfs[17];
     size_t lens[17];
     int32_t offs[17];

@@ -603,7 +603,58 @@ static void test_public_decoder(void) {
     wai_write_free(NULL, st);
 }
 
+/* The public decoder's lookups are sized to the call: no more buckets in
+ * all than symbols (8 bits at least; full resolution from 2^16 symbols a
+ * table, for up to 16 tables), and every size decodes the same. Peak
+ * bytes show the size: a 2^16-bucket lookup alone is 128 KiB. */
+static void test_public_decoder_lookup_size(void) {
+    static const uint32_t c0[] = {0, 300, 20000, 45000, 60000, 65535, 65536};
+    const uint32_t *cdfs[17];
+    size_t lens[17];
+    int32_t offs[17];
+    for (int t = 0; t < 17; t++) cdfs[t] = c0, lens[t] = 7, offs[t] = t - 5;
+    enum { BIG = 1 << 17 };
+    uint32_t *tof = malloc(BIG * sizeof *tof);
+    int32_t *syms = malloc(BIG * sizeof *syms), *got = malloc(BIG * sizeof *got);
+    if (!CHECK(tof && syms && got)) goto done;
+    static const struct {
+        size_t n, n_tables, peak_min, peak_max;
+    } cases[] = {
+        {10, 1, 0, 2048},                  /* 8 bits: 514 bytes */
+        {10, 16, 0, 16 * 1024},            /* 8 bits each */
+        {2000, 1, 2048, 8192},             /* 10 bits */
+        {BIG, 1, 1 << 17, SIZE_MAX},       /* 16 bits, with its step table */
+        {BIG, 2, 1 << 17, SIZE_MAX},       /* 16 bits each */
+        {BIG, 4, 1 << 16, 5 << 16},        /* 15 bits each */
+        {BIG, 17, 0, 32 * 1024},           /* past 16 tables: 8 bits */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        const size_t n = cases[c].n, nt = cases[c].n_tables;
+        uint64_t seed = 1000 + c;
+        for (size_t i = 0; i < n; i++) {
+            tof[i] = (uint32_t)(harness_rand(&seed) % nt);
+            syms[i] = offs[tof[i]] + (int32_t)(harness_rand(&seed) % 9) - 1;
+        }
+        uint8_t *st = NULL;
+        size_t len = 0;
+        if (!CHECK(wai_rans_encode_symbols_tables(NULL, nt, cdfs, lens, offs, tof, syms, n, &st,
+                                                  &len) == WAI_ok))
+            continue;
+        harness_alloc h = {0};
+        wai_allocator a = harness_allocator(&h);
+        const wai_status s = wai_rans_decode_symbols_tables(&a, nt, cdfs, lens, offs, tof, st, len, got, n);
+        CHECK_MSG(s == WAI_ok && memcmp(got, syms, n * sizeof *syms) == 0, "case %zu: %d", c, (int)s);
+        CHECK_MSG(h.bytes_peak >= cases[c].peak_min && h.bytes_peak <= cases[c].peak_max,
+                  "case %zu: %zu symbols, %zu tables: peak %zu bytes", c, n, nt, h.bytes_peak);
+        CHECK(h.live == 0);
+        wai_write_free(NULL, st);
+    }
+done:
+    free(tof), free(syms), free(got);
+}
+
 void suite_rans(void) {
+    harness_run("rans/public_decoder_lookup_size", test_public_decoder_lookup_size);
     harness_run("rans/public_encoder", test_public_encoder);
     harness_run("rans/public_decoder", test_public_decoder);
     harness_run("rans/steps_copy_streams_exactly", test_steps_copy_streams_exactly);
