@@ -203,6 +203,7 @@ main() {
     # docs/testing.md's campaign figures are the committed ledger's.
     run_test fuzz-figures /usr/bin/python3 "$WAI_REPO/tests/fuzz/campaign_sum.py" \
         "$WAI_REPO/tests/fuzz/campaign-ledger.tsv" --check "$WAI_REPO/docs/testing.md"
+    run_test fuzz-figures-tool /usr/bin/python3 "$WAI_REPO/tests/fuzz/test_campaign.py"
     # The fuzz builds' coverage ignore list names only what src/ has.
     run_test fuzz-ignorelist bash "$WAI_REPO/tests/fuzz/check_ignorelist.sh"
     # The root's seed table is the generator's output, unedited.

@@ -5,8 +5,11 @@
 # then kept: each run resumes where the last one left the corpus). Every run
 # appends one line to WORKDIR/ledger.tsv:
 #   utc-time  commit  target  seconds  executions  exit-status
-# and a crash input is kept under WORKDIR/crashes/NAME/. The figures in
-# docs/testing.md are the ledger summed by tests/fuzz/campaign_sum.py.
+# and a crash input is kept under WORKDIR/crashes/NAME/. A new WORKDIR starts
+# its ledger as a copy of the committed tests/fuzz/campaign-ledger.tsv, so the
+# rotation judges by the whole campaign and copying the ledger back loses no
+# row. The figures in docs/testing.md are the ledger summed by
+# tests/fuzz/campaign_sum.py (its --write puts them there).
 # With no TARGET, every fuzz_* program of FUZZ_BUILD runs in turn.
 #
 # campaign.sh FUZZ_BUILD WORKDIR SECONDS --rotate [TARGET...]: runs until
@@ -26,6 +29,9 @@ if ((${#targets[@]} == 0)); then
 fi
 mkdir -p "$work/corpus" "$work/crashes" "$work/logs"
 ledger="$work/ledger.tsv"
+if [[ ! -f "$ledger" && -f "$repo/tests/fuzz/campaign-ledger.tsv" ]]; then
+    cp "$repo/tests/fuzz/campaign-ledger.tsv" "$ledger"
+fi
 
 run_one() {
     local name="$1"

@@ -13,6 +13,11 @@ campaign_sum.py LEDGER --check DOC
 Exits 1 unless DOC (docs/testing.md) holds LEDGER's --markdown table as it
 is printed: the figures in the docs are the committed ledger's.
 
+campaign_sum.py LEDGER --write DOC
+Rewrites DOC's table (from its header row through the "total executions:"
+line) as LEDGER's --markdown table, the rest of DOC untouched; exits 1 and
+leaves DOC as it was where DOC holds no such table.
+
 campaign_sum.py LEDGER --next TARGET...
 Prints the one of TARGET... furthest from its goal (the smallest share of
 it done; a target the ledger lacks first): campaign.sh's rotation.
@@ -66,7 +71,26 @@ def main(argv):
         print("the ledger's table is not in the document; write it there:\n" + table)
         print("0 passed, 1 failed")
         return 1
+    if "--write" in argv:
+        return write(argv[argv.index("--write") + 1], lines(rows, True))
     print("\n".join(lines(rows, "--markdown" in argv)))
+    return 0
+
+
+def write(path, table):
+    """Splices table over the one in path: header row through the total line."""
+    doc = open(path).read().split("\n")
+    head = table[0]
+    start = next((i for i, l in enumerate(doc) if l == head), None)
+    end = None if start is None else next(
+        (i for i in range(start, len(doc)) if doc[i].startswith("total executions:")), None)
+    if end is None:
+        print(f"{path}: no campaign table (a header row and a \"total executions:\" line)")
+        return 1
+    new = doc[:start] + "\n".join(table).split("\n") + doc[end + 1:]
+    with open(path, "w") as f:
+        f.write("\n".join(new))
+    print(f"{path}: table written ({len(table) - 3} targets)")
     return 0
 
 
