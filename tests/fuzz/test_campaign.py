@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""Holds campaign_sum.py to what campaign.sh and docs/testing.md rely on: the
-sums, --next's choice, --check, and --write's splice (ends "N passed, N failed").
+"""Holds the campaign's tools to what docs/testing.md says of them:
+campaign_sum.py's sums, --next's choice, --check and --write's splice, and
+campaign.sh's ledger (started from the committed one, a row a run, a failed
+run's log kept) and rotation (to the goal, then it stops), run against a fake
+fuzz build (ends "N passed, N failed").
 
-usage: test_campaign_sum.py
+usage: test_campaign.py
 """
 import os
 import subprocess
@@ -102,10 +105,10 @@ with tempfile.TemporaryDirectory() as tmp:
     committed = rows_of(COMMITTED)
     p = subprocess.run(["bash", CAMPAIGN, build, work, "1", "fuzz_zz_parser", "fuzz_zz_broken"],
                        capture_output=True, text=True)
-    led = rows_of(os.path.join(work, "ledger.tsv"))
+    rows = rows_of(os.path.join(work, "ledger.tsv"))
     check("campaign.sh: a new work folder's ledger starts as the committed one",
-          p.returncode == 0 and led[:len(committed)] == committed)
-    new = led[len(committed):]
+          p.returncode == 0 and rows[:len(committed)] == committed)
+    new = rows[len(committed):]
     check("campaign.sh: one row a run, its seconds, executions and exit status",
           [r[2:] for r in new] == [["fuzz_zz_parser", "1", "60000000", "0"],
                                    ["fuzz_zz_broken", "1", "7", "1"]])
@@ -116,10 +119,10 @@ with tempfile.TemporaryDirectory() as tmp:
     # more: 1.2e8), then stops; the ledger it found is kept, not restarted.
     p = subprocess.run(["bash", CAMPAIGN, build, work, "1", "--rotate", "fuzz_zz_parser"],
                        capture_output=True, text=True, timeout=60)
-    led2 = rows_of(os.path.join(work, "ledger.tsv"))
+    rows2 = rows_of(os.path.join(work, "ledger.tsv"))
     check("campaign.sh --rotate: turns until the goal, then stops",
-          p.returncode == 0 and led2[:len(led)] == led and
-          [r[2] for r in led2[len(led):]] == ["fuzz_zz_parser"])
+          p.returncode == 0 and rows2[:len(rows)] == rows and
+          [r[2] for r in rows2[len(rows):]] == ["fuzz_zz_parser"])
 
 failed = results.count(False)
 print(f"{len(results) - failed} passed, {failed} failed")
