@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Two commands for a newcomer; everything else is CMake.
 #   make example  - build, then inspect and decode the shipped example
 #   make check    - the whole test suite (installs what it needs)
@@ -23,6 +24,7 @@ web:
 	    -DWAI_BUILD_TOOLS=OFF -DWAI_BUILD_BENCH=OFF >/dev/null
 	cmake --build build/web -j2 --target wai_web wai_web_threads
 	mkdir -p web/dist && cp build/web/web/wai.wasm build/web/web/wai-threads.wasm web/dist/
+	cp LICENSE web/LICENSE   # npm pack puts it in the package
 
 clean:
 	rm -rf build

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """wai.batch on Dask (issue 33): payloads a second on 1 and 2 local
 workers, on 64 WIH1 pictures, and the per-task overhead against `wai
 decode` of the same files.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A run of bmshj2018 pictures through one context and set: what keeping
  * the loaded set and its built graph (issue 28) is worth.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Issue 5's decode benchmark: a WIH1 of bmshj2018/mbt2018 shapes decoded to
  * a 512x768 RGB8 image through the public decoder, and its parts.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The whole bmshj2018 synthesis on oneDNN called directly: the float peer
  * the native WebNN is held to (bench/bench_webnn_synthesis.sh), and the
  * whole-network float peer of the integer synthesis.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Executions a second of fuzz targets in two fuzz builds (before and after a
 # change to a harness or to the library), as a ratio.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The GStreamer plugin against `wai decode` on the same clip and thread
 # count (issue 33's goal: within 1.05x): `gst-launch-1.0 filesrc ! waiparse
 # ! waidec threads=N ! fakesink` against `wai decode --threads N CLIP

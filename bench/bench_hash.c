@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Throughput of libwai's SHA-256 and BLAKE3 (single thread, portable C).
  *
  *   wai_bench_hash            a table of MB/s (1 MB = 10^6 bytes)

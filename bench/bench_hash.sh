@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # libwai's SHA-256 and BLAKE3 throughput next to sha256sum and single-threaded
 # b3sum.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Reference vs fast layers on bmshj2018 synthesis shapes: one transposed
  * convolution (cin 128 -> cout 128, 5x5, stride 2, pad 2, opad 1, input
  * [128, 64, 96]) and the inverse GDN that follows it ([128, 128, 192]);

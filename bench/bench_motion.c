@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Decode speed of integer motion video, on 1 thread and 2.
  *
  *   wai_bench_motion          the tables below

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The WIV1 motion encoder's rate term (issue 16): bytes at equal PSNR with
 # each vector chosen by SAD alone (`wai encode --sad-search`, the search
 # before the rate term) and by the rate term (the default), on the same

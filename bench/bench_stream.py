@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Streaming a WIV1 clip to a pipe (issue 33): peak resident memory and the
 time to the first frame, streamed (`wai decode -o -`, a frame at a time)
 against the whole decode (`-o FILE`, which holds the clip).

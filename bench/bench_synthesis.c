@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Issue 4's synthesis benchmark: a bmshj2018-factorized-shaped integer
  * synthesis (192 -> 128 -> 128 -> 128 -> 3, four 5x5 stride-2 transposed
  * convolutions, pad 2, output padding 1, an inverse GDN between each two)

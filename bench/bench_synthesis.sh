@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Issue 4's synthesis benchmark: libwai's integer bmshj2018-shaped synthesis
 # (192 -> 128 -> 128 -> 128 -> 3 from [192, 32, 48] to 512x768) next to
 # oneDNN and PyTorch float32 in one table: libwai on 1 thread and on all

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """PyTorch float32 peer of bench/bench_synthesis.c (issue 4).
 
 The same bmshj2018-factorized-shaped synthesis: four ConvTranspose2d

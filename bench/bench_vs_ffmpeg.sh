@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # WIV1 (wai.video.int_motion, lossless at --q 1) next to two lossless RGB
 # codecs ffmpeg decodes: FFV1 (level 3, in .mkv) and libx264rgb at -qp 0.
 #

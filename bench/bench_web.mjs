@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // libwai in the browser against native, in one run (issue 13's benchmark):
 //   - WIV1 1280x720 (30 frames, `wai encode --q 1` of a moving synthetic
 //     picture): decode frames a second, native (`wai decode`, the process),

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Helper of bench/bench_webnn_synthesis.sh: the bmshj2018-factorized
 synthesis at CompressAI's size for qualities 1-5 (N 128, M 192), with weights
 drawn from a seed, for a [192, 32, 48] latent (a 512 x 768 picture).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The float path's synthesis benchmark (issue 12): bmshj2018-factorized's
 # synthesis at CompressAI's size (N 128, M 192) from a [192, 32, 48] latent
 # to 512 x 768, weights from a seed, on 1 and 2 threads, through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // The gpu/wgsl/integer path against the CPU's, in one run (docs/wgsl.md):
 // WIH1 512x768 (bench/bench_decode_neural.c's synthetic set and payload)
 // decoded natively (`wai decode --threads 1`), and in headless Chromium on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A WIC1 clip decode (issue 14): wai.video.int_cond, six 64 x 64 frames,
  * at DCVC-like channel counts for that size. The bundle and clip come from
  * tests/gen/wic1gen.h (seeded networks; every latent coded while the

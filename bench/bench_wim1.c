@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The realistic WIM1 decode (issue 14): wai.neural.int_mlicpp at mbt2018-
  * like shapes, K = 4 slices, 512 x 768. The bundle and payload come from
  * tests/gen/wim1gen.h (seeded networks; the payload encoded with the

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Estimated cycles per multiply-accumulate of the NEON level's inner loops
 against the portable C's, both compiled for aarch64 by Debian's clang (the
 compiler CI cross-builds with), on llvm-mca's Cortex-A76 and Neoverse-N1

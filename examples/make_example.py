@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Writes examples/hello.wiv1: a small WIV1 clip (integer-payloads §3, keyframe
 0) of a moving gradient, three 24x16 frames, 8x8 blocks, whole-pel vectors,
 q = 1 (lossless). It encodes with its own rANS coder (§2) and decodes the

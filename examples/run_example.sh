@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The README's first command: what libwai makes of the shipped examples: a
 # motion-video clip, and an integer hyperprior image with its parameter set.
 set -u

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What the elements share: the format of a magic, a context and its set
  * from a directory, refusals as element errors, the dispatch report as an
  * element message. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libwai's GStreamer 1.x plugin (docs/gstreamer.md): a typefinder for the
  * payloads' magics, waiparse (a clip or an image as one payload, a frame
  * stream as one payload a buffer, timestamped), waidec (payloads to

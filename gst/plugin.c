@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The plugin: its elements and its typefinder. GST_PLUGIN_PATH pointing at
  * the build's gst/ folder finds it; no install needed. */
 #include "gstwai.h"
@@ -11,6 +12,7 @@ static gboolean plugin_init(GstPlugin *plugin) {
 }
 
 #define PACKAGE "libwai"
+/* "BSD": GStreamer's word for the BSD-2-Clause licence (LICENSE). */
 GST_PLUGIN_DEFINE(GST_VERSION_MAJOR, GST_VERSION_MINOR, wai,
                   "libwai: WAI's integer codecs (WIV1, WIF1, WIH1, WIA1, WIC1, WCF1, WIM1), decoded bit-exactly",
-                  plugin_init, WAI_VERSION_STRING, "unknown", "libwai", "libwai")
+                  plugin_init, WAI_VERSION_STRING, "BSD", "libwai", "libwai")

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The typefinder: a payload's first bytes name its format (WIV1, WIF1,
  * WIH1, WIA1, WIS1, WIC1, WCF1, WIM1), as wai_capability_detect reads
  * them; the caps are application/x-wai with that format. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* waiaudiodec: a WIA1 payload into audio/x-raw S16LE, one channel, at the
  * payload's own sample rate. A refusal is an element error carrying the
  * spec's code. */

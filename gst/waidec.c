@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* waidec: WAI payloads (waiparse's buffers) into video/x-raw RGB frames.
  *
  * Each buffer is one payload, sent to one libwai decoder in order: a clip

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* waiparse: a WAI payload file into the buffers waidec decodes.
  *
  * A clip (WIV1, WIC1) or a picture (WIH1, WIM1), a WIA1 or a WIS1 is one

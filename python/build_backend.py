@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """A PEP 517 build backend for the Python module, standard library only.
 
 build_wheel configures and builds the repository's CMake project (the
@@ -36,6 +37,7 @@ def _version():
 def _metadata():
     return (f"Metadata-Version: 2.1\nName: {NAME}\nVersion: {_version()}\n"
             "Summary: libwai from Python: decode, inspect and the rANS coder\n"
+            "License: BSD-2-Clause\n"
             "Requires-Python: >=3.9\nRequires-Dist: numpy\n")
 
 
@@ -77,6 +79,8 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
         with open(_build_library(tmp), "rb") as f:
             files[f"{NAME}/libwai_python.so"] = f.read()
     files[f"{dist}/METADATA"] = _metadata().encode()
+    with open(os.path.join(ROOT, "LICENSE"), "rb") as f:
+        files[f"{dist}/LICENSE"] = f.read()
     files[f"{dist}/WHEEL"] = (f"Wheel-Version: 1.0\nGenerator: wai build_backend\n"
                               f"Root-Is-Purelib: false\nTag: {tag}\n").encode()
     record = [_record_line(n, d) for n, d in files.items()] + [f"{dist}/RECORD,,"]
@@ -99,7 +103,7 @@ def get_requires_for_build_sdist(config_settings=None):
 
 
 # What an sdist holds: what the CMake project and the module need.
-SDIST = ["CMakeLists.txt", "pyproject.toml", "README.md", "LICENSE", "cmake", "include", "src",
+SDIST = ["CMakeLists.txt", "pyproject.toml", "README.md", "LICENSE", "THIRD-PARTY.md", "cmake", "include", "src",
          "python/wai", "python/build_backend.py"]
 
 

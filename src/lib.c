@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The context, assembled from every part in one place (dav1d's lib.c
  * habit): the allocator, the worker pool, the instruction set level and its
  * kernel table, the loaded-set cache; and the library's version. Created

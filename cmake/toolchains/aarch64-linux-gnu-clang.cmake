@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # aarch64 Linux with clang as the cross compiler. Debian 12's
 # gcc-aarch64-linux-gnu conflicts with gcc-multilib, so the pieces come from
 #   libc6-dev-arm64-cross      headers, crt*.o, libc  (/usr/aarch64-linux-gnu)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # 32-bit x86 with the host gcc and gcc-multilib (-m32). Runs natively.
 #   cmake -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/i386.cmake ...
 set(CMAKE_SYSTEM_NAME Linux)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # wasm32-wasi with clang, Debian's wasi-libc and the wasm32 compiler-rt
 # builtins (libclang-rt-14-dev-wasm32). Binaries get a .wasm suffix and run
 # under node's WASI (tests/ci/run-wasi.mjs).

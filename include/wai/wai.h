@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libwai — exact decoder of WAI integer-codec payloads.
  *
  * Public API conventions (docs/api.md): every function that can fail

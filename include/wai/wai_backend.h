@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Backends: what computes a capability's networks on a path of
  * neural-dispatch §1, as objects a program registers with its context.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Decoding payloads: one decoder per stream of payloads of one capability. */
 #ifndef WAI_WAI_DECODE_H
 #define WAI_WAI_DECODE_H

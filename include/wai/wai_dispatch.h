@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Neural dispatch (neural-dispatch §2-§5): the tier a decode needs, the paths
  * that may run its networks, the choice among them, and the
  * `wai-neural-dispatch/1` report. Pure functions over plain structs: nothing

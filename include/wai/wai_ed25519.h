@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Ed25519 for receipts, through libsodium: libwai_ed25519, a library of its
  * own, built where libsodium is found (Debian's libsodium-dev), so libwai
  * itself needs libc alone. It fills the signer and the verifier that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Payload formats and the capabilities that carry them
  * (integer-payloads §1, §2 step 1, §13, §14). */
 #ifndef WAI_WAI_FORMAT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* SHA-256 (FIPS 180-4) and BLAKE3 (hash mode, any output length).
  *
  * The state structs are public so they can live on the stack; their members

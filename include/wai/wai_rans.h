@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The rANS stream of integer-payloads §2 decoded on its own: the twin of
  * libwai_write's wai_rans_encode_symbols_tables, for tools that code
  * symbols against their own tables (the Python module's wai.rans_decode).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Receipts of wai.video.int_motion (integer-payloads §15; docs/receipts.md):
  * a sink's signed statement of what a WIV1 payload (keyframe 0) decodes to
  * (a decode receipt, §15.1), or an encoder's of the payload it wrote from a

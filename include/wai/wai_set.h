@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Parameter sets (integer-payloads §9): the files a neural capability
  * decodes against, by the names a set's listing gives them (g_s.whm,
  * h_s.whm, entropy.json; model.wam; ...). A set is built in memory; the

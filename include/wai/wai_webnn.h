@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libwai_webnn, libwai's native WebNN: a library of its own (CMake target
  * wai::wai_webnn, pkg-config wai_webnn), the one that computes in floating
  * point and links oneDNN where it was found, so libwai needs libc alone.

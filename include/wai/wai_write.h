@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libwai_write — the encoders and writers beside the decoder: a library of
  * its own (link -lwai_write -lwai), which a player that only decodes never
  * links. It holds the rANS encoder of E1, the WIV1 motion encoder, and the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Hostile inputs through the Python module (python/wai), the glue a
 libFuzzer target cannot reach: the corpus's decodable payloads and their
 sets, mutated, through wai.decode, wai.inspect, wai.route, wai.set_listing

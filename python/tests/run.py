@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Runs the module's tests and ends with the project's "N passed, N failed"
 line (tests/ci/check.sh counts it).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """wai.batch on a LocalCluster (Debian's python3-distributed; skipped
 without it): the results are wai.decode's, one a file in order; a worker
 killed mid-run loses nothing and counts nothing twice."""

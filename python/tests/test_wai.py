@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The Python module against the repository's examples and corpus, and
 against the `wai` tool's own decode of the same payloads.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """libwai from Python: decode, inspect, and the rANS coder, over the C API.
 
     import wai

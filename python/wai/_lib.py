@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Loading libwai's shared library and the C structs ctypes needs.
 
 The library is the build's libwai_python.so (both of libwai's APIs in one

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Many payloads decoded (or receipts verified) as Dask tasks.
 
     import wai.batch

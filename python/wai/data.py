@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """A torch Dataset over a folder of WIH1 payloads and their parameter set.
 
     from wai.data import PayloadFolder

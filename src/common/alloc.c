@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #define _DEFAULT_SOURCE /* madvise */
 #include "common/alloc.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The one allocation path of the library (architecture: "every allocation
  * through one wrapper"), so tests can fail each allocation in turn. */
 #ifndef WAI_COMMON_ALLOC_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* IEEE 754 binary64 arithmetic where a spec fixes it, done in integers (the
  * integer library holds no floating point): a receipt's
  * uj_per_kilopixel_op (integer-payloads §15.2) is joules_micro × 1000 /

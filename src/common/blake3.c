@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* BLAKE3 hash mode (the BLAKE3 specification, O'Connor, Aumasson, Neves,
  * Wilcox-O'Hearn, 2020), portable C, any output length.
  *

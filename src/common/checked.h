@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Checked 64-bit size arithmetic (integer-payloads §7: "every size is formed
  * in 64-bit arithmetic with overflow checked, and a size past 64 bits is past
  * the cap"). A result that does not fit saturates to UINT64_MAX, which is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What a context holds (assembled in src/lib.c, the one file that knows
  * every part). The parts above common are named, not included, so this
  * header sits below all of them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Exact decimal to binary64 and binary32 (decimal32.h), in integer
  * arithmetic. The value D·10^E (D the significant digits) is brought to
  * m·2^e2 with m of 63 or 64 bits and a sticky bit for what lies below:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A JSON number read exactly as a binary32 value, in integer arithmetic
  * (integer-payloads §10, WIS1's ranges; docs/json.md "Exact binary32"):
  *   - a spelling with no fraction and no exponent is that integer, which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* How kernels run, held once by the context (src/lib.c) and passed down:
  * what they allocate their temporaries through, the worker pool they split
  * their work over, and the inner loops of the instruction set level

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* isqrt of a 128-bit value, digit by digit in base 4 (no division, no
  * rounding to reason about): each step decides one bit of the root. */
 #include "common/int128.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Exact 128-bit integers on every target libwai builds for. i386 and wasm32
  * have no __int128, and the layer arithmetic (design: integer-arithmetic.md)
  * forms 128-bit products, so the portable form below (two uint64 halves) is

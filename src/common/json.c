@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The strict JSON reader (RFC 8259; spec-readings N3). See docs/json.md.
  *
  * The text is read twice by the same code. The first pass checks everything

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A strict JSON reader (RFC 8259) for the specs' JSON inputs.
  *
  * Strict means: UTF-8 validated (no overlong forms, no surrogate code

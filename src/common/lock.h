@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A mutex where the platform has threads (pthreads), nothing where it has
  * none (wasm32-wasi): there a context cannot be shared across threads. */
 #ifndef WAI_COMMON_LOCK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* See pool.h. One run at a time: the run lock is tried, never waited on, so
  * two decoders sharing a context never wait on each other's shares. Within
  * a run, shares are claimed from a counter under the pool's mutex; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A worker pool: the threads a context's kernels split their work over.
  * Created once (with the context), sized by its n_threads, joined when it
  * is destroyed; a run hands shares to the waiting workers and creates no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* See pool.h: the pool of a wasm32 build. WASI has no thread creation, so
  * a pool starts no worker: its workers are threads the host started (Web
  * Workers, node's worker_threads, each running the same module over the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "common/reader.h"
 
 void wai_reader_init(wai_reader *r, const uint8_t *data, size_t len) {

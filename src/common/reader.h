@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Little-endian reads over a bounded byte span. A read past the end reports
  * integer-payloads' stream_length and moves nothing; payload bytes are never
  * cast to structs. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* SHA-256 per FIPS 180-4, plus the lowercase-hex helper shared by both hashes.
  *
  * Whole 64-byte blocks are compressed straight from the caller's buffer; only

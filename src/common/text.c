@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* See text.h. */
 #include "common/text.h"
 

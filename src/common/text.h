@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A bounded text buffer for the library's small JSON outputs (a payload's
  * header): appends stop at the buffer's end, the length counts on, so a
  * caller learns the size it needs from one call with no room. */

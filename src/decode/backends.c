@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* See backends.h. */
 #include "decode/backends.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The backends a context computes with (include/wai/wai_backend.h): its
  * own integer interpreter on the CPU, and those a program registered. A
  * path can run a codec's networks only where a backend of the context

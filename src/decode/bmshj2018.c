@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai.neural.bmshj2018 (neural-dispatch §6; docs/bmshj2018.md): a B18F
  * payload against its set. The entropy stage (§6.3) is integer and table
  * reads only, here: the symbols of each channel against its table, their

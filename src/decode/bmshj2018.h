@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai.neural.bmshj2018 (decode/codecs.c): its decode's steps, its set's
  * loader (cdfs_q3.json by every rule of docs/bmshj2018.md, each
  * model_mismatch), and the backend questions it answers. */

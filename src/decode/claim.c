@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* See claim.h. The networks are built here, not read from a file: their
  * parameters come from one linear congruential sequence, scaled per layer
  * so that every bound holds with the widths above exercised (the test

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Claiming the tier (docs/backends.md, "Claiming the tier"): before an
  * integer path's backend runs a decode, a small known-answer network, in
  * two and in one dimension, through every layer kind and every width of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A codec: everything libwai knows of one capability, written once, in the
  * table of decode/codecs.c. Its registry row (name, format, keyframe kind,
  * class, tier, the set's members in §9's order), its output kind, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The codec table: every capability libwai knows (integer-payloads §1, §13,
  * §14, and the floating-point capability neural-dispatch §6 dispatches),
  * each written once, in the spec's order. Adding a capability is its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The public decoder. One decode reads top to bottom, the same for every
  * capability (decode/codec.h): bytes → parse → set → prepare (§7 steps 2
  * to 4) → cost and limits → dispatch, whose chosen path's backend runs the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What decode/decoder.c shows beside the public API (include/wai/
  * wai_decode.h): for tests. */
 #ifndef WAI_DECODE_DECODER_H

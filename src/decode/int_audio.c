@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WIA1 decode against a loaded set: §5's steps in §7's order of checks. */
 #include "decode/int_audio.h"
 

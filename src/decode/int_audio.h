@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WIA1, the integer learned audio codec (integer-payloads §5), against a
  * loaded set: §7 steps 2 to 4, then the decode of decode/one_network.h. */
 #ifndef WAI_DECODE_INT_AUDIO_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai.video.int_cond and wai.video.int_cond.frame (integer-payloads §17,
  * docs/int_cond.md): WIC1 clips and WCF1 frames against a WCB1 bundle.
  * One decode, top to bottom:

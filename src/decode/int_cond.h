@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai.video.int_cond and wai.video.int_cond.frame (integer-payloads §17,
  * docs/int_cond.md): the clip's and the frame form's steps, and the set's
  * loader (model.wcb, the WCB1 bundle). */

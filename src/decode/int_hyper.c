@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WIH1 decode against a loaded set: §4's steps in §7's order of checks. */
 #include "decode/int_hyper.h"
 

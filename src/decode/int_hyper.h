@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WIH1, the integer conditional image codec (integer-payloads §4), against
  * a loaded set (sets/loaded.h): the checks of §7 steps 2 to 4 that read the
  * payload, its declared cost, and the decode (steps 5 and 6). A WIV1 or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The keyframe-1 video forms (integer-payloads §3 and §16 with §4): a WIV1
  * clip and a WIF1 intra frame whose frame 0 is a nested WIH1's decode
  * against the int_hyper set; the clip's other frames, and the frame form's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The keyframe-1 video capabilities (decode/codecs.c):
  * wai.video.int_hyper (a WIV1 clip) and wai.video.int_hyper.frame (a WIF1
  * frame; its stream state a wai_motion_group). Both read the int_hyper set

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai.neural.int_mlicpp (integer-payloads §14, docs/int_mlicpp.md): a WIM1
  * payload against its WMB1 bundle. One decode, top to bottom:
  *   parse    the 36-byte header and the two streams' extents (formats/wim1.c)

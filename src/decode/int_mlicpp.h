@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai.neural.int_mlicpp (integer-payloads §14, docs/int_mlicpp.md): its
  * decode's steps and its set's loader (model.wmb, the WMB1 bundle). */
 #ifndef WAI_DECODE_INT_MLICPP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "decode/int_motion.h"
 
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai.video.int_motion (WIV1, keyframe 0) and its frame form
  * wai.video.int_motion.frame (WIF1 groups). */
 #ifndef WAI_DECODE_INT_MOTION_H

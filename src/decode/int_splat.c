@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WIS1 decode against a loaded set: §6's steps in §7's order of checks. */
 #include "decode/int_splat.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WIS1, the integer learned Gaussian-splat attribute codec
  * (integer-payloads §6), against a loaded set: §7 steps 2 to 4, then the
  * decode of decode/one_network.h. */

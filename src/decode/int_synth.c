@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai.neural.int_synth (int_synth.h). One decode, top to bottom:
  *   parse    the 12-byte header and the latents (formats/int_synth.c)
  *   set      int_synth.json read, chained and certified once (the cache)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai.neural.int_synth (integer-payloads §13, docs/int_synth.md): its
  * decode's steps and its set's loader (int_synth.json); every refusal of
  * the payload, the set or the decode is payload_malformed. */

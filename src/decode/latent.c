@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Latent decoding: E1 symbols rebuilt by E2 (see latent.h). */
 #include "decode/latent.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Decoding latents from a rANS stream (integer-payloads §4 steps 1 and 3,
  * §5 step 1, §6 step 1): each element one symbol of E1, rebuilt by E2 as
  * s·2^afrac + base, in channel, row, column order. A symbol that runs the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A latent capability's decode up to its networks, for a caller who runs
  * them (include/wai/wai_decode.h, wai_latent_decode): the decoder's steps
  * (decode/steps.h), the limits, then the codec's entropy stage, once. */

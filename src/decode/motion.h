@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The frame step of integer motion video (integer-payloads §3, §16): the
  * stage operators E10 mc_predict and E9 residual_step over one frame, each
  * sample's residual the next symbol of the frame's rANS stream (E1). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The fast path of the motion frame step (see motion.h): the decoder's state
  * in locals, and prediction one block segment at a time with the segment's
  * vector read once and its reads unclamped where they stay inside the frame.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The frame step on two threads (see motion.h): the rANS chain is serial and
  * sets the pace, so one thread decodes residuals into a ring of row chunks
  * while another predicts and reconstructs the chunks already decoded. What a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* See net_device.h. */
 #include "decode/net_device.h"
 

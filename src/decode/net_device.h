@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* An integer path's backend as the network runner's device
  * (ops/network.h, wai_net_device): each network a decode runs becomes a
  * public wai_network_job (include/wai/wai_backend.h) for the backend's

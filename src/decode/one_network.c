@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* See one_network.h. */
 #include "decode/one_network.h"
 

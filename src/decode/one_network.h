@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The decode both WIA1 (§5) and WIS1 (§6) are: one latent stream, one
  * synthesis network, one step from its output to the output's bytes. Their
  * codec steps (decode/codec.h) are written here once; what differs (the

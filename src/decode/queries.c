@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What a caller may ask of a payload without decoding it whole: its
  * declared cost (with its set or without), and its entropy stage alone
  * (the symbols and their digest, `wai inspect`). The same steps as a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Routing over candidates (integer-payloads §8): the first candidate the
  * sink can decode through decodes; a routing refusal moves on, any other
  * status ends the route. Built on the public decoder alone: a candidate is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* See steps.h. */
 #include "decode/steps.h"
 

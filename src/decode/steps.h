@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The steps every entry into a payload shares, in §7's order: the codec
  * the caller names or the bytes' magic names, the parse, the set (§7 step
  * 1, through the context's loaded-set cache), the codec's prepare (steps 2

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* neural-dispatch §3: which paths may run a decode, before the device is
  * asked anything. */
 #include "wai/wai_dispatch.h"

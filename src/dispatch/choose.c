@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* neural-dispatch §4, step by step: the first offered path that §3 admits,
  * the device can run and the backend does run is the decode's; every other
  * path tried is refused, in the order offered, with the code of the step

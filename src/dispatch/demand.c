@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* neural-dispatch §2: the tier a decode needs. */
 #include "wai/wai_dispatch.h"
 

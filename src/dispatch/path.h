@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What the dispatch and the backends' registry share of a path. */
 #ifndef WAI_DISPATCH_PATH_H
 #define WAI_DISPATCH_PATH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The paths of neural-dispatch §1 that exist, this sink's default offer,
  * and the offer's text form (docs/dispatch.md, "Offers"). */
 #include "dispatch/path.h"

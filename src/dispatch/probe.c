@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The caller's side of §4 step 2: the default probe, and the one place a
  * question is put to the caller's probe or, where it has no answer, to the
  * default. What this build computes with is not the probe's to say: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* neural-dispatch §5: the report as JSON text. One line, the members in
  * §5's table order and a path's members in §1's order, ", " and ": " as the
  * tool's other JSON, so the text of a report is one fixed string that tests

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The tokens of neural-dispatch §1 and the determinism tiers, both ways.
  * Tables indexed by the enums' values, so a name is one bounds check. */
 #include "wai/wai_dispatch.h"

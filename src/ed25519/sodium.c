@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libwai_ed25519 (include/wai/wai_ed25519.h): libsodium's Ed25519 behind
  * the receipt signer and verifier. libsodium keeps its own state; this
  * file keeps none. */

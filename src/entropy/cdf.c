@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "entropy/cdf.h"
 
 #include "common/alloc.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* CDF tables of the rANS coder (integer-payloads §2; E1's table rules) and
  * the lookup structure that finds a symbol without scanning the table. */
 #ifndef WAI_ENTROPY_CDF_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "entropy/rans.h"
 
 wai_status wai_rans_read_stream(wai_reader *r, const uint8_t **bytes, size_t *len) {

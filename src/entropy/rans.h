@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* E1 rans64_decode (integer-payloads §2) and its canonical encoder.
  *
  * State x is 64 bits, loaded from the stream's first two u32 words; symbols

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai_rans_decode_symbols_tables (wai/wai_rans.h): the tables validated
  * and built (each with its own lookup), the symbols decoded in order, the
  * canonical end checked. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* B18F parse (see b18f.h). Layout, little-endian:
  *    0  "B18F"   4  version 1   5..7 reserved 0
  *    8  u32 height   12 u32 width   16 u32 m   20 u32 lh   24 u32 lw

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* B18F, libwai's payload of wai.neural.bmshj2018 (docs/bmshj2018.md): the
  * picture's size, the latent's shape and one E1 stream of its symbols,
  * channel after channel. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Bundle sections (bundle.h). */
 #include "formats/bundle.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The one-file parameter sets of §14 and §17.3 (WMB1, WCB1): a magic, then
  * sections, each a u32 length and that many bytes; nothing after the last. */
 #ifndef WAI_FORMATS_BUNDLE_H

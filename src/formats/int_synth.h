@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The wai.neural.int_synth payload (integer-payloads §13): a 12-byte header
  * and the latents, one signed byte each, [C, S, S] in CHW order. No magic,
  * no version: it decodes only when the capability is named. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Format detection: the magic a payload opens with. */
 #include "wai/wai_format.h"
 

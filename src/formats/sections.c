@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The framing every §2 format shares (steps 1 and 2) and its sections:
  * tables and streams. */
 #include "formats/sections.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Pieces every payload parser shares: §2's framing steps and its sections. */
 #ifndef WAI_FORMATS_SECTIONS_H
 #define WAI_FORMATS_SECTIONS_H

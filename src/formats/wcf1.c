@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WCF1 parse (wcf1.h). Layout, little-endian:
  *    0 "WCF1"  4 version 1  5 kind  6..7 reserved 0
  *    8 u32 h  12 u32 w  16 u32 m  20 u32 sh  24 u32 sw  28 u32 cf

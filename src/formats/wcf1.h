@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WCF1, one frame of wai.video.int_cond (integer-payloads §17.1): the
  * frame's size, the latent's and the reference feature's shapes and one
  * E1 stream. The header alone sizes the frame, so it parses without the

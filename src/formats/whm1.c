@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WHM1 / WAM1 parse (integer-payloads §9; the writer is write/whm1_write.c). Two passes over the
  * bytes: the first proves every layer and every parameter byte present and
  * sums the storage they need; only then one block is allocated, and the

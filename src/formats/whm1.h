@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WHM1 (2-D) and WAM1 (1-D) integer networks (integer-payloads §9; the byte
  * layout in docs/integer-operators.md). The parse checks structure only:
  * the magic, every byte present, known tags, nothing after the last layer.

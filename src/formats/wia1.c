@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "formats/wia1.h"
 
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WIA1, the integer learned audio codec's payload (integer-payloads §5). */
 #ifndef WAI_FORMATS_WIA1_H
 #define WAI_FORMATS_WIA1_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WIC1 parse (wic1.h). Layout, little-endian:
  *    0 "WIC1"  4 version 1  5..7 reserved 0  8 u32 n_frames
  *   12 n_frames x (u32 F, then F bytes: a WCF1 frame) */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WIC1, a clip of wai.video.int_cond (integer-payloads §17.2): n_frames
  * WCF1 frames, each behind its u32 length; one group of the frame form. */
 #ifndef WAI_FORMATS_WIC1_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "formats/wif1.h"
 
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WIF1, one frame of integer inter-frame video (integer-payloads §16). */
 #ifndef WAI_FORMATS_WIF1_H
 #define WAI_FORMATS_WIF1_H

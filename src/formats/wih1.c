@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "formats/wih1.h"
 
 #include <string.h>

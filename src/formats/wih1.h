@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WIH1, the integer conditional image codec's payload (integer-payloads §4). */
 #ifndef WAI_FORMATS_WIH1_H
 #define WAI_FORMATS_WIH1_H

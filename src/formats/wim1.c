@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WIM1 parse (wim1.h). Layout, little-endian:
  *    0 "WIM1"  4 u32 H  8 u32 W  12 u16 Cz  14 u16 Zh  16 u16 Zw  18 u16 Cy
  *   20 u16 Yh  22 u16 Yw  24 u16 K  26 u16 reserved  28 u32 Lz  32 u32 Ly

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WIM1, wai.neural.int_mlicpp's payload (integer-payloads §14): the
  * picture's size, the hyper-latent's and the latent's shapes, the slice
  * count, and two E1 streams with no length prefix. No version byte; every

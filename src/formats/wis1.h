@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WIS1, the integer learned Gaussian-splat attribute codec's payload
  * (integer-payloads §6). */
 #ifndef WAI_FORMATS_WIS1_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "formats/wiv1.h"
 
 #include <string.h>

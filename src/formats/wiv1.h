@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WIV1, integer inter-frame video (integer-payloads §3). */
 #ifndef WAI_FORMATS_WIV1_H
 #define WAI_FORMATS_WIV1_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The exactness rule, computed exactly (see bounds.h). Each bound is of the
  * form "some nonnegative quantity <= 2^63 - 1"; the quantities are formed in
  * u128, and every step below says why it cannot leave 128 bits. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The exactness rule (design: integer-arithmetic.md, "Exactness"; payload
  * spec §7): before a layer runs, with A = max |X| over its whole input, the
  * layer is refused with field_range exactly when one of its bounds, computed

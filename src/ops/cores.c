@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The portable inner loops (see cores.h) and the table's init: these C
  * loops first, then every level's file up to the one asked for. */
 #include "ops/cores.h"

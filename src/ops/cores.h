@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The inner loops of the fast kernels, as one table filled once for an
  * instruction set level (dav1d's *_dsp_init habit): wai_cores_init puts in
  * the portable C loops (ops/cores.c), then each level's own file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The C loops of the table's per-element entries (ops/cores.h), written
  * once as inline functions: the portable table's entries (ops/cores.c)
  * and the tails a level's vector loop leaves (ops/x86/avx512.c). */

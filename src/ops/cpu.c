@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* See cpu.h. The CPU is asked directly (CPUID, and XGETBV for the register
  * state the operating system saves), so the library needs nothing of the
  * compiler's runtime; nothing is cached here (the context keeps the

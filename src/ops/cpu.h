@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The instruction set levels the fast kernels have loops for (ops/cores.h),
  * and the detection of the CPU's, which a context does once, when it is
  * created (src/lib.c). */

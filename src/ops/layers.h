@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The network layers and the stage operators, in the arithmetic the design
  * note fixes (design: integer-arithmetic.md; docs/integer-operators.md).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fast (transposed) convolution; see layers_fast.h (the inverse GDN is
  * layers_fast_igdn.c).
  *

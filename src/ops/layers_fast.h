@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Fast versions of the heavy layers (ops/layers.h has the reference path).
  * Each has exactly its reference's signature and semantics: the same
  * geometry checks, the same exactness bound checked first (writing nothing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Transposed convolution by i16 pair dot products (see layers_fast_dot.h).
  *
  * Method. The output is computed by gathering, phase by phase: output

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The i16 pair-dot-product path of the fast transposed convolution (used by
  * ops/layers_fast.c; the method and its exactness argument are at the top
  * of layers_fast_dot.c). Internal to the fast kernels. */

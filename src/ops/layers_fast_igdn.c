@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The fast inverse GDN (layers_fast.h): blocks of positions accumulated in
  * i64 where A² · max G fits it (else i128) by the exec's loop
  * (ops/cores.h), in place when asked (each block finished in a side buffer),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The inverse GDN's sums of squares as i16 pair dot products (see
  * layers_fast_igdn_dot.h), then its root and product in 64 bits.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The inverse GDN with its sums of squares on the pair dot product loop
  * (used by ops/layers_fast_igdn.c; the method and its exactness argument
  * are at the top of layers_fast_igdn_dot.c). Internal to the fast kernels. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The reference layers: the design note's definitions as direct loops (see
  * layers.h). Once a layer's bound has held (ops/bounds.h) every
  * intermediate below is in range; each place that relies on it says so. */

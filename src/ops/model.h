@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* An integer network (WHM1, 2-D; WAM1, 1-D) as parsed: its header and its
  * layers with their parameters in native integers. The byte layout and the
  * arithmetic are in docs/integer-operators.md (from

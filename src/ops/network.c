@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The network runner (see network.h): one arena for the whole run, each
  * layer through the kernel table, the output copied out only after the
  * last layer has run. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Running a parsed network on an input tensor, layer by layer.
  *
  * The layers are reached through a table of kernel functions with the

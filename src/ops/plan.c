@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Planning (integer-payloads §7 "Planning the networks", reading N6) and
  * the parameter sums of the exactness rule (docs/integer-operators.md).
  * Every size is a saturating 64-bit value: a chain that leaves 64 bits ends

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Planning a parsed network on an input shape (integer-payloads §7,
  * "Planning the networks", in reading N6's order), and the per-layer
  * parameter sums the exactness rule reads.

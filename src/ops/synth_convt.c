@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* int_synth's transposed convolution (synth_convt.h).
  *
  * Output (oy, ox) of the uncropped plane is (oy + pad, ox + pad); input row

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* One layer of wai.neural.int_synth (integer-arithmetic.md, int_synth): a
  * transposed convolution with i32 weights [in][out][k][k], cropped by pad,
  * then Y = floor((acc + bias) / 2^shift) (shifts 64..127 exact), then ReLU

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A receipt's consistency (§15.1, §15.3) and its re-derivation from a
  * payload and, for an encode receipt, a source. Each check is in the
  * order §15 lists it; the first that fails is the answer. */

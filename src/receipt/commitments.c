@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The receipts' commitments (commitments.h). */
 #include "receipt/commitments.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The commitments of wai.video.int_motion's receipts (integer-payloads
  * §15; docs/receipts.md): BLAKE3 over ASCII domain tags, a version byte
  * 0x01 and integers little-endian, as §15 writes them, and the Merkle root

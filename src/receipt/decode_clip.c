@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A WIV1 clip decoded for a receipt (receipt.h): through the public
  * decoder, so its checks, caps and limits are a decode's. */
 #include <string.h>

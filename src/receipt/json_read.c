@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The strict reader of a receipt's JSON form (§15.2; §15.3 for an encode
  * receipt): RFC 8259 with no member named twice (common/json.c), exactly
  * the members the receipt's class writes, each of its form, then the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A receipt's JSON form (§15.2; §15.3 for an encode receipt), members in
  * the spec's order, one a line. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The receipt object, its energy rules and its signature (receipt.h). */
 #include "receipt/receipt.h"
 

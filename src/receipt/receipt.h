@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A receipt as libwai holds it (include/wai/wai_receipt.h), and what its
  * parts share: sealing (seal.c), the JSON form (json_write.c, json_read.c)
  * and the checks (check.c). */

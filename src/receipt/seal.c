@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Sealing (include/wai/wai_receipt.h): a decode receipt of what a payload
  * decodes to (§15.1), an encode receipt of a payload and its source
  * (§15.3). Each decodes the payload, fills the fields from what the decode

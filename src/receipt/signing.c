@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Signing payloads and receipt hashes (signing.h). One writer sizes and
  * fills: with no room it only counts. */
 #include "receipt/signing.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The signing payloads and receipt hashes of wai.video.int_motion's
  * receipts (integer-payloads §15.1, §15.3; docs/receipts.md): every
  * integer of a signing payload big-endian, in §15's order. The signature

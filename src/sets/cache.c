@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The loaded-set cache: a short list in recency order (see cache.h). */
 #include "sets/cache.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The loaded-set cache (integer-payloads §7, Informative): sets parsed and
  * lowered (sets/loaded.h), kept by the SHA-256 of the bytes they were
  * loaded from (wai_set_digest) and the loader that loaded them, within a

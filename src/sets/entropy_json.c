@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "sets/entropy_json.h"
 
 #include <string.h>

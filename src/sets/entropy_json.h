@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* entropy.json, the entropy tables of wai.neural.int_hyper and
  * wai.video.int_hyper (integer-payloads §9; readings N3, N4). */
 #ifndef WAI_SETS_ENTROPY_JSON_H

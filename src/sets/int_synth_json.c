@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* int_synth.json (int_synth_json.h). */
 #include "sets/int_synth_json.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* int_synth.json, wai.neural.int_synth's set (integer-payloads §13): a chain
  * of integer transposed convolutions, read by the strict JSON reader
  * (reading S2) and certified once (S3): with the latents' |x| <= 128, no

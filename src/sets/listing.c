@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A set's listing, written and checked (docs/spec-readings.md, L5).
  *
  * The one form, byte for byte (no whitespace, no newline):
@@ -143,39 +144,44 @@ static int name_before(const entry *a, const entry *b) {
     return c < 0 || (c == 0 && a->name_len < b->name_len);
 }
 
-static int name_is(const entry *e, const char *name) {
-    return strlen(name) == e->name_len && memcmp(e->name, name, e->name_len) == 0;
+/* The set's member named by e (not the listing itself), or NULL. */
+static const wai_set_member *member_of(const wai_set *set, const entry *e) {
+    for (size_t i = 0; i < set->n; i++) {
+        const wai_set_member *m = &set->members[i];
+        if (strlen(m->name) == e->name_len && memcmp(m->name, e->name, e->name_len) == 0)
+            return strcmp(m->name, WAI_SET_LISTING) == 0 ? NULL : m;
+    }
+    return NULL;
 }
 
-wai_status wai_listing_check(const uint8_t *l, size_t len, const wai_set *set,
-                             const char *const *names, size_t n) {
+wai_status wai_listing_check(const uint8_t *l, size_t len, const wai_set *set) {
+    if (!set) return WAI_set_incomplete;
     in r = {l, l + len};
     if (!take(&r, HEAD)) return WAI_set_incomplete;
-    /* found[i]: names[i]'s entry matched (at most a handful of names). */
-    unsigned char found[16] = {0};
-    if (n > sizeof found) return WAI_set_incomplete;
     entry prev = {NULL, 0, 0, {0}}, e;
     int any = 0;
+    size_t matched = 0;
     while (!take(&r, TAIL)) {
         if (any && !take(&r, ",")) return WAI_set_incomplete;
         if (!take_entry(&r, &e)) return WAI_set_incomplete;
-        if ((any && !name_before(&prev, &e)) || name_is(&e, WAI_SET_LISTING))
+        if (any && !name_before(&prev, &e)) return WAI_set_incomplete;
+        if (e.name_len == sizeof WAI_SET_LISTING - 1 &&
+            memcmp(e.name, WAI_SET_LISTING, e.name_len) == 0)
             return WAI_set_incomplete;
-        for (size_t i = 0; i < n; i++) {
-            if (!name_is(&e, names[i])) continue;
-            const uint8_t *data;
-            size_t dlen;
-            const uint8_t *sha = wai_set_member_sha256(set, names[i]);
-            if (wai_set_find(set, names[i], &data, &dlen) != WAI_ok || !sha ||
-                (uint64_t)dlen != e.bytes || memcmp(sha, e.sha256, 32) != 0)
+        /* A listed file the set does not hold is fine until a path reads it
+         * (wai_set_find then says set_incomplete); one it holds must match. */
+        const wai_set_member *m = member_of(set, &e);
+        if (m) {
+            if ((uint64_t)m->len != e.bytes || memcmp(m->sha256, e.sha256, 32) != 0)
                 return WAI_set_incomplete;
-            found[i] = 1;
+            matched++;
         }
         prev = e;
         any = 1;
     }
     if (r.p != r.end) return WAI_set_incomplete;
-    for (size_t i = 0; i < n; i++)
-        if (!found[i]) return WAI_set_incomplete;
-    return WAI_ok;
+    /* Names are unique on both sides, so the counts meeting means every
+     * file the set holds, the listing aside, was listed. */
+    size_t files = set->n - (wai_set_member_sha256(set, WAI_SET_LISTING) != NULL);
+    return matched == files ? WAI_ok : WAI_set_incomplete;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A set's listing (docs/spec-readings.md, L5): what a pin over a set of
  * several files covers, and SPEC §3.1's check 5 against the files read. */
 #ifndef WAI_SETS_LISTING_H
@@ -7,10 +8,10 @@
 
 #include "wai/wai_set.h"
 
-/* Check 5: the listing (bytes l) is in its one canonical form and lists
- * each of the n members named, all present in set, with that member's
- * length and SHA-256. WAI_ok, or set_incomplete. */
-wai_status wai_listing_check(const uint8_t *l, size_t len, const wai_set *set,
-                             const char *const *names, size_t n);
+/* Check 5 over every file a path may read: the listing (bytes l) is in its
+ * one canonical form and lists every member of set (but set's own
+ * WAI_SET_LISTING) with that member's length and SHA-256 (docs/spec-readings.md, L5,
+ * L5a). It may list files set does not hold. WAI_ok, or set_incomplete. */
+wai_status wai_listing_check(const uint8_t *l, size_t len, const wai_set *set);
 
 #endif

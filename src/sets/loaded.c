@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Loading a parameter set for one format: §7 steps 1 and 2 (the set's own
  * part), then the per-model part of lowering (the parameter sums) and the
  * entropy tables' lookups. */
@@ -29,16 +30,18 @@ wai_status wai_set_check_members(const wai_set_kind *k, const wai_set *set) {
     size_t len = 0;
     for (size_t i = 0; i < n; i++)
         if (wai_set_find(set, k->members[i], &data, &len) != WAI_ok) return WAI_set_incomplete;
-    /* Check 5: a listing the set carries covers the files this decode reads. */
+    /* Check 5: a listing the set carries covers every file the set holds,
+     * so whatever a path reads later (a backend's program, its weights) is
+     * checked here, before any of it is used (docs/spec-readings.md, L5a). */
     int listed = wai_set_find(set, WAI_SET_LISTING, &data, &len) == WAI_ok;
-    if (listed && wai_listing_check(data, len, set, k->members, n) != WAI_ok)
-        return WAI_set_incomplete;
+    if (listed && wai_listing_check(data, len, set) != WAI_ok) return WAI_set_incomplete;
     if (!set->pinned) return WAI_ok;
-    /* The pin: over the listing, or form-less over a one-file set's file. */
-    const uint8_t *d = listed ? wai_set_member_sha256(set, WAI_SET_LISTING) : NULL;
-    if (d && memcmp(d, set->pin, 32) == 0) return WAI_ok;
-    if (n != 1) return WAI_set_incomplete;
-    d = wai_set_member_sha256(set, k->members[0]);
+    /* The pin: over the listing, or form-less over a set of one file (then
+     * every byte a path may read); a set of several is pinned through its
+     * listing only, even where the capability registers one member. */
+    const uint8_t *d = listed ? wai_set_member_sha256(set, WAI_SET_LISTING)
+                       : wai_set_count(set) == 1 ? set->members[0].sha256
+                                                 : NULL;
     return d && memcmp(d, set->pin, 32) == 0 ? WAI_ok : WAI_set_incomplete;
 }
 

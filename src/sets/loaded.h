@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A parameter set parsed and lowered for one capability (integer-payloads
  * §7 steps 1 and 2, the set's own part): its networks parsed, with their
  * parameter sums (the per-model part of lowering, ops/plan.h), its entropy

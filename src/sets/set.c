@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A parameter set in memory: named members, copied or borrowed, and an
  * optional pin. */
 #include "sets/set.h"

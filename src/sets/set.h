@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The parameter set object behind include/wai/wai_set.h. */
 #ifndef WAI_SETS_SET_H
 #define WAI_SETS_SET_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A learned image codec's analysis on the native WebNN (the float half of
  * the WIH1 encoder, src/write/hyper_encode.c; docs/hyperprior.md): the
  * picture as the program's input, its two latents out as integers at

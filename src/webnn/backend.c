@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The native WebNN as a backend (include/wai/wai_webnn.h): cpu/webnn/float
  * for a latent capability. One ML context per wai_context, made at the
  * first run (never for a decode the dispatch refuses before it runs); the

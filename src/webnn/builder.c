@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* MLGraphBuilder and MLOperand (webnn.md §7.1; the spec's MLGraphBuilder
  * interface): the records of a graph being built, its inputs and
  * constants. */

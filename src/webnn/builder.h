@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The builder's own records (builder.c, graph.c). */
 #ifndef WAI_WEBNN_BUILDER_H
 #define WAI_WEBNN_BUILDER_H

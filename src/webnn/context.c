@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* MLContext and MLTensor (webnn.md §8.3; include/wai/wai_webnn.h). */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The convolutions on oneDNN (Debian's libdnnl-dev, its C API): each
  * operator's primitive made at its first run and kept in the graph (op->
  * backend), in the layouts oneDNN prefers for it, with reorders from and to

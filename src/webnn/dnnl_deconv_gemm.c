@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A transposed convolution of few output channels as one matrix product and
  * a scatter (col2im), on oneDNN's sgemm.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A transposed convolution of few output channels on oneDNN's sgemm and a
  * scatter (dnnl_deconv_gemm.c), for dnnl_conv.c. */
 #ifndef WAI_WEBNN_DNNL_DECONV_GEMM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A build without oneDNN: the convolutions run on the reference. */
 #include "webnn/ml.h"
 

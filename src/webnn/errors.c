@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A failure's message, kept on its context (webnn.md's exceptions carry
  * one; wai_ml_error_message reads it back). Its own file: every other file
  * of the folder fails through it, and it needs none of them. */

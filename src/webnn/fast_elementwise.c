@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The fast element-wise kernels: contiguous float loops the compiler
  * vectorises, split over the context's threads.
  *

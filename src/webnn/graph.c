@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* build() and MLGraph, and MLContext.dispatch() (webnn.md §7.1, §8.3.1). */
 #include <stdlib.h>
 #include <string.h>

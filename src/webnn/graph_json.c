@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Graph descriptions (docs/webnn.md, "Graph descriptions"): a JSON text
  * naming, in order, the builder calls that make a graph, with its
  * constants inline or in a float32 weights file. The arguments are the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What a graph holds, counted against its limit (declared in ml.h beside
  * wai_ml_graph_bytes): its constants and arena, what its kernels keep
  * (hold), a run's temporaries (take), and the scratch its operators share

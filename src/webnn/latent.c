@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A latent capability's program on WebNN, the steps beside the graph
  * (include/wai/wai_webnn.h): the set's description read once, its checks
  * (neural-dispatch §4 step 2), the latent from the symbols and the RGB8

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* MLContext.opSupportLimits() (webnn.md §8.3): what the native runtime
  * builds, as the MLOpSupportLimits dictionary's JSON. One table, each row
  * an operator's operands with the ranks its builder method takes

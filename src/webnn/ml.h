@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The native WebNN's internals (include/wai/wai_webnn.h is the API): what a
  * builder records, what a graph keeps, and the kernels a graph runs.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* float16 conversions and decimal number text (see ml.h). */
 #include <locale.h>
 #include <math.h>

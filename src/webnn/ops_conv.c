@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* conv2d and convTranspose2d (the spec's method steps, in their order):
  * validation and the output's shape. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Element-wise binary and unary operations, relu, sigmoid, tanh,
  * leakyRelu and clamp (the spec's method steps). */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The builder's matrix products (webnn.md's gemm and matmul): each
  * operand's type and shape checked as the method steps say, the output's
  * descriptor made. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* concat, reshape, slice, transpose and pad (the spec's method steps). */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The reductions (the spec's "creating reduction operation" steps). */
 
 #include "webnn/ml.h"

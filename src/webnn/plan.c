@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The run plan of a graph, made once at build: what runs fused, in which
  * layout each activation lives, and where in one arena.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The reference convolutions: the definitions written out, every sum in
  * double. Input NCHW; filter OIHW (conv2d) or IOHW (convTranspose2d);
  * output NCHW of the shape the builder inferred. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The reference element-wise kernels: each value in double, rounded once
  * to float. Binary operations broadcast (numpy). */
 #include <math.h>

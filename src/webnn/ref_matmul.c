@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The reference matrix products: plain loops, every sum in double, then
  * rounded to float once (as every reference kernel). */
 #include "webnn/ml.h"

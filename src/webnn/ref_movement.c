@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The reference data movement: concat, slice, transpose (permute) and pad,
  * each an index computation per output element. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The reference reductions: each output the fold of its input elements,
  * in double. */
 #include <math.h>

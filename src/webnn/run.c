@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Running a graph (dispatch's compute request): each operator in order on
  * float32 buffers in the graph's arena, in the layouts the kernels take
  * (NCHW input or the plan's blocked one, OIHW or IOHW filter). */

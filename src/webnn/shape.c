@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Shapes: element counts, the spec's dimension checks, broadcasting. */
 #include <string.h>
 

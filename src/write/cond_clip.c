@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Split and join between a WIC1 clip and a WCF1 group (integer-payloads
  * §17.2; include/wai/wai_write.h). Every WCF1 frame carries its own stream,
  * so both are copies of bytes: nothing is re-encoded. */

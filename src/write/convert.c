@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai_convert_json and wai_export_json (include/wai/wai_write.h): the
  * tools' JSON forms (integer-payloads §10) to payloads and back, by
  * capability; each format's form is in its own file (write/json_forms.h). */

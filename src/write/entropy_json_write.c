@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The entropy.json writer (integer-payloads §9): a set's tables as the
  * text sets/entropy_json.c reads, read back before it is handed out. */
 #include "write/payloads.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Split and join (include/wai/wai_write.h). §2's canonical end does not
  * close the other form: a stream whose first state is under 2^31 can end
  * canonically and decode the same steps (see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The WIH1 image encoder (include/wai/wai_write.h): the analysis in
  * floating point (libwai_webnn's wai_webnn_analysis, the one step outside
  * integers), then the decoder's own arithmetic for the rest, so the scales

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The JSON forms' shared readers and writers (json_form.h). */
 #include "write/json_form.h"
 

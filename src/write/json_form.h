@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What the converters of the tools' JSON forms share (integer-payloads §10,
  * docs/json-forms.md): members read by the strict JSON reader with the
  * forms' codes, byte strings as base64, and the JSON text written back.

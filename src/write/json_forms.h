@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The tools' JSON forms of each format (integer-payloads §10,
  * docs/json-forms.md): from a parsed form to a payload (by the format's
  * writer, so a payload a parser refuses is refused with its code), and a

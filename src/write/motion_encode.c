@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The WIV1 motion encoder (include/wai/wai_write.h). */
 #include "wai/wai_write.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The motion search of the WIV1 encoder (motion_search.h). */
 #include "write/motion_search.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The WIV1 motion encoder's search (src/write/motion_search.c): a block's
  * vector by SAD alone, or by SAD's best few weighed with the rate term
  * (docs/motion-encoder.md); the residual quantiser and the integer log2 the

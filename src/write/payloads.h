@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The payload writers (the inverse of each format's parse, formats/):
  * each takes the payload's parts, writes the bytes in the format's order and
  * parses them back, so it refuses what a parser would, with the parser's

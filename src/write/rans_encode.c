@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The canonical rANS encoder. It runs backwards over the symbols; each
  * decode step (a table symbol, or a 4-bit group) is undone by the matching
  * encode step, so the decoder's first read is the encoder's last write. */

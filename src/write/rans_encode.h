@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The rANS encoder of E1 (integer-payloads §2) and the step form of a
  * stream that split and join copy exactly; part of libwai_write (the
  * decoder core holds no encoder). entropy/rans.h has the decoder. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The WHM1 / WAM1 writer (integer-payloads §9): a model, parsed or built
  * by hand, back to its bytes (formats/whm1.h has the parse). */
 #include "write/payloads.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WIA1's JSON form (integer-payloads §10; docs/json-forms.md): sr is the
  * export's sample_rate, in audio.json (the form does not carry it); lo is
  * the symbol offset; every channel's table must have the first table's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The WIA1 writer (integer-payloads §5): header, medians, tables and the
  * stream, the written bytes parsed back. */
 #include "write/payloads.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The WIF1 writer (integer-payloads §16): an intra frame (table, then its
  * stream or nested WIH1) or an inter frame (vectors, stream); the written
  * bytes parsed back, so it refuses what a parser refuses. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WIH1's JSON form (integer-payloads §10: the fields of cond_bitstream.json,
  * the streams as they are; docs/json-forms.md). */
 #include "write/json_forms.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The WIH1 writer (integer-payloads §4): header and the two streams, the
  * written bytes parsed back. */
 #include "write/payloads.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WIS1's JSON form (integer-payloads §10; docs/json-forms.md): the ranges
  * lo and hi must each be a binary32 value, carried exactly, read from the
  * JSON text in integer arithmetic (common/decimal32.h); an export writes

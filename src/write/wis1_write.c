@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The WIS1 writer (integer-payloads §6): header, ranges, lengths,
  * offsets, medians, tables and the stream, the written bytes parsed back. */
 #include "write/payloads.h"

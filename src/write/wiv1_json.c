@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WIV1's JSON form (integer-payloads §10; docs/json-forms.md):
  *   - mv_precision absent is 1; only 1 and 2 convert (field_range);
  *   - a one-frame clip is written with mv_precision 1 and block 1, whatever

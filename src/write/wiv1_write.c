@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The WIV1 writer (integer-payloads §3): header, table, vectors, the
  * residual stream and, for keyframe 1, the nested WIH1; the written bytes
  * parsed back, so it refuses what a parser refuses, with its code. */

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Agreement of wai.neural.bmshj2018 decodes (neural-dispatch §6.4).
 
 For each payload, libwai's decode (`wai decode`, cpu/webnn/float) is held to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // The reference CPU decode of neural-dispatch §6.4: a set's decoder.onnx run
 // by a real ONNX Runtime (the npm package onnxruntime-node, its own CPU
 // library) on a latent, its output written raw.

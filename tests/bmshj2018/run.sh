@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # run.sh BUILD: the float path's end-to-end checks, as CI runs them.
 #  1. tools/learned/train.py --model bmshj2018 --smoke: three steps of training, a checkpoint
 #     in CompressAI's layout (the converter's input, as a published one is);

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The shared libraries export exactly their public headers' functions:
 # libwai.so the WAI_API ones of include/wai/*.h (the other libraries'
 # headers aside), libwai_webnn.so the WAI_WEBNN_API ones of wai_webnn.h,

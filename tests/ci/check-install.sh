@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Installs libwai with the default options (oneDNN and libsodium where the
 # machine has them) into a fresh prefix, once static (the default) and once
 # shared, and builds three programs outside the tree against each install,

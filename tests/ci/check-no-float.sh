@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The library under src/ is integer-only but for one folder: no file there
 # may contain the word `float` or `double`, not even in a comment (simple and
 # strict, so nobody has to argue about whether a mention is harmless). The

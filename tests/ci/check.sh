@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # THE test command (`make check`, .ci/run). On a bare Debian 12 machine it
 # installs what is missing, builds libwai in every configuration CI cares
 # about and runs every test:
@@ -196,10 +197,12 @@ main() {
     echo "i386 programs run: $WAI_I386_RUNNER"
     wasi_node_probe
 
-    section "float check, the API's names, the layers"
+    section "float check, the API's names, the layers, the licence lines"
     run_test float-check bash "$WAI_REPO/tests/ci/check-no-float.sh"
     run_test api-names /usr/bin/python3 "$WAI_REPO/tests/ci/check_api_names.py" "$WAI_REPO/include"
     run_test layers /usr/bin/python3 "$WAI_REPO/tests/ci/check_layers.py" "$WAI_REPO/src"
+    # Every source file names its licence (LICENSE, THIRD-PARTY.md).
+    run_test spdx /usr/bin/python3 "$WAI_REPO/tests/ci/check_spdx.py" "$WAI_REPO"
     # docs/testing.md's campaign figures are the committed ledger's.
     run_test fuzz-figures /usr/bin/python3 "$WAI_REPO/tests/fuzz/campaign_sum.py" \
         "$WAI_REPO/tests/fuzz/campaign-ledger.tsv" --check "$WAI_REPO/docs/testing.md"
@@ -231,6 +234,8 @@ main() {
             echo "  FAIL gstreamer: the plugin was not built (libgstreamer1.0-dev?)"
             count gstreamer 0 1
         fi
+        # One licence and one version in everything the build ships.
+        run_test release /usr/bin/python3 "$WAI_REPO/tests/ci/check_release.py" "$CI/gcc"
         # The README's pipe, GStreamer pipeline and Dask batch, as written there.
         run_test readme-snippets bash "$WAI_REPO/tests/ci/readme_snippets.sh" "$CI/gcc"
         # The BD-rate the RD table and the motion benchmark report.

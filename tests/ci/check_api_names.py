@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """The public API's one dialect (docs/api.md, "Names"), held to its headers:
 
 - a status (enum wai_status) is WAI_ and the spec's code verbatim: lower

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """The layers of src/ (docs/architecture.md, "Layers"), held to the includes:
 a file includes its own folder, the folders below its own, and the public
 headers (include/wai/) only; no circle of includes runs through any files;

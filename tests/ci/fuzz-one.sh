@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # fuzz-one.sh PROGRAM SECONDS CRASH_DIR: runs one libFuzzer target for
 # SECONDS on a temporary copy of its seed corpus tests/fuzz/corpus/NAME
 # (libFuzzer adds to the corpus directory it is given; the committed one

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Installs what tests/ci/check.sh needs on Debian 12, only what is missing
 # (apt-get update runs only when something is). Uses sudo when not root.
 set -euo pipefail

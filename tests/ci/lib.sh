@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # shellcheck shell=bash
 # Shared helpers for the tests/ci scripts (sourced, not run).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The Python module as a user installs it: `pip install .` from the
 # repository into a fresh venv that sees Debian's packages (numpy), with no
 # package index (the in-tree build backend needs none), then the module's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The README's player and pipeline snippets, run as the README writes them
 # (read from the README itself, so an edit there is what runs here): the
 # decode to a pipe, the GStreamer pipeline and the Dask batch. What a

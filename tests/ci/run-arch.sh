@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # run-arch.sh ARCH PROGRAM [ARGS...]: runs a program built for ARCH
 # (x86-64, i386, aarch64, wasm32) on this x86-64 host; see lib.sh.
 set -euo pipefail

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // Runs a wasm32-wasi program under node's WASI (preview1):
 //   node tests/ci/run-wasi.mjs PROGRAM.wasm [ARGS...]
 // Preopens: the current directory as "." (relative paths), the repository

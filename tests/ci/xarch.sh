@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Cross-architecture exactness check.
 #
 #   tests/ci/xarch.sh OUTDIR ARCH=BUILD_DIR...    (the first ARCH is the reference)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Every n below 2^32 through the inverse GDN's value loop of every level
  * this CPU has whose loop differs from the portable one, against a running
  * root (r grows by one where (r + 1)² <= n): the seeded root of

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # campaign.sh FUZZ_BUILD WORKDIR SECONDS [TARGET...]: the extended fuzz run,
 # outside CI. Each target runs SECONDS on its own corpus under
 # WORKDIR/corpus/NAME (seeded from tests/fuzz/corpus/NAME the first time,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Sum a fuzz campaign's ledger (tests/fuzz/campaign.sh) per target.
 
 campaign_sum.py LEDGER [--markdown]

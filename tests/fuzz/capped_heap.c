@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* See capped_heap.h. */
 #include "capped_heap.h"
 

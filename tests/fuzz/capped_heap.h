@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* An allocator with a ceiling for the fuzz targets (not itself a target:
  * check.sh takes every fuzz_*.c for one): an input may ask the
  * library for any size; past the ceiling it sees out_of_memory, as it

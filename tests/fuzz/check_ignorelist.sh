@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # check_ignorelist.sh: every entry of tests/fuzz/coverage-ignore.txt still
 # names something in src/. The compiler ignores an entry that matches
 # nothing, so a function renamed or a file moved would quietly get its

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # wai_embed_files(OUT_C SYMBOL BASE_DIR REL_PATH...): writes OUT_C, a C file
 # that defines
 #   const wai_embedded_file SYMBOL[];   (see embedded.h)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Corpus files built into a fuzz target (embed.cmake writes the table), so
  * the target needs no path at run time. */
 #ifndef WAI_FUZZ_EMBEDDED_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer: a WIA1 export's audio.json (docs/json-forms.md), the one input
  * of `wai convert --audio` that the form does not carry. Input: the text of
  * audio.json; the form is corpus clip0's own export, its network set0's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer: B18F payloads (docs/bmshj2018.md, B1) decoded against the
  * tiny set of tests/gen/bmshj_tiny.h, on the native WebNN.
  *

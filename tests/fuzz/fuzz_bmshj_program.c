@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer: a bmshj2018 set's program members read through a set and run
  * (wai_webnn_program_open, the native WebNN's graph description reader and
  * its weights), with the tiny set of tests/gen/bmshj_tiny.h around them.

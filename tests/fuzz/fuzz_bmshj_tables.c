@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer: bmshj2018's tables (cdfs_q3.json, docs/bmshj2018.md, B2)
  * with the tiny program of tests/gen/bmshj_tiny.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A context for one fuzz input. n_threads 1 for a target that decodes
  * nothing large: the library's pool starts its workers when the context is
  * made, and a thread made and joined per input cost fuzz_listing and

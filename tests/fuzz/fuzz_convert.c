@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer: the tools' JSON forms (integer-payloads §10). Input: one byte
  * that picks the capability (wai.video.int_motion, wai.video.int_hyper,
  * wai.neural.int_hyper, wai.audio.int_codec, wai.splat.int_codec; taken

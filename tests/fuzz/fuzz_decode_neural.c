@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer: whole neural decodes (integer-payloads §4-§7, §16) against a
  * fixed small set, the corpus's set0 of each family, built into the target.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer: entropy.json (integer-payloads §9; readings N3, N4).
  *
  * Input: the text of an entropy.json.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer: format detection, the shared framing checks and every whole
  * parse of the codec table (WIV1, WIF1, WIH1, WIA1, WIS1, WIM1, WIC1 and
  * WCF1, keyframe-1 nesting included; int_synth's header; B18F), for every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer: wai.neural.int_synth (integer-payloads §13, docs/int_synth.md),
  * its set and its payload together.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer target for the strict JSON reader: parse, and on success walk
  * the whole tree checking what the reader promises about it. */
 #include <stddef.h>

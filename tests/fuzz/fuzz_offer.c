@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer: an offer's text (wai_dispatch_parse_offer, the tool's
  * --offer): what parses is at most WAI_DISPATCH_MAX_PATHS valid paths, none
  * twice, and the paths written out in full parse back to the same paths. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer: E1 rans64_decode (integer-payloads §2) against a plain model of
  * the spec's text, the steps API against the symbol API, and the encoder.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer target for the receipts' strict JSON reader (src/receipt,
  * integer-payloads §15.2): read; a receipt read writes back to a text that
  * reads as the same receipt (its receipt hash and fields), and its check

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer: receipts sealed from a payload and verified back
  * (integer-payloads §15, wai_receipt.h): seal, the JSON form written and
  * read, the consistency check and re-derivation from the payload, with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer: a neural decode's set members (WHM1 networks, WAM1, the
  * entropy.json of §9) against a fixed payload, the corpus's set0 payloads
  * built into the target.

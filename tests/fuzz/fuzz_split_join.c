@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer: split and join (wai_write.h): a WIV1 clip (either keyframe
  * kind) into its WIF1 group and back, a WIC1 clip into its WCF1 frames and
  * back, and a group of frames joined.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer: the tool's other file readers, on a file holding the input:
  * byte 0 even, a PNG (tools/wai/input_png.c, `wai encode`'s pictures,
  * where the build has libpng); odd, a key file (tools/wai/keys.c, 64

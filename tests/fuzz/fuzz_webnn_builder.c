@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer: MLGraphBuilder driven by the input, one method call after
  * another with operands taken from those made so far and options read
  * from the bytes (any length, any value, an operand of another builder,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer: graph descriptions (docs/webnn.md, "Graph descriptions").
  *
  * Input: two bytes giving the weights file's length in floats (its values

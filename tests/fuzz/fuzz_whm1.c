@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer: WHM1 / WAM1 parse, write, parameter sums and planning.
  *
  * Input: a whole network file, parsed as WHM1 and as WAM1.

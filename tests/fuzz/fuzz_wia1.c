@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer: the WIA1 parser and writer (integer-payloads §5).
  *
  * Input: a whole payload.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer: a stream of WIF1 frames decoded in order through one
  * wai.video.int_motion.frame decoder, with a cost limit.
  *

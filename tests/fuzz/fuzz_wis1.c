@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer: the WIS1 parser and writer (integer-payloads §6), and the
  * binary32 range rule held to the compiler's own floating point (the
  * library has none, tests may).

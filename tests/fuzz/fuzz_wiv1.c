@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer: a WIV1 payload through the public decoder as
  * wai.video.int_motion, with the parse check and the declared cost beside
  * it; a clip that decodes is split into WIF1 frames, joined back, and its

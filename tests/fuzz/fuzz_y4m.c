@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer: the tool's Y4M reader (tools/wai/input_y4m.c, `wai encode`'s
  * input), on a file holding the input.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The whole-decode fuzz targets' sets and checked decode (neural_fixture.h). */
 #include "neural_fixture.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What the whole-decode fuzz targets share: the small sets of the neural
  * corpus (embedded.h), built into wai_set objects, and one checked decode.
  *

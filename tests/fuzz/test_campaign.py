@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Holds the campaign's tools to what docs/testing.md says of them:
 campaign_sum.py's sums, --next's choice, --check and --write's splice, and
 campaign.sh's ledger (started from the committed one, a row a run, a failed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What the targets of the tool's file readers share (fuzz_y4m,
  * fuzz_tool_inputs): the input written to a file of this process's, as the
  * tool reads a path; and a clip a reader returned, held to the caps and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* See webnn_fuzz.h. */
 #include "webnn_fuzz.h"
 

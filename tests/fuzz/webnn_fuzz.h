@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What the WebNN fuzz targets share: the capped heap (capped_heap.h), the
  * statuses a WebNN call may give, and a run of a built graph when it is
  * small enough to compute within libFuzzer's time limit. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* See bmshj_tiny.h. */
 #include "gen/bmshj_tiny.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A tiny wai.neural.bmshj2018 set and payload (test support): two
  * channels, a 24 x 20 picture (a 2 x 2 latent), and a synthesis of one
  * transposed convolution (16 x 16, stride 16, iohw) with a bias and an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Synthetic networks (see netgen.h). */
 #include "gen/netgen.h"
 

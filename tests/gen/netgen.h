@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Synthetic integer networks for tests and benchmarks (test support, not
  * part of the library).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The receipt tests' kit (receiptgen.h). */
 #include "gen/receiptgen.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What the receipt tests, their corpus generator and fuzz target share: a
  * toy signer (no Ed25519: a keyed BLAKE3, so the library's receipt logic
  * is tested where libsodium is absent), a small gray clip and its WIV1,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WCB1 bundles and WIC1 clips (wic1gen.h). */
 #include "gen/wic1gen.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WCB1 bundles and WIC1 clips for tests and benchmarks (wic1gen.c), made
  * the way the spec's reference vector was (integer-payloads §17.6): seeded
  * networks, and every latent symbol picked and encoded with the library's

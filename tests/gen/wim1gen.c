@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WIM1 payloads and WMB1 bundles made the way the spec's reference vectors
  * were (integer-payloads §14): seeded networks (netgen.h), tables, and every
  * symbol picked and encoded with the library's rANS encoder while the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WIM1 payloads and WMB1 bundles for tests and benchmarks (wim1gen.c). */
 #ifndef WAI_TESTS_GEN_WIM1GEN_H
 #define WAI_TESTS_GEN_WIM1GEN_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The GStreamer plugin (gst/, docs/gstreamer.md) against the wai tool: every
 # pipeline's bytes are `wai decode`'s; refusals end in an element error
 # carrying the spec's code, hostile payloads never crash; timestamps follow

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The hyperprior's training script as CI runs it (issue 17): three steps on
 # small crops, a checkpoint that loads back into the model, the coder's
 # symbols of a held-out photograph in the shapes WIH1 carries (z: N x h/64

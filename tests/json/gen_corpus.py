@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Writes the strict-JSON corpus: tests/json/accept/*.json and
 tests/json/reject/*.json with an index.txt in each directory.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Shared by the tool tests (sourced, not run): a temporary folder, pass/fail
 # counting, and the checks every script uses. A script ends with
 # `echo "$passed passed, $failed failed"` and `[ "$failed" -eq 0 ]`.

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Mutation run of `wai decode --json` (issue 10).
 
 Takes the corpus's valid payloads and their parameter sets, mutates a

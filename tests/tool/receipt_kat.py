@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Recomputes a receipt's commitments and receipt hash from integer-payloads
 section 15's text, independently of libwai: the preimages are built here
 byte by byte and hashed by b3sum (the BLAKE3 reference tool).

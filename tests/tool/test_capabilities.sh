@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # `wai capabilities`: the registry as a table and as JSON, every capability
 # with its class, registered tier, decoder and set members
 # (docs/dispatch.md, "The registry").

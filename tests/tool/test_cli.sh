@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The `wai` tool's contract: commands, help pages, JSON shapes and exit
 # statuses (0 done, 1 refused, 2 usage or I/O error).
 # usage: tests/tool/test_cli.sh WAI_BINARY

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # wai.video.int_cond and .frame (docs/int_cond.md) and wai.neural.int_mlicpp
 # (docs/int_mlicpp.md) through the tool: inspect and its declared cost,
 # decode with the integer dispatch report and the cost limit, a clip and its

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # wai export --json and wai convert (integer-payloads §10,
 # docs/json-forms.md): the shipped examples to their forms and back, byte
 # for byte; a form decodes as nothing (bad_magic); the refusals' exit

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The conformance corpus through the tool: every case of tests/corpus/index.txt
 # by `wai decode --json` (or `wai inspect` for parse cases), and the committed
 # corpus is what its generator writes.

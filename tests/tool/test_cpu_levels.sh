@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The instruction set level cap (wai decode --cpu-level, wai_settings
 # cpu_level): every capability's decode gives the same bytes at every level
 # this build's architecture has (docs/integer-operators.md, "Fast kernels"),

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Compares `wai digest --sha256|--blake3` with sha256sum and b3sum on random
 # files at every length where block, chunk or padding handling changes, on
 # several files at once, and on standard input (redirected and piped).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # neural-dispatch through `wai decode` (docs/dispatch.md): the report a
 # neural decode carries, --report, --offer, --intent and --pin-tier.
 # usage: tests/tool/test_dispatch_decode.sh WAI_BINARY

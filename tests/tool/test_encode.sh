@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # `wai encode`: Y4M and PNG input, lossless q=1 (the decode's frame hashes
 # equal the SHA-256 of the source RGB this script converts itself, with the
 # formulas tools/wai/input.h documents), the PSNR and SSE it reports at q>1

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # `wai encode --capability wai.neural.int_hyper` with the shipped trained set
 # (examples/hyperprior/sets/q3): the payload of chelsea is byte for byte the one
 # the lowering tool's reference encoder wrote (examples/hyperprior/

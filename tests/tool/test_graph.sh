@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # wai graph: a small description run on known inputs (its outputs' bytes
 # and summary checked), the weights file found beside it, --shape, the
 # reference kernels giving the same bytes here, the describe-only form,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # The tool under careless and hostile use (issue 10): the memory limit,
 # bounded single-copy reads, no lost files, outputs that do what they say,
 # exit codes that tell the truth, and a table of every command against each

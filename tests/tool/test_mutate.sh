@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Mutated payloads and set members through `wai decode --json` (issue 10;
 # tests/tool/mutate.py): only exit 0 or 1 with JSON, never a hang, never more
 # resident memory than declared + inputs + the tool's overhead. CI runs

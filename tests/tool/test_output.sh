@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # `wai decode -o OUT`: the decoded frames land in .rgb, .y4m, .ppm and PNG files
 # byte for byte (checked against the corpus index's frame SHA-256s), usage
 # errors come before decoding, and a refusal part-way through a frame stream

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # `wai decode -o OUT` for the neural kinds, and `wai inspect --cost --set`:
 # a WIH1 image to .rgb, .y4m and .png (one file, or a pattern); a WIA1 clip
 # to .wav (16-bit mono at the payload's sr) and raw .pcm / s16le; a WIS1

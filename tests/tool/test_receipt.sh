@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Receipts through the tool (integer-payloads §15, docs/receipts.md): every
 # fixture of tests/corpus/receipts/index.txt by `wai receipt verify`; then
 # keygen, seal and verify, an encode with its receipt, the energy meter on a

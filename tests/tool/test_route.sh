@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # Routing through `wai decode --fallback` (integer-payloads §8): each of the
 # four routing codes moves on to the fallback, any other refusal is final
 # and the fallback is not tried; --json's "route" lists what was tried.

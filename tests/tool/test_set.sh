@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # `wai set list` and `wai set pin`, and pins over whole sets through their
 # listing (docs/spec-readings.md, L5): each way a pin can fail is
 # set_incomplete, and a listing the set carries is checked (check 5).

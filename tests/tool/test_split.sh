@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # wai split and wai join: a clip and its frame-form group, byte for byte,
 # both ways, for WIV1/WIF1 (integer-payloads §16) and WIC1/WCF1 (§17.2); the
 # group decoding to the clip's frames; the refusals (the parse's codes) and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # wai decode -o - streams: a clip's frames reach standard output as they
 # are decoded (wai_decoder_config.streaming), the same bytes a file gets;
 # a clip refused part-way has written its earlier frames to the pipe, and

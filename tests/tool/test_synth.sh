@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # wai.neural.int_synth through the tool (docs/int_synth.md): encode writes
 # the corpus's payloads back from their latents (raw and .npy), checks them
 # against a set, inspect says how to name a payload with no magic, decode

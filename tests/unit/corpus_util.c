@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* See corpus_util.h. */
 #include "corpus_util.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Reading the conformance corpus (tests/corpus/index.txt) in unit tests. */
 #ifndef WAI_TESTS_UNIT_CORPUS_UTIL_H
 #define WAI_TESTS_UNIT_CORPUS_UTIL_H

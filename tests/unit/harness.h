@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A small test harness: a test is a function; it passes when none of its
  * CHECKs failed. The runner prints one line per failure and closes with
  * "N passed, N failed". --shard K/N runs the Kth (from 1) of every N tests the filter

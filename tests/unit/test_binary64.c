@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A receipt's uj_per_kilopixel_op (integer-payloads §15.2): joules_micro ×
  * 1000 / work_pixel_ops in binary64, "%.6f" correctly rounded, computed in
  * integers (src/common/binary64.c), against the machine's own binary64 and

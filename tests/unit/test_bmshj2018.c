@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai.neural.bmshj2018 decoded end to end (docs/bmshj2018.md) on a set made
  * here (tests/gen/bmshj_tiny.h: two channels, a synthesis of one transposed
  * convolution and a sigmoid), so the float64 reference is a few lines. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The codec table (src/decode/codecs.c) against the corpus and itself:
  * every code a capability's parse can give has a fixture that expects it,
  * every parse fixture's code is one its capability's list names, and each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The receipts' commitments (src/receipt/commitments.c, integer-payloads
  * §15; docs/receipts.md): the Merkle tree's shape against RFC 6962's own
  * SHA-256 vectors (the certificate-transparency test leaves, roots checked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Every inner loop of every instruction set level this CPU has, held to
  * its portable C twin (ops/cores.h), bit for bit (the pair dot product,
  * whose widths differ, to its contract written out as well), on random inputs at the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The conformance corpus (tests/corpus/index.txt, written by
  * tests/corpus/generate.c): every case through the library. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The exact binary32 reader of WIS1's ranges (src/common/decimal32.c,
  * integer-payloads §10) against the C library's strtod, the reference the
  * issue allows in tests: over 10^6 seeded random spellings (floats and doubles

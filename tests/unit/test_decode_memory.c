@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A neural decode's peak memory against its declared working bytes
  * (integer-payloads §7, Memory and work; docs/neural-decodes.md): every
  * valid neural payload of the corpus decoded through a context whose

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The dispatch decides what runs a decode's networks (neural-dispatch §4,
  * docs/dispatch.md): the context's backends answer for themselves first,
  * then a caller's probe in wai_decoder_config is asked about the device,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Neural dispatch (neural-dispatch §2-§5): demand, admit, choose, the
  * default probe and offer, the offer's text, and the report's exact text.
  * The expectations are written out as tables here, not recomputed with the

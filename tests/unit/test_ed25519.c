@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libwai_ed25519 (src/ed25519/sodium.c): RFC 8032's first test vector, a
  * receipt signed and verified through it, and the strictness SPEC §7 asks
  * of verification (a non-canonical S, a small-order key). Where libsodium

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The WIV1 encoder (src/encode): its payloads decode, through the public
  * decoder, to exactly the reconstruction it reports: lossless at q = 1, and
  * at q > 1 with the SSE it reports, frame by frame. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The wai tool's energy figure from RAPL readings (tools/wai/energy_figure.c,
  * docs/receipts.md "Energy"): the sum over packages, a counter's wrap, the
  * unmetered marker when nothing was counted, and an uncertainty that always

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Format detection, the capability registry, and §2 steps 1-2. */
 #include <string.h>
 

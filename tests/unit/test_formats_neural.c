@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The parsers and writers of the neural integer payloads, WIA1 (§5) and
  * WIS1 (§6), and of entropy.json (§9): every refusal code in §2's order
  * (two faults at once give the earlier check's code), the boundaries of each

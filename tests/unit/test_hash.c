@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* SHA-256 and BLAKE3: published vectors, vector files under tests/hash/,
  * and equivalence of incremental hashing over random splits with oneshot. */
 #include "harness.h"

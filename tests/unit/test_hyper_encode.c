@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The WIH1 encoder (wai_hyper_encode) with the shipped trained set
  * (examples/hyperprior/sets/q3): its payload decodes, through the public
  * decoder, to the squared error it reports, at the padded size; the same

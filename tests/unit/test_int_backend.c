@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A backend on an integer path (include/wai/wai_backend.h, network): a
  * fake GPU that runs each network layer by layer on the reference
  * kernels, from the public job alone. Every neural corpus case decodes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai.video.int_cond and .frame (docs/int_cond.md) beyond the corpus: a
  * clip's split and join (§17.2) byte for byte and their refusals, the clip
  * and its split group decoding to the same frames, and the decode the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai.neural.int_mlicpp (docs/int_mlicpp.md) beyond its corpus fixtures:
  * WMB1's tables read by §14's rules (an integer afrac, 1 <= N <= 65536,
  * E1's t2 table rule in place of §2's), which entropy.json's reading does

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai.neural.int_synth (docs/int_synth.md) beyond its corpus fixtures: the
  * exact floor shift of every shift 0..127 against halving, the certificate
  * at its boundary through the set reader, the decode the same on 1, 2 and

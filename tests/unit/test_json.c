@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Tests of the strict JSON reader (src/common/json.c): the corpus under
  * tests/json, the value API, allocation failure, scale and memory use. */
 #include "harness.h"

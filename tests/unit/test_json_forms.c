@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The tools' JSON forms (integer-payloads §10, docs/json-forms.md):
  * every case of tests/corpus/json/index.txt converts to its code, an ok
  * form to its payload's bytes; every valid WIV1 and WIH1 of the corpus

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The exact arithmetic of the networks: 128-bit integers (common/int128.h),
  * the exactness rule (ops/bounds.h), the reference layers and the stage
  * operators (ops/layers.h). Expected values are worked by hand in comments;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Differential tests of the fast layers (ops/layers_fast.h) against the
  * reference path, in the manner of checkasm: random layers of every shape
  * the fast kernels tile differently, parameters at the type limits, inputs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* WHM1 / WAM1 parse and write, planning (integer-payloads §7, reading N6)
  * and the parameter sums of the exactness rule. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The network fixtures (tests/corpus/models/index.txt, written by
  * tests/corpus/gen_models.c): each file parsed, planned and run as its line
  * says, through the reference kernels and the fast ones, which must both

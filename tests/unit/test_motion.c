@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai.video.int_motion and its frame form: WIV1/WIF1/WIH1 parse order and
  * caps (R4, R5), writers, the decode (E9, E10, R11), split/join (R10) and
  * the public decoder (N7, R7, R9), allocation failure. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Differential tests in the manner of checkasm: every fast path against its
  * plain reference, bit for bit and status for status, on random inputs. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The network runner (ops/network.h) on synthetic networks (tests/gen):
  * pinned output digests that every architecture must reproduce, the
  * generator's bytes round trip, a refusal in the middle of a network, the

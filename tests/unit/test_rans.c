@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* E1: the rANS decoder, its canonical encoder, table rules and lookups,
  * and the readings R2, R6, R9, R10 pinned. */
 #include <stdlib.h>

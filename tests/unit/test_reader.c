@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The bounded little-endian reader: values, and stream_length on short reads. */
 #include "common/reader.h"
 #include "harness.h"

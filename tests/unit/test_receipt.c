@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Receipts end to end (src/receipt, integer-payloads §15): sealing, the
  * JSON form and its strict reader, consistency and re-derivation, each
  * refusal by its fault, and tampering of every field three ways (the text

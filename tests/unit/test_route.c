@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai_decode_route (integer-payloads §8): the four routing codes move on to
  * the next candidate, every other status ends the route with no fallback
  * tried, and each tried candidate's status is reported. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Parameter sets (include/wai/wai_set.h) and the loaded-set cache
  * (src/sets/cache.h): members and pins, the cache's budget and recency, and
  * the neural corpus decoded cold and warm through one context. */
@@ -250,6 +251,60 @@ static void test_listing_pin(void) {
     wai_context_destroy(ctx);
 }
 
+/* L5a: a listing covers every file the set holds, not only the members
+ * the capability registers, because a backend reads its program and
+ * weights from the same set (decoder.webnn.json, decoder.f32). A file held
+ * and unlisted, or held with other bytes than listed, is set_incomplete,
+ * pinned or not; a form-less pin holds only a set of one file. */
+static void test_listing_covers_every_file(void) {
+    wai_context *ctx;
+    if (!CHECK(wai_context_create(NULL, &ctx) == WAI_ok)) return;
+    static const uint8_t weights[] = {1, 2, 3, 4};
+    char hex[65], listing[2048];
+    uint8_t pin[32];
+    for (int altered = 0; altered < 2; altered++)
+        for (int listed = 0; listed < 2; listed++) {
+            wai_set *s = corpus_set(ctx, "wai.neural.int_hyper", "neural/hyper/set0");
+            if (!CHECK(s)) continue;
+            /* The listing names the extra file (listed) or leaves it out. */
+            if (listed) wai_set_add(s, "decoder.f32", weights, sizeof weights);
+            CHECK(wai_set_listing_json(s, listing, sizeof listing, NULL) == WAI_ok);
+            wai_set_destroy(s);
+            s = corpus_set(ctx, "wai.neural.int_hyper", "neural/hyper/set0");
+            uint8_t held[sizeof weights];
+            memcpy(held, weights, sizeof held);
+            held[0] ^= (uint8_t)altered;
+            wai_set_add(s, "decoder.f32", held, sizeof held);
+            wai_set_add(s, WAI_SET_LISTING, (const uint8_t *)listing, strlen(listing));
+            wai_status want = listed && !altered ? WAI_ok : WAI_set_incomplete;
+            CHECK_MSG(decode_one(ctx, "wai.neural.int_hyper", s, "neural/hyper/image0.wih1",
+                                 WAI_NO_COST_LIMIT, hex) == want,
+                      "listed %d altered %d, unpinned", listed, altered);
+            wai_sha256_oneshot(listing, strlen(listing), pin);
+            wai_set_pin(s, pin);
+            CHECK_MSG(decode_one(ctx, "wai.neural.int_hyper", s, "neural/hyper/image0.wih1",
+                                 WAI_NO_COST_LIMIT, hex) == want,
+                      "listed %d altered %d, pinned", listed, altered);
+            wai_set_destroy(s);
+        }
+    /* Form-less: the one-file splat set decodes under its file's digest,
+     * and the same digest does not pin that file with another beside it. */
+    wai_set *splat = corpus_set(ctx, "wai.splat.int_codec", "neural/splat/set0");
+    const uint8_t *g;
+    size_t gl;
+    if (CHECK(splat && wai_set_find(splat, "g_s.whm", &g, &gl) == WAI_ok)) {
+        wai_sha256_oneshot(g, gl, pin);
+        wai_set_pin(splat, pin);
+        CHECK(decode_one(ctx, "wai.splat.int_codec", splat, "neural/splat/attrs0.wis1",
+                         WAI_NO_COST_LIMIT, hex) == WAI_ok);
+        wai_set_add(splat, "decoder.f32", weights, sizeof weights);
+        CHECK(decode_one(ctx, "wai.splat.int_codec", splat, "neural/splat/attrs0.wis1",
+                         WAI_NO_COST_LIMIT, hex) == WAI_set_incomplete);
+    }
+    wai_set_destroy(splat);
+    wai_context_destroy(ctx);
+}
+
 static void test_lru(void) {
     wai_context *ctx;
     if (!CHECK(wai_context_create(NULL, &ctx) == WAI_ok)) return;
@@ -407,6 +462,7 @@ void suite_sets(void) {
     harness_run("sets/presentation", test_presentation);
     harness_run("sets/members_and_pin", test_members_and_pin);
     harness_run("sets/listing_pin", test_listing_pin);
+    harness_run("sets/listing_covers_every_file", test_listing_covers_every_file);
     harness_run("sets/lru", test_lru);
     harness_run("sets/corpus_cold_and_warm", test_cold_and_warm);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The receipts' signing payloads and receipt hashes (src/receipt/signing.c,
  * integer-payloads §15.1, §15.3): each payload against the bytes written
  * out here from §15's text (big-endian, in its order), for a decode and an

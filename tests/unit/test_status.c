@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The status enum: every spec code, verbatim, and its routing. */
 #include <stdio.h>
 #include <stdlib.h>

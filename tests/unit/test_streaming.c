@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai_decoder_config.streaming: a clip decoded a frame at a time as
  * receive asks. Every motion clip of the corpus gives the whole decode's
  * frames and status (a refusal at frame k after the k frames before it,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The context's worker pool (common/pool.h): its threads start when the
  * context is created and no decode creates another (counted through the
  * linker's --wrap of pthread_create, tests/CMakeLists.txt), and every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The 480 float32 cases of WPT's WebNN conformance tests (tests/webnn/)
  * through the native WebNN, on the fastest kernels and on the reference:
  * each output element within WPT's tolerance of the expected value. */

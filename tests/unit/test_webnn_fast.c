@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The native WebNN's fast paths against its reference: the element-wise
  * kernels bit for bit (specials included, over the worker pool), and the
  * run plan (src/webnn/plan.c): convolutions absorbing their epilogues,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The native WebNN's convolutions on random cases of every option and
  * layout: the fastest kernels (oneDNN where the build has it) and the C
  * reference, each held to a float64 evaluation of the definition written

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* MLContext.opSupportLimits() (wai_ml_op_support_limits_json) against the
  * builder: every operator it lists with one tensor input is built, through
  * a graph description, at the least and the greatest rank it states (ok,

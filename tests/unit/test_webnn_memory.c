@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A graph's memory limit (src/webnn/graph_memory.c, wai_ml_graph_hold and
  * wai_ml_graph_take; a decode's max_memory sets it): every byte a run
  * allocates is counted before it is allocated, the kernels' own included

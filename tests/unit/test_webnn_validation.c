@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The native WebNN's refusals: each step of the spec's method steps that
  * throws, as its own status, with a message; and the API around graphs and
  * tensors (contexts, dispatch, float16). */

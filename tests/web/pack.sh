@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
 # tests/web/pack.sh WAI.WASM WAI: the npm package as a user gets it. `npm
 # pack` of web/ (with the given module as dist/wai.wasm), installed into an
 # empty folder, then a node script there imports "libwai" and decodes the
@@ -20,12 +21,14 @@ cp -r "$REPO/web" "$TMP/src"
 rm -rf "$TMP/src/node_modules" "$TMP/src/dist"
 mkdir -p "$TMP/src/dist" "$TMP/app"
 cp "$WASM" "$TMP/src/dist/wai.wasm"
+cp "$REPO/LICENSE" "$TMP/src/LICENSE"   # as make web does
 cp "${WASM%.wasm}-threads.wasm" "$TMP/src/dist/wai-threads.wasm"
 check "npm pack" sh -c "cd '$TMP/src' && npm pack --silent --pack-destination '$TMP' >'$TMP/tgz'"
 tgz="$TMP/$(tail -1 "$TMP/tgz" 2>/dev/null)"
-check "the package holds the module, the API and its types" sh -c \
+check "the package holds the module, the API, its types and the licence" sh -c \
     "tar -tzf '$tgz' | grep -q package/dist/wai.wasm && tar -tzf '$tgz' | grep -q package/dist/wai-threads.wasm &&
-     tar -tzf '$tgz' | grep -q package/src/worker.js && tar -tzf '$tgz' | grep -q package/src/index.d.ts"
+     tar -tzf '$tgz' | grep -q package/src/worker.js && tar -tzf '$tgz' | grep -q package/src/index.d.ts &&
+     tar -tzf '$tgz' | grep -q package/LICENSE"
 check "npm install into an empty folder" sh -c \
     "cd '$TMP/app' && echo '{\"private\": true, \"type\": \"module\"}' >package.json && npm install --silent --no-audit --no-fund --offline '$tgz'"
 cat >"$TMP/app/decode.mjs" <<'JS'

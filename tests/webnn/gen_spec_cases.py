@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Writes tests/webnn/cases_spec.json: conformance cases, in cases.json's form,
 for WebNN operators the WPT data we copied has none of (gemm, matmul),
 written from webnn.md's method steps. Inputs are drawn from a fixed seed;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Cross-architecture exactness digest.
  *
  * Prints deterministic lines of real library results: JSON parse outcomes

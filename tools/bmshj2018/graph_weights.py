@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The weights file of a wai-webnn-graph/1 description (docs/webnn.md,
 "Graph descriptions"): float32 little-endian values, each constant at a
 4-byte offset. Shared by make_set.py (decoder.f32) and

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Writes a wai.neural.bmshj2018 parameter set and payloads from a trained
 bmshj2018-factorized checkpoint (train.py's, or CompressAI's own with
 --checkpoint: the same state-dict layout).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """bmshj2018-factorized (Ballé, Minnen, Singh, Hwang, Johnston 2018,
 "Variational image compression with a scale hyperprior", its factorized
 prior model), written for Debian's python3-torch.

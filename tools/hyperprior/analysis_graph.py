@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The encoder's half of a WIH1 set: the analysis networks g_a and h_a as
 one wai-webnn-graph/1 description (analysis.webnn.json) and its float32
 weights (analysis.f32). libwai's C encoder (wai encode --capability

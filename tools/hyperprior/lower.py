@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Lowers a trained mean-scale hyperprior (model.py) to a WIH1 integer set
 (integer-payloads §4, §9): g_s.whm and h_s.whm (WHM1) and entropy.json, by
 post-training quantisation, and checks the integer decode against the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """A mean-scale hyperprior (Minnen, Ballé, Toderici 2018, "Joint
 autoregressive and hierarchical priors", its mean-scale model without the
 context model: CompressAI's MeanScaleHyperprior), written for Debian's

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Where a hyperprior checkpoint loses to WebP, picture by picture: the
 figures docs/hyperprior.md ("Smooth pictures") is written from.
 

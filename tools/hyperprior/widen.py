@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """A hyperprior checkpoint with a wider latent: M channels -> M2, the
 trained weights kept, so a high rate point gets more latent channels
 without training from the start.

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Rows of docs/training-data.md for corpus.py's pictures from the
 packages named, read from each package's DEP-5 copyright file
 (/usr/share/doc/PACKAGE/copyright): the `Files:` block whose glob names

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """A model's weights from either file the training writes: a checkpoint
 (CompressAI's state-dict layout: train.py's OUT, float32) or a training
 state (OUT's .state: the same state dict as float16 under "model", beside

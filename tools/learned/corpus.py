@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """The pictures the learned image codecs train on, every one from a Debian
 package, and the ones held out of training.
 

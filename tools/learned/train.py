@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Trains a learned image codec on corpus.py's pictures (Debian packages;
 the held-out ones never) and writes a checkpoint in CompressAI's
 state-dict layout: --model hyperprior, the mean-scale hyperprior of

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Compares hyperprior checkpoints on corpus.VALIDATION (pictures neither
 trained on nor reported), so that a choice between runs is made without
 the held-out photographs:

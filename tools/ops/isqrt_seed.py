@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Writes src/ops/x86/isqrt_seed.h: the seeds of the vector integer square
 root (docs/integer-operators.md, "The root from a seed").
 
@@ -29,6 +30,7 @@ def header():
     rows = [", ".join("0x%08x" % x for x in e[k:k + 6]) for k in range(0, len(e), 6)]
     body = ",\n    ".join(rows)
     return (
+        "/* SPDX-License-Identifier: BSD-2-Clause */\n"
         "/* The seeds of the vector integer square root: written by\n"
         " * tools/ops/isqrt_seed.py (do not edit; docs/integer-operators.md, \"The\n"
         " * root from a seed\"). Entry i - 256, for m >> 22 = i: isqrt(i * 2^22) in\n"

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Bjontegaard delta rate: the mean difference of two rate-distortion
 curves' log rates over their common quality range. Used by
 tools/rd/rd_curves.py (WIH1 and peers against JPEG) and

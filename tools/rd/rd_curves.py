@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Rate-distortion evidence (issues 17, 32): pictures no model trained on,
 coded at several rates by
 

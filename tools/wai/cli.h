@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Shared pieces of the `wai` command. Exit statuses are the tool's contract:
  * 0 done (decoded, digested, inspected and accepted), 1 the payload was
  * refused, 2 a usage or I/O error. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Reading the tool's inputs (cli.h): regular files only, sized before they
  * are read, refused past their bound before a byte is read, read once into
  * one buffer of their exact size (docs/reading-inputs.md). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Filling a parameter set from a directory (see cli_set.h). */
 #include "cli_set.h"
 

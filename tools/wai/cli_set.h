@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* --set DIR and --pin SHA256: a parameter set read from a directory. */
 #ifndef WAI_TOOLS_CLI_SET_H
 #define WAI_TOOLS_CLI_SET_H

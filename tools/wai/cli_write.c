@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Writing the tool's outputs (cli.h): nothing an input is, nothing that
  * exists unless -y, and never a half-written file at the target's name:
  * each output is written to a temporary beside it and renamed into place

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai capabilities: the registry, as a table or one JSON array. */
 #include <stddef.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai convert and wai export: the tools' JSON forms (integer-payloads §10,
  * docs/json-forms.md) to payloads and back, by libwai_write's converters.
  * A form is a converter input, never a payload: decode refuses one

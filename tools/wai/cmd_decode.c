@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai decode: the decode contract of the tool. One capability, one or more
  * payloads (several are one frame stream), one result: a status and the
  * outputs decoded before it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai digest: streams each file through the hash, so size is unbounded
  * (and a pipe or FIFO is read as b3sum reads one). BLAKE3 unless --sha256. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai encode: one table of options for every encoder, and the encoder
  * chosen by the capability's registry row (encode.h): the motion encoder
  * (encode_motion.c), a picture's (encode_hyper.c) or latents'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai graph: runs a WebNN graph description (docs/webnn.md, "Graph
  * descriptions") on the native WebNN, for debugging a set's program: the
  * inputs are raw little-endian files of each input's data type, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai inspect: format detection, the parse's verdict and the header. */
 #include <stddef.h>
 #include <stdlib.h>

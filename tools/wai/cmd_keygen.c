@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai keygen: an Ed25519 key for receipts. KEY gets the seed (mode 0600),
  * KEY.pub the public key, each 64 hexadecimal digits and a newline
  * (keys.h); the public key is printed too. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai receipt seal and wai receipt verify: the receipts of
  * wai.video.int_motion (integer-payloads §15; docs/receipts.md), signed and
  * checked with libwai_ed25519 (libsodium). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai set list DIR / wai set pin DIR: a parameter set's listing and the pin
  * over it (docs/spec-readings.md, L5). DIR's set is every regular file in
  * it whose name does not start with '.', the listing member aside. */

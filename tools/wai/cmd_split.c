@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai split and wai join: a clip and its frame-form group, byte for byte
  * (integer-payloads §16 for WIV1 and WIF1, §17.2 for WIC1 and WCF1), by
  * libwai_write's split and join. The format is the payload's magic. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The dispatch options of the tool (dispatch_opts.h). */
 #include "dispatch_opts.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The tool's dispatch options (neural-dispatch; docs/dispatch.md, "The
  * tool"): --offer LIST, --intent TOKEN, --pin-tier TOKEN and --report, for
  * any command that decodes. A command holds a dispatch_opts in its options

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What `wai encode` hands its encoders: the options, parsed once by
  * cmd_encode.c from its one table, and the encoders of the modes a
  * capability's registry row picks (its format, keyframe kind and frame

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai encode of a WIH1 capability (wai.neural.int_hyper): a picture to a
  * WIH1 with the library's encoder (wai_hyper_encode,
  * include/wai/wai_write.h), and the WIH1 keyframe of a keyframe-1 clip:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The motion encoder of `wai encode` (encode.h): RGB frames (a Y4M file
  * or PNG files) to a WIV1 clip of keyframe 0, or of keyframe 1 after a WIH1
  * keyframe (encode_hyper.c), or to its WIF1 group, with the library's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* --quality Q: a rate point picked from a folder of sets. A trained codec
  * ships one set per rate point (examples/hyperprior/sets: q1, q3, q5, q7,
  * named by CompressAI's quality ladder, whose λ each was trained at), and

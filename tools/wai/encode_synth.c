@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai encode of wai.neural.int_synth (format int_synth): latents to the
  * §13 payload. An int_synth payload is its latents (integer-payloads §13),
  * so encoding is writing them behind the 12-byte header:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* An energy figure from counter readings (energy_meter.h): plain
  * arithmetic, apart from the reading, so the tests hold it to its rules. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* RAPL through Linux powercap (energy_meter.h). Each package domain,
  * /sys/class/powercap/intel-rapl:N (AMD's too), counts microjoules in
  * energy_uj and wraps at max_energy_range_uj; a decode's energy is the sum

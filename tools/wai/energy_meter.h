@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The energy of a decode or an encode, from the machine's on-chip counter
  * where Linux exposes one (powercap's RAPL package domains), else the
  * unmetered marker: never a figure the machine did not measure

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Numbered frame files (frame_files.h). */
 #include "frame_files.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A group's frames as numbered files: the names `wai encode --frames` and
  * `wai split` write (OUT with one %d or %0Nd, or a directory that gets
  * frame_000000.EXT, frame_000001.EXT, ...), and one file written whole. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The tool's manual, written from the commands' tables (options.h): the
  * overview lists every command, and a command's page is its usage, its
  * prose and a line per row of its option table. */

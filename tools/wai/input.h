@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What `wai encode` reads: a Y4M file or a list of PNG files, as RGB8
  * frames (rows top to bottom, R, G, B), the input of the WIV1 encoder. */
 #ifndef WAI_TOOLS_INPUT_H

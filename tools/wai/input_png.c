@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* PNG input for `wai encode`: one file per frame, through libpng when the
  * build found it (WAI_HAVE_PNG). A picture's buffer is made only for a size
  * the file could hold: deflate packs at most 1032 bytes into one, so a

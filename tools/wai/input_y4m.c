@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* YUV4MPEG2 input for `wai encode`. The colour conversion follows ffmpeg's
  * default (`ffmpeg -i in.y4m -pix_fmt rgb24`, ffmpeg 5.1 on x86), measured:
  * identical bytes for 4:2:0 and 4:2:2 of even height (ffmpeg's unscaled

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "cli.h"
 
 void json_put_string(FILE *out, const char *s) {

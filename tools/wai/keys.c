@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Key files (keys.h). */
 #include "keys.h"
 

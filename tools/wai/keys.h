@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Key files of `wai keygen`, `wai receipt` and `wai encode --receipt`: a
  * secret key file holds its Ed25519 seed, a public key file its key, each
  * as 64 lowercase hexadecimal digits and a newline (docs/receipts.md). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* wai: inspect, decode and digest WAI integer-codec payloads. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The parser of options.h: one walk over argv, by the command's table. */
 #include "options.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The tool's one option parser. A command is a cli_command and each of its
  * options a cli_opt row of its table; cli_parse reads argv by that table
  * and help.c writes the command's page from it, so the parser and the

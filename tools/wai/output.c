@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Writers for `wai decode -o OUT` (output.h): opening, the dispatch to
  * each format's writer, the raw writer and closing (Y4M: output_y4m.c; PNG:
  * output_png.c; PCM: output_wav.c; planes: output_planes.c; the helpers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Where `wai decode -o OUT` writes decoded outputs. RGB8 frames and images:
  * a Y4M file, raw rgb24 (a file or standard output), PPM (every build: one
  * P6 image per output, concatenated as netpbm allows), one PNG per output (a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The file helpers the writers of output*.c share (output_internal.h):
  * their error message, a name built from parts, and a whole file written
  * through cli_out_open/commit. */

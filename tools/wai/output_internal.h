@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The writers behind output.h, shared by output*.c only. */
 #ifndef WAI_TOOLS_OUTPUT_INTERNAL_H
 #define WAI_TOOLS_OUTPUT_INTERNAL_H

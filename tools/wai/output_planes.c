@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Planes for `wai decode -o DIR` (output_internal.h): a WIS1 decode's
  * attribute planes as DIR/plane_000.png, plane_001.png, ... (8-bit grey,
  * side x side; or .pgm, binary P5), and DIR/attributes.json with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* PNG files for `wai decode -o` (output_internal.h): an RGB8 output to a
  * pattern's numbered file or to one named file, and the grey plane files
  * of output_planes.c. Without libpng (WAI_HAVE_PNG unset) every PNG is an

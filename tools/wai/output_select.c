@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Choosing the format of `wai decode -o OUT` (output.h): by the kind of
  * output the capability gives, then --format or OUT's name. */
 #include <stdlib.h>

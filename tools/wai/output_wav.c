@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* PCM for `wai decode -o` (output_internal.h): a WAV file, RIFF/WAVE with
  * one "fmt " chunk (PCM, one channel, 16 bits, the output's sample rate)
  * and one "data" chunk of the samples, or the raw samples (s16le). The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Y4M for `wai decode -o` (output_internal.h).
  *
  * Decoded frames are RGB8 and YUV4MPEG2 carries only Y'CbCr, so the

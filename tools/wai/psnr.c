@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* See psnr.h. */
 #include "psnr.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* PSNR in dB of 8-bit samples from a summed squared error, without libm
  * (the tool links none). */
 #ifndef WAI_TOOLS_PSNR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What `wai receipt seal` shares with `wai encode --receipt`
  * (cmd_receipt.c): a signer from --key and --id, and a receipt written as
  * its JSON form. The functions only where libwai_ed25519 was built. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // The libwai player page (web/demo/): pick or drop a payload and its set,
 // decode it with libwai's WebAssembly module (float networks on the
 // browser's WebNN), see the pictures, clip, sound or planes, the dispatch

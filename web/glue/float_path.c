@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A float capability's decode in a page (web/src/float.js, docs/web.md):
  * everything that must be the same everywhere is libwai's C, the same C a
  * native decoder runs, and the page's WebNN only builds and computes the

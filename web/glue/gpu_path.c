@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The gpu/wgsl/integer path in the page (docs/wgsl.md): a backend on an
  * integer path (include/wai/wai_backend.h) whose networks the page's
  * WebGPU runs, through three functions the module imports from "wai"

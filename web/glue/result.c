@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The glue's results: JSON text and bytes (result.h). */
 #include "result.h"
 

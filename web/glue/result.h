@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What every glue call hands back (wai_web.h's wai_web_result): a JSON
  * text, grown as it is written, and a buffer of bytes. */
 #ifndef WAI_WEB_RESULT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The WebAssembly face of libwai (web/, docs/web.md): a handful of flat
  * functions over the public C API that JavaScript can call with numbers
  * and pointers, each result one JSON text and one buffer of output bytes.

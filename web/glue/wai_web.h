@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The functions web/dist/wai.wasm exports (wai_web.c), as JavaScript calls
  * them (web/src/wasm.js): pointers and sizes are numbers, 64-bit limits
  * BigInts, strings NUL-terminated UTF-8 in the module's memory. Every

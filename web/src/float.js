@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // A float capability (wai.neural.bmshj2018) decoded in a page: libwai's C
 // does everything that must be the same everywhere, the same C a native
 // decoder runs (web/glue/float_path.c: the parse, the set's checks, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // Types of libwai's JavaScript API (web/src/index.js, docs/web.md).
 
 /** A status: "ok", or the specs' refusal code verbatim (docs/errors.md). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // libwai for JavaScript: the C library compiled to WebAssembly (web/glue/,
 // docs/web.md), in a page or in node. Every decode is the C decoder's: the
 // same bytes as a native decode, the same refusal codes, the same dispatch

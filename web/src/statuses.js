@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // What each status code means, in a line a page can show beside it: libwai's
 // one table (wai_status_meaning in C, which the tool and the Python module
 // print too), read out of the module when createWai makes one.

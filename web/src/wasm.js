@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // Loading web/dist/wai.wasm (libwai's C as a WASI reactor, web/glue/) in a
 // page or in node, with the three WASI calls its libc imports answered
 // here: fd_write (libc's stderr, to console.error), fd_seek and fd_close

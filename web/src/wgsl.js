@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // The gpu/wgsl/integer path (docs/wgsl.md): WAI's integer networks on a
 // GPU through WebGPU, computed by the WGSL kernels of ./wgsl/ to the bits
 // of libwai's CPU. libwai's C in the module keeps everything else (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // One thread of the threads module (docs/web.md, "Threads"): a Web Worker
 // or a node worker_thread that instantiates wai-threads.wasm over the
 // page's shared memory, on a stack of its own, and gives itself to a

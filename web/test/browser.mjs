@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // libwai in a real browser: headless Chromium (@sparticuz/chromium's shell,
 // driven by puppeteer-core, both from npm) on the player page
 // (web/demo/), served from this repository by web/test/serve.mjs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // Headless Chromium for the browser tests and benches: @sparticuz/chromium
 // and puppeteer-core from the npm folder the CI step installed, launched
 // with the flags every run needs and any the caller adds.

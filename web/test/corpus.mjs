@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // The conformance corpus through the WebAssembly module, in node: every
 // case of tests/corpus/index.txt decodes (or parses) to the status and the
 // output SHA-256s the native decoder gives; then the shipped examples.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // The float capability's page path in node, where there is no WebNN: every
 // WebNN path is dispatch_unit_absent and the entropy stage still gives its
 // digest (the native one); a decode that needs decode-equivalence asks no

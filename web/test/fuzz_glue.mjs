@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // Hostile inputs through the JavaScript glue (web/src, web/glue), which no
 // libFuzzer target reaches: the corpus's decodable payloads and their sets,
 // mutated, through wai.decode, wai.inspect, wai.route and a stream decoder,

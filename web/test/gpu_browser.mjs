@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // The gpu/wgsl/integer path in a real browser (docs/wgsl.md): headless
 // Chromium with WebGPU on SwiftShader (a CPU adapter; the page served from
 // 127.0.0.1, a secure context), the module's decodes waiting on the GPU

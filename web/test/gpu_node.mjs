@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // The gpu/wgsl/integer path in node (docs/wgsl.md), through the npm
 // package `webgpu` (Dawn): where Dawn gives an adapter and node has JSPI,
 // every neural integer decode case of the corpus and the shipped

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // A tiny static server for the page and the browser tests: the repository's
 // files under http://127.0.0.1:PORT/, with /web/dist/wai.wasm optionally
 // served from another file (a build's), and /web/dist/wai-threads.wasm

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The AArch64 level's loops (ops/cores.h): Advanced SIMD (NEON), part of
  * every ARMv8-A CPU, so the level needs no detection. Built for aarch64
  * only; empty elsewhere (32-bit ARM runs the portable loops). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The NEON level's loops (ops/cores.h): the pair dot product through
  * smlal (i16 x i16 -> i32 multiply-accumulate; a pair's two products sit
  * in neighbouring lanes until the flush adds them), the i32 tap loop

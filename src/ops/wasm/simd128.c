@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The SIMD128 level's loops (ops/cores.h): the pair dot product through
  * i32x4.dot_i16x8_s (the twin of x86's vpmaddwd: two i16 products summed
  * into each 32-bit lane, modulo 2^32), the i32 tap loop, the i64 tap loop

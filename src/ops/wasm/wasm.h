@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The WebAssembly level's loops (ops/cores.h): SIMD128, built where the
  * compiler targets it (-msimd128: every browser and node since 2021; a
  * module compiled so does not load where SIMD128 is missing, so the level

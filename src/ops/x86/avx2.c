@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The AVX2 level's loops (ops/cores.h): the i32 tap loop, the i64 one for
  * x in i32 (AVX2 has no 64-bit multiply, only 32x32->64), and the pair dot
  * product through vpmaddwd. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The AVX-512 F, DQ and CD level's loops (ops/cores.h): the three tap loops in
  * 512-bit lanes, the inverse GDN's sums of squares with 64-bit multiplies
  * and its value (an integer root eight or sixteen lanes at a time, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The AVX-512 BW level's loop (ops/cores.h): the pair dot product in
  * 512-bit lanes through vpmaddwd. */
 #include "ops/x86/x86.h"

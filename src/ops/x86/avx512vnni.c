@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The AVX-512 VNNI level's loop (ops/cores.h): the pair dot product as one
  * vpdpwssd, the multiply and the add fused (the same sum modulo 2^32 as
  * vpmaddwd + vpaddd). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The register-tiled pair dot product (ops/cores.h, wai_dot_fn) written
  * once for the levels that have one (avx2.c, avx512bw.c, avx512vnni.c):
  * WAI_DOT_NO output channels times NV vectors of LANES 32-bit lanes stay in

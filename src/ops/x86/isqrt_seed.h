@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The seeds of the vector integer square root: written by
  * tools/ops/isqrt_seed.py (do not edit; docs/integer-operators.md, "The
  * root from a seed"). Entry i - 256, for m >> 22 = i: isqrt(i * 2^22) in

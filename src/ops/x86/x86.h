@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The x86-64 levels' loops (ops/cores.h), one file per level, each filling
  * the entries it makes faster. They are built on x86-64 with GCC or Clang
  * only (their functions carry the level's target attribute, so the rest of

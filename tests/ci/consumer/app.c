@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The README's first program: decode a WIV1 clip with libwai alone. */
 #include <stdio.h>
 #include <wai/wai_decode.h>

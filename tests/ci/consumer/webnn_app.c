@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libwai_webnn beside libwai: a bmshj2018 photograph decoded on the native
  * WebNN backend (cpu/webnn/float). argv: the payload, then the set's folder. */
 #include <stdio.h>

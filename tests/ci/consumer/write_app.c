@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A program outside the tree that uses the installed libwai and
  * libwai_write: a status name, the version, and a lossless clip encoded by
  * libwai_write and decoded back by libwai. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // ReLU and leaky ReLU, one invocation per element: max(x, 0); x when
 // x >= 0, else floor(x · slope / 2^lshift), the product exact in 128 bits.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // A, the largest |x| of a layer's input (|-2^63| = 2^63, unsigned), in
 // two passes: each workgroup's largest of its 64·16 elements into
 // partial[base + g] (a tensor in chunks: each chunk's partials from its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // The (transposed) convolutions, one invocation per output element:
 // acc = the sum of its taps' products, formed modulo 2^64 (the layer's
 // bound keeps every partial sum within i64, so the residue is the sum),

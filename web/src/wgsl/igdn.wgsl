@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // The inverse GDN, one invocation per position and block of channels: for
 // each channel i, n = beta[i] + floor(sum_j gamma[i][j] · X[j]^2 / 2^gf), formed
 // exactly (the sum modulo 2^128, which the bound A^2 · G_i <= 2^127 - 1

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-2-Clause
 // libwai's integer arithmetic in WGSL's 32-bit integers
 // (docs/wgsl.md, "The arithmetic"). An i64 is vec2<u32>(low, high) in two's
 // complement, the bytes of a little-endian int64; a 128-bit value is
