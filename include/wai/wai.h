@@ -118,7 +118,7 @@ typedef enum wai_status {
 WAI_API const char *wai_status_name(wai_status s);
 
 /* What the code means, in one line a person reads beside its name ("the
- * parameter set lacks a member this capability needs"): the one table the
+ * payload is malformed"): the one table the
  * tool, the Python module and the page all print. NULL for a value that is
  * not a wai_status. */
 WAI_API const char *wai_status_meaning(wai_status s);

@@ -54,7 +54,8 @@ typedef struct wai_capability {
 /* The members an encoder reads beside cap's set_members (wai.neural.int_hyper's
  * and its video forms': analysis.webnn.json and analysis.f32, the analysis
  * networks; include/wai/wai_write.h), NULL-terminated; none for the others.
- * A decode never reads them, and a set's digest and pin leave them out. */
+ * A decode never reads them and a set's cache key leaves them out; a set's
+ * listing, and so its pin, covers them (docs/spec-readings.md, L5a). */
 WAI_API const char *const *wai_capability_encoder_members(const wai_capability *cap);
 
 WAI_API size_t wai_capability_count(void);

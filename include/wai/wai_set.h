@@ -37,12 +37,14 @@ WAI_API wai_status wai_set_add_borrowed(wai_set *s, const char *name, const uint
 
 /* Pins the set (§9, SPEC §3.1). A decode then resolves the pin or is
  * refused set_incomplete: the pin is the SHA-256 of the set's listing
- * member, or, for a capability that reads one file, that file's own
- * SHA-256 (form-less). A set of several files is pinned through its
- * listing: with none, the pin does not resolve. Whether pinned or not, a
- * set that carries a listing must match the files a decode reads (SPEC
- * §3.1's check 5: each one listed with its length and SHA-256, the
- * listing in its canonical form), else set_incomplete. */
+ * member, or, for a set of exactly one file, that file's own SHA-256
+ * (form-less). A set of several files is pinned through its listing: with
+ * none, the pin does not resolve. Whether pinned or not, a set that
+ * carries a listing holds only what it lists (SPEC §3.1's check 5 over
+ * every member, since a backend reads its program from the set too: each
+ * listed with its length and SHA-256, the listing in its canonical form);
+ * pinned, it holds every file listed. Else set_incomplete
+ * (docs/spec-readings.md, L5, L5a). */
 WAI_API wai_status wai_set_pin(wai_set *s, const uint8_t sha256[32]);
 
 /* The canonical listing of the set's members (every one but a member named

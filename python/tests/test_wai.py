@@ -226,10 +226,68 @@ class Decode(unittest.TestCase):
         self.assertEqual(c.exception.route, [("wai.neural.int_hyper", "cost_over_limit"),
                                              ("wai.video.int_motion", "cost_over_limit")])
 
+    def test_pins_hold_every_file(self):
+        """docs/spec-readings.md, L5a, from a folder as the tool reads one:
+        bmshj2018's shipped set under its pin, each of its files altered,
+        removed, and replaced by a link out of the folder (the same bytes),
+        is set_incomplete; a file no listing names is never read."""
+        import shutil
+        import tempfile
+        shipped = os.path.join(REPO, "examples/bmshj2018/sets/q3")
+        payload = read("examples/bmshj2018/chelsea.b18f")
+        pin = wai.set_pin(shipped)
+        with open(os.path.join(shipped, "listing.json"), "rb") as f:
+            self.assertEqual(hashlib.sha256(f.read()).hexdigest(), pin)
+        with tempfile.TemporaryDirectory() as tmp:
+            d = os.path.join(tmp, "q3")
+
+            def fresh():
+                shutil.rmtree(d, ignore_errors=True)
+                shutil.copytree(shipped, d)
+
+            def refused(what):
+                with self.assertRaises(wai.WaiError, msg=what) as c:
+                    wai.decode(payload, set=d, pin=pin)
+                self.assertEqual(c.exception.code, "set_incomplete", what)
+
+            fresh()
+            self.assertEqual(wai.decode(payload, set=d, pin=pin).outputs[0].kind, "image")
+            # A stray file no listing names is not read: the decode is the same.
+            with open(os.path.join(d, "notes.txt"), "w") as f:
+                f.write("not part of the set")
+            self.assertEqual(wai.decode(payload, set=d, pin=pin).outputs[0].kind, "image")
+            for name in sorted(os.listdir(shipped)):
+                fresh()
+                p = os.path.join(d, name)
+                with open(p, "r+b") as f:
+                    f.seek(os.path.getsize(p) // 2)
+                    b = f.read(1)
+                    f.seek(-1, 1)
+                    f.write(bytes([b[0] ^ 1]))
+                refused(f"{name} altered")
+                fresh()
+                os.remove(p)
+                refused(f"{name} removed")
+                fresh()
+                outside = os.path.join(tmp, name)
+                shutil.move(p, outside)
+                os.symlink(outside, p)
+                refused(f"{name} a link out of the folder")
+                os.remove(outside)
+            # Read by a path and left out of the listing.
+            fresh()
+            os.rename(os.path.join(d, "decoder.f32"), os.path.join(tmp, "aside"))
+            other = wai.write_listing(d)
+            os.rename(os.path.join(tmp, "aside"), os.path.join(d, "decoder.f32"))
+            with self.assertRaises(wai.WaiError) as c:
+                wai.decode(payload, set=d, pin=other)
+            self.assertEqual(c.exception.code, "set_incomplete")
+
     def test_pin_through_the_listing(self):
         set_dir = os.path.join(REPO, "examples/hello_set")
         payload = read("examples/hello.wih1")
-        members = {n: read(os.path.join("examples/hello_set", n)) for n in os.listdir(set_dir)}
+        members = {n: read(os.path.join("examples/hello_set", n)) for n in os.listdir(set_dir)
+                   if n != "listing.json"}
         listing = wai.set_listing(members)
         self.assertTrue(listing.startswith(b'{"kind":"wai.prior.set","members":[{"name":"entropy.json"'))
         pin = wai.set_pin(members)
@@ -335,7 +393,7 @@ class Errors(unittest.TestCase):
         with self.assertRaises(wai.WaiError) as c:
             wai.decode(read("examples/hello.wih1"))
         e = c.exception
-        self.assertEqual(e.meaning, "the parameter set lacks a member this capability needs")
+        self.assertEqual(e.meaning, "the parameter set lacks a file this decode reads, or a file differs from its listing or pin")
         self.assertIn(f"set_incomplete ({e.meaning})", str(e))
         self.assertEqual(wai.status_meaning("set_incomplete"), e.meaning)
         self.assertEqual(wai.status_meaning("no_such_code"), "")

@@ -31,9 +31,11 @@ from . import _lib
 from ._lib import lib
 
 __all__ = ["WaiError", "status_meaning", "Output", "Decoded", "Decoder", "decode", "inspect", "Encoded", "encode_image",
-           "quality_set", "quality_points", "rans_encode", "rans_decode", "version"]
+           "quality_set", "quality_points", "rans_encode", "rans_decode", "version", "set_listing",
+           "set_pin", "write_listing"]
 
 NO_LIMIT = (1 << 64) - 1
+LISTING = "listing.json"   # a set's listing member (WAI_SET_LISTING)
 
 
 class WaiError(Exception):
@@ -135,19 +137,83 @@ class _Context:
             self.ptr = ctypes.c_void_p()
 
 
-def _members(set_):
-    """A set given as a directory (every file in it whose name does not
-    start with '.', as `wai set list` reads one) or a mapping of member
-    names to bytes."""
+_READ = []   # every name a path of some capability reads (filled once)
+
+
+def _read_names():
+    """The files some path of some capability reads from a set: its
+    members, its backends' programs and its encoder's members."""
+    if not _READ:
+        ctx = _Context(1)
+        try:
+            names = set()
+            for i in range(lib.wai_capability_count()):
+                cap = lib.wai_capability_at(i)
+                names.update(m.decode() for m in cap[0].set_members if m)
+                enc = lib.wai_capability_encoder_members(cap)
+                k = 0
+                while enc and enc[k]:
+                    names.add(enc[k].decode())
+                    k += 1
+                k = 0
+                while lib.wai_context_program_member(ctx.ptr, cap, k):
+                    names.add(lib.wai_context_program_member(ctx.ptr, cap, k).decode())
+                    k += 1
+            _READ.extend(sorted(names))
+        finally:
+            ctx.close()
+    return _READ
+
+
+def _stays(d, name):
+    """Whether d/name may be read as a member: a regular file, or a link to
+    a name in the same folder (a few such links at most). A link whose
+    target holds a '/' may leave the set, where no listing or pin vouches
+    for it: not read, as the tool does (docs/spec-readings.md, L5a)."""
+    target = name
+    for _ in range(8):
+        p = os.path.join(d, target)
+        if not os.path.islink(p):
+            return os.path.isfile(p)
+        target = os.readlink(p)
+        if "/" in target or target in (".", ".."):
+            return False
+    return False
+
+
+def _listed(text):
+    """The names a listing's entries give (those that stay in the folder)."""
+    try:
+        doc = json.loads(text)
+        names = [m["name"] for m in doc["members"]]
+    except (ValueError, KeyError, TypeError):
+        return []
+    return [n for n in names if isinstance(n, str) and n and "/" not in n and n not in (".", "..")]
+
+
+def _members(set_, every_file=False):
+    """A set given as a directory or a mapping of member names to bytes.
+    From a directory: the files some path reads (_read_names) and
+    listing.json, and with a listing every file it names (a listed set is
+    checked whole); every_file: every file whose name does not start with
+    '.', as `wai set list` reads one. A link that leaves the folder is never
+    read."""
     if set_ is None:
         return None
     if isinstance(set_, (str, os.PathLike)):
         d = os.fspath(set_)
+        if every_file:
+            names = sorted(n for n in os.listdir(d) if not n.startswith("."))
+        else:
+            names = set(_read_names()) | {LISTING}
+            if _stays(d, LISTING):
+                with open(os.path.join(d, LISTING), "rb") as f:
+                    names.update(_listed(f.read()))
+            names = sorted(names)
         out = {}
-        for name in sorted(os.listdir(d)):
-            p = os.path.join(d, name)
-            if os.path.isfile(p) and not name.startswith("."):
-                with open(p, "rb") as f:
+        for name in names:
+            if _stays(d, name):
+                with open(os.path.join(d, name), "rb") as f:
                     out[name] = f.read()
         return out
     return {str(k): bytes(v) for k, v in set_.items()}
@@ -449,7 +515,7 @@ def set_listing(set):
     member but listing.json, by name, with its length and SHA-256. Written
     into the set as "listing.json", its SHA-256 (set_pin) pins the set."""
     ctx = _Context(1)
-    s = _Set(ctx, _members(set) or {})
+    s = _Set(ctx, _members(set, every_file=True) or {})
     try:
         need = ctypes.c_size_t()
         lib.wai_set_listing_json(s.ptr, None, 0, ctypes.byref(need))
@@ -464,6 +530,19 @@ def set_listing(set):
 def set_pin(set):
     """The pin over a set: the SHA-256 (hex) of its listing."""
     return hashlib.sha256(set_listing(set)).hexdigest()
+
+
+def write_listing(directory):
+    """Writes directory's listing.json (set_listing of every file in it but
+    the listing) and returns the pin over the set: what a tool that writes
+    a set calls last, so the set is pinnable as written."""
+    path = os.path.join(os.fspath(directory), LISTING)
+    if os.path.lexists(path):
+        os.remove(path)
+    text = set_listing(directory)
+    with open(path, "wb") as f:
+        f.write(text)
+    return hashlib.sha256(text).hexdigest()
 
 
 def inspect(payload, set=None, capability=None):

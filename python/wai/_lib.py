@@ -123,6 +123,19 @@ _sig("wai_dispatch_report_json_free", None, vp, ctypes.c_char_p)
 _sig("wai_output_kind_name", ctypes.c_char_p, i32)
 _sig("wai_capability_detect", ctypes.POINTER(ctypes.c_char_p), ctypes.c_char_p, sz)
 _sig("wai_capability_find", ctypes.POINTER(ctypes.c_char_p), ctypes.c_char_p)
+
+
+class Capability(ctypes.Structure):
+    """wai_capability (include/wai/wai_format.h)."""
+    _fields_ = [("name", ctypes.c_char_p), ("format", ctypes.c_int), ("keyframe", ctypes.c_int),
+                ("frame_form", ctypes.c_int), ("registry_class", ctypes.c_char_p),
+                ("tier", ctypes.c_char_p), ("set_members", ctypes.c_char_p * 4)]
+
+
+_sig("wai_capability_count", sz)
+_sig("wai_capability_at", ctypes.POINTER(Capability), sz)
+_sig("wai_capability_encoder_members", ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(Capability))
+_sig("wai_context_program_member", ctypes.c_char_p, vp, ctypes.POINTER(Capability), sz)
 _sig("wai_payload_header_json", i32, vp, ctypes.c_char_p, sz, ctypes.c_char_p, sz,
      ctypes.POINTER(sz))
 _sig("wai_declared_cost_set", i32, vp, ctypes.c_char_p, vp, ctypes.c_char_p, sz,

@@ -46,7 +46,8 @@ static const status_entry status_table[] = {
     {WAI_model_mismatch, "model_mismatch", WAI_KIND_PAYLOAD,
      "the payload does not fit its parameter set"},
     {WAI_set_incomplete, "set_incomplete", WAI_KIND_ROUTE,
-     "the parameter set lacks a member this capability needs"},
+     "the parameter set lacks a file this decode reads, or a file differs from its listing "
+     "or pin"},
     {WAI_not_dispatchable, "not_dispatchable", WAI_KIND_ROUTE,
      "no path can run this decode's networks"},
     {WAI_unsupported_capability, "unsupported_capability", WAI_KIND_ROUTE,

@@ -154,13 +154,13 @@ static const wai_set_member *member_of(const wai_set *set, const entry *e) {
     return NULL;
 }
 
-wai_status wai_listing_check(const uint8_t *l, size_t len, const wai_set *set) {
+wai_status wai_listing_check(const uint8_t *l, size_t len, const wai_set *set, int whole) {
     if (!set) return WAI_set_incomplete;
     in r = {l, l + len};
     if (!take(&r, HEAD)) return WAI_set_incomplete;
     entry prev = {NULL, 0, 0, {0}}, e;
     int any = 0;
-    size_t matched = 0;
+    size_t matched = 0, entries = 0;
     while (!take(&r, TAIL)) {
         if (any && !take(&r, ",")) return WAI_set_incomplete;
         if (!take_entry(&r, &e)) return WAI_set_incomplete;
@@ -171,6 +171,7 @@ wai_status wai_listing_check(const uint8_t *l, size_t len, const wai_set *set) {
         /* A listed file the set does not hold is fine until a path reads it
          * (wai_set_find then says set_incomplete); one it holds must match. */
         const wai_set_member *m = member_of(set, &e);
+        entries++;
         if (m) {
             if ((uint64_t)m->len != e.bytes || memcmp(m->sha256, e.sha256, 32) != 0)
                 return WAI_set_incomplete;
@@ -183,5 +184,5 @@ wai_status wai_listing_check(const uint8_t *l, size_t len, const wai_set *set) {
     /* Names are unique on both sides, so the counts meeting means every
      * file the set holds, the listing aside, was listed. */
     size_t files = set->n - (wai_set_member_sha256(set, WAI_SET_LISTING) != NULL);
-    return matched == files ? WAI_ok : WAI_set_incomplete;
+    return matched == files && (!whole || matched == entries) ? WAI_ok : WAI_set_incomplete;
 }

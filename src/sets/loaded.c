@@ -32,9 +32,11 @@ wai_status wai_set_check_members(const wai_set_kind *k, const wai_set *set) {
         if (wai_set_find(set, k->members[i], &data, &len) != WAI_ok) return WAI_set_incomplete;
     /* Check 5: a listing the set carries covers every file the set holds,
      * so whatever a path reads later (a backend's program, its weights) is
-     * checked here, before any of it is used (docs/spec-readings.md, L5a). */
+     * checked here, before any of it is used (docs/spec-readings.md, L5a);
+     * pinned, the set holds every file listed, as the pin was taken over. */
     int listed = wai_set_find(set, WAI_SET_LISTING, &data, &len) == WAI_ok;
-    if (listed && wai_listing_check(data, len, set) != WAI_ok) return WAI_set_incomplete;
+    if (listed && wai_listing_check(data, len, set, set->pinned) != WAI_ok)
+        return WAI_set_incomplete;
     if (!set->pinned) return WAI_ok;
     /* The pin: over the listing, or form-less over a set of one file (then
      * every byte a path may read); a set of several is pinned through its

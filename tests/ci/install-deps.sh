@@ -24,6 +24,7 @@ PACKAGES=(
     libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools
     gstreamer1.0-plugins-base gstreamer1.0-plugins-good
     python3-dask python3-distributed  # wai.batch (python/tests/test_batch.py)
+    ffmpeg  # the README's round trip (tests/ci/readme_snippets.sh)
 )
 
 # npm packages, under build/npm (nothing outside the registries):

@@ -5,9 +5,9 @@
 # decode to a pipe, the GStreamer pipeline and the Dask batch. What a
 # headless CI machine cannot open is swapped for what reads the same bytes
 # (ffplay: a file compared with the tool's own decode; autovideosink:
-# fakesink); `wai` and build/release become the build under test. The
-# ffmpeg round trip runs where ffmpeg is installed and is skipped (said so,
-# not counted) otherwise.
+# fakesink); `wai` and build/release become the build under test. Nothing
+# is skipped: a tool the snippets need and this machine lacks is a failure
+# (tests/ci/install-deps.sh installs ffmpeg, GStreamer and Dask).
 # usage: tests/ci/readme_snippets.sh BUILD_DIR
 set -u
 BUILD=$(cd "${1:?usage: readme_snippets.sh BUILD_DIR}" && pwd)
@@ -64,18 +64,34 @@ if /usr/bin/python3 -c 'import distributed' 2>/dev/null; then
         want=$(sed -n 's/.*"sha256": "\([0-9a-f]\{16\}\).*/\1/p' "$TMP/j")
         grep -qx "$pic ok $want" "$TMP/dask" && ok || fail "the batch's line for $pic: $(cat "$TMP/dask")"
     done
+    # The same loop over the pictures and a refused one (cut short): a line
+    # for it with its code, and the loop goes on.
+    mkdir -p "$TMP/pics" && cp examples/hyperprior/*.wih1 "$TMP/pics/"
+    head -c 100 examples/hyperprior/chelsea.wih1 >"$TMP/pics/a_cut.wih1"
+    bash -c "${cmd//examples\/hyperprior\/\*.wih1/$TMP/pics/*.wih1}" >"$TMP/dask2" 2>"$TMP/err" && ok ||
+        fail "the Dask snippet with a refused file: $(tail -c 300 "$TMP/err")"
+    grep -Eqx "$TMP/pics/a_cut.wih1 [a-z_]+ -" "$TMP/dask2" && ! grep -q "a_cut.wih1 ok" "$TMP/dask2" && ok ||
+        fail "the refused file's line: $(cat "$TMP/dask2")"
+    [ "$(grep -c ' ok ' "$TMP/dask2")" -eq "$(ls examples/hyperprior/*.wih1 | wc -l)" ] && ok ||
+        fail "the batch with a refused file: $(cat "$TMP/dask2")"
 else
     fail "no python3-distributed for /usr/bin/python3"
 fi
 
-# The ffmpeg round trip, where ffmpeg is: lossless, so every frame's PSNR is inf.
+# The ffmpeg round trip (tests/ci/install-deps.sh installs ffmpeg): lossless
+# in RGB, so ffmpeg's PSNR over all frames is inf, and every frame came back.
+trip=$(snippet "testsrc2")
+[ -n "$trip" ] && ok || fail "the README has no ffmpeg round trip"
 if command -v ffmpeg >/dev/null; then
-    trip=$(snippet "testsrc2")
     (cd "$TMP" && bash -c "$(printf '%s' "$trip" | as_built)") >"$TMP/ff" 2>&1 && ok ||
         fail "the ffmpeg round trip: $(tail -c 300 "$TMP/ff")"
     grep -q 'average:inf' "$TMP/ff" && ok || fail "the round trip is not lossless: $(grep PSNR "$TMP/ff")"
+    n_src=$(ls "$TMP"/src_*.png 2>/dev/null | wc -l)
+    n_back=$(ls "$TMP"/back_*.png 2>/dev/null | wc -l)
+    [ "$n_src" -eq 30 ] && [ "$n_back" -eq "$n_src" ] && ok ||
+        fail "the round trip: $n_src frames in, $n_back out"
 else
-    echo "skipped: the ffmpeg round trip (no ffmpeg here)"
+    fail "no ffmpeg (tests/ci/install-deps.sh installs it)"
 fi
 
 echo "$passed passed, $failed failed"

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer target for a set's listing (sets/listing.c): the input is the
  * listing member of a fixed three-file set, checked against every file the
- * set holds (SPEC §3.1's check 5, L5a). What passes must list each of them
- * by its exact entry; the set's own listing always passes. */
+ * set holds (SPEC §3.1's check 5, L5a), as for an unpinned set and as for a
+ * pinned one (whole). What passes must list each of them by its exact
+ * entry; whole, nothing else; the set's own listing always passes. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,8 +33,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (int i = 0; i < 3; i++) require(wai_set_add(s, names[i], bytes[i], lens[i]) == WAI_ok);
     char own[512];
     require(wai_set_listing_json(s, own, sizeof own, NULL) == WAI_ok);
-    require(wai_listing_check((const uint8_t *)own, strlen(own), s) == WAI_ok);
-    if (wai_listing_check(data, size, s) == WAI_ok) {
+    require(wai_listing_check((const uint8_t *)own, strlen(own), s, 1) == WAI_ok);
+    wai_status part = wai_listing_check(data, size, s, 0);
+    wai_status whole = wai_listing_check(data, size, s, 1);
+    /* Whole (a pinned set) is the stricter: it passes only where part does,
+     * and then the listing names the set's three files and nothing else. */
+    require(whole != WAI_ok || part == WAI_ok);
+    if (whole == WAI_ok) {
+        size_t entries = 0;
+        for (size_t at = 0; at + 9 <= size; at++) entries += memcmp(data + at, "{\"name\":\"", 9) == 0;
+        require(entries == 3);
+    }
+    if (part == WAI_ok) {
         /* Each file read is in it by its exact entry. */
         for (int i = 0; i < 3; i++) {
             uint8_t sha[32];

@@ -121,6 +121,14 @@ echo '{"kind": "wai-webnn-graph/1"}' >"$TMP/bad_analysis/analysis.webnn.json"
 expect_exit 1 "no analysis" -- "$WAI" encode --capability $CAP --set "$TMP/decoder_only" \
     "$TMP/crop.png" -o "$TMP/x.wih1"
 expect_contains "no analysis: code" "refused: set_incomplete" "$TMP/err"
+# The shipped set's listing names the analysis as it was: the encoder's
+# read of an altered one is set_incomplete (check 5 over every file)...
+expect_exit 1 "altered analysis, the old listing" -- "$WAI" encode --capability $CAP \
+    --set "$TMP/bad_analysis" "$TMP/crop.png" -o "$TMP/x.wih1"
+expect_contains "altered analysis: code" "refused: set_incomplete" "$TMP/err"
+expect_contains "altered analysis: which file" "analysis.webnn.json is not in" "$TMP/err"
+# ...and listed as it is, the program itself is refused.
+"$WAI" set list "$TMP/bad_analysis" -o "$TMP/bad_analysis/listing.json" -y
 expect_exit 1 "bad analysis" -- "$WAI" encode --capability $CAP --set "$TMP/bad_analysis" \
     "$TMP/crop.png" -o "$TMP/x.wih1"
 expect_contains "bad analysis: code" "refused: model_mismatch" "$TMP/err"

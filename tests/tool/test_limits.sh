@@ -70,10 +70,13 @@ expect_exit 2 "a FIFO set member" -- timeout 10 "$WAI" decode --json --set fifo_
 expect_contains "a FIFO member says so" "a FIFO, not a regular file" err
 mkdir big_set && truncate -s 3G big_set/g_s.whm
 read -r rc kb < <(peak_kb timeout 20 "$WAI" decode --json --set big_set "$CORPUS/neural/splat/attrs0.wis1")
-if [ "$rc" -eq 2 ] && [ "$kb" -lt 100000 ]; then ok; else fail "a 3 GiB member: exit $rc, $kb KiB"; fi
-expect_contains "the member is refused unread" "refused before reading it" err
+# A set past the memory limit is that limit's refusal (cost_over_limit,
+# which routes to a fallback), its member never read.
+if [ "$rc" -eq 1 ] && [ "$kb" -lt 100000 ]; then ok; else fail "a 3 GiB member: exit $rc, $kb KiB"; fi
+expect_contains "the member is refused unread: cost_over_limit" '"status": "cost_over_limit"' out
 truncate -s 300M big_set/g_s.whm
-expect_exit 2 "a member past --max-memory" -- "$WAI" decode --json --max-memory 200M --set big_set "$CORPUS/neural/splat/attrs0.wis1"
+expect_exit 1 "a member past --max-memory" -- "$WAI" decode --max-memory 200M --set big_set "$CORPUS/neural/splat/attrs0.wis1"
+expect_contains "says which member" "big_set/g_s.whm (314572800 bytes) is past the memory limit" err
 head -c 3000000 /dev/zero >zeros.bin
 { head -c 8 x.wiv1; cat zeros.bin; } >big.wiv1
 expect_exit 2 "a payload past --max-memory" -- "$WAI" decode --json --max-memory 1M x.wiv1 big.wiv1

@@ -11,18 +11,24 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 EX=$ROOT/examples
 S=$TMP/set
 cp -r "$EX/hello_set" "$S"
+# The shipped set carries its listing; this script starts from the files.
+if cmp -s "$S/listing.json" <("$WAI" set list "$EX/hello_set"); then ok; else fail "the shipped listing is not the set's"; fi
+rm "$S/listing.json"
 decode() { "$WAI" decode --json --set "$S" "$@" "$EX/hello.wih1"; }
 
 expect_exit 0 "list" -- "$WAI" set list "$S"
 expect_contains "the canonical form" '{"kind":"wai.prior.set","members":[{"name":"entropy.json","bytes":' "$TMP/out"
 [ "$(tail -c 2 "$TMP/out")" = "]}" ] && ok || fail "no newline after the listing"
 want=$(sha256sum <"$TMP/out" | cut -c1-64)
-expect_exit 0 "pin without a listing" -- "$WAI" set pin "$S"
-expect_contains "the pin it would have" "$want" "$TMP/out"
+expect_exit 1 "pin without a listing refuses" -- "$WAI" set pin "$S"
+if [ -s "$TMP/out" ]; then fail "pin without a listing printed a pin: $(cat "$TMP/out")"; else ok; fi
 expect_contains "says the listing is missing" "has no listing.json" "$TMP/err"
+expect_contains "and which command writes it" "wai set list $S -o $S/listing.json" "$TMP/err"
 # A pin over several files without a listing does not resolve.
 expect_exit 1 "pinned, no listing" -- decode --pin "$want"
 expect_contains "set_incomplete" '"status": "set_incomplete"' "$TMP/out"
+expect_exit 1 "pinned, no listing (words)" -- "$WAI" decode --set "$S" --pin "$want" "$EX/hello.wih1"
+expect_contains "says a set of several files is pinned through its listing" "is pinned through its listing" "$TMP/err"
 # With the listing: the pin resolves, the set decodes, pinned or not.
 expect_exit 0 "list -o" -- "$WAI" set list "$S" -o "$S/listing.json"
 expect_exit 0 "pin with the listing" -- "$WAI" set pin "$S"
@@ -33,6 +39,8 @@ expect_exit 2 "list -o again, no -y" -- "$WAI" set list "$S" -o "$S/listing.json
 # Each way a pin can fail.
 other=$(printf '%s' "$want" | sed 's/^./0/; s/^00/01/')
 expect_exit 1 "another pin" -- decode --pin "$other"
+expect_exit 1 "another pin (words)" -- "$WAI" decode --set "$S" --pin "$other" "$EX/hello.wih1"
+expect_contains "says the pin and the listing differ" "the pin and the set's listing differ" "$TMP/err"
 cp "$S/listing.json" "$TMP/good.json"
 printf ' ' >>"$S/listing.json"
 expect_exit 1 "a listing not in its form" -- decode

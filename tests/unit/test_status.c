@@ -67,7 +67,8 @@ static void test_every_status_has_a_meaning(void) {
     }
     CHECK(n >= 40);
     CHECK(strcmp(wai_status_meaning(WAI_set_incomplete),
-                 "the parameter set lacks a member this capability needs") == 0);
+                 "the parameter set lacks a file this decode reads, or a file differs from "
+                 "its listing or pin") == 0);
     CHECK(wai_status_meaning((wai_status)999) == NULL);
 }
 

@@ -309,6 +309,12 @@ def main():
                               "and licence: docs/training-data.md)",
                    "licence": a.licence}, f, indent=1)
         f.write("\n")
+    # Last, the listing, through the module over the same library: the set
+    # as written is pinnable (docs/spec-readings.md, L5).
+    os.environ.setdefault("WAI_LIBRARY", os.path.abspath(a.lib))
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+    import wai
+    print(f"wrote {a.out}/listing.json: the pin over the set is {wai.write_listing(a.out)}")
     coder = Coder(a.lib)
     for spec in a.payload:
         name, path = spec.split("=", 1)

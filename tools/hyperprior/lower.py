@@ -360,6 +360,8 @@ def main():
             f.write(blob)
     print(f"wrote {a.out}: analysis.webnn.json, analysis.f32 (the encoder's; {worst:.1e} from the module)")
     import wai
+    # Last, the listing: the set as written is pinnable (docs/spec-readings.md, L5).
+    print(f"wrote {a.out}/listing.json: the pin over the set is {wai.write_listing(a.out)}")
     worst = 0.0
     hs_peaks, gs_peaks = [], None
     for p in photos:

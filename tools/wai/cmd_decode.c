@@ -404,10 +404,13 @@ static wai_status decode_files(wai_decoder *dec, decode_run *r) {
 /* A refusal's line: the code and what it means; for not_dispatchable, each
  * offered path and why it was refused (the report's "refused", in the
  * offer's order); for set_incomplete with no set given, how to give one. */
-static void print_refusal(const char *file, wai_status st, const wai_decoder *dec, int had_set) {
+static void print_refusal(const char *file, wai_status st, const wai_decoder *dec,
+                          const cli_set *set, const wai_capability *cap) {
     fprintf(stderr, "wai decode: %s: refused: %s", file, cli_explained(st));
-    if (st == WAI_set_incomplete && !had_set)
+    if (st == WAI_set_incomplete && !set->dir)
         fprintf(stderr, "; no --set was given: name its set's directory with --set DIR");
+    else if (st == WAI_set_incomplete || (st == WAI_cost_over_limit && set->over_limit))
+        cli_set_explain(set, cap, stderr);
     const wai_dispatch_report *rep = dec ? wai_decoder_dispatch_report(dec) : NULL;
     if (st == WAI_not_dispatchable && rep && rep->n_refused) {
         fprintf(stderr, "; every path refused:");
@@ -520,7 +523,9 @@ static int decode_attempt(const decode_options *opts, char **names, int n_files,
      * refused clip leaves none. */
     cfg.streaming = o.out_path && strcmp(o.out_path, "-") == 0;
     if (cli_given(&decode_command, given, "--max-cost")) cfg.max_cost = o.max_cost;
-    wai_status st = wai_decoder_create(ctx, &cfg, &dec);
+    /* A set past the memory limit is refused as the decode's limit is
+     * (cost_over_limit), so it routes to a fallback like any other. */
+    wai_status st = set.over_limit ? WAI_cost_over_limit : wai_decoder_create(ctx, &cfg, &dec);
     if (st == WAI_ok && o.out_path &&
         (exit_status = out_open(o.out_path, &out_fmt, o.fps.num, o.fps.den, &r.inputs,
                                 &r.writer)) != 0)
@@ -545,16 +550,20 @@ static int decode_attempt(const decode_options *opts, char **names, int n_files,
         rs->routed = 1;
         rs->first_cap = cap_name;
         rs->first_status = st;
-        if (!o.json)
-            fprintf(stderr, "wai decode: %s: %s: %s, so the fallback\n", r.names[0],
+        if (!o.json) {
+            fprintf(stderr, "wai decode: %s: %s: %s", r.names[0],
                     cap_name ? cap_name : "(no capability)", wai_status_name(st));
+            if (st == WAI_set_incomplete || st == WAI_cost_over_limit) cli_set_explain(&set, cap, stderr);
+            fprintf(stderr, ", so the fallback\n");
+        }
         exit_status = EXIT_REFUSED;
         goto done;
     }
     if (o.json) print_result_json(cap_name, st, &r.result, has_digest ? digest : NULL, rep, rs);
     else if (o.dispatch.report && rep) printf("%s\n", rep);
     else if (st != WAI_ok) {
-        print_refusal(r.refused_file, st, dec, o.set_dir != NULL);
+        print_refusal(r.refused_file, st, dec, &set,
+                      cap_name ? wai_capability_find(cap_name) : cap);
         if (cfg.streaming && r.result.count)
             fprintf(stderr, "wai decode: %llu frames were written to standard output before the "
                             "refusal: they belong to a refused clip\n",

@@ -146,7 +146,9 @@ static int print_cost(const wai_capability *cap, const cli_file *f, const inspec
             wai_context_destroy(ctx);
             return EXIT_USAGE;
         }
-        st = wai_declared_cost_set(ctx, cap->name, set.set, f->data, f->len, &c);
+        /* A member past --max-memory is that limit's refusal, as in decode. */
+        st = set.over_limit ? WAI_cost_over_limit
+                            : wai_declared_cost_set(ctx, cap->name, set.set, f->data, f->len, &c);
         /* A capability with an entropy stage of its own (§6.3) also gives
          * the digest of its symbols: the network-free half of the decode. */
         has_digest = st == WAI_ok && wai_symbols_digest(ctx, cap->name, set.set, f->data, f->len,

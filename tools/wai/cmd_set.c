@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "cli_set.h"
 #include "wai/wai_hash.h"
 #include "wai/wai_set.h"
 
@@ -53,10 +54,13 @@ const cli_command set_command = {
              "\n"
              "pin prints the pin over DIR's set: the SHA-256 of DIR/listing.json,\n"
              "once it is checked to be the listing of DIR's files. Without a\n"
-             "listing.json it prints the pin the set would have with one, and says so.\n",
+             "listing.json it refuses, and says which command writes one.\n"
+             "\n"
+             "A file that is a link is read only when it names a file of DIR (a\n"
+             "target with a '/' may leave the set, where no pin vouches for it).\n",
     .opts = CLI_ROWS(set_opts),
     .after = "Exit status: 0 done; 1 DIR/listing.json is not the listing of DIR's\n"
-             "files; 2 usage or I/O error.\n",
+             "files, or (pin) DIR has none; 2 usage or I/O error.\n",
     .subcommands = set_subcommands,
     .run = cmd_set,
 };
@@ -91,7 +95,8 @@ static int read_dir(const char *cmd, wai_context *ctx, const char *dir, uint64_t
         char path[4096];
         struct stat st;
         if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= sizeof path ||
-            stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+            stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+            !cli_set_member_stays(cmd, dir, e->d_name))
             continue;
         cli_file *grown = realloc(d->files, (d->n + 1) * sizeof *grown);
         if (!grown) {
@@ -167,15 +172,19 @@ static int pin(const char *dir, const dir_set *d) {
                 "writes it)\n", path, dir, dir, path);
         rc = EXIT_REFUSED;
     }
+    if (!has) {
+        /* A pin with nothing to resolve it would be refused by every decode. */
+        fprintf(stderr, "wai set pin: %s has no %s, so no pin resolves: wai set list %s -o %s "
+                "writes it, and then wai set pin %s prints the pin\n", dir, WAI_SET_LISTING, dir,
+                path, dir);
+        rc = EXIT_REFUSED;
+    }
     if (rc == 0) {
         uint8_t sha[32];
         char hex[65];
         wai_sha256_oneshot(text, len, sha);
         wai_hex(sha, 32, hex);
         printf("%s\n", hex);
-        if (!has)
-            fprintf(stderr, "wai set pin: %s has no %s: the pin resolves once it holds one "
-                    "(wai set list %s -o %s)\n", dir, WAI_SET_LISTING, dir, path);
     }
     cli_file_free(&f);
     free(text);

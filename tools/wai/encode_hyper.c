@@ -183,10 +183,11 @@ int encode_picture(const wai_capability *cap, const encode_options *o, char **in
     wai_hyper_encode_result r;
     wai_status st = wai_hyper_encode(ctx, set.set, clip.rgb, clip.h, clip.w, &p, &r);
     if (st != WAI_ok) {
-        fprintf(stderr, "wai encode: refused: %s%s\n", cli_explained(st),
-                st == WAI_set_incomplete ? " (the set needs g_s.whm, h_s.whm, entropy.json, "
-                                           "and the encoder's analysis.webnn.json and analysis.f32)"
-                                         : "");
+        fprintf(stderr, "wai encode: refused: %s", cli_explained(st));
+        if (st == WAI_set_incomplete && !cli_set_explain(&set, cap, stderr))
+            fprintf(stderr, " (the set needs g_s.whm, h_s.whm, entropy.json, and the encoder's "
+                            "analysis.webnn.json and analysis.f32)");
+        fprintf(stderr, "\n");
         rc = st == WAI_out_of_memory ? EXIT_USAGE : EXIT_REFUSED;
         goto out;
     }

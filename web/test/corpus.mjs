@@ -45,7 +45,7 @@ const kindOf = (cap) =>
 
 check(wai.threads === threads, `${wai.threads} threads serving, asked ${threads}`);
 // The page's meanings are libwai's one table in C (the tool prints the same).
-check(describeStatus("set_incomplete") === "the parameter set lacks a member this capability needs" &&
+check(describeStatus("set_incomplete") === "the parameter set lacks a file this decode reads, or a file differs from its listing or pin" &&
   STATUS_CODES.length >= 40 && STATUS_CODES.every((c) => describeStatus(c).length > 4),
   "describeStatus reads libwai's table");
 for (const line of readFileSync(join(corpus, "index.txt"), "utf8").split("\n")) {

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Pins hold every byte a decode may read (docs/spec-readings.md, L5 and L5a),
+# for every kind of shipped set: the hyperprior's (with the encoder's
+# analysis networks), bmshj2018's (with its three float programs and
+# wai-usage.json), hello_set, and a one-file set pinned form-less. For each
+# file of each set: altered in one byte, removed, renamed, and replaced by a
+# link that leaves the set (the same bytes) are all set_incomplete under the
+# set's pin; a listing that leaves out a file a path reads, with the file
+# there, is set_incomplete too. Nothing altered ever decodes "ok".
+# usage: tests/tool/test_pin_sets.sh WAI_BINARY
+set -u
+WAI=${1:?usage: test_pin_sets.sh WAI_BINARY}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
+EX=$ROOT/examples
+mkdir -p "$TMP/outside"
+
+# refused WHAT DIR PIN PAYLOAD [ARGS...]: the pinned decode is set_incomplete.
+refused() {
+    local what=$1 dir=$2 pin=$3 payload=$4
+    shift 4
+    expect_exit 1 "$what" -- "$WAI" decode --json --set "$dir" --pin "$pin" "$@" "$payload"
+    expect_contains "$what: set_incomplete" '"status": "set_incomplete"' "$TMP/out"
+}
+
+# one_kind NAME SHIPPED PAYLOAD READ: every way each of SHIPPED's files can
+# fail. READ: the files a native decode's paths read (a listing that leaves
+# one of them out refuses; any other file, left out of the listing, is not
+# read and the decode stays ok).
+one_kind() {
+    local name=$1 shipped=$2 payload=$3 read=$4 d pin f
+    d=$TMP/$name
+    rm -rf "$d"; cp -r "$shipped" "$d"
+    if [[ -e "$d/listing.json" ]]; then
+        pin=$("$WAI" set pin "$d")
+    else
+        pin=$(sha256sum "$d"/* | cut -c1-64)   # a one-file set: form-less
+    fi
+    expect_exit 0 "$name: pinned, as shipped" -- "$WAI" decode --json --set "$d" --pin "$pin" "$payload"
+    for f in $(cd "$shipped" && ls); do
+        # One byte altered, in the middle of the file.
+        rm -rf "$d"; cp -r "$shipped" "$d"
+        local size at b
+        size=$(stat -c %s "$d/$f"); at=$((size / 2))
+        b=$(od -An -tu1 -j "$at" -N1 "$d/$f" | tr -d ' ')
+        printf "$(printf '\\%03o' $(((b + 1) % 256)))" | dd of="$d/$f" bs=1 seek="$at" conv=notrunc status=none
+        refused "$name: $f altered in one byte" "$d" "$pin" "$payload"
+        # Removed, and renamed.
+        rm -rf "$d"; cp -r "$shipped" "$d"; rm "$d/$f"
+        refused "$name: $f removed" "$d" "$pin" "$payload"
+        rm -rf "$d"; cp -r "$shipped" "$d"; mv "$d/$f" "$d/$f.renamed"
+        refused "$name: $f renamed" "$d" "$pin" "$payload"
+        # A link out of the set, to the very same bytes: not read.
+        rm -rf "$d"; cp -r "$shipped" "$d"; mkdir -p "$TMP/outside/$name"
+        mv "$d/$f" "$TMP/outside/$name/$f"; ln -s "$TMP/outside/$name/$f" "$d/$f"
+        refused "$name: $f a link out of the set" "$d" "$pin" "$payload"
+        expect_contains "$name: $f: says the link is not read" "a link out of the set's folder" "$TMP/err"
+        rm -f "$TMP/outside/$name/$f"
+    done
+    # A file a path reads, there but left out of the listing.
+    [[ -e "$shipped/listing.json" ]] || return 0
+    for f in $(cd "$shipped" && ls | grep -vx listing.json); do
+        rm -rf "$d"; cp -r "$shipped" "$d"
+        mv "$d/$f" "$TMP/aside"
+        "$WAI" set list "$d" -o "$d/listing.json" -y
+        mv "$TMP/aside" "$d/$f"
+        pin=$(sha256sum <"$d/listing.json" | cut -c1-64)
+        if [[ " $read " == *" $f "* ]]; then
+            refused "$name: $f read and unlisted" "$d" "$pin" "$payload"
+        else
+            expect_exit 0 "$name: $f unlisted and not read: ok" -- \
+                "$WAI" decode --json --set "$d" --pin "$pin" "$payload"
+        fi
+    done
+}
+
+# Every shipped set carries its listing, and its pin decodes: `wai set pin`
+# refuses a set whose listing.json is not the listing of its files.
+for d in "$EX"/hello_set "$EX"/*/sets/*/; do
+    d=${d%/}
+    expect_exit 0 "shipped ${d#"$ROOT/"}: wai set pin" -- "$WAI" set pin "$d"
+done
+
+one_kind hyperprior "$EX/hyperprior/sets/q3" "$EX/hyperprior/chelsea.wih1" "entropy.json g_s.whm h_s.whm"
+one_kind bmshj2018 "$EX/bmshj2018/sets/q3" "$EX/bmshj2018/chelsea.b18f" \
+    "cdfs_q3.json decoder.webnn.json decoder.f32"
+one_kind hello "$EX/hello_set" "$EX/hello.wih1" "entropy.json g_s.whm h_s.whm"
+one_kind splat "$ROOT/tests/corpus/neural/splat/set0" "$ROOT/tests/corpus/neural/splat/attrs0.wis1" ""
+# A form-less pin holds a set of one file only: the same digest with a
+# second file beside it does not pin the set.
+rm -rf "$TMP/two"; mkdir "$TMP/two"
+cp "$EX/bmshj2018/sets/q3/cdfs_q3.json" "$EX/bmshj2018/sets/q3/decoder.webnn.json" \
+    "$EX/bmshj2018/sets/q3/decoder.f32" "$TMP/two/"
+refused "bmshj2018: a form-less pin over cdfs_q3.json" "$TMP/two" \
+    "$(sha256sum <"$TMP/two/cdfs_q3.json" | cut -c1-64)" "$EX/bmshj2018/chelsea.b18f"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
