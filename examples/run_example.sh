@@ -39,5 +39,10 @@ echo "wrote $picture: a 600x400 photograph from $bytes bytes ($(awk -v b="$bytes
 picture=build/chelsea.png
 grep -q '^PNG_FOUND:INTERNAL=1' "$(dirname "$wai")/../../CMakeCache.txt" 2>/dev/null ||
     picture=build/chelsea.ppm
-run decode -y --set examples/hyperprior/sets/q3 examples/hyperprior/chelsea.wih1 -o "$picture" || exit 1
+# Under its set's pin: the SHA-256 of the set's listing.json, which names
+# every file of the set with its SHA-256, so no altered byte decodes.
+run set pin examples/hyperprior/sets/q3 || exit 1
+pin=$("$wai" set pin examples/hyperprior/sets/q3) || exit 1
+run decode -y --set examples/hyperprior/sets/q3 --pin "$pin" examples/hyperprior/chelsea.wih1 \
+    -o "$picture" || exit 1
 echo "wrote $picture: $(wc -c <examples/hyperprior/chelsea.wih1) bytes of WIH1, decoded by integer networks"

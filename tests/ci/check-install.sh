@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # Installs libwai with the default options (oneDNN and libsodium where the
-# machine has them) into a fresh prefix, once static (the default) and once
-# shared, and builds three programs outside the tree against each install,
+# machine has them) with `cmake --install --prefix` into a fresh prefix,
+# once static (the default) and once shared: every file lands under the
+# prefix (install_manifest.txt, and the file system outside it unchanged),
+# the installed tool and GStreamer plugin run without LD_LIBRARY_PATH, the
+# .pc files validate. Then it builds three programs outside the tree against each install,
 # each two ways: with CMake's find_package(wai) and with plain
 # `cc app.c $(pkg-config --cflags --libs PKG)`:
 #   app.c        libwai alone (pkg-config wai): decodes examples/hello.wiv1
@@ -65,25 +68,78 @@ static_needs_libc_only() {
     fi
 }
 
+# Everything on this file system written since STAMP, outside the prefix's
+# work folder and the tree (pseudo file systems aside): what an install
+# wrote where it should not.
+written_outside() {
+    find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path /run -o -path "$work" \
+        -o -path "$WAI_REPO" \) -prune -o -cnewer "$1" -type f -print 2>/dev/null
+}
+
 for kind in static shared; do
     prefix="$work/$kind/prefix"
     mkdir -p "$work/$kind"
     shared=OFF
     [[ $kind == shared ]] && shared=ON
-    echo "check-install: building and installing libwai ($kind) into $prefix"
-    # The prefix is given at configure time (the .pc files find theirs by
-    # where they lie, but a shared library's users need its run path).
+    echo "check-install: building libwai ($kind), the tool and the plugin; installing into $prefix"
+    # Configured with the default prefix, installed with --prefix as a user
+    # does: nothing may depend on the configure-time prefix.
     if ! { cmake -S "$WAI_REPO" -B "$work/$kind/build" -DCMAKE_BUILD_TYPE=Release \
-            -DBUILD_SHARED_LIBS=$shared -DCMAKE_INSTALL_PREFIX="$prefix" \
-            -DWAI_BUILD_TOOLS=OFF -DWAI_BUILD_TESTS=OFF -DWAI_BUILD_BENCH=OFF \
+            -DBUILD_SHARED_LIBS=$shared -DWAI_BUILD_TESTS=OFF -DWAI_BUILD_BENCH=OFF \
             -DWAI_BUILD_FUZZ=OFF >"$work/$kind/configure.log" &&
-          cmake --build "$work/$kind/build" -j"$jobs" >"$work/$kind/build.log" &&
-          cmake --install "$work/$kind/build" >"$work/$kind/install.log"; } 2>&1; then
-        result "$kind: build and install" 1
+          cmake --build "$work/$kind/build" -j"$jobs" >"$work/$kind/build.log"; } 2>&1; then
+        result "$kind: build" 1
         continue
     fi
-    result "$kind: build and install" 0
+    touch "$work/$kind/stamp"
+    sleep 1   # a file written in the stamp's second is newer than it
+    rc=0
+    cmake --install "$work/$kind/build" --prefix "$prefix" >"$work/$kind/install.log" 2>&1 || rc=$?
+    result "$kind: cmake --install --prefix" "$rc"
     grep -E "oneDNN|libsodium" "$work/$kind/configure.log" | sed 's/^/    /' || true
+    # Every file under the prefix, and nothing outside it.
+    rc=0; outside=$(grep -v "^$prefix/" "$work/$kind/build/install_manifest.txt") || true
+    [[ -s "$work/$kind/build/install_manifest.txt" && -z "$outside" ]] || rc=1
+    [[ $rc == 0 ]] || echo "check-install: installed outside $prefix: $outside"
+    result "$kind: install_manifest.txt: every file under the prefix" "$rc"
+    rc=0; outside=$(written_outside "$work/$kind/stamp" | head -n 20) || true
+    [[ -z "$outside" ]] || rc=1
+    [[ $rc == 0 ]] || echo "check-install: written outside $prefix during the install: $outside"
+    result "$kind: the file system outside the prefix is as it was" "$rc"
+    for want in bin/wai lib/gstreamer-1.0/libgstwai.so share/doc/wai/LICENSE \
+        share/doc/wai/THIRD-PARTY.md include/wai/wai.h lib/pkgconfig/wai.pc; do
+        rc=0; [[ -e "$prefix/$want" ]] || rc=1
+        result "$kind: installs $want" "$rc"
+    done
+    # The installed tool and plugin run as installed: no LD_LIBRARY_PATH.
+    rc=0; env -u LD_LIBRARY_PATH "$prefix/bin/wai" decode --json "$WAI_REPO/examples/hello.wiv1" \
+        >"$work/$kind/decode.json" 2>&1 || rc=$?
+    grep -q '"status": "ok"' "$work/$kind/decode.json" || rc=1
+    result "$kind: the installed wai decodes (no LD_LIBRARY_PATH)" "$rc"
+    if [[ $kind == shared ]]; then
+        rc=0; readelf -d "$prefix/bin/wai" | grep -q 'RUNPATH.*\$ORIGIN/../lib' || rc=1
+        result "shared: bin/wai's RUNPATH is \$ORIGIN/../lib" "$rc"
+        rc=0; readelf -d "$prefix/lib/gstreamer-1.0/libgstwai.so" | grep -q 'RUNPATH.*\$ORIGIN/..' || rc=1
+        result "shared: the plugin's RUNPATH is \$ORIGIN/.." "$rc"
+    fi
+    # The plugin GStreamer loads is the installed one (not one in the
+    # system's folder), and it decodes.
+    gst() {
+        env -u LD_LIBRARY_PATH GST_PLUGIN_PATH="$prefix/lib/gstreamer-1.0" \
+            GST_REGISTRY="$work/$kind/registry.bin" "$@"
+    }
+    rc=0; gst gst-inspect-1.0 wai >"$work/$kind/inspect.log" 2>&1 || rc=$?
+    grep -Eq "Filename +$prefix/lib/gstreamer-1.0/libgstwai.so" "$work/$kind/inspect.log" || rc=1
+    [[ $rc == 0 ]] || grep -E "Filename|rror" "$work/$kind/inspect.log" | head -n 3
+    result "$kind: gst-inspect-1.0 wai finds the installed plugin" "$rc"
+    rc=0; gst gst-launch-1.0 -q filesrc location="$WAI_REPO/examples/hello.wiv1" ! waiparse \
+        ! waidec ! fakesink >"$work/$kind/gst.log" 2>&1 || rc=$?
+    [[ $rc == 0 ]] || tail -n 5 "$work/$kind/gst.log"
+    result "$kind: the installed plugin decodes (GST_PLUGIN_PATH=PREFIX/lib/gstreamer-1.0)" "$rc"
+    for pc in "$prefix"/lib/pkgconfig/*.pc; do
+        rc=0; PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --validate "$pc" || rc=$?
+        result "$kind: pkg-config --validate $(basename "$pc")" "$rc"
+    done
     libdir="$(dirname "$(find "$prefix" -name 'libwai.*' | head -n 1)")"
     pcdir="$(dirname "$(find "$prefix" -name wai.pc | head -n 1)")"
 

@@ -203,6 +203,8 @@ main() {
     run_test layers /usr/bin/python3 "$WAI_REPO/tests/ci/check_layers.py" "$WAI_REPO/src"
     # Every source file names its licence (LICENSE, THIRD-PARTY.md).
     run_test spdx /usr/bin/python3 "$WAI_REPO/tests/ci/check_spdx.py" "$WAI_REPO"
+    # The build names each optional part it lacks and the package that brings it.
+    run_test optional-parts bash "$WAI_REPO/tests/ci/check_optional.sh"
     # docs/testing.md's campaign figures are the committed ledger's.
     run_test fuzz-figures /usr/bin/python3 "$WAI_REPO/tests/fuzz/campaign_sum.py" \
         "$WAI_REPO/tests/fuzz/campaign-ledger.tsv" --check "$WAI_REPO/docs/testing.md"

@@ -2,27 +2,35 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Installs what tests/ci/check.sh needs on Debian 12, only what is missing
 # (apt-get update runs only when something is). Uses sudo when not root.
+#   install-deps.sh           everything the tests use (make check)
+#   install-deps.sh --build   what the build and its optional parts use, no
+#                             more (make deps: the README's first command)
 set -euo pipefail
 
+# The build and every optional part cmake/wai_summary.cmake reports.
+BUILD_PACKAGES=(
+    cmake make gcc pkg-config python3
+    libpng-dev   # PNG in the wai tool
+    libdnnl-dev  # oneDNN: the native WebNN's convolutions
+    libsodium-dev  # Ed25519 for receipts (libwai_ed25519)
+    libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev  # the GStreamer plugin (gst/)
+    clang lld llvm wasi-libc libclang-rt-14-dev-wasm32  # make web (tools/build/wasm_prereqs.sh)
+)
 # gcc-aarch64-linux-gnu conflicts with gcc-multilib on Debian 12, so aarch64
 # is built with clang from the arm64 cross libc/libgcc packages instead.
 PACKAGES=(
-    cmake make gcc clang lld llvm gcc-multilib qemu-user b3sum
-    wasi-libc libclang-rt-14-dev-wasm32 libclang-rt-14-dev
+    "${BUILD_PACKAGES[@]}"
+    gcc-multilib qemu-user b3sum libclang-rt-14-dev
     libc6-dev-arm64-cross libgcc-12-dev-arm64-cross binutils-aarch64-linux-gnu
-    nodejs pkg-config python3
-    libpng-dev   # optional PNG support of the wai tool, so CI builds and tests it
-    libdnnl-dev  # oneDNN: the native WebNN's convolutions (optional in the build)
-    libsodium-dev  # Ed25519 for receipts (optional in the build: libwai_ed25519)
+    nodejs
     # the bmshj2018 tools and the float path's agreement test (tests/bmshj2018)
     python3-torch python3-onnx python3-numpy python3-pil python3-skimage
     python3-venv python3-pip  # the Python module: pip install . into a venv (tests/ci/python-pip.sh)
     python-matplotlib-data
     libjpeg-turbo-progs webp  # the rate-distortion peers (tools/rd/rd_curves.py): cjpeg, cwebp
-    # the GStreamer plugin (gst/) and its pipelines (tests/gst/test_gst.sh):
-    # multifilesrc is in -good, decodebin in -base
-    libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools
-    gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+    # the GStreamer plugin's pipelines (tests/gst/test_gst.sh): multifilesrc
+    # is in -good, decodebin in -base
+    gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
     python3-dask python3-distributed  # wai.batch (python/tests/test_batch.py)
     ffmpeg  # the README's round trip (tests/ci/readme_snippets.sh)
 )
@@ -63,6 +71,11 @@ install_npm() {
 is_installed() {
     dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
 }
+
+if [[ "${1:-}" == --build ]]; then
+    PACKAGES=("${BUILD_PACKAGES[@]}")
+    install_npm() { :; }   # the tests' npm packages are not the build's
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do
