@@ -5,11 +5,72 @@
 #include <string.h>
 
 #include "gstwai.h"
+#include "wai/wai_backend.h"
 #include "wai/wai_dispatch.h"
 
 const char *wai_gst_format_of(const guint8 *data, gsize len) {
     const wai_capability *cap = wai_capability_detect(data, len);
     return cap ? wai_format_name(cap->format) : NULL;
+}
+
+/* Whether DIR/NAME may be read as a set's member: a regular file, or a
+ * link to a name of the same folder (docs/spec-readings.md, L5a: a link
+ * whose target holds a '/' may leave the set, where no pin vouches). */
+static gboolean member_stays(const char *dir, const char *name) {
+    char *target = g_strdup(name);
+    for (int hop = 0; hop < 8; hop++) {
+        char *path = g_build_filename(dir, target, NULL);
+        gboolean link = g_file_test(path, G_FILE_TEST_IS_SYMLINK);
+        gboolean regular = g_file_test(path, G_FILE_TEST_IS_REGULAR);
+        char *next = link ? g_file_read_link(path, NULL) : NULL;
+        g_free(path);
+        g_free(target);
+        if (!link) return regular;
+        if (!next || strchr(next, '/') || strcmp(next, ".") == 0 || strcmp(next, "..") == 0) {
+            g_free(next);
+            return FALSE;
+        }
+        target = next;
+    }
+    g_free(target);
+    return FALSE;
+}
+
+/* The names a set's folder is read for (L5a): every member some
+ * capability's path reads, the listing, and every file the listing names. */
+static GHashTable *member_names(const wai_context *ctx, const char *dir) {
+    GHashTable *names = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    for (size_t i = 0; i < wai_capability_count(); i++) {
+        const wai_capability *cap = wai_capability_at(i);
+        for (size_t k = 0; k < 4 && cap->set_members[k]; k++)
+            g_hash_table_add(names, g_strdup(cap->set_members[k]));
+        for (const char *const *e = wai_capability_encoder_members(cap); e && *e; e++)
+            g_hash_table_add(names, g_strdup(*e));
+        const char *p;
+        for (size_t k = 0; (p = wai_context_program_member(ctx, cap, k)) != NULL; k++)
+            g_hash_table_add(names, g_strdup(p));
+    }
+    g_hash_table_add(names, g_strdup(WAI_SET_LISTING));
+    char *path = g_build_filename(dir, WAI_SET_LISTING, NULL);
+    gchar *l = NULL;
+    gsize len = 0;
+    if (member_stays(dir, WAI_SET_LISTING) && g_file_get_contents(path, &l, &len, NULL)) {
+        static const char key[] = "{\"name\":\"";
+        for (const char *at = l; (at = g_strstr_len(at, (gssize)(len - (gsize)(at - l)), key));) {
+            at += sizeof key - 1;
+            const char *end = memchr(at, '"', len - (gsize)(at - l));
+            if (!end) break;
+            char *name = g_strndup(at, (gsize)(end - at));
+            if (*name && !strchr(name, '/') && strcmp(name, ".") != 0 && strcmp(name, "..") != 0)
+                g_hash_table_add(names, name);
+            else
+                g_free(name);
+            at = end;
+        }
+    }
+    g_free(l);
+    g_free(path);
+    return names;
 }
 
 gboolean wai_gst_context(guint threads, const char *set_dir, wai_context **ctx, wai_set **set,
@@ -24,29 +85,36 @@ gboolean wai_gst_context(guint threads, const char *set_dir, wai_context **ctx, 
         return FALSE;
     }
     if (!set_dir) return TRUE;
-    GDir *dir = g_dir_open(set_dir, 0, why);
-    if (!dir || wai_set_create(*ctx, set) != WAI_ok) {
-        if (dir) g_dir_close(dir);
+    if (!g_file_test(set_dir, G_FILE_TEST_IS_DIR)) {
+        g_set_error(why, G_FILE_ERROR, G_FILE_ERROR_NOTDIR, "not a folder");
         return FALSE;
     }
-    const char *name;
+    if (wai_set_create(*ctx, set) != WAI_ok) {
+        g_set_error(why, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED, "out of memory");
+        return FALSE;
+    }
+    /* Only what a path may read, and what the listing names: a stray file
+     * in the folder is never read (nor a link out of it). */
+    GHashTable *names = member_names(*ctx, set_dir);
+    GHashTableIter it;
+    gpointer key;
     gboolean ok = TRUE;
-    while (ok && (name = g_dir_read_name(dir))) {
-        if (name[0] == '.') continue;
+    g_hash_table_iter_init(&it, names);
+    while (ok && g_hash_table_iter_next(&it, &key, NULL)) {
+        const char *name = key;
+        if (!member_stays(set_dir, name)) continue;
         char *path = g_build_filename(set_dir, name, NULL);
         gchar *data = NULL;
         gsize len = 0;
-        if (g_file_test(path, G_FILE_TEST_IS_REGULAR)) {
-            ok = g_file_get_contents(path, &data, &len, why) &&
-                 wai_set_add(*set, name, (const uint8_t *)data, len) == WAI_ok;
-            if (ok == FALSE && why && !*why)
-                g_set_error(why, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_READ,
-                            "%s: cannot add it to the set", path);
-        }
+        ok = g_file_get_contents(path, &data, &len, why) &&
+             wai_set_add(*set, name, (const uint8_t *)data, len) == WAI_ok;
+        if (ok == FALSE && why && !*why)
+            g_set_error(why, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_READ,
+                        "%s: cannot add it to the set", path);
         g_free(data);
         g_free(path);
     }
-    g_dir_close(dir);
+    g_hash_table_destroy(names);
     return ok;
 }
 

@@ -47,6 +47,18 @@ WAI_API wai_status wai_set_add_borrowed(wai_set *s, const char *name, const uint
  * (docs/spec-readings.md, L5, L5a). */
 WAI_API wai_status wai_set_pin(wai_set *s, const uint8_t sha256[32]);
 
+/* A pin as text (docs/spec-readings.md, L5b): its SHA-256 in 64
+ * hexadecimal digits, then optionally the tier it states, ":tier=TOKEN"
+ * (neural-dispatch §2 item 3: "decode-equivalence" raises what the decode
+ * needs; another token adds nothing). Fills sha256 and, when tier is not
+ * NULL, tier (tier_size bytes, NUL-terminated; "" when the pin states
+ * none). invalid_argument for anything else: other digits, another suffix,
+ * a token of more than tier_size - 1 bytes or of bytes outside [a-z0-9-].
+ * The tier is the pinned capability's: a decode passes it as its dispatch
+ * options' pin_tier, and a fallback has its own pin. */
+WAI_API wai_status wai_pin_parse(const char *text, uint8_t sha256[32], char *tier,
+                                 size_t tier_size);
+
 /* The canonical listing of the set's members (every one but a member named
  * WAI_SET_LISTING) into buf (size bytes, NUL-terminated when it fits);
  * *need (may be NULL) its length without the NUL. invalid_argument when

@@ -283,6 +283,34 @@ class Decode(unittest.TestCase):
                 wai.decode(payload, set=d, pin=other)
             self.assertEqual(c.exception.code, "set_incomplete")
 
+    def test_pin_states_its_tier(self):
+        """L5b: a pin's ":tier=decode-equivalence" is the decode's pin_tier:
+        bmshj2018 has no path left; pin_tier may repeat it, not contradict it."""
+        b = os.path.join(REPO, "examples/bmshj2018/sets/q3")
+        payload = read("examples/bmshj2018/chelsea.b18f")
+        pin = wai.set_pin(b)
+        self.assertEqual(wai.decode(payload, set=b, pin=pin).report["needed"], "none")
+        with self.assertRaises(wai.WaiError) as c:
+            wai.decode(payload, set=b, pin=pin + ":tier=decode-equivalence")
+        self.assertEqual(c.exception.code, "not_dispatchable")
+        self.assertEqual(c.exception.report["needed"], "decode-equivalence")
+        with self.assertRaises(wai.WaiError) as c:
+            wai.decode(payload, set=b, pin=pin + ":tier=decode-equivalence",
+                       pin_tier="decode-equivalence")
+        self.assertEqual(c.exception.code, "not_dispatchable")
+        for bad in (pin + ":tier=x y", pin + ":tiers=x", pin[:-1]):
+            with self.assertRaises(ValueError):
+                wai.decode(payload, set=b, pin=bad)
+        with self.assertRaises(ValueError):
+            wai.decode(payload, set=b, pin=pin + ":tier=decode-equivalence", pin_tier="none")
+        # A route: the fallback's own pin, the primary's tier not its.
+        h = os.path.join(REPO, "examples/hyperprior/sets/q3")
+        d = wai.route([{"payload": payload, "set": b, "pin": pin + ":tier=decode-equivalence"},
+                       {"payload": read("examples/hyperprior/chelsea.wih1"), "set": h,
+                        "pin": wai.set_pin(h)}])
+        self.assertEqual(d.route, [("wai.neural.bmshj2018", "not_dispatchable"),
+                                   ("wai.neural.int_hyper", "ok")])
+
     def test_pin_through_the_listing(self):
         set_dir = os.path.join(REPO, "examples/hello_set")
         payload = read("examples/hello.wih1")

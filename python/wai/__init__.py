@@ -219,6 +219,27 @@ def _members(set_, every_file=False):
     return {str(k): bytes(v) for k, v in set_.items()}
 
 
+def _pin(pin, pin_tier):
+    """A pin (hex text, with the tier it states as ":tier=TOKEN", or 32
+    bytes) as its digest and the decode's pin tier: the pin's, which
+    pin_tier may repeat but not contradict (docs/spec-readings.md, L5b)."""
+    if pin is None:
+        return None, pin_tier
+    if not isinstance(pin, str):
+        digest = bytes(pin)
+        if len(digest) != 32:
+            raise ValueError("pin: a SHA-256, 64 hexadecimal digits or 32 bytes")
+        return digest, pin_tier
+    digest, tier = ctypes.create_string_buffer(32), ctypes.create_string_buffer(32)
+    if lib.wai_pin_parse(pin.encode(), digest, tier, len(tier)) != 0:
+        raise ValueError("pin: a SHA-256 in 64 hexadecimal digits, then optionally the tier it "
+                         "states (:tier=TOKEN)")
+    stated = tier.value.decode() or None
+    if stated and pin_tier is not None and pin_tier != stated:
+        raise ValueError(f"pin states tier {stated}, pin_tier says {pin_tier}")
+    return digest.raw, stated or pin_tier
+
+
 class _Set:
     def __init__(self, ctx, members, pin=None):
         self.ptr = ctypes.c_void_p()
@@ -230,9 +251,7 @@ class _Set:
             self.keep.append(data)
             _check(lib.wai_set_add(self.ptr, name.encode(), data, len(data)), f"set member {name}")
         if pin is not None:
-            digest = bytes.fromhex(pin) if isinstance(pin, str) else bytes(pin)
-            if len(digest) != 32:
-                raise ValueError("pin: a SHA-256, 64 hexadecimal digits")
+            digest, _ = _pin(pin, None)
             _check(lib.wai_set_pin(self.ptr, digest), "pin")
 
     def close(self):
@@ -335,6 +354,7 @@ class Decoder:
         self._dec = ctypes.c_void_p()
         self._dispatch = None
         try:
+            _, pin_tier = _pin(pin, pin_tier)
             if offer is not None or intent is not None or pin_tier is not None:
                 self._dispatch = _dispatch_options(offer, intent, pin_tier)
             self._set = _Set(self._ctx, _members(set), pin)
@@ -439,7 +459,9 @@ def decode(payload, set=None, capability=None, max_cost=None, max_memory=None, t
     tier token); when every path is refused the WaiError is
     not_dispatchable, its .report saying why for each. pin: the set's pin
     (hex or 32 bytes): its listing.json's SHA-256 (set_listing), or a
-    one-file set's file's; one that does not resolve is set_incomplete."""
+    one-file set's file's, the hex optionally followed by the tier the pin
+    states (":tier=decode-equivalence", which is then the decode's
+    pin_tier); one that does not resolve is set_incomplete."""
     with Decoder(capability, set, max_cost, max_memory, threads, cpu_level, offer, intent,
                  pin_tier, pin) as d:
         outputs = d.send(payload)
@@ -479,8 +501,9 @@ def route(candidates, max_cost=None, max_memory=None, threads=0, cpu_level=None)
                 c.capability = keep[-1]
             sets.append(_Set(ctx, _members(cand.get("set")), cand.get("pin")))
             c.set = sets[-1].ptr if sets[-1].ptr else None
-            if any(cand.get(k) is not None for k in ("offer", "intent", "pin_tier")):
-                opts = _dispatch_options(cand.get("offer"), cand.get("intent"), cand.get("pin_tier"))
+            _, tier = _pin(cand.get("pin"), cand.get("pin_tier"))   # the candidate's own pin
+            if any(v is not None for v in (cand.get("offer"), cand.get("intent"), tier)):
+                opts = _dispatch_options(cand.get("offer"), cand.get("intent"), tier)
                 keep.append(opts)
                 c.dispatch = ctypes.cast(ctypes.byref(opts[0]), ctypes.c_void_p)
         cfg = _lib.DecoderConfig()

@@ -109,3 +109,35 @@ wai_status wai_set_find(const wai_set *s, const char *name, const uint8_t **data
     *len = m->len;
     return WAI_ok;
 }
+
+static int hex_digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+wai_status wai_pin_parse(const char *text, uint8_t sha256[32], char *tier, size_t tier_size) {
+    static const char suffix[] = ":tier=";
+    if (!text || !sha256 || (tier && tier_size == 0)) return WAI_invalid_argument;
+    uint8_t d[32];
+    for (int i = 0; i < 32; i++) {
+        int hi = hex_digit(text[2 * i]), lo = hi < 0 ? -1 : hex_digit(text[2 * i + 1]);
+        if (hi < 0 || lo < 0) return WAI_invalid_argument;
+        d[i] = (uint8_t)(hi << 4 | lo);
+    }
+    const char *rest = text + 64, *token = "";
+    if (*rest) {
+        if (strncmp(rest, suffix, sizeof suffix - 1) != 0) return WAI_invalid_argument;
+        token = rest + sizeof suffix - 1;
+        if (!*token) return WAI_invalid_argument;
+        for (const char *p = token; *p; p++)
+            if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-'))
+                return WAI_invalid_argument;
+    }
+    size_t n = strlen(token);
+    if (tier && n >= tier_size) return WAI_invalid_argument;
+    memcpy(sha256, d, 32);
+    if (tier) memcpy(tier, token, n + 1);
+    return WAI_ok;
+}

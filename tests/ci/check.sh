@@ -311,6 +311,9 @@ main() {
         # the corpus in node, and npm pack installed into an empty folder.
         run_test web-node node "$WAI_REPO/web/test/corpus.mjs" "$CI/wasm32/web/wai.wasm"
         run_test web-node-threads node "$WAI_REPO/web/test/corpus.mjs" "$CI/wasm32/web/wai.wasm" --threads 2
+        # Pins over the shipped sets in the npm package (decode, decodeAsync).
+        run_test web-pins node "$WAI_REPO/web/test/pins.mjs" "$CI/wasm32/web/wai.wasm" \
+            "$WAI_REPO/build/npm/node_modules"
         run_test web-fuzz-glue node "$WAI_REPO/web/test/fuzz_glue.mjs" "$CI/wasm32/web/wai.wasm" 3000
         run_test web-pack bash "$WAI_REPO/tests/web/pack.sh" "$CI/wasm32/web/wai.wasm" \
             "$CI/gcc/tools/wai/wai"

@@ -148,7 +148,21 @@ done
 mkdir "$TMP/badset"
 cp "$ROOT/examples/hyperprior/sets/q3"/* "$TMP/badset/"
 head -c 1000 "$ROOT/examples/hyperprior/sets/q3/g_s.whm" >"$TMP/badset/g_s.whm"
+# The set's listing names g_s.whm as it was: set_incomplete (L5a) ...
+refuse "a cut set member, the listing kept" set_incomplete filesrc location="$img" ! waiparse ! waidec set-dir="$TMP/badset" ! fakesink
+# ... and with no listing, the cut network itself is refused.
+rm "$TMP/badset/listing.json"
 refuse "a cut set member" model_mismatch filesrc location="$img" ! waiparse ! waidec set-dir="$TMP/badset" ! fakesink
+# set-dir reads what a path reads and what the listing names (L5a): a stray
+# file is never read, a member linked out of the folder is not either.
+mkdir "$TMP/strayset"
+cp "$ROOT/examples/hyperprior/sets/q3"/* "$TMP/strayset/"
+printf 'not a member' >"$TMP/strayset/notes.txt"
+gst filesrc location="$img" ! waiparse ! waidec set-dir="$TMP/strayset" ! fakesink && ok ||
+    fail "a stray file in set-dir: $(tail -c 300 "$TMP/gst.out")"
+mv "$TMP/strayset/g_s.whm" "$TMP/g_s.whm"
+ln -s "$TMP/g_s.whm" "$TMP/strayset/g_s.whm"
+refuse "a member linked out of set-dir" set_incomplete filesrc location="$img" ! waiparse ! waidec set-dir="$TMP/strayset" ! fakesink
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

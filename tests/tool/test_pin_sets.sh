@@ -7,7 +7,9 @@
 # file of each set: altered in one byte, removed, renamed, and replaced by a
 # link that leaves the set (the same bytes) are all set_incomplete under the
 # set's pin; a listing that leaves out a file a path reads, with the file
-# there, is set_incomplete too. Nothing altered ever decodes "ok".
+# there, is set_incomplete too. Nothing altered ever decodes "ok". A pin
+# states its tier (L5b), a fallback has its own pin, and a set past
+# --max-memory routes to the fallback.
 # usage: tests/tool/test_pin_sets.sh WAI_BINARY
 set -u
 WAI=${1:?usage: test_pin_sets.sh WAI_BINARY}
@@ -94,6 +96,40 @@ cp "$EX/bmshj2018/sets/q3/cdfs_q3.json" "$EX/bmshj2018/sets/q3/decoder.webnn.jso
     "$EX/bmshj2018/sets/q3/decoder.f32" "$TMP/two/"
 refused "bmshj2018: a form-less pin over cdfs_q3.json" "$TMP/two" \
     "$(sha256sum <"$TMP/two/cdfs_q3.json" | cut -c1-64)" "$EX/bmshj2018/chelsea.b18f"
+
+# L5b: a pin states its tier, and the decode reads it from the pin.
+B=$EX/bmshj2018/sets/q3 H=$EX/hyperprior/sets/q3
+bpin=$("$WAI" set pin "$B") hpin=$("$WAI" set pin "$H")
+expect_exit 1 "a pin stating decode-equivalence: no float path" -- "$WAI" decode --json --set "$B" \
+    --pin "$bpin:tier=decode-equivalence" "$EX/bmshj2018/chelsea.b18f"
+expect_contains "not_dispatchable" '"status": "not_dispatchable"' "$TMP/out"
+expect_contains "the report needs decode-equivalence" '"needed": "decode-equivalence"' "$TMP/out"
+expect_exit 0 "the same pin without the tier" -- "$WAI" decode --json --set "$B" --pin "$bpin" \
+    "$EX/bmshj2018/chelsea.b18f"
+expect_contains "needs none" '"needed": "none"' "$TMP/out"
+expect_exit 0 "the integer hyperprior under a pin stating it" -- "$WAI" decode --json --set "$H" \
+    --pin "$hpin:tier=decode-equivalence" "$EX/hyperprior/chelsea.wih1"
+expect_exit 0 "--pin-tier repeating the pin's" -- "$WAI" decode --json --set "$H" \
+    --pin "$hpin:tier=decode-equivalence" --pin-tier decode-equivalence "$EX/hyperprior/chelsea.wih1"
+expect_exit 2 "--pin-tier contradicting the pin's" -- "$WAI" decode --json --set "$H" \
+    --pin "$hpin:tier=decode-equivalence" --pin-tier none "$EX/hyperprior/chelsea.wih1"
+expect_exit 2 "a pin with another suffix" -- "$WAI" decode --json --set "$H" \
+    --pin "$hpin:tiers=x" "$EX/hyperprior/chelsea.wih1"
+# The fallback has its own pin (and tier); a wrong one ends the route.
+expect_exit 0 "the fallback under its own pin" -- "$WAI" decode --json --set "$B" \
+    --pin "$bpin:tier=decode-equivalence" "$EX/bmshj2018/chelsea.b18f" \
+    --fallback "wai.neural.int_hyper:$EX/hyperprior/chelsea.wih1" --fallback-set "$H" --fallback-pin "$hpin"
+expect_contains "routed" '"route": [{"capability": "wai.neural.bmshj2018", "status": "not_dispatchable"}' "$TMP/out"
+expect_exit 1 "the fallback under another pin" -- "$WAI" decode --json --set "$B" \
+    --pin "$bpin:tier=decode-equivalence" "$EX/bmshj2018/chelsea.b18f" \
+    --fallback "wai.neural.int_hyper:$EX/hyperprior/chelsea.wih1" --fallback-set "$H" --fallback-pin "$bpin"
+expect_contains "set_incomplete" '"status": "set_incomplete"' "$TMP/out"
+expect_exit 2 "--fallback-pin needs --fallback" -- "$WAI" decode --json --set "$H" --fallback-pin "$hpin" \
+    "$EX/hyperprior/chelsea.wih1"
+# A memory limit below the set's size: cost_over_limit, which routes.
+expect_exit 0 "--max-memory below the set routes to the fallback" -- "$WAI" decode --json \
+    --max-memory 1000000 --set "$B" "$EX/bmshj2018/chelsea.b18f" --fallback "wai.video.int_motion:$EX/hello.wiv1"
+expect_contains "the primary: cost_over_limit" '{"capability": "wai.neural.bmshj2018", "status": "cost_over_limit"}' "$TMP/out"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

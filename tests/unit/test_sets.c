@@ -310,6 +310,31 @@ static void test_listing_covers_every_file(void) {
     wai_context_destroy(ctx);
 }
 
+/* L5b: a pin's text, and the tier it states. */
+static void test_pin_text(void) {
+    static const char hex[] = "00112233445566778899aabbccddeeff00112233445566778899AABBCCDDEEFF";
+    uint8_t d[32];
+    char tier[32], text[200];
+    CHECK(wai_pin_parse(hex, d, tier, sizeof tier) == WAI_ok && tier[0] == '\0' && d[0] == 0x00 &&
+          d[1] == 0x11 && d[31] == 0xff);
+    snprintf(text, sizeof text, "%s:tier=decode-equivalence", hex);
+    CHECK(wai_pin_parse(text, d, tier, sizeof tier) == WAI_ok && strcmp(tier, "decode-equivalence") == 0);
+    CHECK(wai_pin_parse(text, d, NULL, 0) == WAI_ok);   /* the tier not asked for */
+    CHECK(wai_pin_parse(text, d, tier, 5) == WAI_invalid_argument);   /* no room for it */
+    const char *bad[] = {":tier=x", ":tier=", ":tiers=x", ":tier=Decode", ":tier=a b", "0", " ",
+                         ":tier=decode-equivalence:tier=x"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(text, sizeof text, "%s%s", hex, bad[i]);
+        CHECK_MSG(i == 0 ? wai_pin_parse(text, d, tier, sizeof tier) == WAI_ok
+                         : wai_pin_parse(text, d, tier, sizeof tier) == WAI_invalid_argument,
+                  "%s", text);
+    }
+    CHECK(wai_pin_parse("0011", d, tier, sizeof tier) == WAI_invalid_argument);   /* short */
+    snprintf(text, sizeof text, "%.63sg", hex);
+    CHECK(wai_pin_parse(text, d, tier, sizeof tier) == WAI_invalid_argument);     /* not hex */
+    CHECK(wai_pin_parse(NULL, d, tier, sizeof tier) == WAI_invalid_argument);
+}
+
 static void test_lru(void) {
     wai_context *ctx;
     if (!CHECK(wai_context_create(NULL, &ctx) == WAI_ok)) return;
@@ -468,6 +493,7 @@ void suite_sets(void) {
     harness_run("sets/members_and_pin", test_members_and_pin);
     harness_run("sets/listing_pin", test_listing_pin);
     harness_run("sets/listing_covers_every_file", test_listing_covers_every_file);
+    harness_run("sets/pin_text", test_pin_text);
     harness_run("sets/lru", test_lru);
     harness_run("sets/corpus_cold_and_warm", test_cold_and_warm);
 }

@@ -24,23 +24,6 @@ wai_status cli_context_create(const wai_settings *s, wai_context **out) {
     return st;
 }
 
-static int hex_digit(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-static int parse_pin(const char *s, uint8_t out[32]) {
-    if (strlen(s) != 64) return 0;
-    for (int i = 0; i < 32; i++) {
-        int hi = hex_digit(s[2 * i]), lo = hex_digit(s[2 * i + 1]);
-        if (hi < 0 || lo < 0) return 0;
-        out[i] = (uint8_t)(hi << 4 | lo);
-    }
-    return 1;
-}
-
 /* The name of the listing's next entry at or after *at (l, len bytes) into
  * name, moving *at past it; 0 at the end. Names that could leave the set's
  * folder ('/', ".", "..") are skipped: they are never read. */
@@ -228,8 +211,9 @@ static int load(const char *command, wai_context *ctx, const wai_capability *cap
                 cli_set *out) {
     memset(out, 0, sizeof *out);
     uint8_t digest[32];
-    if (pin && !parse_pin(pin, digest))
-        return cli_usage_error(command, "--pin needs a SHA-256 of 64 hexadecimal digits");
+    if (pin && wai_pin_parse(pin, digest, out->tier, sizeof out->tier) != WAI_ok)
+        return cli_usage_error(command, "--pin needs a SHA-256 of 64 hexadecimal digits, then "
+                                        "optionally the tier it states (:tier=TOKEN)");
     if (!dir && !pin) return 0;
     if (wai_set_create(ctx, &out->set) != WAI_ok) {
         fprintf(stderr, "wai %s: out of memory\n", command);

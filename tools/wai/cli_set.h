@@ -20,6 +20,7 @@ typedef struct cli_set {
     const char *dir;        /* --set DIR, or NULL */
     int pinned;
     uint8_t pin[32];
+    char tier[32];          /* the tier the pin states (":tier=TOKEN"), or "" */
     /* A member past the memory limit with those before it: not read, and
      * the decode is refused cost_over_limit, which routes (L6). */
     const char *over_limit;  /* over_name, or NULL */

@@ -40,6 +40,7 @@ typedef struct decode_options {
     dispatch_opts dispatch;
     const char *fallback;     /* --fallback CAPABILITY[:FILE] */
     const char *fallback_set; /* --fallback-set DIR */
+    const char *fallback_pin; /* --fallback-pin PIN */
 } decode_options;
 
 static int take_crop(const cli_opt *opt, char *value, void *field) {
@@ -78,10 +79,12 @@ static const cli_opt decode_opts[] = {
      .help = "the parameter set: a directory holding its members by\n"
              "name (g_s.whm, h_s.whm, entropy.json; model.wam;\n"
              "g_s.whm): a member missing is set_incomplete"},
-    {.name = "--pin", .value = "SHA256", .offset = D(pin),
-     .help = "the set's pin (64 hex digits): the SHA-256 of its\n"
+    {.name = "--pin", .value = "PIN", .offset = D(pin),
+     .help = "the set's pin: the SHA-256 (64 hex digits) of its\n"
              "listing.json ('wai set pin DIR'), or of a one-file\n"
-             "set's file; one that does not resolve is set_incomplete"},
+             "set's file, then optionally the tier it states\n"
+             "(:tier=decode-equivalence); one that does not resolve\n"
+             "is set_incomplete"},
     DISPATCH_OPTS_ROWS(decode_options, dispatch),
     {.name = "--max-cost", .value = "N", .offset = D(max_cost), .parse = cli_take_u64,
      .must = "a decimal integer", .max = UINT64_MAX,
@@ -184,6 +187,9 @@ static const cli_opt decode_opts[] = {
     {.name = "--fallback-set", .value = "DIR", .offset = D(fallback_set),
      .help = "the fallback's parameter set (its own; --pin and\n"
              "--pin-tier are the primary's alone)"},
+    {.name = "--fallback-pin", .value = "PIN", .offset = D(fallback_pin),
+     .help = "the fallback's set's pin, as --pin (and the tier it\n"
+             "states holds for the fallback's decode alone)"},
     {.name = "--crop", .value = "WxH", .offset = D(crop), .parse = take_crop,
      .must = "WxH (positive integers, as 640x427)",
      .help = "each picture's top-left W x H: a WIH1 decodes at its\n"
@@ -232,8 +238,9 @@ static int parse_options(int argc, char **argv, decode_options *o, int *first_fi
         return cli_usage_error("decode", "-o - and --json both want standard output");
     if (o->dispatch.report && o->json)
         return cli_usage_error("decode", "--report and --json both print; --json carries the report");
-    if (o->fallback_set && !o->fallback)
-        return cli_usage_error("decode", "--fallback-set needs --fallback");
+    if ((o->fallback_set || o->fallback_pin) && !o->fallback)
+        return cli_usage_error("decode", "%s needs --fallback",
+                               o->fallback_set ? "--fallback-set" : "--fallback-pin");
     if (o->fallback && (o->fallback[0] == '\0' || o->fallback[0] == ':'))
         return cli_usage_error("decode", "--fallback %s: no capability", o->fallback);
     return 0;
@@ -506,6 +513,17 @@ static int decode_attempt(const decode_options *opts, char **names, int n_files,
                                     o.max_memory - r.file.len, &r.inputs, &set)) != 0)
         goto done;
     exit_status = EXIT_USAGE;
+    /* The tier the pin states is the decode's (neural-dispatch §2 item 3);
+     * --pin-tier says the same or nothing. */
+    if (set.tier[0]) {
+        const char *given_tier = o.dispatch.options.pin_tier;
+        if (given_tier && strcmp(given_tier, set.tier) != 0) {
+            exit_status = cli_usage_error("decode", "the pin states tier %s and --pin-tier %s",
+                                          set.tier, given_tier);
+            goto done;
+        }
+        o.dispatch.options.pin_tier = set.tier;
+    }
     /* The members stay in memory through the decode: the limit is shared. */
     uint64_t budget = o.max_memory == UINT64_MAX ? UINT64_MAX
                       : o.max_memory > set.bytes ? o.max_memory - set.bytes
@@ -540,8 +558,12 @@ static int decode_attempt(const decode_options *opts, char **names, int n_files,
         exit_status = r.write_rc;
         goto done;
     }
+    /* The decoder's; else (a set past the limit: none made) the one named
+     * or detected. */
     const char *cap_name = dec && wai_decoder_capability(dec) ? wai_decoder_capability(dec)
-                                                              : o.capability;
+                           : o.capability                    ? o.capability
+                           : cap                             ? cap->name
+                                                             : NULL;
     char report[WAI_DISPATCH_REPORT_JSON_MAX];
     const char *rep = report_text(dec, report, sizeof report);
     uint8_t digest[32];
@@ -604,7 +626,7 @@ static int cmd_decode(int argc, char **argv) {
     decode_options fo = o;
     fo.capability = cap;
     fo.set_dir = o.fallback_set;
-    fo.pin = NULL;
+    fo.pin = o.fallback_pin;
     fo.dispatch.options.pin_tier = NULL;
     rs.final = 1;
     rc = file ? decode_attempt(&fo, &file, 1, given, &rs)

@@ -80,6 +80,11 @@ int wai_web_set_add(wai_set *s, const char *name, const uint8_t *data, size_t le
     return (int)wai_set_add(s, name, data, len);
 }
 
+/* The set's pin (32 bytes, docs/spec-readings.md L5, L5a), as wai_set_pin. */
+EXPORT(wai_web_set_pin) int wai_web_set_pin(wai_set *s, const uint8_t *sha256) {
+    return (int)wai_set_pin(s, sha256);
+}
+
 EXPORT(wai_web_set_destroy) void wai_web_set_destroy(wai_set *s) { wai_set_destroy(s); }
 
 EXPORT(wai_web_status_name) const char *wai_web_status_name(int st) {

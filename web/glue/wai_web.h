@@ -25,6 +25,7 @@ int wai_web_context_cpu_level(const wai_context *c);
 void wai_web_context_destroy(wai_context *c);
 wai_set *wai_web_set_create(wai_context *ctx);
 int wai_web_set_add(wai_set *s, const char *name, const uint8_t *data, size_t len);
+int wai_web_set_pin(wai_set *s, const uint8_t *sha256);
 void wai_web_set_destroy(wai_set *s);
 const char *wai_web_status_name(int st);
 const char *wai_web_status_meaning(int st);

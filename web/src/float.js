@@ -13,6 +13,7 @@
 // run there, so a decode that needs decode-equivalence creates none), the
 // plan (the graph built, its stated devices), the run (the graph computed,
 // its planes handed back for the RGB8 step).
+import { pinTierOf } from "./pin.js";
 
 const UNITS = ["npu", "gpu", "cpu"];
 /** A page's offer when the caller gives none: the C default
@@ -164,9 +165,9 @@ export async function decodeFloat(mod, ctx, payload, opts, makeSet) {
   const ml = opts.ml !== undefined ? opts.ml : globalThis.navigator?.ml;
   const ort = await ortOf(opts);
   const members = opts.set instanceof Map ? Object.fromEntries(opts.set) : opts.set ?? {};
-  const strs = [opts.capability ?? "wai.neural.bmshj2018", opts.intent, opts.pinTier,
+  const strs = [opts.capability ?? "wai.neural.bmshj2018", opts.intent, pinTierOf(opts),
     opts.offer ?? PAGE_OFFER].map((s) => mod.str(s));
-  const set = makeSet(mod, ctx, opts.set);
+  const set = makeSet(mod, ctx, opts.set, opts.pin);
   const timing = {};
   let h = 0, context = null;
   const state = () => mod.take(ex.wai_web_float_state(h)).json;

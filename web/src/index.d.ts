@@ -11,6 +11,12 @@ export interface DecodeOptions {
   /** The capability (default: the one the payload's magic names). */
   capability?: string;
   set?: ParameterSet;
+  /** The set's pin: its listing.json's SHA-256 (64 hex digits, or 32 bytes),
+   * or a one-file set's file's, then optionally the tier it states
+   * (":tier=decode-equivalence", the decode's pinTier); a set that is not
+   * the pinned one (a file altered, missing or unlisted) is refused
+   * set_incomplete. */
+  pin?: string | Uint8Array;
   /** Work limit (multiply-accumulates plus entropy steps); default none. */
   maxCost?: bigint | number;
   /** Declared-memory limit in bytes; default DEFAULT_MAX_MEMORY (1 GiB). */
@@ -30,6 +36,10 @@ export interface RouteCandidate extends Omit<DecodeOptions, "maxCost" | "maxMemo
 
 /** A route's result: the last tried candidate's decode, and each tried one's status. */
 export type RouteResult = DecodeResult & { route: { capability: string | null; status: string }[] };
+
+/** A pin's digest and the tier it states: 64 hex digits, optionally
+ * ":tier=TOKEN" (docs/spec-readings.md, L5b), or 32 bytes; TypeError else. */
+export declare function parsePin(pin: string | Uint8Array): { digest: Uint8Array; tier: string | null };
 
 /** integer-payloads §8's routing codes. */
 export declare const ROUTING_CODES: string[];

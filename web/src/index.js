@@ -9,6 +9,7 @@
 //   const r = wai.decode(payloadBytes, { set: { "g_s.whm": ..., ... } });
 //   if (r.ok) for (const o of r.outputs) ...;  else console.log(r.status);
 import { decodeFloat } from "./float.js";
+import { parsePin, pinTierOf } from "./pin.js";
 import { learnStatuses, routes } from "./statuses.js";
 import { instantiate, threadsSource } from "./wasm.js";
 import { WgslDevice } from "./wgsl.js";
@@ -127,22 +128,33 @@ function resultOf(json, data) {
   };
 }
 
-/** A parameter set: an object or Map of member name -> bytes. */
-function makeSet(m, ctx, set) {
-  if (!set) return 0;
-  const entries = set instanceof Map ? [...set.entries()] : Object.entries(set);
+/** A parameter set: an object or Map of member name -> bytes, and its pin
+ * (the SHA-256 of its listing.json, or of a one-file set's file; L5, L5a):
+ * a pinned decode whose set is not the pinned one is set_incomplete, as in
+ * C. A pin without a set pins an empty one. */
+function makeSet(m, ctx, set, pin) {
+  if (!set && pin == null) return 0;
+  const digest = pin == null ? null : parsePin(pin).digest;
+  const entries = !set ? [] : set instanceof Map ? [...set.entries()] : Object.entries(set);
   const s = m.ex.wai_web_set_create(ctx);
   if (!s) throw new WaiError("out_of_memory", "cannot make a set");
+  const fail = (st, what) => {
+    m.ex.wai_web_set_destroy(s);
+    throw new WaiError(m.read(m.ex.wai_web_status_name(st)), what);
+  };
   for (const [name, value] of entries) {
     const b = bytesOf(value, `set member ${name}`);
     const np = m.str(name);
     const dp = m.put(b);
     const st = m.ex.wai_web_set_add(s, np, dp, b.length);
     m.free(np, dp);
-    if (st !== 0) {
-      m.ex.wai_web_set_destroy(s);
-      throw new WaiError(m.read(m.ex.wai_web_status_name(st)), `set member ${name}`);
-    }
+    if (st !== 0) fail(st, `set member ${name}`);
+  }
+  if (digest) {
+    const dp = m.put(digest);
+    const st = m.ex.wai_web_set_pin(s, dp);
+    m.free(dp);
+    if (st !== 0) fail(st, "pin");
   }
   return s;
 }
@@ -158,9 +170,9 @@ export class Decoder {
     this.gpu = Boolean(opts.gpu && wai.gpuCtx);
     this.wai = wai;
     const ctx = this.gpu ? wai.gpuCtx : wai.ctx;
-    this.strings = [opts.capability, opts.intent, opts.pinTier, opts.offer].map((s) => m.str(s));
+    this.strings = [opts.capability, opts.intent, pinTierOf(opts), opts.offer].map((s) => m.str(s));
     const [cap, intent, pin, offer] = this.strings;
-    this.set = makeSet(m, ctx, opts.set);
+    this.set = makeSet(m, ctx, opts.set, opts.pin);
     this.h = m.ex.wai_web_decoder_create(ctx, cap, this.set,
       u64(opts.maxCost, U64_MAX, "maxCost"), u64(opts.maxMemory, DEFAULT_MAX_MEMORY, "maxMemory"),
       intent, pin, offer);
@@ -298,8 +310,10 @@ export class Wai {
     return p;
   }
   /** Decodes one payload (a whole clip, image, sound or splat): options
-   * capability (default: the payload's magic), set ({name: bytes}),
-   * maxCost, maxMemory (BigInt or number), intent, pinTier, offer. */
+   * capability (default: the payload's magic), set ({name: bytes}), pin
+   * (the set's: its listing.json's SHA-256, hex; a set that is not the
+   * pinned one is set_incomplete), maxCost, maxMemory (BigInt or number),
+   * intent, pinTier, offer. */
   decode(payload, opts = {}) {
     const d = new Decoder(this, opts);
     try {
@@ -310,9 +324,9 @@ export class Wai {
     }
   }
   /** Decodes the first of `candidates` the sink can decode through
-   * (integer-payloads §8): each { payload, capability?, set?, intent?,
-   * pinTier?, offer? } (decode()'s options; a candidate's pinTier is its
-   * own set's), as a WAI1's capability and fallback or a WAI2's entries
+   * (integer-payloads §8): each { payload, capability?, set?, pin?, intent?,
+   * pinTier?, offer? } (decode()'s options; a candidate's pin and pinTier
+   * are its own set's), as a WAI1's capability and fallback or a WAI2's entries
    * give them; opts (maxCost, maxMemory) hold for all. A routing refusal
    * (set_incomplete, not_dispatchable, unsupported_capability,
    * cost_over_limit) moves on; any other ends the route with no fallback
@@ -376,7 +390,7 @@ export class Wai {
     const m = this.m;
     const b = bytesOf(payload, "payload");
     const cap = m.str(opts.capability);
-    const set = makeSet(m, this.ctx, opts.set);
+    const set = makeSet(m, this.ctx, opts.set, opts.pin);
     const p = m.put(b);
     try {
       const { json } = m.take(m.ex.wai_web_inspect(this.ctx, cap, set, p, b.length));
@@ -488,3 +502,4 @@ export function toImageData(output) {
 }
 
 export { describeStatus, routes, ROUTING_CODES, STATUS_CODES } from "./statuses.js";
+export { parsePin } from "./pin.js";
