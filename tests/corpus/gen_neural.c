@@ -503,6 +503,10 @@ static void video_corpus(const uint8_t *key, size_t key_len, const uint8_t *key_
     wai_free(NULL, sb);
     free(es);
     line(CAP_FRAME1, "set_incomplete", "-", "neural/video/f000.wif1", "-", "-");
+    /* A keyframe-1 clip whose keyframe does not fit the set: a g_s of four
+     * output channels (the set hyper_refusals writes). */
+    line(CAP_CLIP1, "model_mismatch", "-", "neural/video/clip0.wiv1", "-",
+         "neural/refuse/gs_four_channels");
     wai_cdf_table_free(&table, NULL);
     wai_free(NULL, b);
     free(stream);
@@ -662,6 +666,28 @@ static void hyper_refusals(void) {
     free(img);
 }
 
+/* Step 5 for a payload whose last section is its latent stream (WIA1,
+ * WIS1): the stream one word short (it runs out) and with a word too many
+ * (not canonical), each refused as such against set. */
+static void stream_refusals(const char *cap, const char *ext, const uint8_t *pl, size_t len,
+                            const wai_stream_view *stream, const char *set) {
+    size_t at = (size_t)(stream->bytes - pl);
+    if (at + stream->len != len || stream->len <= 8) gen_die("the stream is not the last section");
+    uint8_t *b = malloc(len + 4);
+    if (!b) gen_die("memory");
+    char name[64];
+    memcpy(b, pl, len);
+    wai_store_u32le(b + at - 4, (uint32_t)(stream->len - 4));
+    snprintf(name, sizeof name, "stream_short.%s", ext);
+    refusal(cap, name, b, len - 4, set, "stream_exhausted", "-");
+    memcpy(b, pl, len);
+    wai_store_u32le(b + at - 4, (uint32_t)(stream->len + 4));
+    wai_store_u32le(b + len, 0x12345678u);
+    snprintf(name, sizeof name, "stream_extra_word.%s", ext);
+    refusal(cap, name, b, len + 4, set, "stream_noncanonical", "-");
+    free(b);
+}
+
 static void audio_refusals(void) {
     const char *set0 = "neural/audio/set0";
     size_t len;
@@ -708,6 +734,7 @@ static void audio_refusals(void) {
     memcpy(b, clip, len);
     for (uint32_t k = 0; k < v.n_ch; k++) wai_store_u64le(b + 32 + 8 * (size_t)k, (uint64_t)INT64_MAX);
     refusal(CAP_AUDIO, "median_overflow.wia1", b, len, set0, "field_range", "-");
+    stream_refusals(CAP_AUDIO, "wia1", clip, len, &v.stream, set0);
     free(b);
     free(clip);
 }
@@ -783,9 +810,15 @@ static void splat_refusals(void) {
     for (uint32_t k = 0; k < v.c; k++)
         wai_store_u64le(b + med_at + 8 * (size_t)k, (uint64_t)1 << 61);
     refusal(CAP_SPLAT, "network_bound.wis1", b, len, set0, "field_range", "-");
-    /* A pin the file does not hash to. */
-    static const char *const g[] = {"g_s.whm", NULL};
-    (void)g;
+    /* attrs2's stream (32 bytes) has words past its first state to cut. */
+    size_t len2;
+    uint8_t *pl2 = slurp("neural/splat/attrs2.wis1", &len2);
+    wai_wis1 v2;
+    if (wai_wis1_parse(pl2, len2, &v2) != WAI_ok) gen_die("attrs2");
+    stream_refusals(CAP_SPLAT, "wis1", pl2, len2, &v2.stream, "neural/splat/set2");
+    free(pl2);
+    /* No g_s.whm where the set should be. */
+    refusal(CAP_SPLAT, "no_model.wis1", pl, len, "neural/splat", "set_incomplete", "-");
     free(b);
     free(pl);
 }
