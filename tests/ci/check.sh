@@ -211,6 +211,10 @@ main() {
     run_test fuzz-figures-tool /usr/bin/python3 "$WAI_REPO/tests/fuzz/test_campaign.py"
     # The fuzz builds' coverage ignore list names only what src/ has.
     run_test fuzz-ignorelist bash "$WAI_REPO/tests/fuzz/check_ignorelist.sh"
+    # The WebNN cases written from the spec (the unary operators against
+    # float64 among them) are their generator's output, unedited.
+    run_test webnn-spec-cases /usr/bin/python3 "$WAI_REPO/tests/webnn/gen_spec_cases.py" --check \
+        "$WAI_REPO/tests/webnn/cases_spec.json"
     # The root's seed table is the generator's output, unedited.
     run_test isqrt-seed /usr/bin/python3 "$WAI_REPO/tools/ops/isqrt_seed.py" --check \
         "$WAI_REPO/src/ops/x86/isqrt_seed.h"
