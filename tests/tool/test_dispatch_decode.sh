@@ -31,6 +31,12 @@ expect_exit 2 "--report with --json" -- "$WAI" decode --report --json "${img[@]}
 # A refusal before the dispatch (the set) carries no report.
 expect_exit 1 "no set" -- "$WAI" decode --json "$N/hyper/image0.wih1"
 expect_contains "no report before the dispatch" '{"capability": "wai.neural.int_hyper", "status": "set_incomplete", "outputs": []}' "$TMP/out"
+# Motion video runs no network: no report, and --report says so (docs/dispatch.md §5).
+expect_exit 0 "--report of a motion clip" -- "$WAI" decode --report "$ROOT/examples/hello.wiv1"
+if [ -s "$TMP/out" ]; then fail "--report of a motion clip printed: $(cat "$TMP/out")"; else ok; fi
+expect_contains "says it runs no networks" "wai.video.int_motion runs no networks, so it has no dispatch report" "$TMP/err"
+expect_exit 0 "--json of a motion clip" -- "$WAI" decode --json "$ROOT/examples/hello.wiv1"
+if grep -q '"report"' "$TMP/out"; then fail "a motion clip's --json has a report"; else ok; fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

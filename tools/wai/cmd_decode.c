@@ -583,6 +583,9 @@ static int decode_attempt(const decode_options *opts, char **names, int n_files,
     }
     if (o.json) print_result_json(cap_name, st, &r.result, has_digest ? digest : NULL, rep, rs);
     else if (o.dispatch.report && rep) printf("%s\n", rep);
+    else if (o.dispatch.report && st == WAI_ok)
+        fprintf(stderr, "wai decode: %s: %s runs no networks, so it has no dispatch report "
+                "(docs/dispatch.md, §5)\n", r.names[0], cap_name ? cap_name : "the decode");
     else if (st != WAI_ok) {
         print_refusal(r.refused_file, st, dec, &set,
                       cap_name ? wai_capability_find(cap_name) : cap);
