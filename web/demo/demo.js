@@ -7,17 +7,22 @@
 import { createWai, describeStatus, toImageData } from "../src/index.js";
 
 const $ = (id) => document.getElementById(id);
-const state = { payload: null, payloadName: "", set: {}, outputs: [], frame: 0, timer: 0, result: null };
+const state = { payload: null, payloadName: "", set: {}, pin: null, outputs: [], frame: 0, timer: 0, result: null };
 // As many threads as the machine has, where the page is cross-origin
 // isolated (docs/web.md, "Threads"); one elsewhere.
 const wai = await createWai({ threads: "auto" });
 window.__wai = { wai, state, decodeExample, decodeBytes };
 
+// Each example's payload and its set's folder; a set is fetched whole, as
+// its listing.json names it, and decoded under its pin (the listing's
+// SHA-256, by SubtleCrypto), so no altered byte decodes (docs/spec-readings.md, L5a).
 const EXAMPLES = {
   "hello.wiv1": { file: "hello.wiv1", set: null },
-  "hello.wih1": { file: "hello.wih1", set: ["hello_set", ["g_s.whm", "h_s.whm", "entropy.json"]] },
-  "coffee.b18f": { file: "bmshj2018/coffee.b18f", set: ["bmshj2018/sets/q3", ["cdfs_q3.json", "decoder.webnn.json", "decoder.f32"]] },
-  "chelsea.b18f": { file: "bmshj2018/chelsea.b18f", set: ["bmshj2018/sets/q3", ["cdfs_q3.json", "decoder.webnn.json", "decoder.f32"]] },
+  "hello.wih1": { file: "hello.wih1", set: "hello_set" },
+  "chelsea.wih1": { file: "hyperprior/chelsea.wih1", set: "hyperprior/sets/q3" },
+  "coffee.wih1": { file: "hyperprior/coffee.wih1", set: "hyperprior/sets/q3" },
+  "coffee.b18f": { file: "bmshj2018/coffee.b18f", set: "bmshj2018/sets/q3" },
+  "chelsea.b18f": { file: "bmshj2018/chelsea.b18f", set: "bmshj2018/sets/q3" },
 };
 const examplesRoot = new URL("../../examples/", import.meta.url);
 
@@ -53,12 +58,13 @@ function loadedPayload(name, bytes) {
     : `Parse refused: <code>${info.status}</code> — ${describeStatus(info.status)}`);
 }
 
-function loadedSet(members) {
+function loadedSet(members, pin = null) {
   state.set = members;
+  state.pin = pin;
   const names = Object.keys(members);
   $("set-drop").classList.toggle("loaded", names.length > 0);
-  $("set-text").textContent = names.length ? `${names.length} members: ${names.join(", ")}` :
-    "Drop or pick the set's files";
+  $("set-text").textContent = names.length ? `${names.length} members: ${names.join(", ")}` +
+    (pin ? ` · pinned ${pin.slice(0, 16)}…` : "") : "Drop or pick the set's files";
 }
 
 $("payload-file").addEventListener("change", async (e) => {
@@ -93,12 +99,21 @@ async function fetchBytes(url) {
   return new Uint8Array(await r.arrayBuffer());
 }
 
+const hex = (buf) => [...new Uint8Array(buf)].map((x) => x.toString(16).padStart(2, "0")).join("");
+
 async function loadExample(name) {
   const ex = EXAMPLES[name];
   loadedPayload(name, await fetchBytes(new URL(ex.file, examplesRoot)));
   const m = {};
-  if (ex.set) for (const n of ex.set[1]) m[n] = await fetchBytes(new URL(`${ex.set[0]}/${n}`, examplesRoot));
-  loadedSet(m);
+  let pin = null;
+  if (ex.set) {
+    const listing = await fetchBytes(new URL(`${ex.set}/listing.json`, examplesRoot));
+    m["listing.json"] = listing;
+    for (const { name: n } of JSON.parse(new TextDecoder().decode(listing)).members)
+      m[n] = await fetchBytes(new URL(`${ex.set}/${n}`, examplesRoot));
+    pin = hex(await crypto.subtle.digest("SHA-256", listing));
+  }
+  loadedSet(m, pin);
 }
 $("example").addEventListener("change", async (e) => {
   if (e.target.value) {
@@ -122,6 +137,7 @@ $("example").addEventListener("change", async (e) => {
 
 function options() {
   const o = { set: state.set, gpu: $("use-gpu").checked };
+  if (state.pin) o.pin = state.pin;
   if ($("capability").value) o.capability = $("capability").value;
   if ($("intent").value) o.intent = $("intent").value;
   const mc = $("max-cost").value.trim();
@@ -181,8 +197,17 @@ function show(r) {
     const what = o.length ? `${o.length} ${o[0].kind}${o.length > 1 ? "s" : ""}` : "no output";
     setStatus("ok", `Decoded ${state.payloadName}: ${what} in ${r.wallMs.toFixed(1)} ms`);
   } else {
+    // A float decode in a browser without WebNN: say how to get it, and
+    // offer what decodes without it (the integer path's photographs).
+    const noWebnn = r.status === "not_dispatchable" && !navigator.ml &&
+      r.report?.refused?.some((f) => f.backend === "webnn" && f.reason === "dispatch_unit_absent");
     setStatus("bad", `Refused: <code>${r.status}</code> — ${describeStatus(r.status)}` +
-      (r.symbolsDigest ? " (the entropy stage decoded: its digest is below)" : ""));
+      (r.symbolsDigest ? " (the entropy stage decoded: its digest is below)" : "") +
+      (noWebnn ? `<br><span id="no-webnn">This browser exposes no WebNN, which this float codec's ` +
+        `networks need. In Chromium, enable it with <code>--enable-features=WebMachineLearningNeuralNetwork</code> ` +
+        `(or <code>chrome://flags/#web-machine-learning-neural-network</code>) and reload. Without it, the ` +
+        `integer path decodes photographs exactly: <button id="try-integer">decode chelsea.wih1</button></span>` : ""));
+    if (noWebnn) $("try-integer").addEventListener("click", () => decodeExample("chelsea.wih1"));
   }
   if (r.outputs.length) {
     const kind = r.outputs[0].kind;

@@ -59,7 +59,7 @@ function convTranspose2d(builder, input, filter, options = {}) {
 }
 
 /** The graph of a wai-webnn-graph/1 description on context, its input
- * given `inputShape`. { graph, inputName, outputName, outputShape, ops }. */
+ * given `inputShape`. { graph, inputName, outputName, outputShape }. */
 export async function buildGraph(context, desc, weights, inputShape) {
   if (desc.kind !== "wai-webnn-graph/1") throw new Error(`not a graph description: ${desc.kind}`);
   const builder = new MLGraphBuilder(context);
@@ -83,7 +83,6 @@ export async function buildGraph(context, desc, weights, inputShape) {
     }
     operands.set(name, builder.constant({ dataType: "float32", shape: c.shape }, values));
   }
-  let ops = 0;
   for (const op of desc.operators) {
     const args = op.arguments.map((a) => {
       const [key, value] = Object.entries(a)[0];
@@ -91,31 +90,19 @@ export async function buildGraph(context, desc, weights, inputShape) {
     });
     const out = op.name === "convTranspose2d" ? convTranspose2d(builder, ...args) : builder[op.name](...args);
     operands.set(op.outputs, out);
-    ops++;
   }
   const [outputName, outputOperand] = Object.entries(desc.outputs)[0];
   const out = operands.get(outputOperand);
   const graph = await builder.build({ [outputName]: out });
-  return { graph, inputName, outputName, outputShape: out.shape, ops };
+  return { graph, inputName, outputName, outputShape: out.shape };
 }
 
-/** The plan a graph states (MLGraph.devices, where the browser has it, read
- * only with the webnnDevices option: a proposed extension, Issue #836): a
- * single device holds every operation; with several, each is counted as
- * holding one and the rest are unknown (the browser names devices, not
- * operations). */
-function placementOf(graph, ops) {
-  const devices = Array.isArray(graph.devices) ? graph.devices : null;
-  const counts = { stated: 0, npu: 0, gpu: 0, cpu: 0, unknown: 0 };
-  if (!devices) return counts;
-  counts.stated = 1;
-  const known = devices.filter((d) => UNITS.includes(d));
-  if (known.length === 1) counts[known[0]] = ops;
-  else {
-    for (const d of known) counts[d] = 1;
-    counts.unknown = Math.max(0, ops - known.length);
-  }
-  return counts;
+/** What a graph says of its devices (MLGraph.devices, a proposed extension,
+ * webnn.md §5.1, Issue #836), as it says it: a copy of the array, or null
+ * where the browser has none. It names devices, not operations, so it is
+ * never turned into a plan: WebNN states no placement (neural-dispatch §5). */
+function devicesOf(graph) {
+  return Array.isArray(graph.devices) ? [...graph.devices] : null;
 }
 
 /** Computes graph on context: the output's float32 values. */
@@ -169,6 +156,7 @@ export async function decodeFloat(mod, ctx, payload, opts, makeSet) {
     opts.offer ?? PAGE_OFFER].map((s) => mod.str(s));
   const set = makeSet(mod, ctx, opts.set, opts.pin);
   const timing = {};
+  const webnnDevices = [];   // with opts.webnnDevices: each graph built, what it said
   let h = 0, context = null;
   const state = () => mod.take(ex.wai_web_float_state(h)).json;
   const answer = (code, p = { stated: 0, npu: 0, gpu: 0, cpu: 0, unknown: 0 }) => {
@@ -242,8 +230,10 @@ export async function decodeFloat(mod, ctx, payload, opts, makeSet) {
           // WebNN states no placement (neural-dispatch §5): the plan is
           // unstated, and the report names the unit the context was made
           // for, placement null. MLGraph.devices, a proposed extension
-          // (webnn.md §5.1), is read only when asked (webnnDevices).
-          answer("ok", opts.webnnDevices ? placementOf(graph.graph, graph.ops) : undefined);
+          // (webnn.md §5.1), is read only when asked (webnnDevices), and
+          // only reported beside the report, never a plan.
+          if (opts.webnnDevices) webnnDevices.push({ unit: q.unit, devices: devicesOf(graph.graph) });
+          answer("ok");
         } catch (e) {
           timing[`error_${q.unit}`] = String(e?.message ?? e);
           answer("dispatch_backend_failed");
@@ -276,6 +266,7 @@ export async function decodeFloat(mod, ctx, payload, opts, makeSet) {
     return {
       capability: json.capability, cost: json.cost, symbolsDigest: json.symbols_digest,
       status: json.status, ok, report: json.report, timing,
+      ...(opts.webnnDevices ? { webnnDevices } : {}),
       outputs: ok ? [{ kind: "image", width: json.picture.width, height: json.picture.height,
         index: 0, sampleRate: 0, data }] : [],
     };

@@ -134,12 +134,13 @@ export declare class Wai {
   /** ort: the onnxruntime-node module for the cpu/onnx-runtime/float path
    * (null: none; default in node: the package where it resolves, an
    * optional peer dependency; in a browser: none).
-   * webnnDevices: read MLGraph.devices (a proposed WebNN extension) as the
-   * plan, so a context whose graph runs elsewhere is refused
-   * dispatch_not_placed; default false: WebNN states no placement, and the
-   * report names the unit the context was made for, placement null. */
+   * webnnDevices: also return what MLGraph.devices (a proposed WebNN
+   * extension) says for each graph built, as it says it, in the result's
+   * webnnDevices; it is never a plan: WebNN states no placement, the report
+   * names the unit the context was made for, placement null, either way. */
   decodeAsync(payload: Uint8Array | ArrayBuffer, options?: DecodeOptions & { ml?: unknown; gpu?: boolean; webnnDevices?: boolean; ort?: unknown }):
-    Promise<DecodeResult & { timing?: Record<string, number | string | null> }>;
+    Promise<DecodeResult & { timing?: Record<string, number | string | null>;
+      webnnDevices?: { unit: string; devices: string[] | null }[] }>;
   createDecoder(options?: DecodeOptions & { gpu?: boolean }): Decoder;
   /** The gpu/wgsl/integer path here: the device's name, or why there is none. */
   readonly gpuInfo: { device: string } | { reason: string };

@@ -354,9 +354,9 @@ export class Wai {
    * it has one and options.gpu is not false), to the CPU's bits. WebNN
    * states no placement: the report names the unit a context was made for,
    * placement null, and the first context whose graph builds and runs is
-   * the decode's; options.webnnDevices reads MLGraph.devices (a proposed
-   * extension) as the plan instead. The result is decode()'s, with
-   * `timing` (ms). */
+   * the decode's; options.webnnDevices also returns what MLGraph.devices
+   * (a proposed extension) says of each graph built, never as a plan. The
+   * result is decode()'s, with `timing` (ms). */
   async decodeAsync(payload, opts = {}) {
     const b = bytesOf(payload, "payload");
     const name = opts.capability ?? this.inspect(b).capability;

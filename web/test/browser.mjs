@@ -13,12 +13,15 @@
 //     libwai's native float decode, and the report names the unit the
 //     context that ran was made for, placement null (WebNN states no
 //     placement: neural-dispatch §5), one graph built; with the opt-in
-//     webnnDevices, MLGraph.devices is the plan, and a context made for the
-//     NPU or the GPU whose graph runs on the CPU is refused dispatch_not_placed;
+//     webnnDevices, MLGraph.devices comes back beside the report as the
+//     browser said it, and is never a plan: nothing is refused on it;
 //   - a decode that needs decode-equivalence creates no WebNN context;
 //   - screenshots of the page, checked not blank.
 // Without the flag: every WebNN path dispatch_unit_absent, the entropy stage
-// still decoded (the same digest).
+// still decoded (the same digest); the refusal says how to enable WebNN and
+// offers the integer path, whose photograph decodes to the native bytes;
+// under its set's pin (SubtleCrypto over listing.json), each file of the set
+// altered or removed, or read and unlisted, is set_incomplete in the page.
 // Ends with "N passed, N failed".
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -210,19 +213,20 @@ try {
   check(npu?.ran?.unit === "npu" && npu.ran.backend === "webnn" && npu.ran.placement === null &&
     npu.refused?.length === 0, `a context for the NPU: ${JSON.stringify(npu)}`);
   summary.npu_offer = npu;
-  // The opt-in extension: MLGraph.devices read as the plan. Chromium's graph
-  // states the CPU, so the NPU's and GPU's contexts are refused not_placed
-  // after their graphs are built, and the CPU's runs.
+  // The opt-in extension: MLGraph.devices reported as the browser says it,
+  // beside the report, never as a plan (neural-dispatch §5: WebNN states no
+  // placement): the first context's graph runs, placement null, nothing is
+  // refused on the devices' word.
   const dev = await page.evaluate(async () => {
     const { wai, state } = window.__wai;
     const r = await wai.decodeAsync(state.payload, { set: state.set, offer: "npu/webnn/float,gpu,cpu", webnnDevices: true });
-    return { report: r.report, builds: Object.keys(r.timing).filter((k) => k.startsWith("build_")) };
+    return { report: r.report, devices: r.webnnDevices, builds: Object.keys(r.timing).filter((k) => k.startsWith("build_")) };
   });
-  check(dev.report?.refused?.[0]?.unit === "npu" && dev.report.refused[0].reason === "dispatch_not_placed" &&
-    dev.report.refused[1]?.reason === "dispatch_not_placed" && dev.report.ran?.unit === "cpu" &&
-    dev.report.ran.placement?.cpu > 0 && dev.builds.length === 3,
+  check(dev.report?.ran?.unit === "npu" && dev.report.ran.placement === null &&
+    dev.report.refused?.length === 0 && dev.builds.length === 1 && dev.devices?.length === 1 &&
+    dev.devices[0].unit === "npu" && (dev.devices[0].devices === null || Array.isArray(dev.devices[0].devices)),
     `webnnDevices: ${JSON.stringify(dev)}`);
-  summary.devices_offer = dev.report;
+  summary.devices_offer = { report: dev.report, webnnDevices: dev.devices };
   // decode-equivalence creates no context.
   const rep = await page.evaluate(async () => {
     const { wai, state } = window.__wai;
@@ -262,8 +266,48 @@ try {
     return { isolated: crossOriginIsolated, threads: t };
   });
   check(!lone.isolated && lone.threads === 1, `a page not isolated runs one thread: ${JSON.stringify(lone)}`);
+  const hint = await page.evaluate(() => document.getElementById("no-webnn")?.textContent ?? "");
+  check(hint.includes("--enable-features=WebMachineLearningNeuralNetwork") && hint.includes("chelsea.wih1"),
+    `no WebNN: the refusal says how to enable it and offers the integer path: ${hint}`);
   const shot3 = await page.screenshot({ path: join(out, "page-no-webnn.png") });
   check(shot3.length > 10000, "no WebNN: a screenshot of the refusal");
+  // The integer path the refusal offers: a photograph, the native bytes.
+  await page.click("#try-integer");
+  await page.waitForFunction(() => window.__wai.state.payloadName === "chelsea.wih1" &&
+    window.__wai.state.result?.ok, { timeout: 60000 });
+  const intPic = await page.evaluate(async () => [...new Uint8Array(await crypto.subtle.digest("SHA-256",
+    window.__wai.state.result.outputs[0].data))].map((x) => x.toString(16).padStart(2, "0")).join(""));
+  const intWant = createHash("sha256").update(native("decode", "--set", join(repo, "examples/hyperprior/sets/q3"),
+    join(repo, "examples/hyperprior/chelsea.wih1"), "-o", "-", "--format", "rgb")).digest("hex");
+  check(intPic === intWant, `no WebNN: chelsea.wih1 on the integer path, the native bytes: ${intPic}`);
+  const shot4 = await page.screenshot({ path: join(out, "page-no-webnn-integer.png") });
+  notBlank(Buffer.from(shot4), "no WebNN: a screenshot of the integer path's photograph");
+  // Pins in the page (L5a): the set the page fetched whole, under the pin
+  // SubtleCrypto took of its listing; each file altered or removed, and a
+  // file a path reads left out of the listing, is set_incomplete.
+  const pins = await page.evaluate(async () => {
+    const { wai, state } = window.__wai;
+    const out = { shipped: (await wai.decodeAsync(state.payload, { set: state.set, pin: state.pin })).status };
+    for (const name of Object.keys(state.set)) {
+      const altered = { ...state.set, [name]: state.set[name].slice() };
+      altered[name][altered[name].length >> 1] ^= 1;
+      const { [name]: _, ...removed } = state.set;
+      out[name] = [(await wai.decodeAsync(state.payload, { set: altered, pin: state.pin })).status,
+        (await wai.decodeAsync(state.payload, { set: removed, pin: state.pin })).status];
+    }
+    const listing = JSON.parse(new TextDecoder().decode(state.set["listing.json"]));
+    listing.members = listing.members.filter((m) => m.name !== "g_s.whm");
+    const l = new TextEncoder().encode(JSON.stringify(listing));
+    const pin = [...new Uint8Array(await crypto.subtle.digest("SHA-256", l))]
+      .map((x) => x.toString(16).padStart(2, "0")).join("");
+    out.unlisted = (await wai.decodeAsync(state.payload, { set: { ...state.set, "listing.json": l }, pin })).status;
+    return out;
+  });
+  const { shipped, unlisted, ...each } = pins;
+  check(shipped === "ok" && Object.keys(each).length === 6, `the page: pinned as shipped: ${JSON.stringify(pins)}`);
+  for (const [name, [a, r]] of Object.entries(each))
+    check(a === "set_incomplete" && r === "set_incomplete", `the page: ${name} altered ${a}, removed ${r}`);
+  check(unlisted === "set_incomplete", `the page: g_s.whm read and unlisted: ${unlisted}`);
   check(errors.length === 0, `no errors in the page: ${errors.join("; ")}`);
   await browser.close();
   // Cross-origin isolated (COOP/COEP): the threads module, two threads,
