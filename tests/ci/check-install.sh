@@ -69,11 +69,13 @@ static_needs_libc_only() {
 }
 
 # Everything on this file system written since STAMP, outside the prefix's
-# work folder and the tree (pseudo file systems aside): what an install
-# wrote where it should not.
+# work folder and the tree: what an install wrote where it should not.
+# Pseudo file systems, and the scratch and log folders other programs on
+# the machine write to meanwhile, are left out.
 written_outside() {
-    find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path /run -o -path "$work" \
-        -o -path "$WAI_REPO" \) -prune -o -cnewer "$1" -type f -print 2>/dev/null
+    find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path /run -o -path /tmp \
+        -o -path /var/tmp -o -path /var/log -o -path /var/cache -o -path "$HOME/.cache" \
+        -o -path "$work" -o -path "$WAI_REPO" \) -prune -o -cnewer "$1" -type f -print 2>/dev/null
 }
 
 for kind in static shared; do

@@ -27,7 +27,8 @@ PACKAGES=(
     python3-torch python3-onnx python3-numpy python3-pil python3-skimage
     python3-venv python3-pip  # the Python module: pip install . into a venv (tests/ci/python-pip.sh)
     python-matplotlib-data
-    libjpeg-turbo-progs webp  # the rate-distortion peers (tools/rd/rd_curves.py): cjpeg, cwebp
+    libjpeg-turbo-progs webp libavif-bin  # the rate-distortion peers (tools/rd/rd_curves.py): cjpeg, cwebp, avifenc
+    opencv-doc mate-backgrounds  # rd_curves.py's held-out pictures (the README's RD snippet)
     # the GStreamer plugin's pipelines (tests/gst/test_gst.sh): multifilesrc
     # is in -good, decodebin in -base
     gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good

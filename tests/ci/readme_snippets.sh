@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # The README's player and pipeline snippets, run as the README writes them
 # (read from the README itself, so an edit there is what runs here): the
-# decode to a pipe, the GStreamer pipeline and the Dask batch. What a
+# decode to a pipe, the GStreamer pipeline, the Dask batch, the ffmpeg round
+# trip and the rate-distortion table's command. What a
 # headless CI machine cannot open is swapped for what reads the same bytes
 # (ffplay: a file compared with the tool's own decode; autovideosink:
 # fakesink); `wai` and build/release become the build under test. Nothing
@@ -93,6 +94,17 @@ if command -v ffmpeg >/dev/null; then
 else
     fail "no ffmpeg (tests/ci/install-deps.sh installs it)"
 fi
+
+# The rate-distortion table's command, as written, to a folder of its own:
+# the pictures and codecs it names are installed (install-deps.sh), so it
+# runs to its end and writes the table and the plot.
+rd=$(snippet "tools/rd/rd_curves.py")
+[ -n "$rd" ] && ok || fail "the README has no rate-distortion command"
+cmd=$(printf '%s' "$rd" | as_built | sed -e "s#--out docs/rd/rd#--out $TMP/rd#")
+if [[ "$cmd" == *"--out $TMP/rd"* ]]; then ok; else fail "the RD command writes elsewhere: $cmd"; fi
+bash -c "$cmd" >"$TMP/rd.log" 2>&1 && ok || fail "the RD command: $(tail -c 400 "$TMP/rd.log")"
+[ -s "$TMP/rd.md" ] && [ -s "$TMP/rd.png" ] && grep -q "BD-rate against WebP" "$TMP/rd.md" && ok ||
+    fail "the RD command wrote no table and plot"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
