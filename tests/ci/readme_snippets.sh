@@ -105,6 +105,9 @@ if [[ "$cmd" == *"--out $TMP/rd"* ]]; then ok; else fail "the RD command writes 
 bash -c "$cmd" >"$TMP/rd.log" 2>&1 && ok || fail "the RD command: $(tail -c 400 "$TMP/rd.log")"
 [ -s "$TMP/rd.md" ] && [ -s "$TMP/rd.png" ] && grep -q "BD-rate against WebP" "$TMP/rd.md" && ok ||
     fail "the RD command wrote no table and plot"
+# The committed table (the README's figures come from it) is what it writes.
+cmp -s "$TMP/rd.md" docs/rd/rd.md && ok ||
+    fail "docs/rd/rd.md is not what the README's command writes: $(diff "$TMP/rd.md" docs/rd/rd.md | head -5)"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
