@@ -229,7 +229,7 @@ class Decode(unittest.TestCase):
     def test_pins_hold_every_file(self):
         """docs/spec-readings.md, L5a, from a folder as the tool reads one:
         bmshj2018's shipped set under its pin, each of its files altered,
-        removed, and replaced by a link out of the folder (the same bytes),
+        removed, renamed, and replaced by a link out of the folder (the same bytes),
         is set_incomplete; a file no listing names is never read."""
         import shutil
         import tempfile
@@ -268,6 +268,9 @@ class Decode(unittest.TestCase):
                 fresh()
                 os.remove(p)
                 refused(f"{name} removed")
+                fresh()
+                os.rename(p, p + ".renamed")
+                refused(f"{name} renamed")
                 fresh()
                 outside = os.path.join(tmp, name)
                 shutil.move(p, outside)

@@ -4,7 +4,7 @@
 // { pin } and check it by the rules C does. For the hyperprior's set (its
 // analysis networks too) and bmshj2018's (its three float programs, on the
 // onnx-runtime path through onnxruntime-node), each file altered in one
-// byte, removed, and (read by a path) left out of the listing is
+// byte, removed, renamed, and (read by a path) left out of the listing is
 // set_incomplete under the pin; the shipped set decodes ok under it; a
 // form-less pin over one file of several does not pin the set.
 //
@@ -53,6 +53,8 @@ for (const k of kinds) {
     const { [f]: _, ...removed } = shipped;
     const r = await k.decode(payload, { set: removed, pin });
     check(r.status === "set_incomplete", `${k.name}: ${f} removed: ${r.status}`);
+    const n = await k.decode(payload, { set: { ...removed, [`${f}.renamed`]: shipped[f] }, pin });
+    check(n.status === "set_incomplete", `${k.name}: ${f} renamed: ${n.status}`);
   }
   // A file a path reads, there and left out of the listing.
   for (const f of k.read) {
