@@ -228,63 +228,75 @@ class Decode(unittest.TestCase):
 
     def test_pins_hold_every_file(self):
         """docs/spec-readings.md, L5a, from a folder as the tool reads one:
-        bmshj2018's shipped set under its pin, each of its files altered,
-        removed, renamed, and replaced by a link out of the folder (the same bytes),
-        is set_incomplete; a file no listing names is never read."""
+        each kind of shipped set (bmshj2018's with its float programs, the
+        hyperprior's with its analysis networks, a one-file set pinned
+        form-less) under its pin, each of its files altered, removed,
+        renamed, and replaced by a link out of the folder (the same bytes),
+        is set_incomplete; a file no listing names is never read; a file a
+        path reads, left out of the listing, is refused."""
         import shutil
         import tempfile
-        shipped = os.path.join(REPO, "examples/bmshj2018/sets/q3")
-        payload = read("examples/bmshj2018/chelsea.b18f")
-        pin = wai.set_pin(shipped)
-        with open(os.path.join(shipped, "listing.json"), "rb") as f:
-            self.assertEqual(hashlib.sha256(f.read()).hexdigest(), pin)
-        with tempfile.TemporaryDirectory() as tmp:
-            d = os.path.join(tmp, "q3")
+        kinds = [("examples/bmshj2018/sets/q3", "examples/bmshj2018/chelsea.b18f", "decoder.f32"),
+                 ("examples/hyperprior/sets/q3", "examples/hyperprior/chelsea.wih1", "h_s.whm"),
+                 ("tests/corpus/neural/splat/set0", "tests/corpus/neural/splat/attrs0.wis1", None)]
+        for rel, payload_rel, read_by_a_path in kinds:
+            shipped = os.path.join(REPO, rel)
+            payload = read(payload_rel)
+            if os.path.exists(os.path.join(shipped, "listing.json")):
+                pin = wai.set_pin(shipped)
+                with open(os.path.join(shipped, "listing.json"), "rb") as f:
+                    self.assertEqual(hashlib.sha256(f.read()).hexdigest(), pin)
+            else:  # one file: form-less
+                (only,) = os.listdir(shipped)
+                pin = hashlib.sha256(read(os.path.join(rel, only))).hexdigest()
+            with tempfile.TemporaryDirectory() as tmp:
+                d = os.path.join(tmp, "set")
 
-            def fresh():
-                shutil.rmtree(d, ignore_errors=True)
-                shutil.copytree(shipped, d)
+                def fresh():
+                    shutil.rmtree(d, ignore_errors=True)
+                    shutil.copytree(shipped, d)
 
-            def refused(what):
-                with self.assertRaises(wai.WaiError, msg=what) as c:
-                    wai.decode(payload, set=d, pin=pin)
-                self.assertEqual(c.exception.code, "set_incomplete", what)
+                def refused(what):
+                    with self.assertRaises(wai.WaiError, msg=f"{rel}: {what}") as c:
+                        wai.decode(payload, set=d, pin=pin)
+                    self.assertEqual(c.exception.code, "set_incomplete", f"{rel}: {what}")
 
-            fresh()
-            self.assertEqual(wai.decode(payload, set=d, pin=pin).outputs[0].kind, "image")
-            # A stray file no listing names is not read: the decode is the same.
-            with open(os.path.join(d, "notes.txt"), "w") as f:
-                f.write("not part of the set")
-            self.assertEqual(wai.decode(payload, set=d, pin=pin).outputs[0].kind, "image")
-            for name in sorted(os.listdir(shipped)):
                 fresh()
-                p = os.path.join(d, name)
-                with open(p, "r+b") as f:
-                    f.seek(os.path.getsize(p) // 2)
-                    b = f.read(1)
-                    f.seek(-1, 1)
-                    f.write(bytes([b[0] ^ 1]))
-                refused(f"{name} altered")
-                fresh()
-                os.remove(p)
-                refused(f"{name} removed")
-                fresh()
-                os.rename(p, p + ".renamed")
-                refused(f"{name} renamed")
-                fresh()
-                outside = os.path.join(tmp, name)
-                shutil.move(p, outside)
-                os.symlink(outside, p)
-                refused(f"{name} a link out of the folder")
-                os.remove(outside)
-            # Read by a path and left out of the listing.
-            fresh()
-            os.rename(os.path.join(d, "decoder.f32"), os.path.join(tmp, "aside"))
-            other = wai.write_listing(d)
-            os.rename(os.path.join(tmp, "aside"), os.path.join(d, "decoder.f32"))
-            with self.assertRaises(wai.WaiError) as c:
-                wai.decode(payload, set=d, pin=other)
-            self.assertEqual(c.exception.code, "set_incomplete")
+                self.assertTrue(wai.decode(payload, set=d, pin=pin).outputs, rel)
+                # A stray file no listing names is not read: the decode is the same.
+                with open(os.path.join(d, "notes.txt"), "w") as f:
+                    f.write("not part of the set")
+                self.assertTrue(wai.decode(payload, set=d, pin=pin).outputs, rel)
+                for name in sorted(os.listdir(shipped)):
+                    fresh()
+                    p = os.path.join(d, name)
+                    with open(p, "r+b") as f:
+                        f.seek(os.path.getsize(p) // 2)
+                        b = f.read(1)
+                        f.seek(-1, 1)
+                        f.write(bytes([b[0] ^ 1]))
+                    refused(f"{name} altered")
+                    fresh()
+                    os.remove(p)
+                    refused(f"{name} removed")
+                    fresh()
+                    os.rename(p, p + ".renamed")
+                    refused(f"{name} renamed")
+                    fresh()
+                    outside = os.path.join(tmp, name)
+                    shutil.move(p, outside)
+                    os.symlink(outside, p)
+                    refused(f"{name} a link out of the folder")
+                    os.remove(outside)
+                if read_by_a_path:
+                    # Read by a path and left out of the listing.
+                    fresh()
+                    os.rename(os.path.join(d, read_by_a_path), os.path.join(tmp, "aside"))
+                    other = wai.write_listing(d)
+                    os.rename(os.path.join(tmp, "aside"), os.path.join(d, read_by_a_path))
+                    with self.assertRaises(wai.WaiError) as c:
+                        wai.decode(payload, set=d, pin=other)
+                    self.assertEqual(c.exception.code, "set_incomplete", rel)
 
     def test_pin_states_its_tier(self):
         """L5b: a pin's ":tier=decode-equivalence" is the decode's pin_tier:
