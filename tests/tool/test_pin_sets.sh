@@ -79,9 +79,28 @@ one_kind() {
 
 # Every shipped set carries its listing, and its pin decodes: `wai set pin`
 # refuses a set whose listing.json is not the listing of its files.
+# Each then decodes under that pin: its own payload (bmshj2018's q1 ships
+# none: its pinned set's checks and declared cost pass, inspect --cost).
+payload_of() {
+    case "${1#"$EX/"}" in
+    hello_set) echo "$EX/hello.wih1" ;;
+    hyperprior/sets/q3) echo "$EX/hyperprior/chelsea.wih1" ;;
+    hyperprior/sets/q*) echo "$EX/hyperprior/ladder/chelsea_${1##*/}.wih1" ;;
+    bmshj2018/sets/q3) echo "$EX/bmshj2018/chelsea.b18f" ;;
+    esac
+}
 for d in "$EX"/hello_set "$EX"/*/sets/*/; do
     d=${d%/}
     expect_exit 0 "shipped ${d#"$ROOT/"}: wai set pin" -- "$WAI" set pin "$d"
+    pin=$(cat "$TMP/out")
+    if p=$(payload_of "$d") && [ -n "$p" ]; then
+        expect_exit 0 "shipped ${d#"$ROOT/"}: decodes under its pin" -- \
+            "$WAI" decode --json --set "$d" --pin "$pin" "$p"
+    else
+        expect_exit 0 "shipped ${d#"$ROOT/"}: its pin resolves" -- \
+            "$WAI" inspect --cost --set "$d" --pin "$pin" "$EX/bmshj2018/chelsea.b18f"
+        expect_contains "shipped ${d#"$ROOT/"}: the cost after the set's checks" '"cost": {' "$TMP/out"
+    fi
 done
 
 one_kind hyperprior "$EX/hyperprior/sets/q3" "$EX/hyperprior/chelsea.wih1" "entropy.json g_s.whm h_s.whm"
