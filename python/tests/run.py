@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Runs the module's tests and ends with the project's "N passed, N failed"
-line (tests/ci/check.sh counts it).
+line, with ", N skipped" where a test could not run (each named above it,
+with why): a skip is never a pass (tests/ci/check.sh counts each).
 
     WAI_LIBRARY=BUILD/libwai_python.so [WAI_TOOL=BUILD/tools/wai/wai] \\
         /usr/bin/python3 python/tests/run.py"""
@@ -16,8 +17,13 @@ def main():
         sys.path.insert(0, os.path.dirname(here))
     suite = unittest.defaultTestLoader.discover(here)
     result = unittest.TextTestRunner(verbosity=2).run(suite)
-    bad = len(result.failures) + len(result.errors)
-    print(f"{result.testsRun - bad} passed, {bad} failed")
+    bad = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
+    # A skip is no pass: counted on its own, each named with its reason.
+    skipped = len(result.skipped) + len(result.expectedFailures)
+    for test, why in result.skipped:
+        print(f"skipped: {test.id()}: {why}")
+    line = f"{result.testsRun - bad - skipped} passed, {bad} failed"
+    print(line + (f", {skipped} skipped" if skipped else ""))
     return 1 if bad else 0
 
 

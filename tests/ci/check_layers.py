@@ -45,9 +45,9 @@ for rel, text in sorted(files.items()):
             continue  # a generated or build-tree header
         edges[rel].append(target)
         to = layer(target)
-        checks += 1
         if to == own:
-            continue
+            continue  # within one folder: no layer rule to check
+        checks += 1   # one check an include across folders
         if own in apart:
             ok = to in apart[own]
         elif to in apart:
@@ -63,14 +63,15 @@ for rel, text in sorted(files.items()):
 state = {}
 
 
+circles = []
+
+
 def walk(f, path):
-    global checks
     state[f] = 1
     for t in edges.get(f, []):
-        checks += 1
         if state.get(t) == 1:
             loop = path[path.index(t):] + [t] if t in path else [f, t]
-            failed.append("a circle of includes: " + " -> ".join(loop))
+            circles.append("a circle of includes: " + " -> ".join(loop))
         elif t not in state:
             walk(t, path + [t])
     state[f] = 2
@@ -79,9 +80,15 @@ def walk(f, path):
 for f in sorted(edges):
     if f not in state:
         walk(f, [f])
+# The whole graph is one check: no circle anywhere (each circle found is named).
+checks += 1
+failed += circles
 
 for f in failed:
     print("FAIL " + f)
 print(f"layers: {len(files)} files, {sum(len(e) for e in edges.values())} includes of src/")
-print(f"{checks - len(failed)} passed, {len(failed)} failed")
+# A failed check is counted once: a layer rule broken by one include, or the
+# graph's one check when it has circles.
+n_failed = len(failed) - len(circles) + (1 if circles else 0)
+print(f"{checks - n_failed} passed, {n_failed} failed")
 sys.exit(1 if failed else 0)

@@ -37,6 +37,10 @@ int harness_check_msg(int ok, const char *file, int line, const char *fmt, ...)
 #endif
     ;
 
+/* The current test cannot run on this target (why: one line, printed):
+ * counted as skipped, never as passed, unless a check of it failed. */
+void harness_skip(const char *why);
+
 /* The tests/ directory (from --data), for corpus files. */
 const char *harness_data_dir(void);
 

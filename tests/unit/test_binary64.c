@@ -77,7 +77,8 @@ static void test_against_the_machine(void) {
     }
     CHECK_MSG(bad == 0, "%d of 10^6 differ from the machine's binary64", bad);
 #else
-    printf("binary64: FLT_EVAL_METHOD %d, the pinned vectors only\n", (int)FLT_EVAL_METHOD);
+    harness_skip("FLT_EVAL_METHOD is not 0 here (x87): the machine's binary64 is no reference; "
+                 "the pinned vectors stand alone");
 #endif
 }
 

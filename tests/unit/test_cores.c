@@ -289,7 +289,10 @@ static int recon_case(const wai_cores *c, const wai_cores *ref) {
 
 static void test_every_level_matches_c(void) {
     const wai_cores *ref = wai_cores_portable();
-    for (int isa = 0; isa <= wai_cpu_isa(); isa++) {
+    /* Level 0 is the portable table itself: comparing it with ref would
+     * hold a path to itself. Each level above it against the C reference. */
+    if (wai_cpu_isa() == 0) harness_skip("this CPU has no kernel level beyond the portable one");
+    for (int isa = 1; isa <= wai_cpu_isa(); isa++) {
         wai_cores c;
         wai_cores_init(&c, isa);
         CHECK(c.isa == isa && c.dot_cols % 16 == 0 && c.dot_cols <= WAI_DOT_COLS_MAX);

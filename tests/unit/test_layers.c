@@ -337,7 +337,7 @@ static void test_int128_vs_native(void) {
         CHECK(wai_u128_isqrt(x) == tu_isqrt(tu_of(x)));
     }
 #else
-    CHECK(1); /* no __int128 here: the edge tests above carry the proof */
+    harness_skip("no __int128 here: the native 128-bit reference cannot run");
 #endif
 }
 
@@ -1065,7 +1065,7 @@ static void test_layers_random_vs_native(void) {
         CHECK_MSG(passed[i] > 50 && refused[i] > 50, "kind %d: %d passed, %d refused", i,
                   passed[i], refused[i]);
 #else
-    CHECK(1);
+    harness_skip("no __int128 here: the native 128-bit reference cannot run");
 #endif
 }
 

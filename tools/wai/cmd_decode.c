@@ -292,7 +292,7 @@ typedef struct route_state {
 
 static void print_result_json(const char *capability, wai_status st, const decode_result *r,
                               const uint8_t *digest, const char *report,
-                              const route_state *rs) {
+                              const route_state *rs, const char *level) {
     printf("{\"capability\": ");
     if (capability) json_put_string(stdout, capability);
     else printf("null");
@@ -310,6 +310,12 @@ static void print_result_json(const char *capability, wai_status st, const decod
         json_put_hex(stdout, digest, 32);
     }
     if (report) printf(", \"report\": %s", report);
+    /* With --cpu-level: the level the kernels ran at, so the cap's effect
+     * can be seen (the lower of the cap and the CPU's). */
+    if (level) {
+        printf(", \"cpu_level\": ");
+        json_put_string(stdout, level);
+    }
     if (rs) {
         printf(", \"route\": [");
         if (rs->final) {
@@ -581,7 +587,11 @@ static int decode_attempt(const decode_options *opts, char **names, int n_files,
         exit_status = EXIT_REFUSED;
         goto done;
     }
-    if (o.json) print_result_json(cap_name, st, &r.result, has_digest ? digest : NULL, rep, rs);
+    if (o.json)
+        print_result_json(cap_name, st, &r.result, has_digest ? digest : NULL, rep, rs,
+                          o.cpu_level != WAI_CPU_HOST
+                              ? wai_cpu_level_name(wai_context_cpu_level(ctx))
+                              : NULL);
     else if (o.dispatch.report && rep) printf("%s\n", rep);
     else if (o.dispatch.report && st == WAI_ok)
         fprintf(stderr, "wai decode: %s: %s runs no networks, so it has no dispatch report "
