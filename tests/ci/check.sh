@@ -299,6 +299,9 @@ main() {
         -DWAI_BUILD_BENCH=OFF; then
         unit_tests unit-i386 i386 "$CI/i386"
         run_queue
+        # Planted faults (a crashing tool, no ffmpeg, no WAI_TOOL, what
+        # i386 cannot run) show as failures or skips, never as passes.
+        run_test counts bash "$WAI_REPO/tests/ci/check_counts.sh" "$CI/gcc" "$CI/i386"
     else xarch_ok=0; fi
 
     if build aarch64 -DCMAKE_TOOLCHAIN_FILE="$WAI_REPO/cmake/toolchains/aarch64-linux-gnu-clang.cmake" \

@@ -112,7 +112,8 @@ static const cli_opt decode_opts[] = {
              "use: host (the default: the CPU's best), portable,\n"
              "or on x86-64 avx2, avx512, avx512bw, avx512vnni, on\n"
              "wasm32 wasm128, on aarch64 neon; the output is the\n"
-             "same at every level"},
+             "same at every level; --json adds \"cpu_level\", the\n"
+             "level that ran (the CPU's best where L is above it)"},
     {.name = "--force", .alias = "-y", .offset = D(force),
      .help = "replace OUT (or the files a pattern or directory\n"
              "names) when it exists; never an input"},
