@@ -18,6 +18,7 @@ static int g_times;                    /* --times: each test's milliseconds */
 static int g_together, g_group_dealt, g_group_takes; /* harness_together */
 static const char *g_data = "tests";
 static int g_failed_checks;
+static long g_checks;                  /* checks made, passed or failed */
 static int g_passed, g_failed, g_skipped;
 static const char *g_current;
 static int g_skipping;                 /* the current test called harness_skip */
@@ -28,6 +29,7 @@ void harness_skip(const char *why) {
 }
 
 int harness_check(int ok, const char *expr, const char *file, int line) {
+    g_checks++;
     if (!ok) {
         g_failed_checks++;
         printf("FAIL %s: %s:%d: %s\n", g_current ? g_current : "?", file, line, expr);
@@ -36,6 +38,7 @@ int harness_check(int ok, const char *expr, const char *file, int line) {
 }
 
 int harness_check_msg(int ok, const char *file, int line, const char *fmt, ...) {
+    g_checks++;
     if (!ok) {
         va_list ap;
         g_failed_checks++;
@@ -87,12 +90,18 @@ static int run_takes(const char *name) {
 static void run_one(const char *name, wai_test_fn fn, wai_test_part_fn part_fn, unsigned part,
                     unsigned parts) {
     const int before = g_failed_checks;
+    const long checks_before = g_checks;
     const long long start = g_times ? now_ms() : 0;
     g_current = name;
     g_skipping = 0;
     if (fn) fn();
     else part_fn(part, parts);
     if (g_times) printf("time %s %lld ms\n", name, now_ms() - start);
+    /* A test that checked nothing and did not say why is no pass. */
+    if (g_checks == checks_before && !g_skipping) {
+        printf("FAIL %s: ran no check (harness_skip says why a test cannot run here)\n", name);
+        g_failed_checks++;
+    }
     if (g_failed_checks != before) {
         g_failed++;
     } else if (g_skipping) {

@@ -38,7 +38,8 @@ int harness_check_msg(int ok, const char *file, int line, const char *fmt, ...)
     ;
 
 /* The current test cannot run on this target (why: one line, printed):
- * counted as skipped, never as passed, unless a check of it failed. */
+ * counted as skipped, never as passed, unless a check of it failed. A test
+ * that makes no check and does not skip fails ("ran no check"). */
 void harness_skip(const char *why);
 
 /* The tests/ directory (from --data), for corpus files. */
