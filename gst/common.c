@@ -55,18 +55,11 @@ static GHashTable *member_names(const wai_context *ctx, const char *dir) {
     gchar *l = NULL;
     gsize len = 0;
     if (member_stays(dir, WAI_SET_LISTING) && g_file_get_contents(path, &l, &len, NULL)) {
-        static const char key[] = "{\"name\":\"";
-        for (const char *at = l; (at = g_strstr_len(at, (gssize)(len - (gsize)(at - l)), key));) {
-            at += sizeof key - 1;
-            const char *end = memchr(at, '"', len - (gsize)(at - l));
-            if (!end) break;
-            char *name = g_strndup(at, (gsize)(end - at));
-            if (*name && !strchr(name, '/') && strcmp(name, ".") != 0 && strcmp(name, "..") != 0)
-                g_hash_table_add(names, name);
-            else
-                g_free(name);
-            at = end;
-        }
+        char name[256];
+        size_t at = 0;
+        while (wai_set_listing_next((const uint8_t *)l, len, &at, name, sizeof name) == WAI_ok)
+            if (!strchr(name, '/') && strcmp(name, ".") != 0 && strcmp(name, "..") != 0)
+                g_hash_table_add(names, g_strdup(name));
     }
     g_free(l);
     g_free(path);

@@ -66,6 +66,16 @@ WAI_API wai_status wai_pin_parse(const char *text, uint8_t sha256[32], char *tie
  * not printable ASCII without '"' and '\'. Its SHA-256 is the set's pin. */
 WAI_API wai_status wai_set_listing_json(const wai_set *s, char *buf, size_t size, size_t *need);
 
+/* Walks a listing's entries (a listing.json's bytes, in the form above):
+ * *at is 0 to start; each call puts the next entry's name into name (size
+ * bytes, NUL-terminated) and moves *at past the entry. WAI_ok for an entry;
+ * set_incomplete at the end, or where the text leaves the form (no name
+ * past that point is given); invalid_argument for a NULL argument or a
+ * name of size bytes or more. What a reader of a set's folder reads the
+ * listed files' names with. */
+WAI_API wai_status wai_set_listing_next(const uint8_t *listing, size_t len, size_t *at,
+                                        char *name, size_t size);
+
 /* The number of members, and member i's name and bytes (i in order added). */
 WAI_API size_t wai_set_count(const wai_set *s);
 WAI_API wai_status wai_set_member_at(const wai_set *s, size_t i, const char **name,

@@ -182,13 +182,15 @@ def _stays(d, name):
 
 
 def _listed(text):
-    """The names a listing's entries give (those that stay in the folder)."""
-    try:
-        doc = json.loads(text)
-        names = [m["name"] for m in doc["members"]]
-    except (ValueError, KeyError, TypeError):
-        return []
-    return [n for n in names if isinstance(n, str) and n and "/" not in n and n not in (".", "..")]
+    """The names a listing's entries give, read by libwai
+    (wai_set_listing_next: a text out of the form gives none past that
+    point), those that stay in the folder."""
+    at, name, names = ctypes.c_size_t(0), ctypes.create_string_buffer(256), []
+    while lib.wai_set_listing_next(text, len(text), ctypes.byref(at), name, len(name)) == 0:
+        n = name.value.decode()
+        if "/" not in n and n not in (".", ".."):
+            names.append(n)
+    return names
 
 
 def _members(set_, every_file=False):

@@ -137,6 +137,24 @@ static int take_entry(in *r, entry *e) {
     return take(r, "\"}");
 }
 
+wai_status wai_set_listing_next(const uint8_t *l, size_t len, size_t *at, char *name,
+                                size_t size) {
+    if (!l || !at || !name || !size || *at > len) return WAI_invalid_argument;
+    in r = {l + *at, l + len};
+    if (*at == 0) {
+        if (!take(&r, HEAD) || take(&r, TAIL)) return WAI_set_incomplete; /* no entry */
+    } else if (!take(&r, ",")) {
+        return WAI_set_incomplete; /* the tail, or text out of the form */
+    }
+    entry e;
+    if (!take_entry(&r, &e)) return WAI_set_incomplete;
+    if (e.name_len >= size) return WAI_invalid_argument;
+    memcpy(name, e.name, e.name_len);
+    name[e.name_len] = '\0';
+    *at = (size_t)(r.p - l);
+    return WAI_ok;
+}
+
 /* a's name before b's, in byte order. */
 static int name_before(const entry *a, const entry *b) {
     size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;

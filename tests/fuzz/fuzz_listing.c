@@ -44,6 +44,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         for (size_t at = 0; at + 9 <= size; at++) entries += memcmp(data + at, "{\"name\":\"", 9) == 0;
         require(entries == 3);
     }
+    /* The walk gives names of at most 255 bytes, never past the text, and
+     * on a listing the check takes, exactly its entries. */
+    size_t at = 0, walked = 0;
+    char name[256];
+    while (wai_set_listing_next(data, size, &at, name, sizeof name) == WAI_ok) {
+        require(at <= size && strlen(name) > 0);
+        walked++;
+    }
+    if (whole == WAI_ok) require(walked == 3);
     if (part == WAI_ok) {
         /* Each file read is in it by its exact entry. */
         for (int i = 0; i < 3; i++) {

@@ -335,6 +335,46 @@ static void test_pin_text(void) {
     CHECK(wai_pin_parse(NULL, d, tier, sizeof tier) == WAI_invalid_argument);
 }
 
+/* wai_set_listing_next: a listing's names in order, and nothing past the
+ * place where the text leaves the form. */
+static void test_listing_next(void) {
+    wai_context *ctx;
+    if (!CHECK(wai_context_create(NULL, &ctx) == WAI_ok)) return;
+    wai_set *s = corpus_set(ctx, "wai.neural.int_hyper", "neural/hyper/set0");
+    char listing[2048], name[256];
+    if (!CHECK(s && wai_set_listing_json(s, listing, sizeof listing, NULL) == WAI_ok)) return;
+    const uint8_t *l = (const uint8_t *)listing;
+    size_t len = strlen(listing), at = 0;
+    static const char *const want[] = {"entropy.json", "g_s.whm", "h_s.whm"};
+    for (int i = 0; i < 3; i++)
+        CHECK_MSG(wai_set_listing_next(l, len, &at, name, sizeof name) == WAI_ok &&
+                      strcmp(name, want[i]) == 0,
+                  "entry %d: %s", i, name);
+    CHECK(wai_set_listing_next(l, len, &at, name, sizeof name) == WAI_set_incomplete); /* the end */
+    at = 0;
+    CHECK(wai_set_listing_next(l, len, &at, name, 5) == WAI_invalid_argument && at == 0);
+    /* Out of the form after the first entry: the first name, then nothing. */
+    char bad[2048];
+    snprintf(bad, sizeof bad, "%s", listing);
+    *strstr(bad, ",{\"name\":\"g_s") = ';';
+    at = 0;
+    CHECK(wai_set_listing_next((const uint8_t *)bad, len, &at, name, sizeof name) == WAI_ok &&
+          strcmp(name, "entropy.json") == 0);
+    CHECK(wai_set_listing_next((const uint8_t *)bad, len, &at, name, sizeof name) ==
+          WAI_set_incomplete);
+    static const char empty[] = "{\"kind\":\"wai.prior.set\",\"members\":[]}";
+    at = 0;
+    CHECK(wai_set_listing_next((const uint8_t *)empty, sizeof empty - 1, &at, name, sizeof name) ==
+          WAI_set_incomplete);
+    at = 0;
+    CHECK(wai_set_listing_next((const uint8_t *)"{}", 2, &at, name, sizeof name) ==
+          WAI_set_incomplete);
+    at = len + 1;
+    CHECK(wai_set_listing_next(l, len, &at, name, sizeof name) == WAI_invalid_argument);
+    wai_set_destroy(s);
+    wai_context_destroy(ctx);
+}
+
 static void test_lru(void) {
     wai_context *ctx;
     if (!CHECK(wai_context_create(NULL, &ctx) == WAI_ok)) return;
@@ -494,6 +534,7 @@ void suite_sets(void) {
     harness_run("sets/listing_pin", test_listing_pin);
     harness_run("sets/listing_covers_every_file", test_listing_covers_every_file);
     harness_run("sets/pin_text", test_pin_text);
+    harness_run("sets/listing_next", test_listing_next);
     harness_run("sets/lru", test_lru);
     harness_run("sets/corpus_cold_and_warm", test_cold_and_warm);
 }

@@ -24,22 +24,12 @@ wai_status cli_context_create(const wai_settings *s, wai_context **out) {
     return st;
 }
 
-/* The name of the listing's next entry at or after *at (l, len bytes) into
- * name, moving *at past it; 0 at the end. Names that could leave the set's
- * folder ('/', ".", "..") are skipped: they are never read. */
+/* The listing's next name (wai_set_listing_next) that may be read from
+ * the set's folder: names that could leave it ('/', ".", "..") are never
+ * read. 0 at the end. */
 static int next_listed(const uint8_t *l, size_t len, size_t *at, char name[256]) {
-    static const char key[] = "{\"name\":\"";
-    for (; *at + sizeof key - 1 < len; (*at)++) {
-        if (memcmp(l + *at, key, sizeof key - 1) != 0) continue;
-        size_t from = *at + sizeof key - 1, to = from;
-        while (to < len && l[to] != '"' && to - from < 255) to++;
-        if (to >= len || l[to] != '"' || to == from) continue;
-        memcpy(name, l + from, to - from);
-        name[to - from] = '\0';
-        *at = to;
-        if (strchr(name, '/') || strcmp(name, ".") == 0 || strcmp(name, "..") == 0) continue;
-        return 1;
-    }
+    while (wai_set_listing_next(l, len, at, name, 256) == WAI_ok)
+        if (!strchr(name, '/') && strcmp(name, ".") != 0 && strcmp(name, "..") != 0) return 1;
     return 0;
 }
 
