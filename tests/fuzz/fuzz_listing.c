@@ -46,10 +46,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     /* The walk gives names of at most 255 bytes, never past the text, and
      * on a listing the check takes, exactly its entries. */
-    size_t at = 0, walked = 0;
+    size_t next = 0, walked = 0;
     char name[256];
-    while (wai_set_listing_next(data, size, &at, name, sizeof name) == WAI_ok) {
-        require(at <= size && strlen(name) > 0);
+    while (wai_set_listing_next(data, size, &next, name, sizeof name) == WAI_ok) {
+        require(next <= size && strlen(name) > 0);
         walked++;
     }
     if (whole == WAI_ok) require(walked == 3);
