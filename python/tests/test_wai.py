@@ -430,6 +430,9 @@ class Errors(unittest.TestCase):
         self.assertCode("bad_magic", wai.decode, b"NOPE" + clip[4:])
         self.assertCode("set_incomplete", wai.decode, read("examples/hello.wih1"))
         self.assertCode("stream_length", wai.decode, clip[:40])
+        # Asked of a payload without decoding it: the library's codes.
+        self.assertCode("unsupported_capability", wai.inspect, clip, capability="wai.video.nope")
+        self.assertCode("bad_magic", wai.inspect, b"NOPE" + clip[4:])
 
     def test_each_code_says_what_it_means(self):
         # The one table in C: the module prints what the tool prints.

@@ -579,7 +579,12 @@ def inspect(payload, set=None, capability=None):
     cap = (lib.wai_capability_find(capability.encode()) if capability
            else lib.wai_capability_detect(payload, len(payload)))
     if not cap:
-        raise WaiError(_status("bad_magic"), "inspect")
+        # The library says why (§8): unsupported_capability for a name it
+        # does not know, bad_magic for bytes no capability reads.
+        status = lib.wai_declared_cost_set(_Context(1).ptr, capability.encode() if capability
+                                           else None, None, payload, len(payload),
+                                           ctypes.byref(_lib.Cost()))
+        raise WaiError(status or _status("bad_magic"), "inspect")
     name = cap[0].decode()
     need = ctypes.c_size_t()
     lib.wai_payload_header_json(ctypes.cast(cap, ctypes.c_void_p), payload, len(payload), None, 0,

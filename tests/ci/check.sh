@@ -63,10 +63,12 @@ show_build_log() {
 # here. A skip anywhere else is a package CI failed to install: a failure.
 SKIP_BY_TARGET='^(unit-i386-.*|unit-wasm32-.*|unit-aarch64-.*|web-gpu-node)$'
 SKIPPED_STEPS=()
+STEP_PASSED=()   # "NAME PASSED", one a step, for the distinct count
 
 # count NAME PASSED FAILED [SKIPPED]: adds to the totals and remembers
 # failures, and which steps skipped how many.
 count() {
+    STEP_PASSED+=("$1 $2")
     TOTAL_PASSED=$((TOTAL_PASSED + $2))
     TOTAL_FAILED=$((TOTAL_FAILED + $3))
     TOTAL_SKIPPED=$((TOTAL_SKIPPED + ${4:-0}))
@@ -112,6 +114,9 @@ report_test() {
         p=0 f=1   # crashed, hung or never got to its closing line
     elif ((rc != 0 && f == 0)); then
         f=1       # claimed success but exited non-zero
+    elif ((p == 0 && f == 0 && k == 0)); then
+        f=1       # ran no check: nothing it stands for was tested
+        echo "  $name ran no check"
     elif ((k > 0)) && [[ ! "$name" =~ $SKIP_BY_TARGET ]]; then
         f=1       # a skip for want of what install-deps.sh should have installed
         echo "  $name skipped $k checks: a package this machine lacks (tests/ci/install-deps.sh)"
@@ -264,6 +269,11 @@ main() {
         fi
         # The hyperprior's training script, as a three-step smoke run.
         run_test hyperprior-smoke bash "$WAI_REPO/tests/hyperprior/smoke.sh" "$CI/gcc"
+        # Planted bugs (tests/mutation/mutants.txt, those marked ci:), each
+        # in a copy of the tree, each caught by the end-to-end checks its
+        # line names; the whole table is docs/testing.md's.
+        run_test mutants /usr/bin/python3 "$WAI_REPO/tests/mutation/run.py" --ci \
+            --work "$CI/mutation" --jobs "$JOBS"
     fi
 
     if build clang -DCMAKE_C_COMPILER=clang; then
@@ -399,7 +409,12 @@ main() {
         echo "$TOTAL_SKIPPED skipped, what the target cannot run (each named in its log's 'skip' lines):"
         printf '  %s\n' "${SKIPPED_STEPS[@]}"
     fi
-    echo "$TOTAL_PASSED passed, $TOTAL_FAILED failed"
+    # The headline counts behaviours: a check run again (another build,
+    # front end or configuration, another iteration) counts once.
+    local distinct
+    distinct=$(printf '%s\n' "${STEP_PASSED[@]}" | bash "$WAI_REPO/tests/ci/distinct.sh")
+    echo "$TOTAL_PASSED check runs passed: $(sed -n 's/^runs: //p' <<<"$distinct")"
+    echo "$(sed -n 's/^distinct: //p' <<<"$distinct") passed, $TOTAL_FAILED failed"
     ((TOTAL_FAILED == 0))
 }
 

@@ -60,5 +60,16 @@ else
     fail "no i386 wai_unit_tests in $I386"
 fi
 
+# The summary's distinct count (tests/ci/distinct.sh): a second build, a
+# second front end of the corpus and the iterations of one invariant are
+# repeats; a step of its own counts whole.
+printf '%s\n' "api 5" "unit-gcc-1of2 3" "unit-gcc-2of2 4" "unit-clang-1of2 3" "unit-clang-2of2 4" \
+    "tool-gcc-test_x 7" "tool-clang-test_x 7" "tool-gcc-test_corpus 9" "web-node 12" \
+    "tool-gcc-test_mutate 400" "tool-clang-test_mutate 400" "python-fuzz-glue 3000" |
+    bash "$ROOT/tests/ci/distinct.sh" >"$TMP/distinct"
+# 5 + 7 (one build's unit) + 7 + 12 (the corpus's largest front end) + 1 + 1
+grep -qx "distinct: 33" "$TMP/distinct" && grep -q "^runs: 33 distinct + 3821 repeats" "$TMP/distinct" &&
+    ok || fail "distinct counts: $(cat "$TMP/distinct")"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

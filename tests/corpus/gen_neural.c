@@ -708,8 +708,13 @@ static void audio_refusals(void) {
         netgen_bytes(NULL, &two, &tb, &tl) != WAI_ok)
         gen_die("wam1 two");
     static const char *const none[] = {NULL};
-    refusal(CAP_AUDIO, "two_channels.wia1", clip, len,
-            fixture_set("two_channels", set0, none, "model.wam", tb, tl), "model_mismatch", "-");
+    const char *two_set = fixture_set("two_channels", set0, none, "model.wam", tb, tl);
+    refusal(CAP_AUDIO, "two_channels.wia1", clip, len, two_set, "model_mismatch", "-");
+    /* Two faults, in step 4's order: the channels before any length, so a
+     * t_out far past what the synthesis gives is still model_mismatch. */
+    memcpy(b, clip, len);
+    wai_store_u32le(b + 20, 1000000);
+    refusal(CAP_AUDIO, "two_channels_t_out_long.wia1", b, len, two_set, "model_mismatch", "-");
     wai_free(NULL, tb);
     wai_model_free(NULL, &two);
     /* t_out (at 20) past what lat_len gives; then so short that lat_len - 1

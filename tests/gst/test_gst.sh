@@ -163,6 +163,11 @@ gst filesrc location="$img" ! waiparse ! waidec set-dir="$TMP/strayset" ! fakesi
 mv "$TMP/strayset/g_s.whm" "$TMP/g_s.whm"
 ln -s "$TMP/g_s.whm" "$TMP/strayset/g_s.whm"
 refuse "a member linked out of set-dir" set_incomplete filesrc location="$img" ! waiparse ! waidec set-dir="$TMP/strayset" ! fakesink
+# ... whether the link is absolute or relative: a target with a '/' may
+# leave the folder (here ../g_s.whm, the very bytes the listing names).
+rm "$TMP/strayset/g_s.whm"
+ln -s ../g_s.whm "$TMP/strayset/g_s.whm"
+refuse "a member linked out of set-dir by ../" set_incomplete filesrc location="$img" ! waiparse ! waidec set-dir="$TMP/strayset" ! fakesink
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -41,7 +41,44 @@ other=$(printf '%s' "$want" | sed 's/^./0/; s/^00/01/')
 expect_exit 1 "another pin" -- decode --pin "$other"
 expect_exit 1 "another pin (words)" -- "$WAI" decode --set "$S" --pin "$other" "$EX/hello.wih1"
 expect_contains "says the pin and the listing differ" "the pin and the set's listing differ" "$TMP/err"
+# A pin differing in one digit anywhere (the first, the last of its first
+# half, the first of its second half, the last): all 32 bytes count.
+for at in 0 31 32 63; do
+    d=${want:at:1}
+    [ "$d" = 0 ] && r=1 || r=0
+    pin=${want:0:at}$r${want:at+1}
+    expect_exit 1 "a pin differing in digit $at" -- decode --pin "$pin"
+    expect_contains "digit $at: set_incomplete" '"status": "set_incomplete"' "$TMP/out"
+done
 cp "$S/listing.json" "$TMP/good.json"
+# The listing's entries out of name order (L5: ascending bytes): not the
+# listing, pinned or not, though every entry is right.
+/usr/bin/python3 - "$TMP/good.json" "$S/listing.json" <<'PY'
+import re, sys
+entries = re.findall(r'\{"name":[^}]*\}', open(sys.argv[1]).read())
+entries[0], entries[1] = entries[1], entries[0]
+open(sys.argv[2], "w").write('{"kind":"wai.prior.set","members":[' + ",".join(entries) + "]}")
+PY
+swapped=$(sha256sum <"$S/listing.json" | cut -c1-64)
+if ! cmp -s "$S/listing.json" "$TMP/good.json" &&
+    [ "$(stat -c %s "$S/listing.json")" = "$(stat -c %s "$TMP/good.json")" ]; then ok; else fail "the entries were not swapped"; fi
+expect_exit 1 "a listing out of name order" -- decode
+expect_contains "out of order: set_incomplete" '"status": "set_incomplete"' "$TMP/out"
+expect_exit 1 "and pinned over its own bytes" -- decode --pin "$swapped"
+# A listing that names itself (in its place in name order): no file can
+# hold its own digest, so it is not a listing.
+/usr/bin/python3 - "$TMP/good.json" "$S/listing.json" <<'PY'
+import re, sys
+entries = re.findall(r'\{"name":[^}]*\}', open(sys.argv[1]).read())
+entries.append('{"name":"listing.json","bytes":1,"sha256":"' + "0" * 64 + '"}')
+entries.sort(key=lambda e: re.match(r'\{"name":"([^"]*)"', e).group(1).encode())
+open(sys.argv[2], "w").write('{"kind":"wai.prior.set","members":[' + ",".join(entries) + "]}")
+PY
+expect_contains "the listing names itself" '{"name":"listing.json","bytes":1,' "$S/listing.json"
+expect_exit 1 "a listing naming itself" -- decode
+expect_contains "names itself: set_incomplete" '"status": "set_incomplete"' "$TMP/out"
+expect_exit 1 "and pinned" -- decode --pin "$(sha256sum <"$S/listing.json" | cut -c1-64)"
+cp "$TMP/good.json" "$S/listing.json"
 printf ' ' >>"$S/listing.json"
 expect_exit 1 "a listing not in its form" -- decode
 expect_exit 1 "pin set list refuses it" -- "$WAI" set pin "$S"
@@ -56,6 +93,15 @@ sed 's/,{"name":"h_s.whm"[^}]*}//' "$TMP/good.json" >"$S/listing.json"
 expect_exit 1 "a file read and not listed" -- decode
 cp "$TMP/good.json" "$S/listing.json"
 expect_exit 0 "restored" -- decode --pin "$want"
+# A member that is a relative link out of the folder (../h_s.whm, the very
+# bytes listed) is not read: set_incomplete, and the tool says why.
+mv "$S/h_s.whm" "$TMP/h_s.whm"
+ln -s ../h_s.whm "$S/h_s.whm"
+expect_exit 1 "a member linked out by ../" -- decode --pin "$want"
+expect_contains "linked out: set_incomplete" '"status": "set_incomplete"' "$TMP/out"
+expect_contains "says the link is not read" "a link out of the set's folder (to ../h_s.whm)" "$TMP/err"
+rm "$S/h_s.whm"; mv "$TMP/h_s.whm" "$S/h_s.whm"
+expect_exit 0 "the member back" -- decode --pin "$want"
 # A listing may name files a decode does not read; list includes them.
 printf 'notes' >"$S/README"
 expect_exit 0 "list with another file" -- "$WAI" set list "$S" -o "$S/listing.json" -y
