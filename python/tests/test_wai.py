@@ -394,6 +394,58 @@ class Decode(unittest.TestCase):
             self.assertEqual(got, want, payload)
 
 
+class Threads(unittest.TestCase):
+    """A Decoder shared by threads takes turns (docs/python.md): every
+    result is the thread's own, and each thread's .cost is its own send's."""
+
+    CLIPS = [f"tests/corpus/motion/valid/clip{i:02d}.wiv1" for i in range(4)]
+
+    def run_threads(self, decoders, rounds=25):
+        import threading
+        clips = [read(c) for c in self.CLIPS]
+        want = [[hashlib.sha256(o.array.tobytes()).hexdigest() for o in wai.decode(c).outputs]
+                for c in clips]
+        wrong, errors = [], []
+
+        def worker(k):
+            d = decoders[k % len(decoders)]
+            try:
+                for _ in range(rounds):
+                    out = d.send(clips[k])
+                    got = [hashlib.sha256(o.array.tobytes()).hexdigest() for o in out]
+                    size = sum(o.array.nbytes for o in out)
+                    if got != want[k] or d.cost["output_bytes"] != size:
+                        wrong.append((k, len(got), len(want[k])))
+            except Exception as e:  # noqa: BLE001 - reported below
+                errors.append(repr(e))
+
+        threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(errors, [])
+        self.assertEqual(wrong, [])
+
+    def test_four_threads_on_one_decoder(self):
+        with wai.Decoder() as d:
+            self.run_threads([d])
+
+    def test_four_threads_on_four_decoders(self):
+        ds = [wai.Decoder() for _ in range(4)]
+        try:
+            self.run_threads(ds)
+        finally:
+            for d in ds:
+                d.close()
+
+    def test_send_after_close(self):
+        d = wai.Decoder()
+        d.close()
+        with self.assertRaises(ValueError):
+            d.send(read("examples/hello.wiv1"))
+
+
 class Frames(unittest.TestCase):
     """Decoder.frames: a clip streamed a frame at a time."""
 

@@ -17,6 +17,7 @@ import hashlib
 import json
 import math
 import os
+import threading
 
 try:
     import numpy as np
@@ -350,6 +351,11 @@ class Decoder:
 
     def _init(self, capability, set, max_cost, max_memory, threads, cpu_level, offer, intent,
               pin_tier, pin, streaming):
+        # A C decoder is one caller's at a time (wai_decode.h): the lock
+        # serialises the threads that share this one, and each thread reads
+        # its own last send's cost, report and digest.
+        self._lock = threading.Lock()
+        self._last = threading.local()
         self._args = (capability, _members(set), max_cost, max_memory, threads, cpu_level, offer,
                       intent, pin_tier, pin)
         self._ctx = _Context(threads, cpu_level)
@@ -374,23 +380,31 @@ class Decoder:
         except BaseException:
             self.close()
             raise
-        self.cost = self.report = self.symbols_digest = None
+    # The last send's, as the calling thread made it (None before one).
+    cost = property(lambda self: getattr(self._last, "cost", None))
+    report = property(lambda self: getattr(self._last, "report", None))
+    symbols_digest = property(lambda self: getattr(self._last, "symbols_digest", None))
 
     def send(self, payload):
         """Decodes one payload and returns its outputs (a list of Output);
-        sets .cost, .report and .symbols_digest for it. A refusal raises
-        WaiError (with .cost set when the cost was known)."""
+        sets .cost, .report and .symbols_digest for it, as this thread
+        reads them. A refusal raises WaiError (with .cost set when the cost
+        was known). Threads that share a decoder take turns (a lock)."""
         payload = bytes(payload)
         cost = _lib.Cost()
-        self.cost = self.report = self.symbols_digest = None
-        st = lib.wai_decoder_send(self._dec, payload, len(payload), ctypes.byref(cost))
-        if cost.output_bytes or cost.working_bytes:
-            self.cost = _cost_dict(cost)
-        self.report = _report(self._dec)
-        if st != 0:
-            raise WaiError(st, "decode", self.report)
-        outputs = _outputs(self._dec)
-        self.symbols_digest = _symbols_digest(self._dec)
+        last = self._last
+        last.cost = last.report = last.symbols_digest = None
+        with self._lock:
+            if not self._dec:
+                raise ValueError("send() on a closed Decoder")
+            st = lib.wai_decoder_send(self._dec, payload, len(payload), ctypes.byref(cost))
+            if cost.output_bytes or cost.working_bytes:
+                last.cost = _cost_dict(cost)
+            last.report = _report(self._dec)
+            if st != 0:
+                raise WaiError(st, "decode", last.report)
+            outputs = _outputs(self._dec)
+            last.symbols_digest = _symbols_digest(self._dec)
         return outputs
 
     def frames(self, payload):
@@ -423,16 +437,18 @@ class Decoder:
 
     @property
     def capability(self):
-        cap = lib.wai_decoder_capability(self._dec) if self._dec else None
-        return cap.decode() if cap else None
+        with self._lock:
+            cap = lib.wai_decoder_capability(self._dec) if self._dec else None
+            return cap.decode() if cap else None
 
     def close(self):
-        if self._dec:
-            lib.wai_decoder_destroy(self._dec)
-            self._dec = ctypes.c_void_p()
-        if getattr(self, "_set", None):
-            self._set.close()
-        self._ctx.close()
+        with self._lock:
+            if self._dec:
+                lib.wai_decoder_destroy(self._dec)
+                self._dec = ctypes.c_void_p()
+            if getattr(self, "_set", None):
+                self._set.close()
+            self._ctx.close()
 
     def __enter__(self):
         return self
