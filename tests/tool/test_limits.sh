@@ -161,7 +161,7 @@ for c in "decode --json x.wiv1" "inspect x.wiv1" "capabilities" "capabilities --
          "encode --capability wai.video.int_motion y.y4m -o -"; do
     # shellcheck disable=SC2086
     expect_exit 2 "wai $c > /dev/full" -- sh -c "'$WAI' $c >/dev/full"
-    expect_contains "wai $c > /dev/full says so" "write failed" err
+    expect_contains "wai $c > /dev/full says why" "No space left on device" err
 done
 # A WIF1 frame whose magic was flipped to WIV1, first or later in a stream.
 printf 'WIV1' | cat - <(tail -c +5 "$f/f000.wif1") >flip.wif1

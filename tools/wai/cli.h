@@ -101,6 +101,11 @@ int cli_out_commit(const char *command, cli_out_file *o);
 /* Closes and removes the temporary: TARGET is left as it was. */
 void cli_out_discard(cli_out_file *o);
 
+/* Once, at start: SIGTERM, SIGINT and SIGHUP remove the temporaries of
+ * cli_out_open still open before the process ends; SIGPIPE is ignored, so
+ * a closed pipe is a write error (EPIPE) said once. */
+void cli_out_on_signals(void);
+
 /* Parses a full decimal u64 ("0" .. "18446744073709551615"); 0 on error. */
 int cli_parse_u64(const char *s, uint64_t *out);
 

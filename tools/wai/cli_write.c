@@ -8,12 +8,65 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+
+/* ---- temporaries a signal must not leave behind ------------------------
+ * SIGTERM, SIGINT and SIGHUP remove every temporary still open, then end
+ * the process as the signal would have (a hidden .NAME.XXXXXX of up to an
+ * output's size was left beside it). The handler reads only these slots:
+ * a path is copied in before its flag is set, and the flag cleared before
+ * the path is freed. */
+#define TEMP_SLOTS 8
+#define TEMP_PATH_MAX 4096
+static char temp_paths[TEMP_SLOTS][TEMP_PATH_MAX];
+static volatile sig_atomic_t temp_used[TEMP_SLOTS];
+
+static int temp_track(const char *path) {
+    if (strlen(path) >= TEMP_PATH_MAX) return -1;
+    for (int i = 0; i < TEMP_SLOTS; i++)
+        if (!temp_used[i]) {
+            memcpy(temp_paths[i], path, strlen(path) + 1);
+            temp_used[i] = 1;
+            return i;
+        }
+    return -1; /* more open at once than slots: that one is not tracked */
+}
+
+static void temp_untrack(const char *path) {
+    for (int i = 0; i < TEMP_SLOTS; i++)
+        if (temp_used[i] && strcmp(temp_paths[i], path) == 0) temp_used[i] = 0;
+}
+
+#if !defined(__wasi__)
+static void remove_temps(int sig) {
+    for (int i = 0; i < TEMP_SLOTS; i++)
+        if (temp_used[i]) unlink(temp_paths[i]);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+#endif
+
+void cli_out_on_signals(void) {
+#if !defined(__wasi__)
+    static const int sigs[] = {SIGTERM, SIGINT, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = remove_temps;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
+    }
+    /* A reader that closes its pipe early (| head) is a write error with its
+     * reason, said once, not a death by SIGPIPE. */
+    signal(SIGPIPE, SIG_IGN);
+#endif
+}
 
 static int out_error(const char *command, const char *name, const char *what) {
     fprintf(stderr, "wai %s: %s: %s\n", command, name, what);
@@ -102,10 +155,12 @@ int cli_out_open(const char *command, const char *target, const cli_inputs *in,
         o->tmp = NULL;
         return out_error(command, target, strerror(e));
     }
+    temp_track(o->tmp);
     if (!(o->f = fdopen(fd, "wb"))) {
         int e = errno;
         close(fd);
         unlink(o->tmp);
+        temp_untrack(o->tmp);
         free(o->tmp);
         o->tmp = NULL;
         return out_error(command, target, strerror(e));
@@ -120,6 +175,7 @@ void cli_out_discard(cli_out_file *o) {
     } else {
         fclose(o->f);
         unlink(o->tmp);
+        temp_untrack(o->tmp);
     }
     free(o->tmp);
     memset(o, 0, sizeof *o);
@@ -152,6 +208,7 @@ int cli_out_commit(const char *command, cli_out_file *o) {
         }
     }
     if (bad) unlink(o->tmp);
+    temp_untrack(o->tmp);
     free(o->tmp);
     const char *target = o->target;
     memset(o, 0, sizeof *o);

@@ -244,6 +244,10 @@ static int parse_options(int argc, char **argv, decode_options *o, int *first_fi
                                o->fallback_set ? "--fallback-set" : "--fallback-pin");
     if (o->fallback && (o->fallback[0] == '\0' || o->fallback[0] == ':'))
         return cli_usage_error("decode", "--fallback %s: no capability", o->fallback);
+    const char *colon = o->fallback ? strchr(o->fallback, ':') : NULL;
+    if (colon && colon[1] == '\0')
+        return cli_usage_error("decode", "--fallback '%s' names no file after its ':' (CAP "
+                                         "alone decodes the same FILEs)", o->fallback);
     return 0;
 }
 
@@ -289,6 +293,8 @@ typedef struct route_state {
     int routed;                /* the attempt routed on: the fallback runs next */
     const char *first_cap;     /* the first candidate's capability and status */
     wai_status first_status;
+    cli_file kept_stdin;       /* standard input as the first attempt read it: the
+                                * fallback decodes the same bytes */
 } route_state;
 
 static void print_result_json(const char *capability, wai_status st, const decode_result *r,
@@ -351,14 +357,37 @@ typedef struct decode_run {
     int write_rc;
     const char *refused_file;
     uint8_t *crop_buf;        /* --crop: the cropped picture */
+    route_state *rs;          /* NULL without --fallback */
 } decode_run;
+
+/* A copy of f's bytes into *to; 0, or -1 out of memory. */
+static int keep_copy(const cli_file *f, cli_file *to) {
+    to->data = malloc(f->len ? f->len : 1);
+    if (!to->data) return -1;
+    memcpy(to->data, f->data, f->len);
+    to->name = f->name, to->len = f->len, to->size = f->size;
+    return 0;
+}
 
 static int read_payload(decode_run *r, int i) {
     cli_file_free(&r->file);
+    /* Standard input is read once: a fallback decodes what the first
+     * attempt read (and the copy is under the same limit). */
+    int is_stdin = strcmp(r->names[i], "-") == 0;
+    if (is_stdin && r->rs && r->rs->kept_stdin.data) {
+        if (keep_copy(&r->rs->kept_stdin, &r->file) == 0) return 0;
+        fprintf(stderr, "wai decode: out of memory\n");
+        return -1;
+    }
     /* inputs NULL: cli_check_input recorded every FILE before the first read. */
     cli_read_opts ro = {r->payload_budget, "the memory limit (--max-memory, less the set's "
                         "members once read)", 1, r->o->capability, NULL};
-    return cli_read("decode", r->names[i], &ro, &r->file);
+    int rc = cli_read("decode", r->names[i], &ro, &r->file);
+    if (rc == 0 && is_stdin && r->rs && keep_copy(&r->file, &r->rs->kept_stdin) != 0) {
+        fprintf(stderr, "wai decode: out of memory\n");
+        return -1;
+    }
+    return rc;
 }
 
 /* --crop: o becomes its top-left W x H, in r->crop_buf. EXIT_USAGE for an
@@ -470,6 +499,7 @@ static int decode_attempt(const decode_options *opts, char **names, int n_files,
     r.o = &o;
     r.names = names;
     r.n_files = n_files;
+    r.rs = rs;
     cli_inputs_init(&r.inputs, o.force);
     int exit_status = EXIT_USAGE;
     wai_context *ctx = NULL;
@@ -626,14 +656,22 @@ static int cmd_decode(int argc, char **argv) {
     int rc = parse_options(argc, argv, &o, &first, &given);
     if (rc != 0) return rc;
     if (!o.fallback) return decode_attempt(&o, argv + first, argc - first, given, NULL);
-    route_state rs = {0, 0, NULL, WAI_ok};
+    route_state rs;
+    memset(&rs, 0, sizeof rs);
+    rs.first_status = WAI_ok;
     rc = decode_attempt(&o, argv + first, argc - first, given, &rs);
-    if (!rs.routed) return rc;
+    if (!rs.routed) {
+        cli_file_free(&rs.kept_stdin);
+        return rc;
+    }
     /* The fallback: its capability, its payload (or the same FILEs), its
      * own set; the primary's pins are not its (neural-dispatch §2). */
     size_t cap_len = strcspn(o.fallback, ":");
     char *cap = malloc(cap_len + 1);
-    if (!cap) return EXIT_USAGE;
+    if (!cap) {
+        cli_file_free(&rs.kept_stdin);
+        return EXIT_USAGE;
+    }
     memcpy(cap, o.fallback, cap_len);
     cap[cap_len] = '\0';
     char *file = o.fallback[cap_len] == ':' ? (char *)o.fallback + cap_len + 1 : NULL;
@@ -646,5 +684,6 @@ static int cmd_decode(int argc, char **argv) {
     rc = file ? decode_attempt(&fo, &file, 1, given, &rs)
               : decode_attempt(&fo, argv + first, argc - first, given, &rs);
     free(cap);
+    cli_file_free(&rs.kept_stdin);
     return rc;
 }

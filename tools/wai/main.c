@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* wai: inspect, decode and digest WAI integer-codec payloads. */
+#include <errno.h>
 #include <string.h>
 
 #include "cli.h"
@@ -24,8 +25,12 @@ static const cli_command *find_command(const char *name) {
  * failed (a full disk, a closed pipe, /dev/full) is an I/O error, exit 2,
  * whatever the command returned. */
 static int finish(int status) {
+    errno = 0;
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "wai: standard output: write failed\n");
+        /* A command that failed has said why already: once is enough. */
+        if (status == EXIT_DONE)
+            fprintf(stderr, "wai: standard output: %s\n",
+                    errno ? strerror(errno) : "write failed");
         return EXIT_USAGE;
     }
     return status;
@@ -51,7 +56,10 @@ static int help(int argc, char **argv) {
 
 static int run(int argc, char **argv);
 
-int main(int argc, char **argv) { return finish(run(argc, argv)); }
+int main(int argc, char **argv) {
+    cli_out_on_signals();
+    return finish(run(argc, argv));
+}
 
 static int run(int argc, char **argv) {
     if (argc < 2) {

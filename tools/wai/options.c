@@ -118,6 +118,10 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, void *opts, int *fi
             argv[start + n_operands++] = a.text;
             continue;
         }
+        /* One value an option: a second would silently replace the first
+         * (--fallback A --fallback B routed to B alone). */
+        if (a.opt->value && (*given >> (a.opt - cmd->opts) & 1))
+            return cli_usage_error(who, "%s given twice: give it once", a.opt->name);
         int rc = take(who, &a, opts);
         if (rc != 0) return rc;
         *given |= (uint64_t)1 << (a.opt - cmd->opts);

@@ -87,13 +87,12 @@ int out_write(out_writer *w, const wai_output *o, const uint8_t *payload, size_t
     case OUT_FORMAT_Y4M:
     case OUT_FORMAT_Y4M420: rc = out_write_y4m(w, o); break;
     case OUT_FORMAT_RGB:
-        rc = fwrite(o->data, 1, o->size, w->f) != o->size ? out_io_error(w->path, "write failed")
-                                                           : 0;
+        rc = fwrite(o->data, 1, o->size, w->f) != o->size ? out_write_failed(w->path) : 0;
         break;
     case OUT_FORMAT_PPM:
         rc = fprintf(w->f, "P6\n%u %u\n255\n", (unsigned)o->width, (unsigned)o->height) < 0 ||
                      fwrite(o->data, 1, o->size, w->f) != o->size
-                 ? out_io_error(w->path, "write failed")
+                 ? out_write_failed(w->path)
                  : 0;
         break;
     case OUT_FORMAT_PNG:
@@ -104,7 +103,7 @@ int out_write(out_writer *w, const wai_output *o, const uint8_t *payload, size_t
     default: rc = out_io_error(w->path, "no writer for this format"); break;
     }
     /* A pipe gets each frame as it is decoded (a player reads it now). */
-    if (rc == 0 && w->file.is_stdout && fflush(w->f) != 0) rc = out_io_error(w->path, "write failed");
+    if (rc == 0 && w->file.is_stdout && fflush(w->f) != 0) rc = out_write_failed(w->path);
     if (rc == 0) w->n_written++;
     else if (w->f && ferror(w->f)) w->failed = 1;   /* a part of it may be in OUT */
     return rc;

@@ -2,6 +2,7 @@
 /* The file helpers the writers of output*.c share (output_internal.h):
  * their error message, a name built from parts, and a whole file written
  * through cli_out_open/commit. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,13 @@
 int out_io_error(const char *path, const char *what) {
     fprintf(stderr, "wai decode: %s: %s\n", path, what);
     return EXIT_USAGE;
+}
+
+int out_write_failed(const char *path) {
+    int e = errno;
+    return out_io_error(path, e == EPIPE ? "its reader closed the pipe (Broken pipe): stopped"
+                              : e       ? strerror(e)
+                                        : "write failed");
 }
 
 int out_set_name(out_writer *w, const char *prefix, size_t prefix_len, const char *middle,
@@ -36,7 +44,7 @@ int out_whole_file(out_writer *w, const char *name, const char *header, const ui
     if (rc != 0) return rc;
     if ((header && fputs(header, f.f) == EOF) || fwrite(data, 1, n, f.f) != n) {
         cli_out_discard(&f);
-        return out_io_error(name, "write failed");
+        return out_write_failed(name);
     }
     return cli_out_commit("decode", &f);
 }

@@ -39,6 +39,8 @@ struct out_writer {
 
 /* output_file.c: prints "wai decode: PATH: WHAT" and returns EXIT_USAGE. */
 int out_io_error(const char *path, const char *what);
+/* out_io_error with errno's reason (a closed pipe said as such). */
+int out_write_failed(const char *path);
 
 /* One whole file NAME holding n bytes at data (a plane's PGM header first
  * when header is not NULL), through cli_out_open/commit: 0, or EXIT_USAGE. */

@@ -55,7 +55,7 @@ int out_png_file(out_writer *w, const char *name, const uint8_t *px, uint32_t wi
     if (rc != 0) return rc;
     if (png_to(f.f, px, width, height, channels) != 0) {
         cli_out_discard(&f);
-        return out_io_error(name, "write failed");
+        return out_write_failed(name);
     }
     return cli_out_commit("decode", &f);
 }

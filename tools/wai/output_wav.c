@@ -51,8 +51,8 @@ int out_write_pcm(out_writer *w, const wai_output *o) {
         }
         uint8_t h[WAV_HEADER_BYTES];
         wav_header(h, o->sample_rate, (uint32_t)o->size);
-        if (fwrite(h, 1, sizeof h, w->f) != sizeof h) return out_io_error(w->path, "write failed");
+        if (fwrite(h, 1, sizeof h, w->f) != sizeof h) return out_write_failed(w->path);
     }
-    if (fwrite(o->data, 1, o->size, w->f) != o->size) return out_io_error(w->path, "write failed");
+    if (fwrite(o->data, 1, o->size, w->f) != o->size) return out_write_failed(w->path);
     return 0;
 }

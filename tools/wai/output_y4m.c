@@ -89,7 +89,7 @@ static int write_y4m420(out_writer *w, const wai_output *o) {
         }
     size_t bytes = n + 2 * nc;
     if (fputs("FRAME\n", w->f) == EOF || fwrite(w->planes, 1, bytes, w->f) != bytes)
-        return out_io_error(w->path, "write failed");
+        return out_write_failed(w->path);
     return 0;
 }
 
@@ -105,7 +105,7 @@ int out_write_y4m(out_writer *w, const wai_output *o) {
         if (fprintf(w->f, "YUV4MPEG2 W%u H%u F%u:%u Ip A1:1 %s XCOLORRANGE=LIMITED\n",
                     (unsigned)o->width, (unsigned)o->height, (unsigned)w->fps_num,
                     (unsigned)w->fps_den, is420 ? "C420jpeg" : "C444p16") < 0)
-            return out_io_error(w->path, "write failed");
+            return out_write_failed(w->path);
         w->width = o->width;
         w->height = o->height;
     } else if (o->width != w->width || o->height != w->height) {
@@ -136,6 +136,6 @@ int out_write_y4m(out_writer *w, const wai_output *o) {
         put_le16(vp + 2 * i, g_cr_of_d[1000 * r - s + S_MAX]);
     }
     if (fputs("FRAME\n", w->f) == EOF || fwrite(w->planes, 2, 3 * n, w->f) != 3 * n)
-        return out_io_error(w->path, "write failed");
+        return out_write_failed(w->path);
     return 0;
 }
