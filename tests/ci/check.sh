@@ -232,6 +232,11 @@ main() {
     # float64 among them) are their generator's output, unedited.
     run_test webnn-spec-cases /usr/bin/python3 "$WAI_REPO/tests/webnn/gen_spec_cases.py" --check \
         "$WAI_REPO/tests/webnn/cases_spec.json"
+    # docs/testing.md's table of planted bugs is the last sweep's log, and
+    # each bug of the list still applies to the code.
+    run_test mutants-table /usr/bin/python3 "$WAI_REPO/tests/mutation/run.py" \
+        --from-log "$WAI_REPO/tests/mutation/sweep.json" --check "$WAI_REPO/docs/testing.md"
+    run_test mutants-list /usr/bin/python3 "$WAI_REPO/tests/mutation/run.py" --list
     # The root's seed table is the generator's output, unedited.
     run_test isqrt-seed /usr/bin/python3 "$WAI_REPO/tools/ops/isqrt_seed.py" --check \
         "$WAI_REPO/src/ops/x86/isqrt_seed.h"

@@ -14,7 +14,8 @@ fails without a bug planted says nothing about one.
                           that line names; each must be caught (CI's step)
   run.py --list           check the list (each edit applies once), run nothing
   run.py --write FILE     also put the table between FILE's markers
-  run.py --from-log LOG   rewrite the table from an earlier run's log
+  run.py --from-log A,B   the table from earlier runs' logs (B's rows over A's)
+  run.py --from-log L --check FILE   FILE's table is L's (CI's step mutants-table)
 
 Checks: `unit` (wai_unit_tests), `tool:NAME` (tests/tool/NAME.sh against
 the copy's `wai`), `python` (python/tests/run.py) and `gst`
@@ -226,7 +227,10 @@ def run_check(check, tree, build):
         return False, f"passed ({secs:.0f}s)"
     if p.returncode < 0:
         return True, f"killed by signal {-p.returncode}"
-    return True, f"{failed} failed" if failed else f"exit {p.returncode}"
+    # The first failures it names, to see what caught the bug.
+    first = [l[5:120] for l in out.splitlines() if l.startswith("FAIL ")][:3]
+    why = f"{failed} failed" if failed else f"exit {p.returncode}"
+    return True, why + (": " + "; ".join(first) if first else "")
 
 
 def run_checks(checks, tree, build, jobs):
@@ -263,11 +267,8 @@ def table(results, mutants):
     whether the unit binary did."""
     rows = ["| mutant | group | the planted bug | caught end to end by | unit tests |",
             "|---|---|---|---|:-:|"]
-    by_id = {m.id: m for m in mutants}
-    for ident, r in results.items():
-        m = by_id.get(ident)
-        if m is None:
-            continue
+    for m in mutants:
+        ident, r = m.id, results.get(m.id, {"status": "not run"})
         if r.get("status") != "ran":
             rows.append(f"| `{ident}` | {m.group} | {m.what} | **{r.get('status')}** | |")
             continue
@@ -276,10 +277,12 @@ def table(results, mutants):
         names = ", ".join(f"`{c}`" for c in e2e) if e2e else "**none**"
         rows.append(f"| `{ident}` | {m.group} | {m.what} | {names} | "
                     f"{'' if unit is None else 'yes' if unit[0] else 'no'} |")
-    caught = sum(1 for r in results.values() if r.get("status") == "ran" and any(
-        c and is_e2e(k) for k, (c, _) in r["checks"].items()))
+    caught = sum(1 for m in mutants if results.get(m.id, {}).get("status") == "ran" and any(
+        c and is_e2e(k) for k, (c, _) in results[m.id]["checks"].items()))
+    unit = sum(1 for m in mutants if results.get(m.id, {}).get("checks", {}).get("unit", [0])[0])
     rows.append("")
-    rows.append(f"{caught} of {len(results)} planted bugs caught by an end-to-end check.")
+    rows.append(f"{caught} of {len(mutants)} planted bugs caught by an end-to-end check; "
+                f"{unit} by the unit binary.")
     return "\n".join(rows)
 
 
@@ -302,13 +305,24 @@ def main():
     ap.add_argument("--work", default=os.path.join(ROOT, "build", "mutation"))
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--write", help="a file whose table markers take the table")
-    ap.add_argument("--from-log", help="a JSON log of an earlier run: write its table")
+    ap.add_argument("--from-log", help="JSON logs of earlier runs, comma-separated: their table")
+    ap.add_argument("--check", help="with --from-log: FILE holds that table (CI)")
     a = ap.parse_args()
 
     mutants = read_list()
     if a.from_log:
-        results = json.load(open(a.from_log))
+        # Several logs: a later one's row replaces an earlier one's.
+        results = {}
+        for path in a.from_log.split(","):
+            results.update(json.load(open(path)))
         text = table(results, mutants)
+        if a.check:
+            doc = open(a.check, encoding="utf-8").read()
+            ok = BEGIN + "\n" + text + "\n" + END in doc
+            print(("" if ok else f"FAIL {a.check}: its table is not {a.from_log}'s "
+                   f"(run.py --from-log {a.from_log} --write {a.check})\n") +
+                  f"{int(ok)} passed, {int(not ok)} failed")
+            return 0 if ok else 1
         print(text)
         if a.write:
             write_table(a.write, text)

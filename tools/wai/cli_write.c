@@ -8,13 +8,19 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+
+#if !defined(__wasi__)
+#include <signal.h>
+typedef volatile sig_atomic_t temp_flag;
+#else
+typedef volatile int temp_flag; /* WASI has no signals */
+#endif
 
 /* ---- temporaries a signal must not leave behind ------------------------
  * SIGTERM, SIGINT and SIGHUP remove every temporary still open, then end
@@ -25,7 +31,7 @@
 #define TEMP_SLOTS 8
 #define TEMP_PATH_MAX 4096
 static char temp_paths[TEMP_SLOTS][TEMP_PATH_MAX];
-static volatile sig_atomic_t temp_used[TEMP_SLOTS];
+static temp_flag temp_used[TEMP_SLOTS];
 
 static int temp_track(const char *path) {
     if (strlen(path) >= TEMP_PATH_MAX) return -1;
@@ -148,16 +154,29 @@ int cli_out_open(const char *command, const char *target, const cli_inputs *in,
     o->force = in && in->force;
     o->tmp = temp_name(target);
     if (!o->tmp) return out_error(command, target, "out of memory");
+    /* The temporary is made and tracked with the signals held, so none
+     * finds it on disk and not yet in the slots. */
+#if !defined(__wasi__)
+    sigset_t held, was;
+    sigemptyset(&held);
+    sigaddset(&held, SIGTERM);
+    sigaddset(&held, SIGINT);
+    sigaddset(&held, SIGHUP);
+    sigprocmask(SIG_BLOCK, &held, &was);
+#endif
     int fd = make_temp(o->tmp);
+    int e = errno;
+    if (fd >= 0) temp_track(o->tmp);
+#if !defined(__wasi__)
+    sigprocmask(SIG_SETMASK, &was, NULL);
+#endif
     if (fd < 0) {
-        int e = errno;
         free(o->tmp);
         o->tmp = NULL;
         return out_error(command, target, strerror(e));
     }
-    temp_track(o->tmp);
     if (!(o->f = fdopen(fd, "wb"))) {
-        int e = errno;
+        e = errno;
         close(fd);
         unlink(o->tmp);
         temp_untrack(o->tmp);
