@@ -102,6 +102,15 @@ expect_contains "linked out: set_incomplete" '"status": "set_incomplete"' "$TMP/
 expect_contains "says the link is not read" "a link out of the set's folder (to ../h_s.whm)" "$TMP/err"
 rm "$S/h_s.whm"; mv "$TMP/h_s.whm" "$S/h_s.whm"
 expect_exit 0 "the member back" -- decode --pin "$want"
+# -o never names a file the command read, -y or not: a member stays as it
+# was; the listing itself is no member (-o DIR/listing.json -y rewrites it).
+expect_exit 2 "list -o over a member, -y" -- "$WAI" set list "$S" -o "$S/g_s.whm" -y
+expect_contains "says it is an input" "is one of this command's inputs" "$TMP/err"
+cmp -s "$S/g_s.whm" "$EX/hello_set/g_s.whm" && ok || fail "list -o over a member changed it"
+ln "$S/h_s.whm" "$TMP/h_link.whm"
+expect_exit 2 "list -o over a hard link to a member, -y" -- "$WAI" set list "$S" -o "$TMP/h_link.whm" -y
+cmp -s "$S/h_s.whm" "$EX/hello_set/h_s.whm" && ok || fail "list -o over a hard link changed the member"
+rm "$TMP/h_link.whm"
 # A listing may name files a decode does not read; list includes them.
 printf 'notes' >"$S/README"
 expect_exit 0 "list with another file" -- "$WAI" set list "$S" -o "$S/listing.json" -y

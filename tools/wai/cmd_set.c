@@ -71,18 +71,21 @@ typedef struct dir_set {
     cli_file *files;
     size_t n;
     uint64_t bytes;
+    cli_inputs inputs;   /* the files read: -o may name none of them */
 } dir_set;
 
 static void dir_set_free(dir_set *d) {
     wai_set_destroy(d->set);
     for (size_t i = 0; i < d->n; i++) cli_file_free(&d->files[i]);
     free(d->files);
+    cli_inputs_free(&d->inputs);
     memset(d, 0, sizeof *d);
 }
 
 static int read_dir(const char *cmd, wai_context *ctx, const char *dir, uint64_t budget,
-                    dir_set *d) {
+                    int force, dir_set *d) {
     memset(d, 0, sizeof *d);
+    cli_inputs_init(&d->inputs, force);
     DIR *dp = opendir(dir);
     if (!dp) {
         fprintf(stderr, "wai %s: %s: %s\n", cmd, dir, strerror(errno));
@@ -104,7 +107,8 @@ static int read_dir(const char *cmd, wai_context *ctx, const char *dir, uint64_t
             break;
         }
         d->files = grown;
-        cli_read_opts ro = {budget - d->bytes, "the memory limit (--max-memory)", 0, NULL, NULL};
+        cli_read_opts ro = {budget - d->bytes, "the memory limit (--max-memory)", 0, NULL,
+                            &d->inputs};
         if (cli_read(cmd, path, &ro, &d->files[d->n]) != 0) {
             rc = EXIT_USAGE;
             break;
@@ -141,15 +145,14 @@ static int list(const set_options *o, const dir_set *d) {
     size_t len;
     char *text = listing_of("set list", d, &len);
     if (!text) return EXIT_USAGE;
-    cli_inputs in;
-    cli_inputs_init(&in, o->force);
+    /* Never over a file just read as a member, -y or not (the listing
+     * itself is no member: -o DIR/listing.json -y rewrites it). */
     cli_out_file out;
-    int rc = cli_out_open("set list", o->out_path ? o->out_path : "-", &in, &out);
+    int rc = cli_out_open("set list", o->out_path ? o->out_path : "-", &d->inputs, &out);
     if (rc == 0) {
         fwrite(text, 1, len, out.f);
         rc = cli_out_commit("set list", &out);
     }
-    cli_inputs_free(&in);
     free(text);
     return rc;
 }
@@ -203,7 +206,7 @@ static int cmd_set(int argc, char **argv) {
     wai_context *ctx = NULL;
     if (wai_context_create(NULL, &ctx) != WAI_ok) return EXIT_USAGE;
     dir_set d;
-    rc = read_dir(is_list ? "set list" : "set pin", ctx, argv[first], o.max_memory, &d);
+    rc = read_dir(is_list ? "set list" : "set pin", ctx, argv[first], o.max_memory, o.force, &d);
     if (rc == 0) {
         rc = is_list ? list(&o, &d) : pin(argv[first], &d);
         dir_set_free(&d);
