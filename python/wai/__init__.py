@@ -597,9 +597,8 @@ def inspect(payload, set=None, capability=None):
     if not cap:
         # The library says why (§8): unsupported_capability for a name it
         # does not know, bad_magic for bytes no capability reads.
-        status = lib.wai_declared_cost_set(_Context(1).ptr, capability.encode() if capability
-                                           else None, None, payload, len(payload),
-                                           ctypes.byref(_lib.Cost()))
+        status = lib.wai_declared_cost(capability.encode() if capability else None, payload,
+                                       len(payload), ctypes.byref(_lib.Cost()))
         raise WaiError(status or _status("bad_magic"), "inspect")
     name = cap[0].decode()
     need = ctypes.c_size_t()

@@ -140,6 +140,7 @@ _sig("wai_capability_encoder_members", ctypes.POINTER(ctypes.c_char_p), ctypes.P
 _sig("wai_context_program_member", ctypes.c_char_p, vp, ctypes.POINTER(Capability), sz)
 _sig("wai_payload_header_json", i32, vp, ctypes.c_char_p, sz, ctypes.c_char_p, sz,
      ctypes.POINTER(sz))
+_sig("wai_declared_cost", i32, ctypes.c_char_p, ctypes.c_char_p, sz, ctypes.POINTER(Cost))
 _sig("wai_declared_cost_set", i32, vp, ctypes.c_char_p, vp, ctypes.c_char_p, sz,
      ctypes.POINTER(Cost))
 _sig("wai_symbols_digest", i32, vp, ctypes.c_char_p, vp, ctypes.c_char_p, sz,

@@ -43,8 +43,9 @@ int out_whole_file(out_writer *w, const char *name, const char *header, const ui
     int rc = cli_out_open("decode", name, w->inputs, &f);
     if (rc != 0) return rc;
     if ((header && fputs(header, f.f) == EOF) || fwrite(data, 1, n, f.f) != n) {
+        rc = out_write_failed(name); /* before the discard: errno is the write's */
         cli_out_discard(&f);
-        return out_write_failed(name);
+        return rc;
     }
     return cli_out_commit("decode", &f);
 }

@@ -54,8 +54,9 @@ int out_png_file(out_writer *w, const char *name, const uint8_t *px, uint32_t wi
     int rc = cli_out_open("decode", name, w->inputs, &f);
     if (rc != 0) return rc;
     if (png_to(f.f, px, width, height, channels) != 0) {
+        rc = out_write_failed(name); /* before the discard: errno is the write's */
         cli_out_discard(&f);
-        return out_write_failed(name);
+        return rc;
     }
     return cli_out_commit("decode", &f);
 }
