@@ -3,7 +3,7 @@
  * exists unless -y, and never a half-written file at the target's name:
  * each output is written to a temporary beside it and renamed into place
  * once complete (docs/reading-inputs.md, "Outputs"). */
-/* POSIX.1-2008: open flags, fstat modes, mkstemp, link. */
+/* POSIX.1-2008: open flags, fstat modes, link, getpid. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -107,38 +108,33 @@ static char *temp_name(const char *target) {
     return t;
 }
 
-#if defined(__wasi__)
-/* WASI has no mkstemp, umask or fchmod: the XXXXXX from a counter, the
- * file made exclusively (O_EXCL), with the runtime's default mode. */
+/* Fills name's XXXXXX, tracks the name, then makes the file exclusively
+ * (O_EXCL: never an existing file, nor through a link), mode 0666 less the
+ * umask as any new file gets; on EEXIST it untracks and tries another.
+ * Tracked before it exists, so a signal delivered to any thread (the
+ * decoder's pool has several) finds the name of every temporary on disk. */
 static int make_temp(char *name) {
     size_t n = strlen(name);
     static unsigned counter;
+#if defined(__wasi__)
+    const unsigned seed = 0; /* no process id, and one process per runtime */
+#else
+    const unsigned seed = (unsigned)getpid() * 40503u ^ (unsigned)time(NULL);
+#endif
     for (int tries = 0; tries < 1000; tries++) {
-        unsigned v = ++counter * 2654435761u;
+        unsigned v = seed ^ ++counter * 2654435761u;
         for (size_t i = 0; i < 6; i++, v /= 36)
             name[n - 6 + i] = "0123456789abcdefghijklmnopqrstuvwxyz"[v % 36];
+        temp_track(name);
         int fd = open(name, O_WRONLY | O_CREAT | O_EXCL, 0666);
-        if (fd >= 0 || errno != EEXIST) return fd;
+        if (fd >= 0) return fd;
+        int e = errno;
+        temp_untrack(name);
+        errno = e;
+        if (e != EEXIST) return -1;
     }
     return -1;
 }
-#else
-/* mkstemp makes it 0600; an output gets what a new file would. */
-static int make_temp(char *name) {
-    int fd = mkstemp(name);
-    if (fd < 0) return -1;
-    mode_t mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) != 0) {
-        int e = errno;
-        close(fd);
-        unlink(name);
-        errno = e;
-        return -1;
-    }
-    return fd;
-}
-#endif
 
 int cli_out_open(const char *command, const char *target, const cli_inputs *in,
                  cli_out_file *o) {
@@ -154,22 +150,8 @@ int cli_out_open(const char *command, const char *target, const cli_inputs *in,
     o->force = in && in->force;
     o->tmp = temp_name(target);
     if (!o->tmp) return out_error(command, target, "out of memory");
-    /* The temporary is made and tracked with the signals held, so none
-     * finds it on disk and not yet in the slots. */
-#if !defined(__wasi__)
-    sigset_t held, was;
-    sigemptyset(&held);
-    sigaddset(&held, SIGTERM);
-    sigaddset(&held, SIGINT);
-    sigaddset(&held, SIGHUP);
-    sigprocmask(SIG_BLOCK, &held, &was);
-#endif
     int fd = make_temp(o->tmp);
     int e = errno;
-    if (fd >= 0) temp_track(o->tmp);
-#if !defined(__wasi__)
-    sigprocmask(SIG_SETMASK, &was, NULL);
-#endif
     if (fd < 0) {
         free(o->tmp);
         o->tmp = NULL;
