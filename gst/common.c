@@ -2,11 +2,18 @@
 /* What the elements share: the format of a magic, a context and its set
  * from a directory, refusals as element errors, the dispatch report as an
  * element message. */
+#define _POSIX_C_SOURCE 200809L /* O_CLOEXEC */
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "gstwai.h"
 #include "wai/wai_backend.h"
 #include "wai/wai_dispatch.h"
+
+G_DEFINE_QUARK(wai-gst-status, wai_gst_status)
 
 const char *wai_gst_format_of(const guint8 *data, gsize len) {
     const wai_capability *cap = wai_capability_detect(data, len);
@@ -36,6 +43,9 @@ static gboolean member_stays(const char *dir, const char *name) {
     return FALSE;
 }
 
+static gboolean read_member(const char *path, guint64 budget, gchar **data, gsize *len,
+                            GError **why);
+
 /* The names a set's folder is read for (L5a): every member some
  * capability's path reads, the listing, and every file the listing names. */
 static GHashTable *member_names(const wai_context *ctx, const char *dir) {
@@ -54,7 +64,8 @@ static GHashTable *member_names(const wai_context *ctx, const char *dir) {
     char *path = g_build_filename(dir, WAI_SET_LISTING, NULL);
     gchar *l = NULL;
     gsize len = 0;
-    if (member_stays(dir, WAI_SET_LISTING) && g_file_get_contents(path, &l, &len, NULL)) {
+    /* The listing is a few hundred bytes a member: 1 MiB bounds it. */
+    if (member_stays(dir, WAI_SET_LISTING) && read_member(path, 1 << 20, &l, &len, NULL)) {
         char name[256];
         size_t at = 0;
         while (wai_set_listing_next((const uint8_t *)l, len, &at, name, sizeof name) == WAI_ok)
@@ -66,10 +77,68 @@ static GHashTable *member_names(const wai_context *ctx, const char *dir) {
     return names;
 }
 
-gboolean wai_gst_context(guint threads, const char *set_dir, wai_context **ctx, wai_set **set,
-                         GError **why) {
+/* DIR/NAME read once, bounded: opened O_NONBLOCK (a FIFO put in a
+ * member's place never blocks), a regular file, at most budget bytes, its
+ * size checked before a byte is read. */
+static gboolean read_member(const char *path, guint64 budget, gchar **data, gsize *len,
+                            GError **why) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        int e = errno;
+        if (fd >= 0) close(fd);
+        g_set_error(why, G_FILE_ERROR, g_file_error_from_errno(e), "%s: %s", path, g_strerror(e));
+        return FALSE;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        g_set_error(why, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s: not a regular file", path);
+        return FALSE;
+    }
+    guint64 size = (guint64)st.st_size;
+    if (size > budget || size > G_MAXSIZE - 1) {
+        close(fd);
+        g_set_error(why, WAI_GST_STATUS, WAI_cost_over_limit,
+                    "%s: %" G_GUINT64_FORMAT " bytes: past max-memory (%" G_GUINT64_FORMAT
+                    " bytes left of it), refused before reading it",
+                    path, size, budget);
+        return FALSE;
+    }
+    /* +1: a file that grew since fstat is seen, and refused. */
+    gchar *buf = g_malloc((gsize)size + 1);
+    gsize n = 0;
+    while (n < (gsize)size + 1) {
+        ssize_t r = read(fd, buf + n, (gsize)size + 1 - n);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) {
+            if (r < 0) {
+                int e = errno;
+                close(fd);
+                g_free(buf);
+                g_set_error(why, G_FILE_ERROR, g_file_error_from_errno(e), "%s: %s", path,
+                            g_strerror(e));
+                return FALSE;
+            }
+            break;
+        }
+        n += (gsize)r;
+    }
+    close(fd);
+    if (n != (gsize)size) {
+        g_free(buf);
+        g_set_error(why, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s: changed while it was read", path);
+        return FALSE;
+    }
+    *data = buf;
+    *len = n;
+    return TRUE;
+}
+
+gboolean wai_gst_context(guint threads, const char *set_dir, guint64 max_memory, wai_context **ctx,
+                         wai_set **set, guint64 *set_bytes, GError **why) {
     *ctx = NULL;
     *set = NULL;
+    *set_bytes = 0;
     wai_settings s;
     wai_settings_default(&s);
     s.n_threads = threads;
@@ -87,7 +156,8 @@ gboolean wai_gst_context(guint threads, const char *set_dir, wai_context **ctx, 
         return FALSE;
     }
     /* Only what a path may read, and what the listing names: a stray file
-     * in the folder is never read (nor a link out of it). */
+     * in the folder is never read (nor a link out of it). The members stay
+     * in memory through the decode: they share the limit. */
     GHashTable *names = member_names(*ctx, set_dir);
     GHashTableIter it;
     gpointer key;
@@ -99,16 +169,67 @@ gboolean wai_gst_context(guint threads, const char *set_dir, wai_context **ctx, 
         char *path = g_build_filename(set_dir, name, NULL);
         gchar *data = NULL;
         gsize len = 0;
-        ok = g_file_get_contents(path, &data, &len, why) &&
-             wai_set_add(*set, name, (const uint8_t *)data, len) == WAI_ok;
-        if (ok == FALSE && why && !*why)
+        guint64 left = max_memory ? max_memory - *set_bytes : G_MAXUINT64;
+        ok = read_member(path, left, &data, &len, why);
+        if (ok && wai_set_add(*set, name, (const uint8_t *)data, len) != WAI_ok) {
+            ok = FALSE;
             g_set_error(why, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_READ,
                         "%s: cannot add it to the set", path);
+        }
+        if (ok) *set_bytes += len;
         g_free(data);
         g_free(path);
     }
     g_hash_table_destroy(names);
     return ok;
+}
+
+GstFlowReturn wai_gst_refuse_size(GstElement *e, guint64 size, guint64 bound, gboolean by_format,
+                                  gboolean streamed) {
+    wai_status st = by_format ? WAI_too_large : WAI_cost_over_limit;
+    const char *code = wai_status_name(st);
+    GST_ELEMENT_ERROR(e, STREAM, DECODE,
+                      ("payload of %" G_GUINT64_FORMAT " bytes%s, past %s (%" G_GUINT64_FORMAT
+                       " bytes), %s: refused: %s (%s)",
+                       size, streamed ? " or more" : "",
+                       by_format ? "the most any valid payload of its format holds"
+                                 : "the decoder's max-memory",
+                       bound, streamed ? "not read further" : "not read",
+                       code, wai_status_meaning(st)),
+                      ("wai-status=%s", code));
+    return GST_FLOW_ERROR;
+}
+
+const char *wai_gst_format_hint(const char *format) {
+    if (format && g_str_equal(format, "WIA1"))
+        return "a WIA1 payload is audio: link waiparse to waiaudiodec";
+    if (format && g_str_equal(format, "WIS1"))
+        return "a WIS1 payload holds splat attributes, which no GStreamer element decodes: "
+               "use `wai decode`";
+    return "link waiparse to waidec, which decodes WIV1, WIF1, WIH1, WIC1, WCF1 and WIM1";
+}
+
+#define LIMITS_QUERY "wai-limits"
+
+guint64 wai_gst_limits_ask(GstPad *src) {
+    GstQuery *q = gst_query_new_custom(GST_QUERY_CUSTOM, gst_structure_new_empty(LIMITS_QUERY));
+    guint64 max_memory = WAI_GST_DEFAULT_MAX_MEMORY;
+    if (gst_pad_peer_query(src, q))
+        gst_structure_get_uint64(gst_query_get_structure(q), "max-memory", &max_memory);
+    gst_query_unref(q);
+    return max_memory;
+}
+
+static gboolean sink_query(GstPad *pad, GstObject *parent, GstQuery *q) {
+    const wai_gst_decoding *d = gst_pad_get_element_private(pad);
+    const GstStructure *s = gst_query_get_structure(q);
+    if (GST_QUERY_TYPE(q) == GST_QUERY_CUSTOM && s && gst_structure_has_name(s, LIMITS_QUERY)) {
+        GstStructure *w = gst_query_writable_structure(q);
+        gst_structure_set(w, "max-memory", G_TYPE_UINT64, d->max_memory, "max-cost", G_TYPE_UINT64,
+                          d->max_cost, NULL);
+        return TRUE;
+    }
+    return gst_pad_query_default(pad, parent, q);
 }
 
 GstFlowReturn wai_gst_refuse(GstElement *e, wai_status st, const char *what) {
@@ -137,7 +258,8 @@ void wai_gst_decoding_install(GObjectClass *k, guint first) {
     g_object_class_install_property(
         k, first + P_SET_DIR,
         g_param_spec_string("set-dir", "Parameter set",
-                            "the directory of a neural capability's parameter set (its every file)",
+                            "the folder of a neural capability's parameter set: its members and the "
+                            "files its listing names, read by name (never the whole folder)",
                             NULL, f));
     g_object_class_install_property(
         k, first + P_THREADS,
@@ -151,14 +273,17 @@ void wai_gst_decoding_install(GObjectClass *k, guint first) {
     g_object_class_install_property(
         k, first + P_MAX_MEMORY,
         g_param_spec_uint64("max-memory", "Memory limit",
-                            "refuse a payload declaring more working memory (cost_over_limit); 0: "
-                            "no limit",
-                            0, G_MAXUINT64, (guint64)2 << 30, f));
+                            "refuse a payload (its bytes, the set's members and the working memory "
+                            "it declares) past this many bytes (cost_over_limit), before reading "
+                            "it; 0: no limit",
+                            0, G_MAXUINT64, WAI_GST_DEFAULT_MAX_MEMORY, f));
 }
 
-void wai_gst_decoding_init(wai_gst_decoding *d) {
+void wai_gst_decoding_init(wai_gst_decoding *d, GstPad *sink) {
     memset(d, 0, sizeof *d);
-    d->max_memory = (guint64)2 << 30;
+    d->max_memory = WAI_GST_DEFAULT_MAX_MEMORY;
+    gst_pad_set_element_private(sink, d);
+    gst_pad_set_query_function(sink, sink_query);
 }
 
 gboolean wai_gst_decoding_set(wai_gst_decoding *d, guint first, guint id, const GValue *v) {
@@ -187,10 +312,20 @@ gboolean wai_gst_decoding_get(const wai_gst_decoding *d, guint first, guint id, 
 gboolean wai_gst_decoding_open(GstElement *e, wai_gst_decoding *d) {
     if (d->dec) return TRUE;
     GError *why = NULL;
-    if (!wai_gst_context(d->threads, d->set_dir, &d->ctx, &d->set, &why)) {
-        GST_ELEMENT_ERROR(e, RESOURCE, READ, ("set-dir %s: %s", d->set_dir ? d->set_dir : "",
-                                              why ? why->message : "cannot read it"),
-                          (NULL));
+    if (!wai_gst_context(d->threads, d->set_dir, d->max_memory, &d->ctx, &d->set, &d->set_bytes,
+                         &why)) {
+        if (why && why->domain == WAI_GST_STATUS) {
+            const char *code = wai_status_name((wai_status)why->code);
+            GST_ELEMENT_ERROR(e, STREAM, DECODE,
+                              ("set-dir: %s: refused: %s (%s)", why->message, code ? code : "?",
+                               wai_status_meaning((wai_status)why->code)),
+                              ("wai-status=%s", code ? code : "?"));
+        } else {
+            GST_ELEMENT_ERROR(e, RESOURCE, READ,
+                              ("set-dir %s: %s", d->set_dir ? d->set_dir : "",
+                               why ? why->message : "cannot read it"),
+                              (NULL));
+        }
         g_clear_error(&why);
         wai_gst_decoding_close(d);
         return FALSE;
@@ -200,7 +335,9 @@ gboolean wai_gst_decoding_open(GstElement *e, wai_gst_decoding *d) {
     cfg.set = d->set;
     cfg.streaming = 1;
     if (d->max_cost) cfg.max_cost = d->max_cost;
-    if (d->max_memory) cfg.max_memory = d->max_memory;
+    /* The set's members stay in memory through the decode: what is left
+     * of the limit is the decode's. */
+    if (d->max_memory) cfg.max_memory = d->max_memory - d->set_bytes;
     wai_status st = wai_decoder_create(d->ctx, &cfg, &d->dec);
     if (st != WAI_ok) {
         wai_gst_refuse(e, st, "the decoder");

@@ -28,11 +28,36 @@ gboolean wai_gst_typefind_register(GstPlugin *plugin);
 /* The format name of data's magic ("WIV1"), or NULL. */
 const char *wai_gst_format_of(const guint8 *data, gsize len);
 
-/* A context and, from set_dir (NULL: none), a set of every regular file
- * the directory holds but hidden ones (wai_set_add copies). FALSE with
- * *why set when the directory cannot be read. */
-gboolean wai_gst_context(guint threads, const char *set_dir, wai_context **ctx, wai_set **set,
-                         GError **why);
+/* The max-memory default of every binding (the tool's, Python's, npm's). */
+#define WAI_GST_DEFAULT_MAX_MEMORY ((guint64)2 << 30)
+
+/* Errors of the domain WAI_GST_STATUS carry a wai_status as their code. */
+#define WAI_GST_STATUS (wai_gst_status_quark())
+GQuark wai_gst_status_quark(void);
+
+/* A context and, from set_dir (NULL: none), a set of the members some
+ * capability's path reads and those the listing names, each read once by
+ * name (never the whole folder), a regular file, their total within
+ * max_memory (0: no limit; else cost_over_limit before the member is
+ * read); *set_bytes their total. FALSE with *why set when it fails. */
+gboolean wai_gst_context(guint threads, const char *set_dir, guint64 max_memory, wai_context **ctx,
+                         wai_set **set, guint64 *set_bytes, GError **why);
+
+/* The limit a decoder downstream applies to a payload's bytes: waiparse
+ * asks it (a custom query, "wai-limits") before it gathers a payload;
+ * waidec and waiaudiodec answer with their max-memory. No answer (no
+ * decoder linked yet, as in decodebin): the default. 0: no limit. */
+guint64 wai_gst_limits_ask(GstPad *src);
+
+/* A size refusal: size bytes (streamed: or more, read so far) past bound,
+ * which is either the decoder's max-memory (cost_over_limit) or the most
+ * any valid payload of its format holds (too_large). GST_FLOW_ERROR. */
+GstFlowReturn wai_gst_refuse_size(GstElement *e, guint64 size, guint64 bound, gboolean by_format,
+                                  gboolean streamed);
+
+/* Why downstream refused a format's caps, in words a player can act on:
+ * the element that decodes it, or the tool where no element does. */
+const char *wai_gst_format_hint(const char *format);
 
 /* A refusal as the element's error: the spec's code and what it means in
  * the message, "wai-status=CODE" in the debug details; GST_FLOW_ERROR. */
@@ -45,6 +70,7 @@ typedef struct wai_gst_decoding {
     char *set_dir;
     guint threads;
     guint64 max_cost, max_memory;
+    guint64 set_bytes;         /* the set's members, held through the decode */
     wai_context *ctx;
     wai_set *set;
     wai_decoder *dec;
@@ -52,7 +78,9 @@ typedef struct wai_gst_decoding {
 
 /* The four properties, ids first .. first + 3. */
 void wai_gst_decoding_install(GObjectClass *k, guint first);
-void wai_gst_decoding_init(wai_gst_decoding *d);
+/* d's defaults, and sink's query function: it answers waiparse's
+ * "wai-limits" from d (the rest as GStreamer's default does). */
+void wai_gst_decoding_init(wai_gst_decoding *d, GstPad *sink);
 /* TRUE when id is one of them (the value set or got). */
 gboolean wai_gst_decoding_set(wai_gst_decoding *d, guint first, guint id, const GValue *v);
 gboolean wai_gst_decoding_get(const wai_gst_decoding *d, guint first, guint id, GValue *v);

@@ -33,6 +33,16 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE(
                     "rate = (int) [ 1, MAX ], channels = (int) 1"));
 
 static GstFlowReturn push_pcm(WaiGstAudioDec *d, const wai_output *o) {
+    /* A valid payload's rate may be any u32 (integer-payloads §5); caps
+     * hold a gint: past it, the element refuses (docs/gstreamer.md). */
+    if (o->sample_rate > (guint32)G_MAXINT) {
+        GST_ELEMENT_ERROR(d, STREAM, FORMAT,
+                          ("the payload's sample rate, %u Hz, is past the most GStreamer's audio "
+                           "caps hold (%d Hz): `wai decode --format s16le` decodes it",
+                           o->sample_rate, G_MAXINT),
+                          ("sample rate %u > G_MAXINT", o->sample_rate));
+        return GST_FLOW_ERROR;
+    }
     if (d->rate != o->sample_rate) {
         GstCaps *caps = gst_caps_new_simple("audio/x-raw", "format", G_TYPE_STRING, "S16LE",
                                             "layout", G_TYPE_STRING, "interleaved", "rate",
@@ -127,5 +137,5 @@ static void wai_gst_audio_dec_init(WaiGstAudioDec *d) {
     gst_pad_use_fixed_caps(d->src);
     gst_element_add_pad(GST_ELEMENT(d), d->sink);
     gst_element_add_pad(GST_ELEMENT(d), d->src);
-    wai_gst_decoding_init(&d->wai);
+    wai_gst_decoding_init(&d->wai, d->sink);
 }

@@ -199,7 +199,7 @@ static void wai_gst_dec_init(WaiGstDec *d) {
     gst_pad_use_fixed_caps(d->src);
     gst_element_add_pad(GST_ELEMENT(d), d->sink);
     gst_element_add_pad(GST_ELEMENT(d), d->src);
-    wai_gst_decoding_init(&d->wai);
+    wai_gst_decoding_init(&d->wai, d->sink);
     gst_video_info_init(&d->info);
     d->fps_n = 25;
     d->fps_d = 1;

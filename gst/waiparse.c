@@ -11,7 +11,13 @@
  * Where upstream can be pulled from (filesrc), the file is read whole in
  * one pull: one buffer, read once, no gathering of 4 KiB blocks; a frame
  * form's file is then one frame. Else (a pipe, multifilesrc) it is pushed
- * to us as above. */
+ * to us as above.
+ *
+ * The limit holds before the bytes are gathered: once the magic is in,
+ * the decoder downstream is asked its max-memory (wai_gst_limits_ask),
+ * and a payload past it, or past the most a valid payload of its format
+ * holds, is refused by upstream's size before a byte more is read, else
+ * as soon as the bytes gathered pass it. */
 #include <string.h>
 
 #include <gst/base/gstadapter.h>
@@ -24,6 +30,8 @@ typedef struct WaiGstParse {
     gint fps_n, fps_d;     /* the framerate property */
     GstAdapter *adapter;   /* a whole payload, gathered */
     const char *format;    /* from the first bytes (static strings), or NULL */
+    guint64 bound;         /* the most bytes a payload may hold, once format is known */
+    gboolean by_format;    /* bound is the format's own (too_large), not max-memory */
     guint64 frames;        /* frame-form buffers pushed */
     gboolean caps_sent;
     gboolean pulling;      /* pull mode: our stream-start goes first, as no source sends one */
@@ -68,36 +76,102 @@ static GstClockTime frame_time(const WaiGstParse *p, guint64 k) {
     return gst_util_uint64_scale(k, GST_SECOND * (guint64)p->fps_d, (guint64)p->fps_n);
 }
 
+/* The format of data's magic, and the bound of its payloads; FALSE with
+ * the element's error (bad_magic) when no magic is libwai's. */
+static gboolean take_format(WaiGstParse *p, const guint8 *data, gsize len) {
+    const wai_capability *cap = len ? wai_capability_detect(data, len) : NULL;
+    if (!cap) {
+        GST_ELEMENT_ERROR(p, STREAM, WRONG_TYPE,
+                          (len ? "not a WAI payload: no magic libwai reads: refused: bad_magic"
+                               : "the stream is empty: no WAI payload: refused: bad_magic"),
+                          ("wai-status=bad_magic"));
+        return FALSE;
+    }
+    p->format = wai_format_name(cap->format);
+    guint64 limit = wai_gst_limits_ask(p->src), spec = wai_payload_max_bytes(cap);
+    p->by_format = limit == 0 || spec < limit;
+    p->bound = p->by_format ? spec : limit;
+    return TRUE;
+}
+
+/* Upstream's size in bytes, when it says one; else -1. */
+static gint64 upstream_size(WaiGstParse *p) {
+    gint64 size = -1;
+    if (!gst_pad_peer_query_duration(p->sink, GST_FORMAT_BYTES, &size)) return -1;
+    return size;
+}
+
+/* Downstream refused our caps: say which element takes the format. */
+static GstFlowReturn not_taken(WaiGstParse *p) {
+    GST_ELEMENT_ERROR(p, CORE, NEGOTIATION,
+                      ("the element after waiparse does not take %s payloads: %s", p->format,
+                       wai_gst_format_hint(p->format)),
+                      ("downstream refused application/x-wai, format=%s (not-negotiated)",
+                       p->format));
+    return GST_FLOW_ERROR;
+}
+
+static GstFlowReturn push_out(WaiGstParse *p, GstBuffer *buf) {
+    if (!send_caps(p)) {
+        gst_buffer_unref(buf);
+        return not_taken(p);
+    }
+    GstFlowReturn r = gst_pad_push(p->src, buf);
+    return r == GST_FLOW_NOT_NEGOTIATED ? not_taken(p) : r;
+}
+
 static GstFlowReturn chain(GstPad *pad, GstObject *parent, GstBuffer *buf) {
     (void)pad;
     WaiGstParse *p = (WaiGstParse *)parent;
+    gsize n = gst_buffer_get_size(buf);
     if (!p->format) {
         GstMapInfo m;
-        if (gst_adapter_available(p->adapter) == 0 && gst_buffer_map(buf, &m, GST_MAP_READ)) {
-            p->format = wai_gst_format_of(m.data, m.size);
+        gboolean ok = FALSE;
+        if (gst_buffer_map(buf, &m, GST_MAP_READ)) {
+            ok = take_format(p, m.data, m.size);
             gst_buffer_unmap(buf, &m);
         }
-        if (!p->format) {
+        /* Upstream's size, where it says one (a file): refused unread. */
+        gint64 size = ok ? upstream_size(p) : -1;
+        if (ok && !frame_form(p->format) && size > 0 && (guint64)size > p->bound) {
             gst_buffer_unref(buf);
-            GST_ELEMENT_ERROR(p, STREAM, WRONG_TYPE, ("not a WAI payload: no magic libwai reads"),
-                              ("wai-status=bad_magic"));
+            return wai_gst_refuse_size(GST_ELEMENT(p), (guint64)size, p->bound, p->by_format, FALSE);
+        }
+        if (!ok) {
+            gst_buffer_unref(buf);
             return GST_FLOW_ERROR;
         }
     }
     if (!frame_form(p->format)) {
+        guint64 held = gst_adapter_available(p->adapter) + (guint64)n;
+        if (held > p->bound) {
+            gst_buffer_unref(buf);
+            gst_adapter_clear(p->adapter);
+            return wai_gst_refuse_size(GST_ELEMENT(p), held, p->bound, p->by_format, TRUE);
+        }
         gst_adapter_push(p->adapter, buf); /* pushed whole at the end of the stream */
         return GST_FLOW_OK;
     }
-    if (!send_caps(p)) {
+    if (n > p->bound) {
         gst_buffer_unref(buf);
-        return GST_FLOW_NOT_NEGOTIATED;
+        return wai_gst_refuse_size(GST_ELEMENT(p), n, p->bound, p->by_format, FALSE);
     }
     buf = gst_buffer_make_writable(buf);
     GST_BUFFER_PTS(buf) = frame_time(p, p->frames);
     GST_BUFFER_DTS(buf) = GST_BUFFER_PTS(buf);
     GST_BUFFER_DURATION(buf) = frame_time(p, p->frames + 1) - GST_BUFFER_PTS(buf);
     GST_BUFFER_OFFSET(buf) = p->frames++;
-    return gst_pad_push(p->src, buf);
+    return push_out(p, buf);
+}
+
+/* The gathered payload, pushed whole. */
+static GstFlowReturn push_whole(WaiGstParse *p) {
+    gsize n = gst_adapter_available(p->adapter);
+    if (!n) return GST_FLOW_OK;
+    GstBuffer *whole = gst_adapter_take_buffer(p->adapter, n); /* one buffer in: no copy */
+    GST_BUFFER_PTS(whole) = GST_BUFFER_DTS(whole) = 0;
+    GST_BUFFER_OFFSET(whole) = 0;
+    return push_out(p, whole);
 }
 
 static gboolean sink_event(GstPad *pad, GstObject *parent, GstEvent *ev) {
@@ -108,13 +182,19 @@ static gboolean sink_event(GstPad *pad, GstObject *parent, GstEvent *ev) {
         gst_event_unref(ev); /* ours are sent with the first payload */
         return TRUE;
     case GST_EVENT_EOS: {
-        gsize n = gst_adapter_available(p->adapter);
-        if (n && send_caps(p)) {
-            GstBuffer *whole = gst_adapter_take_buffer(p->adapter, n);
-            GST_BUFFER_PTS(whole) = GST_BUFFER_DTS(whole) = 0;
-            GST_BUFFER_OFFSET(whole) = 0;
-            if (gst_pad_push(p->src, whole) != GST_FLOW_OK) GST_DEBUG_OBJECT(p, "push refused");
+        /* An empty stream is an error, as an empty file is to `wai decode`;
+         * an error posted ends the pipeline: no EOS after it. */
+        if (!p->format) {
+            take_format(p, NULL, 0);
+            gst_event_unref(ev);
+            return FALSE;
         }
+        GstFlowReturn r = push_whole(p);
+        if (r == GST_FLOW_ERROR) {
+            gst_event_unref(ev);
+            return FALSE;
+        }
+        if (r != GST_FLOW_OK) GST_DEBUG_OBJECT(p, "push refused: %s", gst_flow_get_name(r));
         return gst_pad_event_default(pad, parent, ev);
     }
     case GST_EVENT_FLUSH_STOP:
@@ -124,27 +204,49 @@ static gboolean sink_event(GstPad *pad, GstObject *parent, GstEvent *ev) {
     }
 }
 
-/* Pull mode: the whole file in one buffer, through the push path's own
- * steps (the chain, then the end of the stream), then EOS downstream. */
+/* Pull mode: the magic first, then the size against the bound, then the
+ * whole file in one buffer through the push path's own steps (the chain,
+ * then the end of the stream), then EOS downstream. */
+static GstFlowReturn pull(WaiGstParse *p) {
+    gint64 size = upstream_size(p);
+    if (size < 0) {
+        GST_ELEMENT_ERROR(p, STREAM, FAILED,
+                          ("upstream can be pulled from but does not say its size in bytes"), (NULL));
+        return GST_FLOW_ERROR;
+    }
+    GstBuffer *buf = NULL;
+    GstFlowReturn r;
+    if (size == 0) {
+        take_format(p, NULL, 0); /* the empty file's error */
+        return GST_FLOW_ERROR;
+    }
+    if ((r = gst_pad_pull_range(p->sink, 0, size < 16 ? (guint)size : 16, &buf)) != GST_FLOW_OK)
+        return r;
+    GstMapInfo m;
+    gboolean ok = FALSE;
+    if (gst_buffer_map(buf, &m, GST_MAP_READ)) {
+        ok = take_format(p, m.data, m.size);
+        gst_buffer_unmap(buf, &m);
+    }
+    gst_buffer_unref(buf);
+    if (!ok) return GST_FLOW_ERROR;
+    if ((guint64)size > p->bound)
+        return wai_gst_refuse_size(GST_ELEMENT(p), (guint64)size, p->bound, p->by_format, FALSE);
+    if ((guint64)size > G_MAXUINT) {
+        GST_ELEMENT_ERROR(p, STREAM, FAILED,
+                          ("%" G_GINT64_FORMAT " bytes: more than one pull reads (4 GiB - 1)", size),
+                          (NULL));
+        return GST_FLOW_ERROR;
+    }
+    buf = NULL; /* pull_range fills a buffer given: ask for a new one */
+    if ((r = gst_pad_pull_range(p->sink, 0, (guint)size, &buf)) != GST_FLOW_OK) return r;
+    if ((r = chain(p->sink, GST_OBJECT(p), buf)) != GST_FLOW_OK) return r;
+    return push_whole(p);
+}
+
 static void pull_whole(gpointer data) {
     WaiGstParse *p = (WaiGstParse *)data;
-    gint64 size = 0;
-    GstBuffer *buf = NULL;
-    GstFlowReturn r = GST_FLOW_ERROR;
-    if (!gst_pad_peer_query_duration(p->sink, GST_FORMAT_BYTES, &size) || size <= 0 ||
-        (guint64)size > G_MAXUINT) {
-        GST_ELEMENT_ERROR(p, STREAM, FAILED, ("upstream does not say the file's size"), (NULL));
-    } else if ((r = gst_pad_pull_range(p->sink, 0, (guint)size, &buf)) != GST_FLOW_OK) {
-        if (r != GST_FLOW_FLUSHING) GST_ELEMENT_FLOW_ERROR(p, r);
-    } else if ((r = chain(p->sink, GST_OBJECT(p), buf)) == GST_FLOW_OK) {
-        gsize n = gst_adapter_available(p->adapter);
-        if (n && send_caps(p)) {
-            GstBuffer *whole = gst_adapter_take_buffer(p->adapter, n); /* the one buffer: no copy */
-            GST_BUFFER_PTS(whole) = GST_BUFFER_DTS(whole) = 0;
-            GST_BUFFER_OFFSET(whole) = 0;
-            r = gst_pad_push(p->src, whole);
-        }
-    }
+    GstFlowReturn r = pull(p);
     gst_pad_pause_task(p->sink);
     /* An error downstream has been posted there and ends the pipeline: no
      * EOS after it (a sink prerolling on that EOS raced gst-launch's

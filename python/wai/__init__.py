@@ -11,12 +11,19 @@
 
 Errors raise wai.WaiError, whose .code is the spec's code verbatim
 ("cost_over_limit", "stream_exhausted", ...). numpy in and out; Debian's
-python3-numpy is enough. The C library is found as wai/_lib.py says."""
+python3-numpy is enough. The C library is found as wai/_lib.py says.
+
+One memory limit everywhere: max_memory (default DEFAULT_MAX_MEMORY, 2 GiB,
+the tool's and the GStreamer plugin's; NO_LIMIT lifts it) bounds a
+decode's declared memory and, before anything is read, a set's members
+together: a member that would take them past it is refused
+(cost_over_limit) unread."""
 import ctypes
 import hashlib
 import json
 import math
 import os
+import stat
 import threading
 
 try:
@@ -33,9 +40,12 @@ from ._lib import lib
 
 __all__ = ["WaiError", "status_meaning", "Output", "Decoded", "Decoder", "decode", "inspect", "Encoded", "encode_image",
            "quality_set", "quality_points", "rans_encode", "rans_decode", "version", "set_listing",
-           "set_pin", "write_listing"]
+           "set_pin", "write_listing", "DEFAULT_MAX_MEMORY", "NO_LIMIT", "FileRefused"]
 
 NO_LIMIT = (1 << 64) - 1
+# The memory a decode and its set may take unless told otherwise: the
+# tool's CLI_DEFAULT_MAX_MEMORY and the GStreamer plugin's max-memory.
+DEFAULT_MAX_MEMORY = 2 << 30
 LISTING = "listing.json"   # a set's listing member (WAI_SET_LISTING)
 
 
@@ -167,7 +177,7 @@ def _read_names():
 
 
 def _stays(d, name):
-    """Whether d/name may be read as a member: a regular file, or a link to
+    """Whether d/name may be opened as a member: not a link, or a link to
     a name in the same folder (a few such links at most). A link whose
     target holds a '/' may leave the set, where no listing or pin vouches
     for it: not read, as the tool does (docs/spec-readings.md, L5a)."""
@@ -175,11 +185,90 @@ def _stays(d, name):
     for _ in range(8):
         p = os.path.join(d, target)
         if not os.path.islink(p):
-            return os.path.isfile(p)
+            return True
         target = os.readlink(p)
         if "/" in target or target in (".", ".."):
             return False
     return False
+
+
+def _limit(max_memory):
+    """max_memory as a number: None is the default, DEFAULT_MAX_MEMORY."""
+    return DEFAULT_MAX_MEMORY if max_memory is None else int(max_memory)
+
+
+def _room(max_memory, members):
+    """What a decode may declare beside its set: the members stay in memory
+    through it, so they share the limit (as in the tool's decode)."""
+    limit = _limit(max_memory)
+    if limit >= NO_LIMIT:
+        return NO_LIMIT
+    return max(0, limit - sum(len(v) for v in (members or {}).values()))
+
+
+class FileRefused(OSError):
+    """A file not read: .code is "not_regular_file" (a FIFO, a device, a
+    folder) or "cost_over_limit" (past the memory left), .detail why."""
+
+    def __init__(self, path, code, detail):
+        super().__init__(f"{path}: {detail}")
+        self.path, self.code, self.detail = path, code, detail
+
+
+def _kind(mode):
+    """What a file that is not a regular one is, in the tool's words."""
+    for test, what in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return what
+    return "a special file"
+
+
+def _read_file(path, room):
+    """path's bytes, read once. Opened O_NONBLOCK (a FIFO's open must not
+    wait for a writer), then fstat'ed: anything but a regular file, or one
+    over room bytes, is refused (FileRefused) before a byte is read. A
+    file that grows while read is an OSError (what was measured is no
+    longer what is there)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        # On the descriptor, before a file object (which refuses a folder its own way).
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise FileRefused(path, "not_regular_file",
+                              f"{_kind(st.st_mode)}, not a regular file: not read")
+        if st.st_size > room:
+            raise FileRefused(path, "cost_over_limit",
+                              f"{st.st_size} bytes, past the memory limit ({room} bytes "
+                              "left of max_memory): not read")
+    except BaseException:
+        os.close(fd)
+        raise
+    with open(fd, "rb") as f:
+        data = f.read(st.st_size + 1)   # one byte more: a file that grew says so
+    if len(data) > st.st_size:
+        raise OSError(f"{path}: grew while it was read (from {st.st_size} bytes): not used")
+    return data
+
+
+def _member(d, name, room):
+    """Set member d/name's bytes, or None where it is no member to read:
+    absent, a link out of the folder, or not a regular file (a FIFO, a
+    device, a folder: opened without blocking, never read). One past room
+    raises WaiError cost_over_limit, naming it and its size, unread."""
+    path = os.path.join(d, name)
+    if not _stays(d, name):
+        return None
+    try:
+        return _read_file(path, room)
+    except FileNotFoundError:
+        return None
+    except FileRefused as e:
+        if e.code != "cost_over_limit":
+            return None
+        raise WaiError(_status("cost_over_limit"),
+                       f"set member {path}: {e.detail}") from None
 
 
 def _listed(text):
@@ -194,32 +283,44 @@ def _listed(text):
     return names
 
 
-def _members(set_, every_file=False):
+def _members(set_, every_file=False, max_memory=DEFAULT_MAX_MEMORY):
     """A set given as a directory or a mapping of member names to bytes.
     From a directory: the files some path reads (_read_names) and
     listing.json, and with a listing every file it names (a listed set is
     checked whole); every_file: every file whose name does not start with
-    '.', as `wai set list` reads one. A link that leaves the folder is never
-    read."""
+    '.', as `wai set list` reads one. Each is read once, by name (a stray
+    file in the folder is never opened), and only when it is a regular file
+    that keeps the members' total within max_memory (None: the default;
+    past it: WaiError cost_over_limit before it is read). A link that
+    leaves the folder is never read."""
     if set_ is None:
         return None
-    if isinstance(set_, (str, os.PathLike)):
-        d = os.fspath(set_)
-        if every_file:
-            names = sorted(n for n in os.listdir(d) if not n.startswith("."))
-        else:
-            names = set(_read_names()) | {LISTING}
-            if _stays(d, LISTING):
-                with open(os.path.join(d, LISTING), "rb") as f:
-                    names.update(_listed(f.read()))
-            names = sorted(names)
-        out = {}
-        for name in names:
-            if _stays(d, name):
-                with open(os.path.join(d, name), "rb") as f:
-                    out[name] = f.read()
+    limit = _limit(max_memory)
+    if not isinstance(set_, (str, os.PathLike)):
+        out = {str(k): bytes(v) for k, v in set_.items()}
+        total = sum(len(v) for v in out.values())
+        if total > limit:
+            raise WaiError(_status("cost_over_limit"), f"set: {total} bytes in its members, past "
+                           f"max_memory ({limit})")
         return out
-    return {str(k): bytes(v) for k, v in set_.items()}
+    d = os.fspath(set_)
+    out = {}
+    if every_file:
+        names = sorted(n for n in os.listdir(d) if not n.startswith("."))
+    else:
+        # The listing first: it names the members to read, and is one.
+        listing = _member(d, LISTING, limit)
+        names = set(_read_names()) | set(_listed(listing) if listing is not None else ())
+        if listing is not None:
+            out[LISTING] = listing
+        names = sorted(names - {LISTING})
+    total = sum(len(v) for v in out.values())
+    for name in names:
+        data = _member(d, name, limit - total)
+        if data is not None:
+            out[name] = data
+            total += len(data)
+    return out
 
 
 def _pin(pin, pin_tier):
@@ -251,8 +352,10 @@ class _Set:
             return
         _check(lib.wai_set_create(ctx.ptr, ctypes.byref(self.ptr)), "set")
         for name, data in (members or {}).items():
+            # Borrowed, not copied: the bytes stay alive in self.keep.
             self.keep.append(data)
-            _check(lib.wai_set_add(self.ptr, name.encode(), data, len(data)), f"set member {name}")
+            _check(lib.wai_set_add_borrowed(self.ptr, name.encode(), data, len(data)),
+                   f"set member {name}")
         if pin is not None:
             digest, _ = _pin(pin, None)
             _check(lib.wai_set_pin(self.ptr, digest), "pin")
@@ -344,8 +447,8 @@ class Decoder:
     decoded (a streaming decoder's: about two frames of memory whatever the
     clip's length)."""
 
-    def __init__(self, capability=None, set=None, max_cost=None, max_memory=None, threads=0,
-                 cpu_level=None, offer=None, intent=None, pin_tier=None, pin=None):
+    def __init__(self, capability=None, set=None, max_cost=None, max_memory=DEFAULT_MAX_MEMORY,
+                 threads=0, cpu_level=None, offer=None, intent=None, pin_tier=None, pin=None):
         self._init(capability, set, max_cost, max_memory, threads, cpu_level, offer, intent,
                    pin_tier, pin, False)
 
@@ -356,7 +459,9 @@ class Decoder:
         # its own last send's cost, report and digest.
         self._lock = threading.Lock()
         self._last = threading.local()
-        self._args = (capability, _members(set), max_cost, max_memory, threads, cpu_level, offer,
+        # The set read here once, under the limit; frames() reuses the bytes.
+        members = _members(set, max_memory=max_memory)
+        self._args = (capability, members, max_cost, max_memory, threads, cpu_level, offer,
                       intent, pin_tier, pin)
         self._ctx = _Context(threads, cpu_level)
         self._dec = ctypes.c_void_p()
@@ -365,12 +470,12 @@ class Decoder:
             _, pin_tier = _pin(pin, pin_tier)
             if offer is not None or intent is not None or pin_tier is not None:
                 self._dispatch = _dispatch_options(offer, intent, pin_tier)
-            self._set = _Set(self._ctx, _members(set), pin)
+            self._set = _Set(self._ctx, members, pin)
             cfg = _lib.DecoderConfig()
             lib.wai_decoder_config_default(ctypes.byref(cfg))
             cfg.capability = capability.encode() if capability else None
             cfg.max_cost = NO_LIMIT if max_cost is None else int(max_cost)
-            cfg.max_memory = NO_LIMIT if max_memory is None else int(max_memory)
+            cfg.max_memory = _room(max_memory, members)
             cfg.set = self._set.ptr if self._set.ptr else None
             cfg.streaming = 1 if streaming else 0
             if self._dispatch is not None:
@@ -462,13 +567,16 @@ class _StreamingDecoder(Decoder):
         self._init(*args, True)
 
 
-def decode(payload, set=None, capability=None, max_cost=None, max_memory=None, threads=0,
-           cpu_level=None, offer=None, intent=None, pin_tier=None, pin=None):
+def decode(payload, set=None, capability=None, max_cost=None, max_memory=DEFAULT_MAX_MEMORY,
+           threads=0, cpu_level=None, offer=None, intent=None, pin_tier=None, pin=None):
     """Decodes one payload (bytes): a clip, an image, a clip of samples or
     one frame. set: the parameter set of a neural capability, a directory
     or a {name: bytes} mapping. capability: None for the one the magic
     names. max_cost / max_memory: refuse a payload whose declared work or
-    memory is above them (cost_over_limit) before any symbol. threads: the
+    memory is above them (cost_over_limit) before any symbol; max_memory
+    (default DEFAULT_MAX_MEMORY, 2 GiB; None: the same; NO_LIMIT: none;
+    max_cost None: none) bounds the set's members too, each refused
+    (cost_over_limit, naming it and its size) before it is read. threads: the
     context's threads (0: one per core); the bytes are the same for any.
     cpu_level: the highest level the integer kernels may use ("portable",
     "avx2", ...; None: the CPU's best); the bytes are the same at every one.
@@ -486,38 +594,43 @@ def decode(payload, set=None, capability=None, max_cost=None, max_memory=None, t
         return Decoded(outputs, d.cost, d.capability, d.report, d.symbols_digest)
 
 
-def route(candidates, max_cost=None, max_memory=None, threads=0, cpu_level=None):
+def route(candidates, max_cost=None, max_memory=DEFAULT_MAX_MEMORY, threads=0, cpu_level=None):
     """Decodes the first of candidates the sink can decode through
     (integer-payloads §8): each a dict with "payload" and optionally "set",
     "capability", "offer", "intent", "pin_tier" (decode's meanings; a
     candidate's pin_tier is its own set's), as a WAI1's capability and its
     fallback, or a WAI2's entries, give them. A routing refusal
     (set_incomplete, not_dispatchable, unsupported_capability,
-    cost_over_limit) moves on to the next; any other ends the route. Returns
-    a Decoded whose .route lists each candidate tried as (capability,
-    code); a refusal raises WaiError with .route (and .report) set."""
+    cost_over_limit) moves on to the next; any other ends the route.
+    max_memory bounds each candidate's set on its own (as each of the tool's
+    attempts) and the decode: a set past it is that candidate's
+    cost_over_limit, unread. Returns a Decoded whose .route lists each
+    candidate tried as (capability, code); a refusal raises WaiError with
+    .route (and .report) set."""
     candidates = list(candidates)
     if not candidates:
         raise ValueError("route: no candidates")
+    names = [_candidate_name(c) for c in candidates]
+    members, refused = _route_sets(candidates, max_memory)
+    offered = [i for i in range(len(candidates)) if i not in refused]
+    if not offered:
+        e = refused[len(candidates) - 1]
+        e.route = [(names[i], "cost_over_limit") for i in range(len(candidates))]
+        raise e
     ctx = _Context(threads, cpu_level)
     keep, sets = [], []
     dec = ctypes.c_void_p()
     try:
-        arr = (_lib.RouteCandidate * len(candidates))()
-        names = []
-        for c, cand in zip(arr, candidates):
+        arr = (_lib.RouteCandidate * len(offered))()
+        for c, i in zip(arr, offered):
+            cand = candidates[i]
             payload = bytes(cand["payload"])
             keep.append(payload)
             c.payload, c.len = payload, len(payload)
-            cap = cand.get("capability")
-            if cap is None:
-                found = lib.wai_capability_detect(payload, len(payload))
-                names.append(found[0].decode() if found else None)
-            else:
-                names.append(cap)
-                keep.append(cap.encode())
+            if cand.get("capability") is not None:
+                keep.append(cand["capability"].encode())
                 c.capability = keep[-1]
-            sets.append(_Set(ctx, _members(cand.get("set")), cand.get("pin")))
+            sets.append(_Set(ctx, members[i], cand.get("pin")))
             c.set = sets[-1].ptr if sets[-1].ptr else None
             _, tier = _pin(cand.get("pin"), cand.get("pin_tier"))   # the candidate's own pin
             if any(v is not None for v in (cand.get("offer"), cand.get("intent"), tier)):
@@ -527,16 +640,21 @@ def route(candidates, max_cost=None, max_memory=None, threads=0, cpu_level=None)
         cfg = _lib.DecoderConfig()
         lib.wai_decoder_config_default(ctypes.byref(cfg))
         cfg.max_cost = NO_LIMIT if max_cost is None else int(max_cost)
-        cfg.max_memory = NO_LIMIT if max_memory is None else int(max_memory)
+        cfg.max_memory = _limit(max_memory)
         ended = ctypes.c_size_t()
-        statuses = (ctypes.c_int * len(candidates))()
-        st = lib.wai_decode_route(ctx.ptr, ctypes.byref(cfg), arr, len(candidates),
+        statuses = (ctypes.c_int * len(offered))()
+        st = lib.wai_decode_route(ctx.ptr, ctypes.byref(cfg), arr, len(offered),
                                   ctypes.byref(dec), ctypes.byref(ended), statuses)
-        tried = [(names[i], lib.wai_status_name(statuses[i]).decode())
-                 for i in range(ended.value + 1)]
+        codes = {i: "cost_over_limit" for i in refused}
+        codes.update((offered[k], lib.wai_status_name(statuses[k]).decode())
+                     for k in range(ended.value + 1))
+        end = offered[ended.value]
+        if st != 0 and codes[end] in _ROUTING:
+            end = len(candidates) - 1   # those after it all refused: the last one's refusal
+        tried = [(names[i], codes[i]) for i in range(end + 1)]
         report = _report(dec) if dec else None
         if st != 0:
-            e = WaiError(st, "route", report)
+            e = refused[end] if end in refused else WaiError(st, "route", report)
             e.route = tried
             raise e
         d = Decoded(_outputs(dec), None, lib.wai_decoder_capability(dec).decode(), report,
@@ -551,12 +669,43 @@ def route(candidates, max_cost=None, max_memory=None, threads=0, cpu_level=None)
         ctx.close()
 
 
-def set_listing(set):
+# The refusals a route moves on from (integer-payloads §8).
+_ROUTING = ("set_incomplete", "not_dispatchable", "unsupported_capability", "cost_over_limit")
+
+
+def _candidate_name(cand):
+    """A route candidate's capability: as given, else the one its magic names."""
+    if cand.get("capability") is not None:
+        return cand["capability"]
+    payload = bytes(cand["payload"])
+    found = lib.wai_capability_detect(payload, len(payload))
+    return found[0].decode() if found else None
+
+
+def _route_sets(candidates, max_memory):
+    """Each candidate's set members, read under max_memory, and the
+    candidates whose set is past it ({index: WaiError}): a routing refusal
+    like the library's cost_over_limit, so the route moves on."""
+    members, refused = {}, {}
+    for i, cand in enumerate(candidates):
+        try:
+            members[i] = _members(cand.get("set"), max_memory=max_memory)
+        except WaiError as e:
+            if e.code != "cost_over_limit":
+                raise
+            refused[i] = e
+    return members, refused
+
+
+def set_listing(set, max_memory=DEFAULT_MAX_MEMORY):
     """A set's canonical listing (bytes; docs/spec-readings.md, L5): every
     member but listing.json, by name, with its length and SHA-256. Written
-    into the set as "listing.json", its SHA-256 (set_pin) pins the set."""
+    into the set as "listing.json", its SHA-256 (set_pin) pins the set.
+    The members together within max_memory (cost_over_limit otherwise,
+    before the one past it is read)."""
+    members = _members(set, every_file=True, max_memory=max_memory) or {}
     ctx = _Context(1)
-    s = _Set(ctx, _members(set, every_file=True) or {})
+    s = _Set(ctx, members)
     try:
         need = ctypes.c_size_t()
         lib.wai_set_listing_json(s.ptr, None, 0, ctypes.byref(need))
@@ -568,29 +717,30 @@ def set_listing(set):
         ctx.close()
 
 
-def set_pin(set):
+def set_pin(set, max_memory=DEFAULT_MAX_MEMORY):
     """The pin over a set: the SHA-256 (hex) of its listing."""
-    return hashlib.sha256(set_listing(set)).hexdigest()
+    return hashlib.sha256(set_listing(set, max_memory)).hexdigest()
 
 
-def write_listing(directory):
+def write_listing(directory, max_memory=DEFAULT_MAX_MEMORY):
     """Writes directory's listing.json (set_listing of every file in it but
     the listing) and returns the pin over the set: what a tool that writes
     a set calls last, so the set is pinnable as written."""
     path = os.path.join(os.fspath(directory), LISTING)
     if os.path.lexists(path):
         os.remove(path)
-    text = set_listing(directory)
+    text = set_listing(directory, max_memory)
     with open(path, "wb") as f:
         f.write(text)
     return hashlib.sha256(text).hexdigest()
 
 
-def inspect(payload, set=None, capability=None):
+def inspect(payload, set=None, capability=None, max_memory=DEFAULT_MAX_MEMORY):
     """What a payload is without decoding it: its capability, its header's
     fields (the tool's JSON), its declared cost (with the set when its
     capability needs one) and its symbols digest (the entropy stage alone,
-    where the capability has one and its set is given)."""
+    where the capability has one and its set is given). The set is read
+    within max_memory, as decode reads it."""
     payload = bytes(payload)
     cap = (lib.wai_capability_find(capability.encode()) if capability
            else lib.wai_capability_detect(payload, len(payload)))
@@ -608,8 +758,9 @@ def inspect(payload, set=None, capability=None):
     _check(lib.wai_payload_header_json(ctypes.cast(cap, ctypes.c_void_p), payload, len(payload),
                                        buf, len(buf), ctypes.byref(need)), "header")
     out = {"capability": name, "header": json.loads(buf.value.decode())}
+    members = _members(set, max_memory=max_memory)
     ctx = _Context(1)
-    s = _Set(ctx, _members(set))
+    s = _Set(ctx, members)
     try:
         c = _lib.Cost()
         status = lib.wai_declared_cost_set(ctx.ptr, name.encode(), s.ptr if s.ptr else None,
@@ -756,7 +907,7 @@ def quality_points(sets):
     return sorted(out)
 
 
-def encode_image(rgb, set, threads=0, quality=None):
+def encode_image(rgb, set, threads=0, quality=None, max_memory=DEFAULT_MAX_MEMORY):
     """A WIH1 of rgb (a numpy uint8 array [h, w, 3]; anything else is a
     TypeError or ValueError saying what it got: nothing is cast) against a
     wai.neural.int_hyper set that holds the encoder's members too
@@ -765,7 +916,7 @@ def encode_image(rgb, set, threads=0, quality=None):
     set is quality_set(set, quality): decode the payload against that one.
     The library's encoder (wai_hyper_encode): the analysis in float, then
     the decoder's integer arithmetic; the payload is decoded again and
-    measured."""
+    measured. The set is read within max_memory, as decode reads it."""
     if quality is not None:
         set = quality_set(set, quality)
     elif isinstance(set, (str, os.PathLike)) and os.path.isdir(os.fspath(set)) \
@@ -775,8 +926,9 @@ def encode_image(rgb, set, threads=0, quality=None):
             raise ValueError(f"{os.fspath(set)} is a folder of rate points {points}: "
                              "pick one with quality=Q")
     a = _rgb8(rgb)
+    members = _members(set, max_memory=max_memory)
     ctx = _Context(threads)
-    s = _Set(ctx, _members(set))
+    s = _Set(ctx, members)
     try:
         r = _lib.HyperEncodeResult()
         _check(lib.wai_hyper_encode(ctx.ptr, s.ptr, a.ctypes.data_as(ctypes.c_char_p), a.shape[0],

@@ -109,6 +109,7 @@ _sig("wai_set_listing_json", i32, vp, ctypes.c_char_p, sz, ctypes.POINTER(sz))
 _sig("wai_set_listing_next", i32, ctypes.c_char_p, sz, ctypes.POINTER(sz), ctypes.c_char_p, sz)
 _sig("wai_set_destroy", None, vp)
 _sig("wai_set_add", i32, vp, ctypes.c_char_p, ctypes.c_char_p, sz)
+_sig("wai_set_add_borrowed", i32, vp, ctypes.c_char_p, ctypes.c_char_p, sz)
 _sig("wai_decoder_config_default", None, ctypes.POINTER(DecoderConfig))
 _sig("wai_decoder_create", i32, vp, ctypes.POINTER(DecoderConfig), ctypes.POINTER(vp))
 _sig("wai_decode_route", i32, vp, ctypes.POINTER(DecoderConfig), ctypes.POINTER(RouteCandidate), sz,

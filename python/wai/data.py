@@ -10,7 +10,9 @@ Each process decodes with a decoder of its own, made on first use there (a
 DataLoader's workers fork after the dataset is made, and a libwai context
 is not shared across a fork), holding the set's members loaded once. The
 decode is libwai's integer one: the same tensor in every worker, on every
-machine. A payload the decoder refuses raises wai.WaiError naming the file.
+machine. A payload the decoder refuses raises wai.WaiError naming the file;
+one that is not a regular file, or is past wai.DEFAULT_MAX_MEMORY, raises
+wai.FileRefused (an OSError) before it is read.
 torch (Debian's python3-torch) is needed by this module only."""
 import os
 
@@ -18,7 +20,7 @@ import numpy as np
 import torch
 import torch.utils.data
 
-from . import Decoder, WaiError, _members
+from . import DEFAULT_MAX_MEMORY, Decoder, WaiError, _members, _read_file
 
 __all__ = ["PayloadFolder"]
 
@@ -69,8 +71,7 @@ class PayloadFolder(torch.utils.data.Dataset):
 
     def __getitem__(self, i):
         path = self.files[i]
-        with open(path, "rb") as f:
-            payload = f.read()
+        payload = _read_file(path, DEFAULT_MAX_MEMORY)   # never blocks on a FIFO
         try:
             out = self._dec().send(payload)
         except WaiError as e:

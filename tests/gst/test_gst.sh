@@ -169,5 +169,103 @@ rm "$TMP/strayset/g_s.whm"
 ln -s ../g_s.whm "$TMP/strayset/g_s.whm"
 refuse "a member linked out of set-dir by ../" set_incomplete filesrc location="$img" ! waiparse ! waidec set-dir="$TMP/strayset" ! fakesink
 
+# One limit (issue 58): max-memory holds before a payload is gathered. A
+# 3 GiB file (sparse: no disk) that starts as a WIV1 is refused unread from
+# filesrc (its size), fdsrc on the file (its size) and fdsrc on a pipe (the
+# bytes gathered pass the limit), each in well under 200 MB.
+head -c 64 "$ROOT/examples/hello.wiv1" >"$TMP/big.wiv1"
+truncate -s 3G "$TMP/big.wiv1"
+# peak_mb CMD...: runs CMD; its exit status in $TMP/rc, its peak memory (MB).
+peak_mb() {
+    /usr/bin/python3 -c '
+import resource, subprocess, sys
+rc = subprocess.run(sys.argv[2:], stdout=open(sys.argv[1] + "/gst.out", "w"), stderr=subprocess.STDOUT).returncode
+open(sys.argv[1] + "/rc", "w").write(str(rc))
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)' "$TMP" "$@"
+}
+big_refused() {  # big_refused NAME MB: refused cost_over_limit, in under 200 MB
+    local rc; rc=$(cat "$TMP/rc")
+    [ "$rc" -ne 0 ] && [ "$rc" -lt 124 ] && ok || fail "$1: exit $rc"
+    expect_contains "$1: cost_over_limit" "refused: cost_over_limit" "$TMP/gst.out"
+    [ "$2" -lt 200 ] && ok || fail "$1: $2 MB at its peak"
+}
+mb=$(peak_mb timeout 60 gst-launch-1.0 -q filesrc location="$TMP/big.wiv1" ! waiparse ! waidec max-memory=1000000 ! fakesink)
+big_refused "3 GiB from filesrc" "$mb"
+expect_contains "3 GiB from filesrc: refused unread" "3221225472 bytes, past the decoder's max-memory (1000000 bytes), not read" "$TMP/gst.out"
+mb=$(peak_mb bash -c 'exec timeout 60 gst-launch-1.0 -q fdsrc fd=0 ! waiparse ! waidec max-memory=1000000 ! fakesink <"$1"' - "$TMP/big.wiv1")
+big_refused "3 GiB from fdsrc on the file" "$mb"
+mb=$(peak_mb bash -c 'cat "$1" | timeout 60 gst-launch-1.0 -q fdsrc fd=0 ! waiparse ! waidec max-memory=1000000 ! fakesink' - "$TMP/big.wiv1")
+big_refused "3 GiB through a pipe into fdsrc" "$mb"
+expect_contains "through a pipe: refused once past the limit" "bytes or more, past the decoder's max-memory (1000000 bytes), not read further" "$TMP/gst.out"
+# The limit reaches waiparse through a queue too (the query travels).
+refuse "max-memory through a queue" cost_over_limit filesrc location="$ROOT/examples/hello.wiv1" ! waiparse ! queue ! waidec max-memory=100 ! fakesink
+expect_contains "max-memory through a queue: waiparse refused it" "WaiGstParse" "$TMP/gst.out"
+# Past the most any valid payload of its format holds (a WIV1: about
+# 4.1 GiB): too_large, unread, with no limit set (max-memory=0).
+cp "$TMP/big.wiv1" "$TMP/huge.wiv1"
+truncate -s 5G "$TMP/huge.wiv1"
+refuse "past a format's own bound" too_large filesrc location="$TMP/huge.wiv1" ! waiparse ! waidec max-memory=0 ! fakesink
+expect_contains "past a format's own bound: said" "past the most any valid payload of its format holds" "$TMP/gst.out"
+# set-dir: a 3 GiB stray file is never read; a 3 GiB member is refused
+# before it is read (it shares max-memory, 2 GiB by default); a FIFO in a
+# member's place never blocks.
+mkdir "$TMP/bigset"
+cp "$ROOT/examples/hyperprior/sets/q3"/* "$TMP/bigset/"
+truncate -s 3G "$TMP/bigset/stray.bin"
+mb=$(peak_mb timeout 60 gst-launch-1.0 -q filesrc location="$img" ! waiparse ! waidec set-dir="$TMP/bigset" ! filesink location="$TMP/g.rgb")
+[ "$(cat "$TMP/rc")" -eq 0 ] && [ "$mb" -lt 200 ] && ok || fail "a 3 GiB stray file in set-dir: exit $(cat "$TMP/rc"), $mb MB"
+"$WAI" decode --set "$ROOT/examples/hyperprior/sets/q3" "$img" -o "$TMP/w.rgb" -y 2>/dev/null
+same "a 3 GiB stray file in set-dir" "$TMP/g.rgb" "$TMP/w.rgb"
+rm "$TMP/bigset/stray.bin" "$TMP/bigset/listing.json"
+truncate -s 3G "$TMP/bigset/g_s.whm"
+mb=$(peak_mb timeout 60 gst-launch-1.0 -q filesrc location="$img" ! waiparse ! waidec set-dir="$TMP/bigset" ! fakesink)
+big_refused "a 3 GiB set member" "$mb"
+expect_contains "a 3 GiB set member: named" "g_s.whm: 3221225472 bytes: past max-memory" "$TMP/gst.out"
+refuse "set members past max-memory" cost_over_limit filesrc location="$img" ! waiparse ! waidec set-dir="$ROOT/examples/hyperprior/sets/q3" max-memory=1000000 ! fakesink
+rm "$TMP/bigset/g_s.whm"
+mkfifo "$TMP/bigset/g_s.whm"
+refuse "a FIFO in a member's place" set_incomplete filesrc location="$img" ! waiparse ! waidec set-dir="$TMP/bigset" ! fakesink
+
+# An empty file or stream is an error (bad_magic, as `wai decode` says).
+: >"$TMP/empty.wiv1"
+refuse "an empty file" bad_magic filesrc location="$TMP/empty.wiv1" ! waiparse ! waidec ! fakesink
+expect_contains "an empty file: said" "the stream is empty" "$TMP/gst.out"
+timeout 20 gst-launch-1.0 -q fdsrc fd=0 ! waiparse ! waidec ! fakesink </dev/null >"$TMP/gst.out" 2>&1
+rc=$?
+[ $rc -ne 0 ] && [ $rc -lt 124 ] && ok || fail "an empty fdsrc stream: exit $rc"
+expect_contains "an empty fdsrc stream: said" "the stream is empty: no WAI payload: refused: bad_magic" "$TMP/gst.out"
+
+# A payload into an element that does not take it: the message names the
+# one that does (not a bare not-negotiated).
+splat=$C/json/splat.wis1
+for t in "$a/clip0.wia1|waidec|link waiparse to waiaudiodec" "$splat|waidec|use \`wai decode\`" \
+         "$ROOT/examples/hello.wiv1|waiaudiodec|link waiparse to waidec"; do
+    IFS='|' read -r f el want <<<"$t"
+    launch filesrc location="$f" ! waiparse ! "$el" ! fakesink >"$TMP/gst.out" 2>&1
+    rc=$?
+    [ $rc -ne 0 ] && [ $rc -lt 124 ] && ok || fail "$(basename "$f") into $el: exit $rc"
+    expect_contains "$(basename "$f") into $el: the element named" "$want" "$TMP/gst.out"
+done
+
+# A WIA1 rate past a gint (valid: sr is any u32 >= 1) is refused by the
+# audio element, naming the rate; 2^31 - 1 still plays.
+for r in 2147483648 4294967295 2147483647; do
+    /usr/bin/python3 -c '
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+b[8:12] = struct.pack("<I", int(sys.argv[2]))
+open(sys.argv[3], "wb").write(b)' "$a/clip0.wia1" "$r" "$TMP/rate.wia1"
+    launch filesrc location="$TMP/rate.wia1" ! waiparse ! waiaudiodec set-dir="$a/set0" ! filesink location="$TMP/g.raw" >"$TMP/gst.out" 2>&1
+    rc=$?
+    if [ "$r" = 2147483647 ]; then
+        [ $rc -eq 0 ] && ok || fail "rate $r: exit $rc"
+        same "rate $r" "$TMP/g.raw" "$TMP/w.raw"
+    else
+        [ $rc -ne 0 ] && [ $rc -lt 124 ] && ok || fail "rate $r: exit $rc"
+        expect_contains "rate $r: said" "sample rate, $r Hz, is past the most GStreamer's audio caps hold" "$TMP/gst.out"
+        [ ! -s "$TMP/g.raw" ] && ok || fail "rate $r: samples were written"
+    fi
+done
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
