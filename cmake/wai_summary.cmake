@@ -26,10 +26,14 @@ if(NOT WASI_SYSROOT AND NOT CMAKE_CROSSCOMPILING)
   endif()
   if(TARGET gstwai)
     set(wai_gst_found ON)
+    set(wai_gst_what "the plugin (gst/libgstwai.so)")
+  elseif(TARGET gstwai_elements)
+    set(wai_gst_found ON)
+    set(wai_gst_what "its elements under the sanitizers, in gst/wai_gst_hostile alone (no gst-launch loads a sanitized plugin)")
   else()
     set(wai_gst_found OFF)
   endif()
-  wai_part("GStreamer" "${wai_gst_found}" WAI_BUILD_GST "the plugin (gst/libgstwai.so)"
+  wai_part("GStreamer" "${wai_gst_found}" WAI_BUILD_GST "${wai_gst_what}"
     "libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev")
   set(WAI_WASI_PROBE /usr CACHE PATH "where make web looks for wasi-libc (the summary's probe)")
   execute_process(COMMAND bash ${PROJECT_SOURCE_DIR}/tools/build/wasm_prereqs.sh ${WAI_WASI_PROBE}

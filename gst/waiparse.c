@@ -34,6 +34,7 @@ typedef struct WaiGstParse {
     gboolean by_format;    /* bound is the format's own (too_large), not max-memory */
     guint64 frames;        /* frame-form buffers pushed */
     gboolean caps_sent;
+    gboolean failed;       /* an error posted: the EOS that follows it is dropped */
     gboolean pulling;      /* pull mode: our stream-start goes first, as no source sends one */
 } WaiGstParse;
 
@@ -120,33 +121,53 @@ static GstFlowReturn push_out(WaiGstParse *p, GstBuffer *buf) {
     return r == GST_FLOW_NOT_NEGOTIATED ? not_taken(p) : r;
 }
 
+/* The first bytes a capability is told by (the magic, and a WIV1's or
+ * WIF1's keyframe byte): gathered before the format is taken, as a pipe
+ * may hand over fewer in its first buffer. */
+#define HEAD_BYTES 8
+
+/* The format from the bytes gathered so far (all of them at the end of
+ * the stream, when fewer than HEAD_BYTES came); then the payload's size,
+ * where upstream says one, against the bound. FALSE: refused, with the
+ * element's error posted. */
+static gboolean take_head(WaiGstParse *p) {
+    gsize have = gst_adapter_available(p->adapter);
+    gsize n = have < HEAD_BYTES ? have : HEAD_BYTES;
+    const guint8 *head = n ? gst_adapter_map(p->adapter, n) : NULL;
+    gboolean ok = take_format(p, head, n);
+    if (head) gst_adapter_unmap(p->adapter);
+    /* Upstream's size, where it says one (a file): refused unread. */
+    gint64 size = ok ? upstream_size(p) : -1;
+    if (ok && !frame_form(p->format) && size > 0 && (guint64)size > p->bound) {
+        wai_gst_refuse_size(GST_ELEMENT(p), (guint64)size, p->bound, p->by_format, FALSE);
+        ok = FALSE;
+    }
+    if (!ok) {
+        gst_adapter_clear(p->adapter);
+        p->failed = TRUE;
+    }
+    return ok;
+}
+
 static GstFlowReturn chain(GstPad *pad, GstObject *parent, GstBuffer *buf) {
     (void)pad;
     WaiGstParse *p = (WaiGstParse *)parent;
-    gsize n = gst_buffer_get_size(buf);
     if (!p->format) {
-        GstMapInfo m;
-        gboolean ok = FALSE;
-        if (gst_buffer_map(buf, &m, GST_MAP_READ)) {
-            ok = take_format(p, m.data, m.size);
-            gst_buffer_unmap(buf, &m);
-        }
-        /* Upstream's size, where it says one (a file): refused unread. */
-        gint64 size = ok ? upstream_size(p) : -1;
-        if (ok && !frame_form(p->format) && size > 0 && (guint64)size > p->bound) {
-            gst_buffer_unref(buf);
-            return wai_gst_refuse_size(GST_ELEMENT(p), (guint64)size, p->bound, p->by_format, FALSE);
-        }
-        if (!ok) {
-            gst_buffer_unref(buf);
-            return GST_FLOW_ERROR;
-        }
+        gst_adapter_push(p->adapter, buf);
+        gsize have = gst_adapter_available(p->adapter);
+        if (have < HEAD_BYTES) return GST_FLOW_OK;
+        if (!take_head(p)) return GST_FLOW_ERROR;
+        /* What was gathered is the first payload (a frame form's first
+         * frame) or the start of the one payload. */
+        buf = gst_adapter_take_buffer(p->adapter, have);
     }
+    gsize n = gst_buffer_get_size(buf);
     if (!frame_form(p->format)) {
         guint64 held = gst_adapter_available(p->adapter) + (guint64)n;
         if (held > p->bound) {
             gst_buffer_unref(buf);
             gst_adapter_clear(p->adapter);
+            p->failed = TRUE;
             return wai_gst_refuse_size(GST_ELEMENT(p), held, p->bound, p->by_format, TRUE);
         }
         gst_adapter_push(p->adapter, buf); /* pushed whole at the end of the stream */
@@ -154,6 +175,7 @@ static GstFlowReturn chain(GstPad *pad, GstObject *parent, GstBuffer *buf) {
     }
     if (n > p->bound) {
         gst_buffer_unref(buf);
+        p->failed = TRUE;
         return wai_gst_refuse_size(GST_ELEMENT(p), n, p->bound, p->by_format, FALSE);
     }
     buf = gst_buffer_make_writable(buf);
@@ -184,12 +206,18 @@ static gboolean sink_event(GstPad *pad, GstObject *parent, GstEvent *ev) {
     case GST_EVENT_EOS: {
         /* An empty stream is an error, as an empty file is to `wai decode`;
          * an error posted ends the pipeline: no EOS after it. */
-        if (!p->format) {
-            take_format(p, NULL, 0);
-            gst_event_unref(ev);
-            return FALSE;
+        GstFlowReturn r = GST_FLOW_ERROR;
+        if (p->failed) {
+            /* upstream's EOS after our refusal: said already */
+        } else if (!p->format && take_head(p)) {
+            /* fewer than HEAD_BYTES came, and they name a format */
+            gsize have = gst_adapter_available(p->adapter);
+            r = frame_form(p->format) ? chain(pad, parent, gst_adapter_take_buffer(p->adapter, have))
+                                      : GST_FLOW_OK;
+        } else if (p->format) {
+            r = GST_FLOW_OK;
         }
-        GstFlowReturn r = push_whole(p);
+        if (r == GST_FLOW_OK) r = push_whole(p);
         if (r == GST_FLOW_ERROR) {
             gst_event_unref(ev);
             return FALSE;
@@ -256,6 +284,20 @@ static void pull_whole(gpointer data) {
     gst_pad_push_event(p->src, gst_event_new_eos());
 }
 
+/* A new stream: nothing gathered, no format yet. */
+static void reset(WaiGstParse *p) {
+    gst_adapter_clear(p->adapter);
+    p->format = NULL;
+    p->frames = 0;
+    p->caps_sent = FALSE;
+    p->failed = FALSE;
+}
+
+static GstStateChangeReturn change_state(GstElement *e, GstStateChange t) {
+    if (t == GST_STATE_CHANGE_READY_TO_PAUSED) reset((WaiGstParse *)e);
+    return GST_ELEMENT_CLASS(wai_gst_parse_parent_class)->change_state(e, t);
+}
+
 static gboolean sink_activate(GstPad *pad, GstObject *parent) {
     (void)parent;
     GstQuery *q = gst_query_new_scheduling();
@@ -272,10 +314,7 @@ static gboolean sink_activate_mode(GstPad *pad, GstObject *parent, GstPadMode mo
     if (mode != GST_PAD_MODE_PULL) return TRUE;
     p->pulling = active;
     if (!active) return gst_pad_stop_task(pad);
-    gst_adapter_clear(p->adapter);
-    p->format = NULL;
-    p->frames = 0;
-    p->caps_sent = FALSE;
+    reset(p);
     return gst_pad_start_task(pad, pull_whole, p, NULL);
 }
 
@@ -304,6 +343,7 @@ static void wai_gst_parse_class_init(WaiGstParseClass *k) {
     o->set_property = set_property;
     o->get_property = get_property;
     o->finalize = finalize;
+    e->change_state = change_state;
     g_object_class_install_property(
         o, PROP_FRAMERATE,
         gst_param_spec_fraction("framerate", "Frame rate",

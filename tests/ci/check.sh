@@ -258,6 +258,9 @@ main() {
         # The GStreamer plugin's pipelines against the tool's decodes.
         if [[ -e "$CI/gcc/gst/libgstwai.so" ]]; then
             run_test gstreamer bash "$WAI_REPO/tests/gst/test_gst.sh" "$CI/gcc"
+            # Mutated payloads through the elements, pushed and pulled, in a
+            # driver of our own (tests/gst/hostile.c); under ASan below.
+            run_test gst-hostile "$CI/gcc/gst/wai_gst_hostile" "$WAI_REPO" 1000
         else
             echo "  FAIL gstreamer: the plugin was not built (libgstreamer1.0-dev?)"
             count gstreamer 0 1
@@ -303,6 +306,9 @@ main() {
         export UBSAN_OPTIONS=print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1
         unit_tests unit-asan x86-64 "$CI/asan"
         tool_tests tool-asan "$CI/asan"
+        # The GStreamer elements compiled with the sanitizers, against the
+        # sanitized libwai (no gst-launch loads a sanitized plugin).
+        queue_test gst-hostile-asan "$CI/asan/gst/wai_gst_hostile" "$WAI_REPO" 300
         run_queue
         unset UBSAN_OPTIONS ASAN_OPTIONS
     fi

@@ -10,7 +10,8 @@
 # and without threads), the Python tests over the build and as pip installs
 # them. A family counts its largest run once; the others are repeats. A
 # step that iterates one invariant (the glue fuzzers, test_mutate.sh's
-# mutated inputs) counts 1, its other iterations repeats. Everything else
+# mutated inputs, the GStreamer elements' hostile driver on gcc and asan)
+# counts 1, its other iterations repeats. Everything else
 # counts as it is.
 set -u
 awk '
@@ -27,10 +28,12 @@ function family(step,   m) {
         kind = "builds"; return "tool scripts"
     }
     if (step ~ /^python-(module|pip)$/) { inst = step; kind = "installs"; return "python" }
+    if (step ~ /^gst-hostile(-asan)?$/) { inst = step; kind = "builds"; return "gst hostile" }
     inst = step; kind = ""; return ""
 }
 function iterated(step) {
-    return step ~ /^(python|web)-fuzz-glue$/ || step ~ /^tool-[a-z0-9]+-test_mutate$/
+    return step ~ /^(python|web)-fuzz-glue$/ || step ~ /^tool-[a-z0-9]+-test_mutate$/ ||
+           step ~ /^gst-hostile(-asan)?$/
 }
 {
     step = $1; n = $2 + 0; runs += n
