@@ -3,7 +3,7 @@
 # The tool's edges (issue 58): standard input read once and handed to the
 # fallback; --fallback given twice, or with an empty file name, refused by
 # name; a decode stopped by SIGTERM, SIGINT or SIGHUP leaves no temporary
-# beside its output; a reader that closes the pipe early (| head) ends the
+# beside its output, and one a SIGKILL left is removed by the next run; a reader that closes the pipe early (| head) ends the
 # decode with one message, not a death by SIGPIPE.
 # usage: tests/tool/test_edges.sh WAI_BINARY
 set -u
@@ -55,6 +55,29 @@ for sig in TERM INT HUP; do
     left=$(ls -A "$TMP/sig")
     [ -z "$left" ] && ok || fail "$sig left: $left"
 done
+
+# SIGKILL: no handler runs and the temporary stays, named for its process
+# (.out.y4m.wai-PID.XXXXXX); the next run to that output removes it, says
+# so, and leaves a live process's temporary (this shell's) alone.
+rm -rf "$TMP/sig"; mkdir "$TMP/sig"; mkfifo "$TMP/sig.fifo"
+"$WAI" decode --capability wai.video.int_motion.frame "$D/f000.wif1" - -o "$TMP/sig/out.y4m" \
+    <"$TMP/sig.fifo" 2>/dev/null &
+pid=$!
+exec 3>"$TMP/sig.fifo"
+for _ in $(seq 50); do compgen -G "$TMP/sig/.out.y4m.wai-$pid.*" >/dev/null && break; sleep 0.1; done
+compgen -G "$TMP/sig/.out.y4m.wai-$pid.*" >/dev/null && ok || fail "KILL: no temporary named for process $pid"
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+exec 3>&-
+rm -f "$TMP/sig.fifo"
+stale=$(cd "$TMP/sig" && compgen -G ".out.y4m.wai-$pid.*")
+[ -n "$stale" ] && ok || fail "KILL: the temporary is gone (a handler ran?)"
+: >"$TMP/sig/.out.y4m.wai-$$.live01"   # a live process's: kept
+"$WAI" decode "$EX/hello.wiv1" -o "$TMP/sig/out.y4m" 2>"$TMP/err"; rc=$?
+[ "$rc" -eq 0 ] && ok || fail "the run after a SIGKILL: exit $rc"
+expect_contains "the next run says it removed the stale one" "removed $TMP/sig/$stale: a temporary of $TMP/sig/out.y4m that a stopped run (process $pid) left" "$TMP/err"
+left=$(ls -A "$TMP/sig" | tr '\n' ' ')
+[ "$left" = ".out.y4m.wai-$$.live01 out.y4m " ] && ok || fail "after the next run: $left"
 
 # | head: one message naming the closed pipe, exit 2, no SIGPIPE death.
 "$WAI" decode --set "$EX/hyperprior/sets/q3" "$EX/hyperprior/chelsea.wih1" -o - --format y4m \

@@ -17,6 +17,7 @@
 #include "cli.h"
 
 #if !defined(__wasi__)
+#include <dirent.h>
 #include <signal.h>
 typedef volatile sig_atomic_t temp_flag;
 #else
@@ -97,16 +98,80 @@ int cli_out_check(const char *command, const char *target, const cli_inputs *in)
     return 0;
 }
 
-/* "DIR/.NAME.XXXXXX" beside target. */
+/* A temporary's name says whose it is: ".NAME.wai-PID.XXXXXX" beside the
+ * target, so that one a SIGKILL left (no handler runs) can be told from a
+ * live run's and removed by the next run to the same target. */
+#define TEMP_TAG ".wai-"
+
+static unsigned long own_pid(void) {
+#if defined(__wasi__)
+    return 0; /* no process id, and one process per runtime */
+#else
+    return (unsigned long)getpid();
+#endif
+}
+
+/* "DIR/.NAME.wai-PID.XXXXXX" beside target. */
 static char *temp_name(const char *target) {
     const char *slash = strrchr(target, '/');
     size_t dir_len = slash ? (size_t)(slash - target) + 1 : 0;
     const char *base = target + dir_len;
-    size_t n = dir_len + 1 + strlen(base) + 8;
+    size_t n = dir_len + 1 + strlen(base) + sizeof TEMP_TAG + 20 + 8;
     char *t = malloc(n);
-    if (t) snprintf(t, n, "%.*s.%s.XXXXXX", (int)dir_len, target, base);
+    if (t) snprintf(t, n, "%.*s.%s" TEMP_TAG "%lu.XXXXXX", (int)dir_len, target, base, own_pid());
     return t;
 }
+
+#if !defined(__wasi__)
+/* The process id a temporary of base's names, or 0: ".BASE.wai-PID.XXXXXX"
+ * with PID digits and six name characters. */
+static unsigned long temp_owner(const char *entry, const char *base) {
+    size_t b = strlen(base), t = strlen(TEMP_TAG);
+    if (entry[0] != '.' || strncmp(entry + 1, base, b) != 0 || strncmp(entry + 1 + b, TEMP_TAG, t))
+        return 0;
+    const char *d = entry + 1 + b + t;
+    unsigned long pid = 0;
+    size_t k = 0;
+    for (; d[k] >= '0' && d[k] <= '9' && k < 10; k++) pid = pid * 10 + (unsigned long)(d[k] - '0');
+    if (k == 0 || d[k] != '.' || strlen(d + k + 1) != 6) return 0;
+    return pid;
+}
+
+/* Removes the temporaries of target that a run stopped by SIGKILL left:
+ * ours by name, a regular file of this user, whose process has ended
+ * (kill(pid, 0): ESRCH). One whose process lives is another run's: left.
+ * Only names are listed; no file is read. */
+static void remove_stale_temps(const char *command, const char *target) {
+    const char *slash = strrchr(target, '/');
+    char dir[4096];
+    const char *base = slash ? slash + 1 : target;
+    size_t dir_len = slash ? (size_t)(slash - target) : 0;
+    if (dir_len + 1 > sizeof dir) return;
+    if (slash) {
+        memcpy(dir, target, dir_len ? dir_len : 1);
+        dir[dir_len ? dir_len : 1] = '\0';
+    } else {
+        memcpy(dir, ".", 2);
+    }
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        unsigned long pid = temp_owner(e->d_name, base);
+        if (pid == 0 || pid == own_pid() || pid > (unsigned long)INT32_MAX) continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+        char path[4096 + 256];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != getuid()) continue;
+        if (unlink(path) == 0)
+            fprintf(stderr, "wai %s: removed %s: a temporary of %s that a stopped run (process "
+                            "%lu) left\n",
+                    command, path, target, pid);
+    }
+    closedir(d);
+}
+#endif
 
 /* Fills name's XXXXXX, tracks the name, then makes the file exclusively
  * (O_EXCL: never an existing file, nor through a link), mode 0666 less the
@@ -116,11 +181,7 @@ static char *temp_name(const char *target) {
 static int make_temp(char *name) {
     size_t n = strlen(name);
     static unsigned counter;
-#if defined(__wasi__)
-    const unsigned seed = 0; /* no process id, and one process per runtime */
-#else
-    const unsigned seed = (unsigned)getpid() * 40503u ^ (unsigned)time(NULL);
-#endif
+    const unsigned seed = (unsigned)own_pid() * 40503u ^ (unsigned)time(NULL);
     for (int tries = 0; tries < 1000; tries++) {
         unsigned v = seed ^ ++counter * 2654435761u;
         for (size_t i = 0; i < 6; i++, v /= 36)
@@ -148,6 +209,9 @@ int cli_out_open(const char *command, const char *target, const cli_inputs *in,
     int rc = cli_out_check(command, target, in);
     if (rc != 0) return rc;
     o->force = in && in->force;
+#if !defined(__wasi__)
+    remove_stale_temps(command, target);
+#endif
     o->tmp = temp_name(target);
     if (!o->tmp) return out_error(command, target, "out of memory");
     int fd = make_temp(o->tmp);
