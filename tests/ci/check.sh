@@ -367,6 +367,9 @@ main() {
         # in build/ci/browser).
         run_test web-browser node "$WAI_REPO/web/test/browser.mjs" "$CI/wasm32/web/wai.wasm" \
             "$CI/gcc/tools/wai/wai" "$WAI_REPO/build/npm/node_modules" "$CI/browser"
+        # The page under hostile input: set files read by name within max-memory, mutated payloads.
+        run_test web-page-fuzz node "$WAI_REPO/web/test/page_fuzz.mjs" "$CI/wasm32/web/wai.wasm" \
+            "$WAI_REPO/build/npm/node_modules"
         # The gpu/wgsl/integer path: the corpus and the examples on WebGPU
         # (SwiftShader, a CPU adapter), and a broken kernel refused.
         run_test web-gpu node "$WAI_REPO/web/test/gpu_browser.mjs" "$CI/wasm32/web/wai.wasm" \

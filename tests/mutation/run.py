@@ -18,8 +18,8 @@ fails without a bug planted says nothing about one.
   run.py --from-log L --check FILE   FILE's table is L's (CI's step mutants-table)
 
 Checks: `unit` (wai_unit_tests), `tool:NAME` (tests/tool/NAME.sh against
-the copy's `wai`), `python` (python/tests/run.py) and `gst`
-(tests/gst/test_gst.sh). Output ends "N passed, N failed": a mutant caught
+the copy's `wai`), `python` (python/tests/run.py), `gst`
+(tests/gst/test_gst.sh) and `gst-hostile` (tests/gst/hostile.c). Output ends "N passed, N failed": a mutant caught
 by an end-to-end check (anything but `unit`) passes.
 """
 import argparse
@@ -174,6 +174,8 @@ def targets_for(checks):
             t.add("wai_python")
         elif c == "gst":
             t.add("gstwai")
+        elif c == "gst-hostile":
+            t.add("wai_gst_hostile")
         elif c == "tool:test_probe":
             t.add("wai_probe_plan")
         elif c == "tool:test_corpus":
@@ -184,7 +186,7 @@ def targets_for(checks):
 def all_checks(tree):
     names = sorted(f[:-3] for f in os.listdir(os.path.join(tree, "tests", "tool"))
                    if f.endswith(".sh"))
-    return ["unit"] + [f"tool:{n}" for n in names] + ["python", "gst"]
+    return ["unit"] + [f"tool:{n}" for n in names] + ["python", "gst", "gst-hostile"]
 
 
 def command(check, tree, build):
@@ -199,6 +201,8 @@ def command(check, tree, build):
             "WAI_LIBRARY": os.path.join(build, "libwai_python.so"), "WAI_TOOL": tool}
     if check == "gst":
         return ["bash", os.path.join(tree, "tests", "gst", "test_gst.sh"), build], {}
+    if check == "gst-hostile":   # tests/gst/hostile.c, the elements under mutated input
+        return [os.path.join(build, "gst", "wai_gst_hostile"), tree, "300"], {}
     if check == "web-gpu":   # the page's gpu/wgsl/integer path on SwiftShader
         return ["node", os.path.join(tree, "web", "test", "gpu_browser.mjs"),
                 os.path.join(os.path.dirname(build), "wasm32", "web", "wai.wasm"), tool,

@@ -4,14 +4,19 @@
 // browser's WebNN), see the pictures, clip, sound or planes, the dispatch
 // report and the timing. Served from the repository's root, it also offers
 // the shipped examples.
-import { createWai, describeStatus, toImageData } from "../src/index.js";
+import { createWai, DEFAULT_MAX_MEMORY, describeStatus, SET_LISTING, toImageData } from "../src/index.js";
 
 const $ = (id) => document.getElementById(id);
-const state = { payload: null, payloadName: "", set: {}, pin: null, outputs: [], frame: 0, timer: 0, result: null };
+const state = { payload: null, payloadName: "", set: {}, setBytes: 0n, pin: null, outputs: [], frame: 0, timer: 0,
+  result: null, setLoad: null };
 // As many threads as the machine has, where the page is cross-origin
 // isolated (docs/web.md, "Threads"); one elsewhere.
 const wai = await createWai({ threads: "auto" });
-window.__wai = { wai, state, decodeExample, decodeBytes };
+window.__wai = { wai, state, decodeExample, decodeBytes, decodePayload, loadPayloadFile, loadSetFiles };
+// The names a set's files are read for: every member some capability's
+// path reads (the codec table's, wai.memberNames()), the listing, and the
+// files the listing names. No other file given is read.
+const MEMBER_NAMES = new Set(wai.memberNames());
 
 // Each example's payload and its set's folder; a set is fetched whole, as
 // its listing.json names it, and decoded under its pin (the listing's
@@ -46,21 +51,171 @@ async function fileBytes(f) {
   return new Uint8Array(await f.arrayBuffer());
 }
 
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const num = (v) => Number(v).toLocaleString("en");
+
+/** The page's memory limit, in bytes: the Max memory field, or the npm
+ * package's default (DEFAULT_MAX_MEMORY, 1 GiB). A payload, and a set's
+ * members together, past it are refused before they are read; a decode
+ * may declare what is left of it beside its set. */
+function memoryLimit() {
+  const v = $("max-memory").value.trim();
+  if (!v) return DEFAULT_MAX_MEMORY;
+  if (!/^[0-9]{1,20}$/.test(v)) throw new PageRefusal("invalid_argument", `Max memory: "${v}" is not a number of bytes`);
+  return BigInt(v);
+}
+
+/** A refusal by the page itself, before anything is read or decoded. */
+class PageRefusal extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** A listing's names (its members[].name, as loadExample reads it); a
+ * listing that is no JSON, or has no members array, names none: libwai
+ * then judges the set it came with. */
+function listedNames(bytes) {
+  const j = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  if (!j || !Array.isArray(j.members)) throw new Error("no members array");
+  return j.members.map((m) => m?.name).filter((x) => typeof x === "string" && x.length > 0);
+}
+
+/** A file read once, after its size was checked: a file that is not the
+ * size it said (changed since it was picked) is refused. */
+async function readChecked(f) {
+  const b = await fileBytes(f);
+  if (b.length !== f.size) throw new PageRefusal("set_incomplete", `${f.name} changed while it was read (${num(f.size)} bytes, then ${num(b.length)})`);
+  return b;
+}
+
+/** A set from the files picked or dropped, read by name: the listing
+ * (listing.json) first, then each member some capability's path reads and
+ * each file the listing names, once, in name order, and only after every
+ * one's size (File.size) has been added up: a member that would take the
+ * set past the page's memory limit is refused cost_over_limit, named with
+ * its size, before any of them is read. Every other file is named as
+ * ignored, never read. Returns what was read, ignored, listed and missing,
+ * or the refusal. */
+async function readSetFiles(files) {
+  const limit = memoryLimit();
+  const byName = new Map(), ignored = [];
+  for (const f of files) {
+    if (byName.has(f.name)) ignored.push(`${f.name} (a second file of that name)`);
+    else byName.set(f.name, f);
+  }
+  const members = {};
+  let total = 0n, listed = [], note = null;
+  const past = (f) => new PageRefusal("cost_over_limit", `set member ${f.name}: ${num(f.size)} bytes, past the ` +
+    `page's max-memory (${num(limit)} bytes, ${num(limit - total)} left of it): refused before it was read`);
+  const listing = byName.get(SET_LISTING);
+  if (listing) {
+    if (total + BigInt(listing.size) > limit) throw past(listing);
+    members[SET_LISTING] = await readChecked(listing);
+    total += BigInt(listing.size);
+    try {
+      listed = listedNames(members[SET_LISTING]);
+    } catch (e) {
+      note = `${SET_LISTING} is no listing (${e.message}): it names no file`;
+    }
+  }
+  const wanted = new Set([...MEMBER_NAMES, ...listed]);
+  wanted.delete(SET_LISTING);
+  const take = [...byName.keys()].filter((k) => wanted.has(k)).sort();
+  for (const [k, f] of byName) if (k !== SET_LISTING && !wanted.has(k)) ignored.push(`${k} (not a member)`);
+  // Every size first, then the reads: a refusal reads nothing more.
+  let sum = total;
+  for (const k of take) {
+    const f = byName.get(k);
+    if (sum + BigInt(f.size) > limit) {
+      total = sum;
+      throw past(f);
+    }
+    sum += BigInt(f.size);
+  }
+  for (const k of take) {
+    members[k] = await readChecked(byName.get(k));
+    total += BigInt(byName.get(k).size);
+  }
+  const missing = [...new Set(listed)].filter((k) => k !== SET_LISTING && !byName.has(k));
+  return { members, bytes: total, read: Object.keys(members), ignored, listed, missing, note };
+}
+
+/** The files picked or dropped as the set (the set-files input, set-drop):
+ * what readSetFiles read, or its refusal, shown on the page; a refused set
+ * is no set. Returns { status, read, ignored, missing, note, message }. */
+async function loadSetFiles(files) {
+  const token = {};
+  state.setLoad = token;
+  let got, refusal = null;
+  try {
+    got = await readSetFiles([...files]);
+  } catch (e) {
+    // The page's refusal, or a file the browser could not read (NotReadableError, ...).
+    refusal = { status: e instanceof PageRefusal ? e.code : e?.name ?? "Error", message: e?.message ?? String(e) };
+  }
+  if (state.setLoad !== token) return { status: "superseded" }; // a later pick took its place
+  if (refusal) {
+    loadedSet({});
+    $("set-note").textContent = `Set refused: ${refusal.status}: ${refusal.message}`;
+    setStatus("bad", `Set refused: <code>${esc(refusal.status)}</code> — ${esc(refusal.message)}`);
+    return { ...refusal, read: [], ignored: [], missing: [] };
+  }
+  loadedSet(got.members, null, got.bytes);
+  const lines = [];
+  if (got.ignored.length) lines.push(`ignored: ${got.ignored.join(", ")}`);
+  if (got.missing.length) lines.push(`listed, not given: ${got.missing.join(", ")}`);
+  if (got.note) lines.push(got.note);
+  $("set-note").textContent = lines.join(" · ");
+  const { members, bytes, ...rest } = got;
+  return { status: "ok", ...rest, bytes: Number(bytes), message: $("set-note").textContent };
+}
+
+/** A payload picked or dropped: read once, after its size is checked
+ * against the page's memory limit (past it: cost_over_limit, not read). */
+async function loadPayloadFile(f) {
+  try {
+    const limit = memoryLimit();
+    if (BigInt(f.size) > limit)
+      throw new PageRefusal("cost_over_limit", `payload ${f.name}: ${num(f.size)} bytes, past the page's max-memory ` +
+        `(${num(limit)} bytes): refused before it was read`);
+    const b = await fileBytes(f);
+    loadedPayload(f.name, b);
+    return { status: "ok" };
+  } catch (e) {
+    const code = e instanceof PageRefusal ? e.code : e?.name ?? "Error";
+    state.payload = null;
+    $("decode").disabled = true;
+    $("drop").classList.remove("loaded");
+    $("drop-text").textContent = "Drop a payload here, or click to pick one";
+    setStatus("bad", `Payload refused: <code>${esc(code)}</code> — ${esc(e.message ?? e)}`);
+    return { status: code, message: e.message ?? String(e) };
+  }
+}
+
 function loadedPayload(name, bytes) {
   state.payload = bytes;
   state.payloadName = name;
   $("drop").classList.add("loaded");
   $("drop-text").textContent = `${name} · ${bytes.length.toLocaleString()} bytes`;
   $("decode").disabled = false;
-  const info = wai.inspect(bytes);
+  let info;
+  try {
+    info = wai.inspect(bytes);
+  } catch (e) {
+    info = { ok: false, status: e.code ?? e.name };
+  }
   setStatus(info.ok ? "idle" : "bad", info.ok
     ? `${info.capability ?? "unknown capability"} · ${info.format} — ready to decode`
     : `Parse refused: <code>${info.status}</code> — ${describeStatus(info.status)}`);
 }
 
-function loadedSet(members, pin = null) {
+function loadedSet(members, pin = null, bytes = null) {
   state.set = members;
   state.pin = pin;
+  state.setBytes = bytes ?? Object.values(members).reduce((a, b) => a + BigInt(b.length), 0n);
+  $("set-note").textContent = "";
   const names = Object.keys(members);
   $("set-drop").classList.toggle("loaded", names.length > 0);
   $("set-text").textContent = names.length ? `${names.length} members: ${names.join(", ")}` +
@@ -69,13 +224,9 @@ function loadedSet(members, pin = null) {
 
 $("payload-file").addEventListener("change", async (e) => {
   const f = e.target.files[0];
-  if (f) loadedPayload(f.name, await fileBytes(f));
+  if (f) await loadPayloadFile(f);
 });
-$("set-files").addEventListener("change", async (e) => {
-  const m = {};
-  for (const f of e.target.files) m[f.name] = await fileBytes(f);
-  loadedSet(m);
-});
+$("set-files").addEventListener("change", (e) => loadSetFiles(e.target.files));
 for (const id of ["drop", "set-drop"]) {
   const el = $(id);
   el.addEventListener("dragover", (e) => (e.preventDefault(), el.classList.add("over")));
@@ -84,12 +235,8 @@ for (const id of ["drop", "set-drop"]) {
     e.preventDefault();
     el.classList.remove("over");
     const files = [...e.dataTransfer.files];
-    if (id === "drop" && files[0]) loadedPayload(files[0].name, await fileBytes(files[0]));
-    if (id === "set-drop") {
-      const m = {};
-      for (const f of files) m[f.name] = await fileBytes(f);
-      loadedSet(m);
-    }
+    if (id === "drop" && files[0]) await loadPayloadFile(files[0]);
+    if (id === "set-drop") await loadSetFiles(files);
   });
 }
 
@@ -137,6 +284,11 @@ $("example").addEventListener("change", async (e) => {
 
 function options() {
   const o = { set: state.set, gpu: $("use-gpu").checked };
+  // The set stays in memory through the decode: the two share the limit.
+  const limit = memoryLimit();
+  if (state.setBytes > limit)
+    throw new PageRefusal("cost_over_limit", `the set's ${num(state.setBytes)} bytes are past the page's max-memory (${num(limit)} bytes)`);
+  o.maxMemory = limit - state.setBytes;
   if (state.pin) o.pin = state.pin;
   if ($("capability").value) o.capability = $("capability").value;
   if ($("intent").value) o.intent = $("intent").value;
@@ -162,15 +314,26 @@ async function decode() {
   try {
     r = await decodeBytes(state.payload, options());
   } catch (e) {
-    setStatus("bad", `The call failed: <code>${e.code ?? e.name}</code> ${e.message}`);
+    // The page's own refusal (a set past its limit), or a call the
+    // library could not make: a result all the same, never a throw.
+    const code = e.code ?? e.name;
+    setStatus("bad", `${e instanceof PageRefusal ? "Refused by the page" : "The call failed"}: ` +
+      `<code>${esc(code)}</code> ${esc(e.message)}`);
     $("decode").disabled = false;
-    return;
+    return { status: code, ok: false, outputs: [], report: null, message: e.message };
   }
   $("decode").disabled = false;
   show(r);
   return r;
 }
 $("decode").addEventListener("click", decode);
+
+/** bytes, named name, as if picked: loaded (inspected), then decoded with
+ * the page's options and set. */
+async function decodePayload(name, bytes) {
+  loadedPayload(name, bytes);
+  return decode();
+}
 
 async function decodeExample(name, extra = {}) {
   await loadExample(name);

@@ -260,9 +260,23 @@ wai_web_result *wai_web_inspect(wai_context *ctx, const char *capability, const 
     return r;
 }
 
+/* members: each name once, unless it is already among names[0..n); past
+ * room, *full is set (the answer fails rather than drop a name). */
+static size_t add_name(const char **names, size_t n, size_t room, const char *name, int *full) {
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0) return n;
+    if (n < room) names[n++] = name;
+    else *full = 1;
+    return n;
+}
+
 /* [{"name", "format", "tier", "decodes", "output", "members"}] for every
- * capability libwai knows. */
-EXPORT(wai_web_capabilities) wai_web_result *wai_web_capabilities(void) {
+ * capability libwai knows. members: every file some path of the
+ * capability reads from a set, each once: its set members (§9), the
+ * programs of ctx's backends that serve it (wai_context_program_member;
+ * none where ctx is NULL) and its encoder's members: the names a program
+ * that fills a set from files reads, and no others (the listing aside). */
+EXPORT(wai_web_capabilities) wai_web_result *wai_web_capabilities(const wai_context *ctx) {
     wai_web_result *r = calloc(1, sizeof *r);
     if (!r) return NULL;
     text *t = &r->json;
@@ -279,7 +293,24 @@ EXPORT(wai_web_capabilities) wai_web_result *wai_web_capabilities(void) {
         text_puts(t, wai_capability_has_decoder(c) ? ", \"decodes\": true" : ", \"decodes\": false");
         text_puts(t, ", \"output\": ");
         text_string(t, wai_output_kind_name(wai_capability_output(c)));
-        text_puts(t, "}");
+        enum { ROOM = 64 }; /* today's most is 5 */
+        const char *names[ROOM];
+        size_t n = 0;
+        int full = 0;
+        for (size_t k = 0; k < 4 && c->set_members[k]; k++)
+            n = add_name(names, n, ROOM, c->set_members[k], &full);
+        const char *p;
+        for (size_t k = 0; (p = wai_context_program_member(ctx, c, k)) != NULL; k++)
+            n = add_name(names, n, ROOM, p, &full);
+        for (const char *const *e = wai_capability_encoder_members(c); e && *e; e++)
+            n = add_name(names, n, ROOM, *e, &full);
+        if (full) t->failed = 1; /* the JSON is then a refusal, never a short list */
+        text_puts(t, ", \"members\": [");
+        for (size_t k = 0; k < n; k++) {
+            if (k) text_puts(t, ", ");
+            text_string(t, names[k]);
+        }
+        text_puts(t, "]}");
     }
     text_puts(t, "]");
     return r;

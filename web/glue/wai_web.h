@@ -45,7 +45,7 @@ wai_web_result *wai_web_decoder_send(wai_web_decoder *h, const uint8_t *payload,
 
 wai_web_result *wai_web_inspect(wai_context *ctx, const char *capability, const wai_set *set,
                                 const uint8_t *payload, size_t len);
-wai_web_result *wai_web_capabilities(void);
+wai_web_result *wai_web_capabilities(const wai_context *ctx);
 
 /* gpu_path.c: a context whose integer networks the page's WebGPU runs
  * (gpu/wgsl/integer, docs/wgsl.md). */

@@ -102,9 +102,15 @@ export interface Capability {
   tier: string;
   decodes: boolean;
   output: string;
+  /** Every file some path of the capability reads from a set, each once:
+   * its set members, its backends' programs (decoder.webnn.json, ...) and
+   * its encoder's members. */
+  members: string[];
 }
 
 export declare const DEFAULT_MAX_MEMORY: bigint;
+/** A set's listing (listing.json): a member, and it names the others. */
+export declare const SET_LISTING: "listing.json";
 
 export declare class WaiError extends Error {
   code: Status;
@@ -152,6 +158,10 @@ export declare class Wai {
   readonly threads: number;
   inspect(payload: Uint8Array | ArrayBuffer, options?: { capability?: string; set?: ParameterSet }): InspectResult;
   capabilities(): Capability[];
+  /** Every name some capability's path reads from a set (capabilities()'s
+   * members together), sorted: what a program filling a set from files
+   * reads, besides the listing (SET_LISTING) and the names it lists. */
+  memberNames(): string[];
   close(): void;
 }
 

@@ -19,6 +19,8 @@ const U64_MAX = (1n << 64n) - 1n;
  * ceiling, so a payload declaring more is refused cost_over_limit before
  * anything is allocated. */
 export const DEFAULT_MAX_MEMORY = 1n << 30n;
+/** A set's listing member (WAI_SET_LISTING): it names the set's files. */
+export const SET_LISTING = "listing.json";
 
 /** A call the library cannot make: a wrong argument, or a module that
  * could not allocate. `code` is the spec's or libwai's status name. */
@@ -410,9 +412,17 @@ export class Wai {
       if (set) m.ex.wai_web_set_destroy(set);
     }
   }
-  /** Every capability libwai knows: name, format, tier, decodes, output. */
+  /** Every capability libwai knows: name, format, tier, decodes, output,
+   * members (every file a path of it reads from a set: its set members,
+   * the programs of this context's backends, its encoder's members). */
   capabilities() {
-    return this.m.take(this.m.ex.wai_web_capabilities()).json;
+    return this.m.take(this.m.ex.wai_web_capabilities(this.ctx)).json;
+  }
+  /** Every name some capability's path reads from a set, sorted: what a
+   * program that fills a set from files reads, besides the listing
+   * (SET_LISTING) and the names it lists (docs/web.md, "The page"). */
+  memberNames() {
+    return [...new Set(this.capabilities().flatMap((c) => c.members ?? []))].sort();
   }
   close() {
     // Destroying the context ends its workers' serve (it waits for them);
