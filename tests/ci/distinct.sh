@@ -10,9 +10,9 @@
 # and without threads), the Python tests over the build and as pip installs
 # them. A family counts its largest run once; the others are repeats. A
 # step that iterates one invariant (the glue fuzzers, test_mutate.sh's
-# mutated inputs, the GStreamer elements' hostile driver on gcc and asan)
-# counts 1, its other iterations repeats. Everything else
-# counts as it is.
+# mutated inputs, the GStreamer elements' hostile driver on gcc and asan,
+# the page's hostile cases) counts 1, its other iterations repeats.
+# Everything else counts as it is.
 set -u
 awk '
 function family(step,   m) {
@@ -33,6 +33,7 @@ function family(step,   m) {
 }
 function iterated(step) {
     return step ~ /^(python|web)-fuzz-glue$/ || step ~ /^tool-[a-z0-9]+-test_mutate$/ ||
+           step == "web-page-fuzz" ||
            step ~ /^gst-hostile(-asan)?$/
 }
 {
