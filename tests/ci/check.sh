@@ -260,7 +260,7 @@ main() {
             run_test gstreamer bash "$WAI_REPO/tests/gst/test_gst.sh" "$CI/gcc"
             # Mutated payloads through the elements, pushed and pulled, in a
             # driver of our own (tests/gst/hostile.c); under ASan below.
-            run_test gst-hostile "$CI/gcc/gst/wai_gst_hostile" "$WAI_REPO" 1000
+            run_test gst-hostile "$CI/gcc/gst/wai_gst_hostile" "$WAI_REPO" 3000
         else
             echo "  FAIL gstreamer: the plugin was not built (libgstreamer1.0-dev?)"
             count gstreamer 0 1
@@ -308,7 +308,7 @@ main() {
         tool_tests tool-asan "$CI/asan"
         # The GStreamer elements compiled with the sanitizers, against the
         # sanitized libwai (no gst-launch loads a sanitized plugin).
-        queue_test gst-hostile-asan "$CI/asan/gst/wai_gst_hostile" "$WAI_REPO" 300
+        queue_test gst-hostile-asan "$CI/asan/gst/wai_gst_hostile" "$WAI_REPO" 1000
         run_queue
         unset UBSAN_OPTIONS ASAN_OPTIONS
     fi
