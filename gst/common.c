@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* What the elements share: the format of a magic, a context and its set
+/* What the elements share: a context and its set
  * from a directory, refusals as element errors, the dispatch report as an
  * element message. */
 #define _POSIX_C_SOURCE 200809L /* O_CLOEXEC */
@@ -14,11 +14,6 @@
 #include "wai/wai_dispatch.h"
 
 G_DEFINE_QUARK(wai-gst-status, wai_gst_status)
-
-const char *wai_gst_format_of(const guint8 *data, gsize len) {
-    const wai_capability *cap = wai_capability_detect(data, len);
-    return cap ? wai_format_name(cap->format) : NULL;
-}
 
 /* Whether DIR/NAME may be read as a set's member: a regular file, or a
  * link to a name of the same folder (docs/spec-readings.md, L5a: a link
@@ -200,13 +195,15 @@ GstFlowReturn wai_gst_refuse_size(GstElement *e, guint64 size, guint64 bound, gb
     return GST_FLOW_ERROR;
 }
 
-const char *wai_gst_format_hint(const char *format) {
-    if (format && g_str_equal(format, "WIA1"))
-        return "a WIA1 payload is audio: link waiparse to waiaudiodec";
-    if (format && g_str_equal(format, "WIS1"))
-        return "a WIS1 payload holds splat attributes, which no GStreamer element decodes: "
-               "use `wai decode`";
-    return "link waiparse to waidec, which decodes WIV1, WIF1, WIH1, WIC1, WCF1 and WIM1";
+char *wai_gst_format_hint(const char *format) {
+    wai_gst_element e = wai_gst_element_for(format);
+    if (e == WAI_GST_NONE)
+        return g_strdup_printf("no GStreamer element decodes %s payloads: use `wai decode`", format);
+    char *takes = wai_gst_format_list(e, ", ", FALSE);
+    char *hint = g_strdup_printf("link waiparse to %s, which decodes %s", wai_gst_element_name(e),
+                                 takes);
+    g_free(takes);
+    return hint;
 }
 
 #define LIMITS_QUERY "wai-limits"
@@ -277,6 +274,20 @@ void wai_gst_decoding_install(GObjectClass *k, guint first) {
                             "it declares) past this many bytes (cost_over_limit), before reading "
                             "it; 0: no limit",
                             0, G_MAXUINT64, WAI_GST_DEFAULT_MAX_MEMORY, f));
+}
+
+void wai_gst_decoding_templates(GstElementClass *e, wai_gst_element which, const char *longname,
+                                const char *klass, const char *what) {
+    GstCaps *caps = wai_gst_caps(which);
+    gst_element_class_add_pad_template(e, gst_pad_template_new("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
+                                                               caps));
+    gst_caps_unref(caps);
+    char *formats = wai_gst_format_list(which, ", ", FALSE);
+    char *description = g_strdup_printf("WAI payloads (%s) into %s, bit-exactly (libwai)", formats,
+                                        what);
+    gst_element_class_set_metadata(e, longname, klass, description, "libwai");
+    g_free(description);
+    g_free(formats);
 }
 
 void wai_gst_decoding_init(wai_gst_decoding *d, GstPad *sink) {

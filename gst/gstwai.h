@@ -16,17 +16,30 @@
 
 G_BEGIN_DECLS
 
-/* Every payload travels as application/x-wai with its format's magic. */
-#define WAI_GST_CAPS "application/x-wai, format = (string) { WIV1, WIF1, WIH1, WIA1, WIS1, WIC1, WCF1, WIM1 }"
-
 GType wai_gst_parse_get_type(void);
 GType wai_gst_dec_get_type(void);
 GType wai_gst_audio_dec_get_type(void);
 
 gboolean wai_gst_typefind_register(GstPlugin *plugin);
 
-/* The format name of data's magic ("WIV1"), or NULL. */
-const char *wai_gst_format_of(const guint8 *data, gsize len);
+/* formats.c: the plugin's format lists, from libwai's codec table. Every
+ * payload travels as application/x-wai with its format's magic. */
+typedef enum wai_gst_element {
+    WAI_GST_NONE,   /* no element decodes it (WIS1: planes) */
+    WAI_GST_VIDEO,  /* waidec: frames and pictures */
+    WAI_GST_AUDIO,  /* waiaudiodec: samples */
+    WAI_GST_ALL     /* a list of every format the plugin carries */
+} wai_gst_element;
+
+/* application/x-wai with the formats of which's list. */
+GstCaps *wai_gst_caps(wai_gst_element which);
+/* "WIV1, WIF1, ..." (sep between, lower: in lower case); g_free it. */
+char *wai_gst_format_list(wai_gst_element which, const char *sep, gboolean lower);
+/* The capability data's first bytes name, when the plugin carries it. */
+const wai_capability *wai_gst_carried(const guint8 *data, gsize len);
+/* The element that decodes a format's payloads, and its name (NULL: none). */
+wai_gst_element wai_gst_element_for(const char *format);
+const char *wai_gst_element_name(wai_gst_element e);
 
 /* The max-memory default of every binding (the tool's, Python's, npm's). */
 #define WAI_GST_DEFAULT_MAX_MEMORY ((guint64)2 << 30)
@@ -56,8 +69,9 @@ GstFlowReturn wai_gst_refuse_size(GstElement *e, guint64 size, guint64 bound, gb
                                   gboolean streamed);
 
 /* Why downstream refused a format's caps, in words a player can act on:
- * the element that decodes it, or the tool where no element does. */
-const char *wai_gst_format_hint(const char *format);
+ * the element that decodes it, or the tool where no element does; g_free
+ * it. */
+char *wai_gst_format_hint(const char *format);
 
 /* A refusal as the element's error: the spec's code and what it means in
  * the message, "wai-status=CODE" in the debug details; GST_FLOW_ERROR. */
@@ -75,6 +89,11 @@ typedef struct wai_gst_decoding {
     wai_set *set;
     wai_decoder *dec;
 } wai_gst_decoding;
+
+/* A decoder's sink template (application/x-wai of which's formats) and its
+ * metadata ("WAI payloads (WIV1, ...) into WHAT, bit-exactly"). */
+void wai_gst_decoding_templates(GstElementClass *e, wai_gst_element which, const char *longname,
+                                const char *klass, const char *what);
 
 /* The four properties, ids first .. first + 3. */
 void wai_gst_decoding_install(GObjectClass *k, guint first);

@@ -14,5 +14,5 @@ static gboolean plugin_init(GstPlugin *plugin) {
 #define PACKAGE "libwai"
 /* "BSD": GStreamer's word for the BSD-2-Clause licence (LICENSE). */
 GST_PLUGIN_DEFINE(GST_VERSION_MAJOR, GST_VERSION_MINOR, wai,
-                  "libwai: WAI's integer codecs (WIV1, WIF1, WIH1, WIA1, WIC1, WCF1, WIM1), decoded bit-exactly",
+                  "libwai: WAI's integer codecs, decoded bit-exactly",
                   plugin_init, WAI_VERSION_STRING, "BSD", "libwai", "libwai")

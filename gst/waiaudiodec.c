@@ -25,8 +25,6 @@ G_DEFINE_TYPE(WaiGstAudioDec, wai_gst_audio_dec, GST_TYPE_ELEMENT)
 
 enum { PROP_0, PROP_FIRST };
 
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE(
-    "sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS("application/x-wai, format = (string) WIA1"));
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE(
     "src", GST_PAD_SRC, GST_PAD_ALWAYS,
     GST_STATIC_CAPS("audio/x-raw, format = (string) S16LE, layout = (string) interleaved, "
@@ -122,15 +120,14 @@ static void wai_gst_audio_dec_class_init(WaiGstAudioDecClass *k) {
     o->finalize = finalize;
     e->change_state = change_state;
     wai_gst_decoding_install(o, PROP_FIRST);
-    gst_element_class_add_static_pad_template(e, &sink_template);
+    wai_gst_decoding_templates(e, WAI_GST_AUDIO, "WAI audio decoder", "Codec/Decoder/Audio",
+                               "S16LE samples");
     gst_element_class_add_static_pad_template(e, &src_template);
-    gst_element_class_set_static_metadata(e, "WAI audio decoder", "Codec/Decoder/Audio",
-                                          "A WIA1 payload into S16LE samples, bit-exactly (libwai)",
-                                          "libwai");
 }
 
 static void wai_gst_audio_dec_init(WaiGstAudioDec *d) {
-    d->sink = gst_pad_new_from_static_template(&sink_template, "sink");
+    d->sink = gst_pad_new_from_template(
+        gst_element_class_get_pad_template(GST_ELEMENT_GET_CLASS(d), "sink"), "sink");
     d->src = gst_pad_new_from_static_template(&src_template, "src");
     gst_pad_set_chain_function(d->sink, chain);
     gst_pad_set_event_function(d->sink, sink_event);

@@ -30,6 +30,7 @@ typedef struct WaiGstParse {
     gint fps_n, fps_d;     /* the framerate property */
     GstAdapter *adapter;   /* a whole payload, gathered */
     const char *format;    /* from the first bytes (static strings), or NULL */
+    gboolean frame_form;   /* its capability's: one payload a buffer */
     guint64 bound;         /* the most bytes a payload may hold, once format is known */
     gboolean by_format;    /* bound is the format's own (too_large), not max-memory */
     guint64 frames;        /* frame-form buffers pushed */
@@ -48,12 +49,6 @@ enum { PROP_0, PROP_FRAMERATE };
 
 static GstStaticPadTemplate sink_template =
     GST_STATIC_PAD_TEMPLATE("sink", GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
-static GstStaticPadTemplate src_template =
-    GST_STATIC_PAD_TEMPLATE("src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS(WAI_GST_CAPS));
-
-static gboolean frame_form(const char *f) {
-    return f && (g_str_equal(f, "WIF1") || g_str_equal(f, "WCF1"));
-}
 
 static gboolean send_caps(WaiGstParse *p) {
     if (p->caps_sent) return TRUE;
@@ -78,9 +73,19 @@ static GstClockTime frame_time(const WaiGstParse *p, guint64 k) {
 }
 
 /* The format of data's magic, and the bound of its payloads; FALSE with
- * the element's error (bad_magic) when no magic is libwai's. */
+ * the element's error (bad_magic) when no magic is libwai's, or when the
+ * plugin does not carry its capability (formats.c). */
 static gboolean take_format(WaiGstParse *p, const guint8 *data, gsize len) {
-    const wai_capability *cap = len ? wai_capability_detect(data, len) : NULL;
+    const wai_capability *found = len ? wai_capability_detect(data, len) : NULL;
+    const wai_capability *cap = len ? wai_gst_carried(data, len) : NULL;
+    if (found && !cap) {
+        GST_ELEMENT_ERROR(p, STREAM, WRONG_TYPE,
+                          ("a %s payload (%s): the plugin carries the capabilities libwai decodes "
+                           "bit-exactly: use `wai decode`",
+                           wai_format_name(found->format), found->name),
+                          ("tier %s", found->tier ? found->tier : "?"));
+        return FALSE;
+    }
     if (!cap) {
         GST_ELEMENT_ERROR(p, STREAM, WRONG_TYPE,
                           (len ? "not a WAI payload: no magic libwai reads: refused: bad_magic"
@@ -89,6 +94,7 @@ static gboolean take_format(WaiGstParse *p, const guint8 *data, gsize len) {
         return FALSE;
     }
     p->format = wai_format_name(cap->format);
+    p->frame_form = cap->frame_form;
     guint64 limit = wai_gst_limits_ask(p->src), spec = wai_payload_max_bytes(cap);
     p->by_format = limit == 0 || spec < limit;
     p->bound = p->by_format ? spec : limit;
@@ -104,11 +110,12 @@ static gint64 upstream_size(WaiGstParse *p) {
 
 /* Downstream refused our caps: say which element takes the format. */
 static GstFlowReturn not_taken(WaiGstParse *p) {
+    char *hint = wai_gst_format_hint(p->format);
     GST_ELEMENT_ERROR(p, CORE, NEGOTIATION,
-                      ("the element after waiparse does not take %s payloads: %s", p->format,
-                       wai_gst_format_hint(p->format)),
+                      ("the element after waiparse does not take %s payloads: %s", p->format, hint),
                       ("downstream refused application/x-wai, format=%s (not-negotiated)",
                        p->format));
+    g_free(hint);
     return GST_FLOW_ERROR;
 }
 
@@ -138,7 +145,7 @@ static gboolean take_head(WaiGstParse *p) {
     if (head) gst_adapter_unmap(p->adapter);
     /* Upstream's size, where it says one (a file): refused unread. */
     gint64 size = ok ? upstream_size(p) : -1;
-    if (ok && !frame_form(p->format) && size > 0 && (guint64)size > p->bound) {
+    if (ok && !p->frame_form && size > 0 && (guint64)size > p->bound) {
         wai_gst_refuse_size(GST_ELEMENT(p), (guint64)size, p->bound, p->by_format, FALSE);
         ok = FALSE;
     }
@@ -162,7 +169,7 @@ static GstFlowReturn chain(GstPad *pad, GstObject *parent, GstBuffer *buf) {
         buf = gst_adapter_take_buffer(p->adapter, have);
     }
     gsize n = gst_buffer_get_size(buf);
-    if (!frame_form(p->format)) {
+    if (!p->frame_form) {
         guint64 held = gst_adapter_available(p->adapter) + (guint64)n;
         if (held > p->bound) {
             gst_buffer_unref(buf);
@@ -212,7 +219,7 @@ static gboolean sink_event(GstPad *pad, GstObject *parent, GstEvent *ev) {
         } else if (!p->format && take_head(p)) {
             /* fewer than HEAD_BYTES came, and they name a format */
             gsize have = gst_adapter_available(p->adapter);
-            r = frame_form(p->format) ? chain(pad, parent, gst_adapter_take_buffer(p->adapter, have))
+            r = p->frame_form ? chain(pad, parent, gst_adapter_take_buffer(p->adapter, have))
                                       : GST_FLOW_OK;
         } else if (p->format) {
             r = GST_FLOW_OK;
@@ -288,6 +295,7 @@ static void pull_whole(gpointer data) {
 static void reset(WaiGstParse *p) {
     gst_adapter_clear(p->adapter);
     p->format = NULL;
+    p->frame_form = FALSE;
     p->frames = 0;
     p->caps_sent = FALSE;
     p->failed = FALSE;
@@ -350,7 +358,10 @@ static void wai_gst_parse_class_init(WaiGstParseClass *k) {
                                 "the frames' rate (a WAI payload carries none)", 1, G_MAXINT, G_MAXINT,
                                 1, 25, 1, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
     gst_element_class_add_static_pad_template(e, &sink_template);
-    gst_element_class_add_static_pad_template(e, &src_template);
+    GstCaps *caps = wai_gst_caps(WAI_GST_ALL);
+    gst_element_class_add_pad_template(e, gst_pad_template_new("src", GST_PAD_SRC, GST_PAD_ALWAYS,
+                                                               caps));
+    gst_caps_unref(caps);
     gst_element_class_set_static_metadata(e, "WAI parser", "Codec/Parser",
                                           "A WAI payload file into timestamped payloads: a clip or a "
                                           "picture whole, a frame stream a frame a buffer",
@@ -359,7 +370,8 @@ static void wai_gst_parse_class_init(WaiGstParseClass *k) {
 
 static void wai_gst_parse_init(WaiGstParse *p) {
     p->sink = gst_pad_new_from_static_template(&sink_template, "sink");
-    p->src = gst_pad_new_from_static_template(&src_template, "src");
+    p->src = gst_pad_new_from_template(
+        gst_element_class_get_pad_template(GST_ELEMENT_GET_CLASS(p), "src"), "src");
     gst_pad_set_chain_function(p->sink, chain);
     gst_pad_set_event_function(p->sink, sink_event);
     gst_pad_set_activate_function(p->sink, sink_activate);

@@ -273,5 +273,37 @@ open(sys.argv[3], "wb").write(b)' "$a/clip0.wia1" "$r" "$TMP/rate.wia1"
     fi
 done
 
+# The plugin's format lists are the codec table's (gst/formats.c): each as
+# gst-inspect-1.0 prints it, against `wai capabilities --json` (what libwai
+# decodes bit-exactly, with a magic; by the kind of output). No magic is
+# written out in gst/.
+"$WAI" capabilities --json >"$TMP/caps.json"
+for el in wai waiparse waidec waiaudiodec; do gst-inspect-1.0 "$el" >"$TMP/inspect.$el" 2>&1; done
+/usr/bin/python3 - "$TMP" >"$TMP/lists" <<'PY'
+import json, re, sys
+tmp = sys.argv[1]
+carried = [c for c in json.load(open(f"{tmp}/caps.json")) if c["tier"] == "decode-equivalence"
+           and c["decodes"] and re.fullmatch(r"[A-Z][A-Z0-9]{3}", c["format"])]
+want = {"typefinder": {c["format"].lower() for c in carried},
+        "waiparse src": {c["format"] for c in carried},
+        "waidec sink": {c["format"] for c in carried if c["output"] in ("frame", "image")},
+        "waiaudiodec sink": {c["format"] for c in carried if c["output"] == "pcm"}}
+def template(el, which):
+    block = open(f"{tmp}/inspect.{el}").read().split(f"{which} template:")[1].split("template:")[0]
+    return set(re.findall(r"\(string\)(\w+)", block))
+m = re.search(r"application/x-wai: (.*)", open(f"{tmp}/inspect.wai").read())
+got = {"typefinder": set(m.group(1).split(", ")) if m else set(),
+       "waiparse src": template("waiparse", "SRC"), "waidec sink": template("waidec", "SINK"),
+       "waiaudiodec sink": template("waiaudiodec", "SINK")}
+for k in want:
+    print(f"{'ok' if got[k] == want[k] and want[k] else 'FAIL'}|{k}|{sorted(got[k])} vs {sorted(want[k])}")
+PY
+while IFS='|' read -r verdict name detail; do
+    [ "$verdict" = ok ] && ok || fail "$name: the plugin's list is not the codec table's: $detail"
+done <"$TMP/lists"
+[ "$(wc -l <"$TMP/lists")" -eq 4 ] && ok || fail "the lists' check did not run: $(cat "$TMP/lists")"
+grep -nE '"W[A-Z]{2}[0-9]"' "$ROOT"/gst/*.c "$ROOT"/gst/*.h >"$TMP/magics"
+[ ! -s "$TMP/magics" ] && ok || fail "a magic written out in gst/: $(head -3 "$TMP/magics")"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -3,6 +3,7 @@
 #include <stddef.h>
 
 #include "cli.h"
+#include "wai/wai_decode.h"
 #include "wai/wai_format.h"
 
 static void print_members_text(const wai_capability *c) {
@@ -31,7 +32,9 @@ static void print_json(void) {
             if (m) printf(", ");
             json_put_string(stdout, c->set_members[m]);
         }
-        printf("], \"decodes\": %s}", wai_capability_has_decoder(c) ? "true" : "false");
+        printf("], \"decodes\": %s, \"output\": ", wai_capability_has_decoder(c) ? "true" : "false");
+        json_put_string(stdout, wai_output_kind_name(wai_capability_output(c)));
+        printf("}");
     }
     printf("]\n");
 }
@@ -45,7 +48,8 @@ static const cli_opt capabilities_opts[] = {
      .help = "one JSON array instead of the table, an object per\n"
              "capability: {\"capability\", \"format\", \"keyframe\" (WIV1 and\n"
              "WIF1 only), \"frame_form\", \"class\", \"tier\", \"set\": [...],\n"
-             "\"decodes\": true|false}"},
+             "\"decodes\": true|false, \"output\": what its decodes give\n"
+             "(frame, image, pcm, planes, none)}"},
 };
 
 static int cmd_capabilities(int argc, char **argv);
