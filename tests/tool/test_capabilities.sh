@@ -60,8 +60,13 @@ rows = [line.split() for line in open(sys.argv[2])][1:]
 assert isinstance(caps, list) and len(caps) == len(rows) == 12, len(caps)
 for c, r in zip(caps, rows):
     order = ["capability", "format"] + (["keyframe"] if "keyframe" in c else []) + \
-            ["frame_form", "class", "tier", "set", "decodes"]
+            ["frame_form", "class", "tier", "set", "decodes", "output"]
     assert list(c) == order, list(c)
+    # What its decodes give, by its format (a clip's or frame's frames, a
+    # picture, samples, planes).
+    kind = {"WIV1": "frame", "WIF1": "frame", "WIC1": "frame", "WCF1": "frame", "WIH1": "image",
+            "WIM1": "image", "int_synth": "image", "B18F": "image", "WIA1": "pcm", "WIS1": "planes"}
+    assert c["output"] == kind[c["format"]], c
     assert c["format"] in ("WIV1", "WIF1") or "keyframe" not in c, c
     want = [c["capability"], c["format"], c["class"], c["tier"],
             "yes" if c["decodes"] else "no", ",".join(c["set"]) or "-"]
@@ -70,7 +75,7 @@ for c, r in zip(caps, rows):
 b = [c for c in caps if c["capability"] == "wai.neural.bmshj2018"]
 assert b == [{"capability": "wai.neural.bmshj2018", "format": "B18F", "frame_form": False,
               "class": "Neural", "tier": "none", "set": ["cdfs_q3.json"],
-              "decodes": True}], b
+              "decodes": True, "output": "image"}], b
 hyper = [c for c in caps if c["capability"] == "wai.video.int_hyper"][0]
 assert hyper["keyframe"] == 1 and hyper["frame_form"] is False, hyper
 assert text.endswith("]\n"), "one trailing newline"
