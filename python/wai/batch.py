@@ -28,8 +28,11 @@ not an error:
   result, taken once) until it has been on allowed-failures + 1 dying
   workers (distributed.scheduler.allowed-failures, 3 by default); then its
   files are run again ONE FILE A TASK, so the good files of its chunk are
-  still decoded, and only a file whose own task kills workers ends
-  "worker_lost".
+  still decoded. The scheduler counts a death against every task its
+  worker held, queued ones too, so a good file queued behind the killer
+  can be lost with it: a lone file lost so runs once more ALONE, nothing
+  else on the cluster, after the rest; only a file whose own task kills
+  workers then ends "worker_lost".
 - A task has `timeout` seconds a file from when it starts on a worker (the
   task tells the client; the client keeps the clock). One not done by then
   is cancelled and its worker process ended (a stuck decode's thread cannot
@@ -252,6 +255,8 @@ class _Run:
         self.tasks = {}     # key -> (future, [item index])
         self.started = {}   # key -> (monotonic seconds, worker address)
         self.done = queue.Queue()
+        self.alone = []         # lone files lost with a worker: run again, one at a time
+        self.ran_alone = set()
         self.progress = time.monotonic()
 
     def submit(self, idxs):
@@ -278,10 +283,15 @@ class _Run:
         return self.out
 
     def wait(self):
-        """Takes each task as it ends, and every tick ends those past their time."""
+        """Takes each task as it ends, and every tick ends those past their
+        time; then runs the files held for a run alone, one at a time."""
         tick = min(1.0, max(0.05, self.timeout / 10))
         next_check = time.monotonic() + tick
-        while self.tasks:
+        while self.tasks or self.alone:
+            if not self.tasks:
+                i = self.alone.pop(0)
+                self.ran_alone.add(i)
+                self.submit([i])
             try:
                 self.take(self.done.get(timeout=max(0.0, next_check - time.monotonic())))
             except queue.Empty:
@@ -307,12 +317,19 @@ class _Run:
 
     def failed(self, idxs, status, detail):
         """A task that did not end well: its files again, one a task, so
-        those that did not cause it still end well; a lone file ends so."""
+        those that did not cause it still end well. A lone file lost with
+        its worker may only have been queued behind the file that killed it
+        (the scheduler counts a death against every task the worker held):
+        it runs once more alone, with nothing else on the cluster, and ends
+        as that run ends."""
+        i = idxs[0]
         if len(idxs) > 1:
-            for i in idxs:
-                self.submit([i])
+            for k in idxs:
+                self.submit([k])
+        elif status == "worker_lost" and i not in self.ran_alone:
+            self.alone.append(i)
         else:
-            self.out[idxs[0]] = Result(str(self.items[idxs[0]][0]), status, detail=detail)
+            self.out[i] = Result(str(self.items[i][0]), status, detail=detail)
 
     def expire(self, now):
         """Ends each running task past its time, and every task when none
