@@ -292,6 +292,12 @@ int main(int argc, char **argv) {
         outcome o = run_push(b->data, b->len, dec, 512);
         check(o.refused && o.buffers == 0 && o.pushed <= limit + 512,
               "1 MiB WIV1 past max-memory=4096: refused within a chunk", 0);
+        /* The same with a queue between: the wai-limits query travels. */
+        char *queued = g_strdup_printf("queue ! %s", dec);
+        o = run_push(b->data, b->len, queued, 512);
+        check(o.refused && o.buffers == 0 && o.pushed <= limit + 512,
+              "the same through a queue: waiparse is told the limit", 0);
+        g_free(queued);
         g_free(dec);
         g_byte_array_unref(b);
     }

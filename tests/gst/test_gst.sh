@@ -203,9 +203,8 @@ big_refused "3 GiB from fdsrc on the file" "$mb"
 mb=$(peak_mb bash -c 'cat "$1" | timeout 20 gst-launch-1.0 -q fdsrc fd=0 ! waiparse ! waidec max-memory=1000000 ! fakesink' - "$TMP/big.wiv1")
 big_refused "3 GiB through a pipe into fdsrc" "$mb"
 expect_contains "through a pipe: refused once past the limit" "bytes or more, past the decoder's max-memory (1000000 bytes), not read further" "$TMP/gst.out"
-# The limit reaches waiparse through a queue too (the query travels).
-refuse "max-memory through a queue" cost_over_limit filesrc location="$ROOT/examples/hello.wiv1" ! waiparse ! queue ! waidec max-memory=100 ! fakesink
-expect_contains "max-memory through a queue: waiparse refused it" "WaiGstParse" "$TMP/gst.out"
+# (The limit reaching waiparse through a queue is tests/gst/hostile.c's:
+# gst-launch 1.22 hung on that refusal in preroll three tries running.)
 # Past the most any valid payload of its format holds (a WIV1: about
 # 4.1 GiB): too_large, unread, with no limit set (max-memory=0).
 cp "$TMP/big.wiv1" "$TMP/huge.wiv1"
