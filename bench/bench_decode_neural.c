@@ -33,7 +33,7 @@
 #include "common/pool.h"
 #include "decode/codec.h"
 #include "decode/int_hyper.h"
-#include "decode/latent.h"
+#include "entropy/latents.h"
 #include "entropy/rans.h"
 #include "formats/whm1.h"
 #include "formats/wih1.h"

@@ -7,7 +7,7 @@
 #include "common/alloc.h"
 #include "common/checked.h"
 #include "common/reader.h"
-#include "decode/latent.h"
+#include "entropy/latents.h"
 #include "decode/one_network.h"
 #include "formats/wia1.h"
 #include "ops/layers.h"

@@ -18,7 +18,7 @@
 #include "common/alloc.h"
 #include "common/checked.h"
 #include "decode/int_hyper.h"
-#include "decode/latent.h"
+#include "entropy/latents.h"
 #include "formats/bundle.h"
 #include "formats/wic1.h"
 #include "ops/layers.h"

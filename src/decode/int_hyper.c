@@ -8,7 +8,7 @@
 #include "common/checked.h"
 #include "common/exec.h"
 #include "common/pool.h"
-#include "decode/latent.h"
+#include "entropy/latents.h"
 #include "ops/cores.h"
 #include "ops/layers.h"
 

@@ -20,7 +20,7 @@
 #include "common/alloc.h"
 #include "common/checked.h"
 #include "decode/int_hyper.h"
-#include "decode/latent.h"
+#include "entropy/latents.h"
 #include "formats/wim1.h"
 #include "formats/bundle.h"
 #include "ops/layers.h"

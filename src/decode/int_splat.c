@@ -6,7 +6,7 @@
 
 #include "common/alloc.h"
 #include "common/checked.h"
-#include "decode/latent.h"
+#include "entropy/latents.h"
 #include "decode/one_network.h"
 #include "formats/wis1.h"
 #include "ops/layers.h"

@@ -13,7 +13,7 @@
 
 #include "common/alloc.h"
 #include "common/checked.h"
-#include "formats/int_synth.h"
+#include "formats/int_synth_payload.h"
 #include "ops/synth_convt.h"
 #include "sets/int_synth_json.h"
 

@@ -2,6 +2,7 @@
 #include "entropy/cdf.h"
 
 #include "common/alloc.h"
+#include "common/reader.h"
 
 int wai_cdf_valid(const uint32_t *cdf, size_t n, wai_cdf_rule rule) {
     size_t min_len = rule == WAI_CDF_T4097 ? 3 : 2;
@@ -81,4 +82,8 @@ void wai_cdf_table_free(wai_cdf_table *t, const wai_allocator *a) {
     t->pair = NULL;
     t->pair_last = NULL;
     t->step = NULL;
+}
+
+void wai_cdf_from_bytes(uint32_t *cdf, const uint8_t *bytes, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++) cdf[i] = wai_load_u32le(bytes + 4 * (size_t)i);
 }

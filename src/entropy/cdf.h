@@ -57,6 +57,16 @@ typedef struct wai_cdf_table {
 #define WAI_CDF_PAIR_SHIFT (WAI_CDF_PRECISION - WAI_CDF_PAIR_BITS)
 #define WAI_CDF_PAIR_MULTI 0xFFFFFFFFu
 
+/* Copies n little-endian u32 entries (a payload's or a set's table) into cdf. */
+void wai_cdf_from_bytes(uint32_t *cdf, const uint8_t *bytes, uint32_t n);
+
+/* One table of §2 over its first n entries, with its symbol offset. */
+typedef struct wai_entropy_table {
+    uint32_t n;                /* n_b: 3..4097 */
+    int32_t offset;
+    const uint32_t *cdf;       /* n entries: 0, strictly increasing, 65536 */
+} wai_entropy_table;
+
 /* Builds the lookup of a table already validated. */
 wai_status wai_cdf_table_init(wai_cdf_table *t, const wai_allocator *a, const uint32_t *cdf,
                               uint32_t n, uint32_t bits);

@@ -49,10 +49,6 @@ wai_status wai_read_cdf_section(wai_reader *r, uint32_t n, wai_cdf_rule rule,
     return wai_cdf_bytes_valid(*bytes, n, rule) ? WAI_ok : WAI_cdf_malformed;
 }
 
-void wai_cdf_from_bytes(uint32_t *cdf, const uint8_t *bytes, uint32_t n) {
-    for (uint32_t i = 0; i < n; i++) cdf[i] = wai_load_u32le(bytes + 4 * (size_t)i);
-}
-
 wai_status wai_read_stream_section(wai_reader *r, wai_stream_view *s) {
     return wai_rans_read_stream(r, &s->bytes, &s->len);
 }

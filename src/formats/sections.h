@@ -29,9 +29,6 @@ wai_status wai_read_cdf_section(wai_reader *r, uint32_t n, wai_cdf_rule rule,
 /* 1 when the n little-endian u32 entries at bytes keep the rule. */
 int wai_cdf_bytes_valid(const uint8_t *bytes, uint32_t n, wai_cdf_rule rule);
 
-/* Copies n little-endian u32 entries into cdf. */
-void wai_cdf_from_bytes(uint32_t *cdf, const uint8_t *bytes, uint32_t n);
-
 /* A rANS stream section (reading R6). */
 typedef struct wai_stream_view {
     const uint8_t *bytes;

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "common/int128.h"
+#include "entropy/model.h"
 #include "ops/model.h"
 #include "wai/wai.h"
 
@@ -104,22 +105,6 @@ wai_status wai_relu_ref(const int64_t *x, size_t n, int64_t *y);
 wai_status wai_leaky_ref(const wai_layer *l, const int64_t *x, size_t n, int64_t *y);
 
 /* ---- stage operators -------------------------------------------------------- */
-
-/* E2: s * 2^afrac + base into *out; field_range when it leaves i64. */
-wai_status wai_dequantize(int64_t s, uint32_t afrac, int64_t base, int64_t *out);
-
-/* E3, the ceil bucket rule (integer-payloads §4 step 3): with sigma' =
- * max(sigma, e_0), b = N - 1 - #{ i < N - 1 : sigma' <= e_i }. n_edges >= 1
- * (0 gives 0). Read literally: no order of the edges is assumed. */
-uint32_t wai_bucket(int64_t sigma, const int64_t *edges, uint32_t n_edges);
-
-/* 1 when e_0 <= e_1 <= ... <= e_(N-2): the edges wai_bucket counts ascend. */
-int wai_edges_ascend(const int64_t *edges, uint32_t n_edges);
-
-/* wai_bucket for ascending edges (wai_edges_ascend): b is then the number of
- * e_i (i < N - 1) below sigma', found by halving, branch-free (log2 N
- * steps instead of N - 1 compares; the latent decode's per-symbol cost). */
-uint32_t wai_bucket_ascending(int64_t sigma, const int64_t *edges, uint32_t n_edges);
 
 /* The RGB8 step (§4 step 4): v clamped to [0, 2^afrac], then
  * (v*255 + 2^(afrac-1)) >> afrac. afrac in 1..30 (the parser's range; the

@@ -7,14 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "entropy/cdf.h"
 #include "wai/wai.h"
-
-/* One table of §2 over its first n entries, with its symbol offset. */
-typedef struct wai_entropy_table {
-    uint32_t n;                /* n_b: 3..4097 */
-    int32_t offset;
-    const uint32_t *cdf;       /* n entries: 0, strictly increasing, 65536 */
-} wai_entropy_table;
 
 /* The tables. A parsed set is one block (free it with wai_entropy_set_free);
  * a caller may also fill one by hand for wai_entropy_json_write

@@ -18,7 +18,7 @@
 #include "wai/wai_backend.h"
 #include "wai/wai_webnn.h"
 
-/* A latent program's members in a set (latent.c reads them, backend.c
+/* A latent program's members in a set (latent_program.c reads them, backend.c
  * builds their graph): the graph description and its float32 weights. */
 #define WAI_WEBNN_PROGRAM_MEMBER "decoder.webnn.json"
 #define WAI_WEBNN_WEIGHTS_MEMBER "decoder.f32"
@@ -104,7 +104,7 @@ typedef struct wai_ml_op {
     uint32_t n_inputs;
     uint32_t output;      /* operand id */
     void *backend;        /* a graph's: the fast kernel's state kept between runs */
-    /* The run plan's (plan.c): a convolution may absorb the element-wise
+    /* The run plan's (run_plan.c): a convolution may absorb the element-wise
      * operators that alone read its value (its epilogue, op indices in
      * order); an absorbed operator is not run on its own. result is the
      * operand the op's run writes: its output, or its epilogue's last. */
@@ -241,7 +241,7 @@ struct wai_ml_graph {
     wai_ml_io *inputs, *outputs;      /* sorted by name */
     uint32_t n_inputs, n_outputs;
     wai_ml_graph *next;     /* the context's list */
-    /* The run plan (plan.c): which computed operands live in oneDNN's
+    /* The run plan (run_plan.c): which computed operands live in oneDNN's
      * channel-blocked layout nChw{block}c, and where each computed operand
      * lives in the graph's arena of activations. */
     uint32_t block;                   /* the blocked layout's channels; 0: all plain */

@@ -57,7 +57,7 @@ static const uint32_t *filter_perm(const wai_ml_op *op) {
     return l == WAI_ML_CONVT_HWOI ? hwoi_iohw : l == WAI_ML_CONVT_OHWI ? ohwi_iohw : id;
 }
 
-/* A convolution's epilogue (plan.c): each entry's operator, the other
+/* A convolution's epilogue (run_plan.c): each entry's operator, the other
  * operand of a binary one, and whether the chain's value is its first. */
 typedef struct epilogue {
     const wai_ml_op *ops[WAI_ML_MAX_EPILOGUE];
@@ -202,7 +202,7 @@ static wai_status run_op(wai_ml_context *c, wai_ml_graph *g, wai_ml_op *op,
 }
 
 /* Every operator in order, each writing its result to its place in the
- * graph's arena (plan.c; made at the first run and kept), absorbed ones
+ * graph's arena (run_plan.c; made at the first run and kept), absorbed ones
  * skipped; then the outputs copied out. */
 wai_status wai_ml_graph_run(wai_ml_graph *g, const float *const *inputs, float *const *outputs) {
     wai_ml_context *c = g->context;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The native WebNN's fast paths against its reference: the element-wise
  * kernels bit for bit (specials included, over the worker pool), and the
- * run plan (src/webnn/plan.c): convolutions absorbing their epilogues,
+ * run plan (src/webnn/run_plan.c): convolutions absorbing their epilogues,
  * activations kept in oneDNN's blocked layout, the arena's reuse, and the
  * reference convolution reading and writing blocked activations where
  * oneDNN takes no primitive. Graphs run on the best and the reference

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Latent decoding: E1 symbols rebuilt by E2 (see latent.h). */
-#include "decode/latent.h"
+/* Latent decoding: E1 symbols rebuilt by E2 (see latents.h). */
+#include "entropy/latents.h"
 
 #include <string.h>
 
 #include "common/alloc.h"
-#include "formats/sections.h"
-#include "ops/layers.h"
+#include "entropy/model.h"
 
 /* Small lookups: a payload may carry many tables. */
 #define PAYLOAD_LOOKUP_BITS 8

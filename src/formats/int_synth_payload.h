@@ -2,8 +2,8 @@
 /* The wai.neural.int_synth payload (integer-payloads §13): a 12-byte header
  * and the latents, one signed byte each, [C, S, S] in CHW order. No magic,
  * no version: it decodes only when the capability is named. */
-#ifndef WAI_FORMATS_INT_SYNTH_H
-#define WAI_FORMATS_INT_SYNTH_H
+#ifndef WAI_FORMATS_INT_SYNTH_PAYLOAD_H
+#define WAI_FORMATS_INT_SYNTH_PAYLOAD_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -5,14 +5,14 @@
  * stream out is stream_exhausted before its value is formed; a value that
  * leaves i64 is field_range (§7 step 5). The stream's canonical end is the
  * caller's to check after the last symbol. */
-#ifndef WAI_DECODE_LATENT_H
-#define WAI_DECODE_LATENT_H
+#ifndef WAI_ENTROPY_LATENTS_H
+#define WAI_ENTROPY_LATENTS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "entropy/cdf.h"
 #include "entropy/rans.h"
-#include "sets/entropy_json.h"
 
 /* One channel's coding: its table, offset and median. */
 typedef struct wai_channel_coding {

@@ -2,7 +2,7 @@
 /* The int_synth payload (int_synth.h). Layout, little-endian:
  *    0 u32 H   4 u32 W   8 u16 C   10 u8 S_log2   11 reserved 0
  *   12 C·S·S i8 latents */
-#include "formats/int_synth.h"
+#include "formats/int_synth_payload.h"
 
 #include <string.h>
 
