@@ -8,7 +8,7 @@
 #include "common/alloc.h"
 #include "common/context.h"
 #include "common/pool.h"
-#include "decode/backends.h"
+#include "backend/registry.h"
 #include "ops/cores.h"
 #include "ops/cpu.h"
 #include "ops/network.h"
@@ -64,7 +64,7 @@ wai_status wai_context_create(const wai_settings *s, wai_context **out) {
     c->exec.cores = &b->cores;
     c->exec.kernels = wai_kernels_init(isa);
     c->backends = &b->backends;
-    if (wai_backends_init(&b->backends) != WAI_ok ||
+    if (wai_backends_init(&b->backends, c) != WAI_ok ||
         wai_set_cache_create(&c->alloc, c->set_cache_budget, &c->sets) != WAI_ok ||
         wai_pool_create(&c->alloc, wai_threads_resolve(s->n_threads), &c->exec.pool) != WAI_ok) {
         wai_context_destroy(c);

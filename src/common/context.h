@@ -18,7 +18,7 @@ struct wai_context {
                                          * CPU's level, src/lib.c) */
     uint64_t set_cache_budget;
     struct wai_set_cache *sets;         /* the loaded-set cache (sets/cache.h) */
-    struct wai_backends *backends;      /* what computes networks (decode/backends.h) */
+    struct wai_backends *backends;      /* what computes networks (backend/registry.h) */
 };
 
 #endif

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backend/registry.h"
 #include "common/exec.h"
 #include "common/text.h"
 #include "ops/network.h"
@@ -120,16 +121,6 @@ typedef struct wai_codec_ops {
     wai_status (*step)(wai_job *j, const wai_exec *ex, uint32_t k, const uint8_t **out);
     void (*step_close)(wai_job *j, const wai_allocator *a);
 } wai_codec_ops;
-
-/* What a codec's networks are, and so which backends can run them
- * (decode/backends.h). */
-typedef enum wai_networks {
-    WAI_NETWORKS_INTEGER = 0, /* integer networks (the operator set's, int_synth's chain): the
-                               * integer interpreter (ops/), or an integer path's backend,
-                               * network by network */
-    WAI_NETWORKS_LATENT = 1   /* a floating-point program from a latent to a picture
-                               * (include/wai/wai_backend.h) */
-} wai_networks;
 
 struct wai_codec {
     wai_capability cap;          /* the registry row (include/wai/wai_format.h) */

@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "common/context.h"
+
 #include "decode/bmshj2018.h"
 #include "decode/int_audio.h"
 #include "decode/int_hyper.h"
@@ -191,6 +193,14 @@ const char *const *wai_capability_encoder_members(const wai_capability *cap) {
     static const char *const none[] = {NULL};
     const wai_codec *c = wai_codec_of(cap);
     return c ? c->encoder_members : none;
+}
+
+/* The members ctx's backends read for cap, by the kind of its networks
+ * (include/wai/wai_backend.h). */
+const char *wai_context_program_member(const wai_context *ctx, const wai_capability *cap,
+                                       size_t i) {
+    const wai_codec *c = wai_codec_of(cap);
+    return ctx && c && c->ops ? wai_backends_program_member(ctx->backends, c->networks, i) : NULL;
 }
 
 wai_output_kind wai_capability_output(const wai_capability *cap) {

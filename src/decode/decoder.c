@@ -8,7 +8,7 @@
 
 #include "common/alloc.h"
 #include "common/context.h"
-#include "decode/backends.h"
+#include "backend/registry.h"
 #include "decode/codec.h"
 #include "decode/decoder.h"
 #include "decode/steps.h"
@@ -151,16 +151,34 @@ static wai_status ready_output(wai_decoder *d, wai_job *j, uint8_t **out) {
     return *out ? WAI_ok : WAI_out_of_memory;
 }
 
+/* The chosen path's run: a latent's entropy stage (once, whichever path
+ * runs) then the backend's program; else the codec's run, its networks on
+ * the exec the backend binds. */
+static wai_status run_on(wai_decoder *d, wai_job *j, const wai_backend_turn *t, uint8_t *out) {
+    j->path = t->entry->path;
+    if (wai_backend_takes_latent(t->entry)) {
+        wai_status st = j->latent.symbols ? WAI_ok : j->codec->ops->latent(j, d->exec.alloc);
+        if (st != WAI_ok) return st;
+        j->latent.rgb = out;
+        st = wai_backend_run_latent(t, &j->latent);
+        j->out.data = out;
+        return st;
+    }
+    wai_backend_exec on;
+    wai_backend_bind(t, &d->exec, &on);
+    return j->codec->ops->run(j, &on.ex, out);
+}
+
 /* One question about one path: the backend's own answer first, then the
  * caller's probe (or the default); the run once every answer is yes. */
 static wai_status answer(wai_decoder *d, wai_job *j, wai_backend_turn *t, const wai_path *path,
                          wai_dispatch_question q, uint8_t **out, wai_placement *plan) {
-    wai_status st = wai_backend_answer(t, j, q, plan);
+    wai_status st = wai_backend_answer(t, j->members, &j->codec->cap, &j->latent, q, plan);
     if (st != WAI_ok) return st;
     if (q != WAI_DISPATCH_RUN)
         return wai_dispatch_probe_answer(d->probe, q, &j->codec->cap, path, plan);
     st = ready_output(d, j, out);
-    return st == WAI_ok ? wai_backend_run(t, j, &d->exec, *out) : st;
+    return st == WAI_ok ? run_on(d, j, t, *out) : st;
 }
 
 /* Steps 5 and 6. A job that runs networks goes through the dispatch, step
@@ -172,7 +190,7 @@ static wai_status run(wai_decoder *d, wai_job *j, wai_set_ref *held, uint8_t **o
     if (!j->reads_set) {
         t.entry = wai_backends_integer(d->ctx->backends);
         wai_status st = ready_output(d, j, out);
-        return st == WAI_ok ? wai_backend_run(&t, j, &d->exec, *out) : st;
+        return st == WAI_ok ? run_on(d, j, &t, *out) : st;
     }
     wai_status st = wai_dispatch_start(d->dispatch, &j->codec->cap, d->options);
     d->has_report = 1;
@@ -183,7 +201,7 @@ static wai_status run(wai_decoder *d, wai_job *j, wai_set_ref *held, uint8_t **o
         if (q == WAI_DISPATCH_UNIT) {
             /* A new path: the last one's program goes back. */
             wai_backend_turn_end(&t);
-            t.entry = wai_backends_find(d->ctx->backends, j->codec, &path);
+            t.entry = wai_backends_find(d->ctx->backends, j->codec->networks, &path);
         }
         wai_placement plan = {0};
         wai_dispatch_answer(d->dispatch, answer(d, j, &t, &path, q, out, &plan), &plan);

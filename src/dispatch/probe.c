@@ -3,7 +3,7 @@
  * question is put to the caller's probe or, where it has no answer, to the
  * default. What this build computes with is not the probe's to say: the
  * backends registered with a context answer for themselves first
- * (decode/backends.h), and a path no backend serves is unit_absent there. */
+ * (backend/registry.h), and a path no backend serves is unit_absent there. */
 #include "wai/wai_dispatch.h"
 
 static const char *const questions[] = {"unit", "program", "shape", "plan", "run"};

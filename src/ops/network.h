@@ -95,7 +95,7 @@ wai_status wai_network_run_ex(const wai_exec *ex, const wai_kernels *k, const wa
                               int64_t *output);
 
 /* A device that runs whole networks (an integer path's backend,
- * decode/backends.c): run computes every layer of m on input into output
+ * backend/registry.c): run computes every layer of m on input into output
  * (plan p's shapes) and writes amax[i], the largest |x| of layer i's
  * input, for 1 <= i < n_layers (amax[0] given). The runner keeps the
  * exactness rule: layer 0's bound before the run, every later one's after

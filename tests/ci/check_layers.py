@@ -14,7 +14,7 @@ import sys
 
 src = sys.argv[1]
 # Top to bottom: each layer may include those after it.
-order = ["lib.c", "write", "receipt", "decode", "sets", "formats", "ops", "entropy",
+order = ["lib.c", "write", "receipt", "decode", "backend", "sets", "formats", "ops", "entropy",
          "dispatch", "common"]
 # Libraries of their own: what each may reach of src/ besides itself.
 apart = {"webnn": {"common"}, "ed25519": set()}

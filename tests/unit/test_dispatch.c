@@ -49,7 +49,7 @@ static const wai_path all_paths[] = {
 
 /* A device as a decoder of a context with the native WebNN sees it: the
  * integer interpreter and WebNN on the CPU, nothing else (a decoder asks
- * its context's backends, decode/backends.h; a pure choice asks a probe). */
+ * its context's backends, backend/registry.h; a pure choice asks a probe). */
 static wai_status sink_unit(void *o, const wai_capability *c, const wai_path *p) {
     (void)o, (void)c;
     return p->unit == WAI_UNIT_CPU &&

@@ -3,16 +3,20 @@
  * fake GPU that runs each network layer by layer on the reference
  * kernels, from the public job alone. Every neural corpus case decodes
  * through it to the corpus's bytes with the report naming it; a backend
- * that gives one wrong bit fails the known-answer check (decode/claim.h)
+ * that gives one wrong bit fails the known-answer check (backend/claim.h)
  * and the CPU runs, for the context's life; a device lost mid-decode
- * leaves the CPU to run it whole. */
+ * leaves the CPU to run it whole. libwai's own interpreter is such an
+ * object too: registered first in every context, it claims the tier
+ * through its public callback and, lent to the GPU path, decodes the
+ * corpus from the public jobs alone. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "corpus_util.h"
 #include "harness.h"
-#include "decode/claim.h"
+#include "backend/claim.h"
+#include "backend/interpreter.h"
 #include "ops/bounds.h"
 #include "ops/network.h"
 #include "ops/plan.h"
@@ -344,6 +348,45 @@ static void test_claim_once_across_threads(void) {
 #endif
 }
 
+/* The interpreter's callback with its last output value's lowest bit
+ * flipped: the check must see it through the same object. */
+static wai_status flipped_network(void *self, void *program, wai_network_job *job) {
+    wai_status st = wai_backend_interpreter.network(self, program, job);
+    const wai_network_layer *last = &job->layers[job->n_layers - 1];
+    const size_t n = (size_t)last->out_c * last->out_h * last->out_w;
+    if (st == WAI_ok && n) job->output[n - 1] ^= 1;
+    return st;
+}
+
+static void test_interpreter_object(void) {
+    wai_context *ctx;
+    if (!CHECK(wai_context_create(NULL, &ctx) == WAI_ok)) return;
+    /* Every context's first backend, its instance the context. */
+    CHECK(wai_context_backend(ctx, &wai_backend_interpreter) == ctx);
+    wai_backend_ops again = wai_backend_interpreter;
+    CHECK(wai_context_add_backend(ctx, &again) == WAI_invalid_argument);
+    const wai_exec ex = {.alloc = wai_context_allocator(ctx)};
+    CHECK(wai_claim_check(&ex, &wai_backend_interpreter, ctx) == WAI_ok);
+    wai_backend_ops flipped = wai_backend_interpreter;
+    flipped.network = flipped_network;
+    CHECK(wai_claim_check(&ex, &flipped, ctx) == WAI_dispatch_backend_failed);
+    wai_context_destroy(ctx);
+}
+
+/* The interpreter's ops on the GPU's integer path: every neural case
+ * decodes through its public network callback to the corpus's bytes. */
+static void test_corpus_on_interpreter_object(void) {
+    wai_context *ctx;
+    if (!CHECK(wai_context_create(NULL, &ctx) == WAI_ok)) return;
+    wai_backend_ops lent = wai_backend_interpreter;
+    lent.name = "wai-ops as wgsl";
+    lent.path = (wai_path){WAI_UNIT_GPU, WAI_BACKEND_WGSL, WAI_ARITHMETIC_INTEGER};
+    CHECK(wai_context_add_backend(ctx, &lent) == WAI_ok);
+    int cases = corpus_through(ctx, 1, WAI_ok);
+    CHECK_MSG(cases >= 15, "%d cases", cases);
+    wai_context_destroy(ctx);
+}
+
 void suite_int_backend(void) {
     harness_run("int_backend/claim_once_across_threads", test_claim_once_across_threads);
     harness_run("int_backend/registration", test_registration);
@@ -351,4 +394,6 @@ void suite_int_backend(void) {
     harness_run("int_backend/corpus", test_corpus_on_backend);
     harness_run("int_backend/broken", test_broken_backend);
     harness_run("int_backend/lost_device", test_lost_device);
+    harness_run("int_backend/interpreter_object", test_interpreter_object);
+    harness_run("int_backend/corpus_on_interpreter_object", test_corpus_on_interpreter_object);
 }

@@ -3,8 +3,8 @@
  * (ops/network.h, wai_net_device): each network a decode runs becomes a
  * public wai_network_job (include/wai/wai_backend.h) for the backend's
  * network callback. */
-#ifndef WAI_DECODE_NET_DEVICE_H
-#define WAI_DECODE_NET_DEVICE_H
+#ifndef WAI_BACKEND_NETWORK_JOB_H
+#define WAI_BACKEND_NETWORK_JOB_H
 
 #include "ops/network.h"
 #include "wai/wai_backend.h"

@@ -7,8 +7,8 @@
  * past 2^64, negative n, rounding), on the backend and on libwai's
  * reference kernels, then an int_synth chain (shifts past 64, ReLU); the
  * outputs must be equal. */
-#ifndef WAI_DECODE_CLAIM_H
-#define WAI_DECODE_CLAIM_H
+#ifndef WAI_BACKEND_CLAIM_H
+#define WAI_BACKEND_CLAIM_H
 
 #include "common/exec.h"
 #include "wai/wai_backend.h"

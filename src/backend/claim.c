@@ -3,12 +3,12 @@
  * parameters come from one linear congruential sequence, scaled per layer
  * so that every bound holds with the widths above exercised (the test
  * tests/unit/test_claim.c checks both run on the reference). */
-#include "decode/claim.h"
+#include "backend/claim.h"
 
 #include <string.h>
 
 #include "common/alloc.h"
-#include "decode/net_device.h"
+#include "backend/network_job.h"
 #include "ops/network.h"
 #include "ops/plan.h"
 #include "ops/synth_convt.h"

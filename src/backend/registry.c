@@ -1,54 +1,85 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* See backends.h. */
-#include "decode/backends.h"
+/* See registry.h. */
+#include "backend/registry.h"
 
 #include <string.h>
 
+#include "backend/claim.h"
+#include "backend/interpreter.h"
 #include "common/context.h"
-#include "decode/claim.h"
-#include "decode/net_device.h"
 #include "dispatch/path.h"
 #include "wai/wai_hash.h"
 #include "sets/set.h"
 
-wai_status wai_backends_init(wai_backends *b) {
+/* A backend on an integer path runs whole integer networks; one on a
+ * float path, a latent's program. */
+static int runs_networks(const wai_backend_ops *d) {
+    return d->path.arithmetic == WAI_ARITHMETIC_INTEGER;
+}
+
+/* A plug-in on an integer path: each network a public job for its network
+ * callback, its output kept apart until every bound has passed. */
+static void bind_device(const wai_backend_entry *e, void *program, const wai_exec *ex,
+                        wai_backend_exec *b) {
+    b->of = (wai_net_device_of){e->desc, e->self, program, ex->alloc};
+    wai_net_device_bind(&b->dev, &b->of);
+    b->ex = *ex;
+    b->ex.device = &b->dev;
+    b->ex.ws = NULL;
+}
+
+/* The interpreter inside a decode: the kernels of the decoder's exec and
+ * its kept arena, with no public job between (its network callback is the
+ * same runner, for whoever holds only the public object). */
+static void bind_kernels(const wai_backend_entry *e, void *program, const wai_exec *ex,
+                         wai_backend_exec *b) {
+    (void)e, (void)program;
+    b->ex = *ex;
+    b->ex.device = NULL;
+}
+
+static wai_backend_entry entry_of(const wai_backend_ops *d, void *self) {
+    wai_backend_entry e = {d->path, d, self, 0, runs_networks(d) ? bind_device : NULL};
+    return e;
+}
+
+wai_status wai_backends_init(wai_backends *b, wai_context *ctx) {
     memset(b, 0, sizeof *b);
-    b->entries[0].path = (wai_path){WAI_UNIT_CPU, WAI_BACKEND_WAI_OPS, WAI_ARITHMETIC_INTEGER};
-    b->n = 1;
     b->has_lock = wai_lock_init(&b->lock);
-    return b->has_lock ? WAI_ok : WAI_out_of_memory;
+    void *self = NULL;
+    wai_status st = b->has_lock ? wai_backend_interpreter.create(ctx, &self) : WAI_out_of_memory;
+    if (st != WAI_ok) return st;
+    b->entries[0] = entry_of(&wai_backend_interpreter, self);
+    b->entries[0].claim = 1;
+    b->entries[0].bind = bind_kernels;
+    b->n = 1;
+    return WAI_ok;
 }
 
 wai_backend_entry *wai_backends_integer(wai_backends *b) { return &b->entries[0]; }
 
-/* A plug-in backend on an integer path: runs whole integer networks. */
-static int runs_networks(const wai_backend_ops *d) {
-    return d && d->path.arithmetic == WAI_ARITHMETIC_INTEGER;
-}
-
 void wai_backends_destroy(wai_backends *b) {
     if (!b) return;
     for (size_t i = 0; i < b->n; i++)
-        if (b->entries[i].desc && b->entries[i].desc->destroy)
+        if (b->entries[i].desc->destroy)
             b->entries[i].desc->destroy(b->entries[i].self);
     b->n = 0;
     if (b->has_lock) wai_lock_destroy(&b->lock);
     b->has_lock = 0;
 }
 
-/* The integer interpreter and an integer path's backend run integer
- * networks; one on a latent path, a latent's program. */
-static int serves(const wai_backend_entry *e, const wai_codec *c) {
-    return e->desc && !runs_networks(e->desc) ? c->networks == WAI_NETWORKS_LATENT
-                                              : c->networks == WAI_NETWORKS_INTEGER;
+static int serves(const wai_backend_entry *e, wai_networks networks) {
+    return networks == (runs_networks(e->desc) ? WAI_NETWORKS_INTEGER : WAI_NETWORKS_LATENT);
 }
 
-wai_backend_entry *wai_backends_find(wai_backends *b, const wai_codec *c, const wai_path *path) {
-    for (size_t i = 0; b && c && c->ops && i < b->n; i++)
-        if (wai_path_same(&b->entries[i].path, path) && serves(&b->entries[i], c))
+wai_backend_entry *wai_backends_find(wai_backends *b, wai_networks networks, const wai_path *path) {
+    for (size_t i = 0; b && i < b->n; i++)
+        if (wai_path_same(&b->entries[i].path, path) && serves(&b->entries[i], networks))
             return &b->entries[i];
     return NULL;
 }
+
+int wai_backend_takes_latent(const wai_backend_entry *e) { return !runs_networks(e->desc); }
 
 /* ---- the public registry (include/wai/wai_backend.h) ------------------------ */
 
@@ -71,10 +102,7 @@ wai_status wai_context_add_backend(wai_context *ctx, const wai_backend_ops *d) {
         wai_status st = d->create(ctx, &self);
         if (st != WAI_ok) return st;
     }
-    b->entries[b->n].path = d->path;
-    b->entries[b->n].desc = d;
-    b->entries[b->n].self = self;
-    b->n++;
+    b->entries[b->n++] = entry_of(d, self);
     return WAI_ok;
 }
 
@@ -84,19 +112,16 @@ void *wai_context_backend(const wai_context *ctx, const wai_backend_ops *d) {
     return NULL;
 }
 
-const char *wai_context_program_member(const wai_context *ctx, const wai_capability *cap,
-                                       size_t i) {
-    const wai_codec *c = wai_codec_of(cap);
-    const wai_backends *b = ctx ? ctx->backends : NULL;
-    for (size_t e = 0; c && b && e < b->n; e++) {
+const char *wai_backends_program_member(const wai_backends *b, wai_networks networks, size_t i) {
+    for (size_t e = 0; b && e < b->n; e++) {
         const wai_backend_ops *d = b->entries[e].desc;
-        if (!d || !d->program_members || !serves(&b->entries[e], c)) continue;
+        if (!d->program_members || !serves(&b->entries[e], networks)) continue;
         for (const char *const *m = d->program_members; *m; m++) {
             /* Each name once: skip one an earlier backend named. */
             int seen = 0;
             for (size_t f = 0; f < e && !seen; f++) {
                 const wai_backend_ops *g = b->entries[f].desc;
-                for (const char *const *n = g && g->program_members && serves(&b->entries[f], c)
+                for (const char *const *n = g->program_members && serves(&b->entries[f], networks)
                                                 ? g->program_members
                                                 : NULL;
                      n && *n && !seen; n++)
@@ -148,18 +173,23 @@ static void close_program(const void *owner, void *state) {
     if (e->desc->program_close) e->desc->program_close(e->self, state);
 }
 
-static wai_status answer_program(wai_backend_turn *t, wai_job *j) {
+static wai_status answer_program(wai_backend_turn *t, const wai_set *members,
+                                 const wai_capability *cap) {
     const wai_backend_entry *e = t->entry;
+    /* A backend that opens no program and reads no member has none to keep
+     * (the interpreter: its program is the set's integer networks, found
+     * and checked against the payload before the dispatch). */
+    if (!e->desc->program_open && !e->desc->program_members) return WAI_ok;
     uint8_t key[32];
-    wai_status st = program_key(e->desc, j->members, key);
+    wai_status st = program_key(e->desc, members, key);
     if (st != WAI_ok) return st;
     const wai_set_slot_ops ops = {e, open_program, close_program};
-    open_arg arg = {j->members, &j->codec->cap};
+    open_arg arg = {members, cap};
     return wai_set_ref_attach(t->ctx->sets, t->held, &ops, key, &arg, &t->slot);
 }
 
 /* An integer path's backend holds decode-equivalence only once it has
- * given the known answer (decode/claim.h); checked before its first
+ * given the known answer (backend/claim.h); checked before its first
  * decode, and a refusal lasts the context's life. */
 static wai_status claim(wai_backend_turn *t) {
     wai_backend_entry *e = t->entry;
@@ -175,51 +205,40 @@ static wai_status claim(wai_backend_turn *t) {
     return st;
 }
 
-wai_status wai_backend_answer(wai_backend_turn *t, wai_job *j, wai_dispatch_question q,
-                              wai_placement *plan) {
+/* The turn's program: NULL for a backend that keeps none. */
+static void *program_of(const wai_backend_turn *t) {
+    return t->slot ? wai_set_slot_state(t->slot) : NULL;
+}
+
+wai_status wai_backend_answer(wai_backend_turn *t, const wai_set *members,
+                              const wai_capability *cap, const wai_latent_job *latent,
+                              wai_dispatch_question q, wai_placement *plan) {
     const wai_backend_entry *e = t->entry;
     if (q == WAI_DISPATCH_UNIT) {
         if (!e) return WAI_dispatch_unit_absent;
         return runs_networks(e->desc) ? claim(t) : WAI_ok;
     }
-    /* The integer interpreter's program is the set's integer networks,
-     * found and checked against the payload before the dispatch. */
-    if (!e || !e->desc) return WAI_ok;
+    if (!e) return WAI_ok;
     const wai_backend_ops *d = e->desc;
-    if (q == WAI_DISPATCH_PROGRAM) return answer_program(t, j);
+    if (q == WAI_DISPATCH_PROGRAM) return answer_program(t, members, cap);
     /* An integer path's backend takes the networks as planned. */
     if (runs_networks(d)) return WAI_ok;
-    void *program = wai_set_slot_state(t->slot);
-    if (q == WAI_DISPATCH_SHAPE) return d->shape ? d->shape(e->self, program, &j->latent) : WAI_ok;
+    void *program = program_of(t);
+    if (q == WAI_DISPATCH_SHAPE) return d->shape ? d->shape(e->self, program, latent) : WAI_ok;
     if (q == WAI_DISPATCH_PLAN && d->plan) {
         memset(plan, 0, sizeof *plan);
-        return d->plan(e->self, program, &j->latent, plan);
+        return d->plan(e->self, program, latent, plan);
     }
     return WAI_ok;
 }
 
-wai_status wai_backend_run(wai_backend_turn *t, wai_job *j, const wai_exec *ex, uint8_t *out) {
+void wai_backend_bind(const wai_backend_turn *t, const wai_exec *ex, wai_backend_exec *b) {
+    t->entry->bind(t->entry, program_of(t), ex, b);
+}
+
+wai_status wai_backend_run_latent(const wai_backend_turn *t, wai_latent_job *job) {
     const wai_backend_entry *e = t->entry;
-    j->path = e->path;
-    if (!e->desc) return j->codec->ops->run(j, ex, out);
-    if (runs_networks(e->desc)) {
-        /* The codec's own run, its networks on the device. */
-        wai_net_device_of of = {e->desc, e->self, wai_set_slot_state(t->slot), ex->alloc};
-        wai_net_device dev;
-        wai_net_device_bind(&dev, &of);
-        wai_exec on = *ex;
-        on.device = &dev;
-        on.ws = NULL;
-        return j->codec->ops->run(j, &on, out);
-    }
-    /* A latent's networks: the entropy stage (once, whichever path runs),
-     * then the backend's program. */
-    wai_status st = j->latent.symbols ? WAI_ok : j->codec->ops->latent(j, ex->alloc);
-    if (st != WAI_ok) return st;
-    j->latent.rgb = out;
-    st = e->desc->run(e->self, wai_set_slot_state(t->slot), &j->latent);
-    j->out.data = out;
-    return st;
+    return e->desc->run(e->self, program_of(t), job);
 }
 
 void wai_backend_turn_end(wai_backend_turn *t) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* See net_device.h. */
-#include "decode/net_device.h"
+/* See network_job.h. */
+#include "backend/network_job.h"
 
 #include <string.h>
 
