@@ -72,8 +72,8 @@ static void rgb8(uint8_t *rgb, const int64_t *planes, size_t hw, size_t i0, size
 
 static void recon(uint8_t *out, const uint8_t *a, const uint8_t *b, unsigned kind,
                   const int16_t *r, size_t n, int32_t q) {
-#define PORTABLE_KIND(KIND) wai_recon_c(out, a, b, KIND, r, n, q);
-    WAI_RECON_EACH_KIND(kind, PORTABLE_KIND)
+#define PORTABLE_KIND(KIND, LOOP) LOOP(out, a, b, KIND, r, n, q);
+    WAI_RECON_EACH_KIND(kind, PORTABLE_KIND, wai_recon_c)
 #undef PORTABLE_KIND
 }
 

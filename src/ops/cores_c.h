@@ -108,14 +108,15 @@ static inline void wai_recon_c(uint8_t *out, const uint8_t *a, const uint8_t *b,
     }
 }
 
-/* Expands M(KIND) once for each kind, KIND a constant in each, so that a
- * segment loop is compiled once per kind with the kind's test out of it. */
-#define WAI_RECON_EACH_KIND(kind, M)                                                  \
+/* Expands M(KIND, X) once for each kind, KIND a constant in each and X
+ * passed through (the loop M runs), so that a segment loop is compiled once
+ * per kind with the kind's test out of it. */
+#define WAI_RECON_EACH_KIND(kind, M, X)                                               \
     switch (kind) {                                                                   \
-    case WAI_RECON_WHOLE: M(WAI_RECON_WHOLE) break;                                   \
-    case WAI_RECON_HALF_X: M(WAI_RECON_HALF_X) break;                                 \
-    case WAI_RECON_HALF_Y: M(WAI_RECON_HALF_Y) break;                                 \
-    default: M(WAI_RECON_HALF_X | WAI_RECON_HALF_Y) break;                            \
+    case WAI_RECON_WHOLE: M(WAI_RECON_WHOLE, X) break;                                \
+    case WAI_RECON_HALF_X: M(WAI_RECON_HALF_X, X) break;                              \
+    case WAI_RECON_HALF_Y: M(WAI_RECON_HALF_Y, X) break;                              \
+    default: M(WAI_RECON_HALF_X | WAI_RECON_HALF_Y, X) break;                         \
     }
 
 #endif

@@ -18,6 +18,7 @@
 
 #include "ops/bounds.h"
 #include "ops/cores_c.h"
+#include "ops/cores_level.h"
 
 /* ---- the pair dot product ---------------------------------------------------
  *
@@ -89,25 +90,11 @@ static void dot(uint64_t *acc64, const int16_t *x, size_t pstride, const ptrdiff
 
 /* ---- the tap loops ------------------------------------------------------------ */
 
-/* mla keeps the low 32 bits of each product, the product itself (the
- * caller proved it fits i32). A strip of G columns is 8 vectors. */
-static void tap_i32(int32_t *acc, size_t nob, const int32_t *const *xp, const int32_t *wts,
-                    size_t nt, size_t tw) {
-    for (size_t ob = 0; ob < nob; ob++) {
-        const int32_t *wv = wts + ob * WAI_TAP_NTMAX;
-        for (size_t t0 = 0; t0 < tw; t0 += WAI_TAP_G) {
-            int32_t *a = acc + ob * WAI_TAP_TW + t0;
-            int32x4_t r[WAI_TAP_G / 4];
-            for (int v = 0; v < WAI_TAP_G / 4; v++) r[v] = vld1q_s32(a + 4 * v);
-            for (size_t j = 0; j < nt; j++) {
-                const int32x4_t c = vdupq_n_s32(wv[j]);
-                const int32_t *p = xp[j] + t0;
-                for (int v = 0; v < WAI_TAP_G / 4; v++) r[v] = vmlaq_s32(r[v], c, vld1q_s32(p + 4 * v));
-            }
-            for (int v = 0; v < WAI_TAP_G / 4; v++) vst1q_s32(a + 4 * v, r[v]);
-        }
-    }
-}
+/* mul keeps the low 32 bits of each product, the product itself (the
+ * caller proved it fits i32); with the add it is one mla. A strip of G
+ * columns is 8 vectors. */
+WAI_TAP_LOOP(tap_i32, , int32_t, int32x4_t, 4, vld1q_s32, vst1q_s32, vdupq_n_s32, vmulq_s32,
+             vaddq_s32)
 
 /* Every x fits i32 (the weights are i16): uzp1 gathers the low halves of
  * four i64 lanes, smlal multiplies them exactly (32 x 32 -> 64) into the
@@ -122,44 +109,12 @@ static void tap_i32(int32_t *acc, size_t nob, const int32_t *const *xp, const in
     } while (0)
 #define LOAD4(k) int64x2_t r##k##0 = vld1q_s64(a + 4 * (k)), r##k##1 = vld1q_s64(a + 4 * (k) + 2)
 #define STORE4(k) (vst1q_s64(a + 4 * (k), r##k##0), vst1q_s64(a + 4 * (k) + 2, r##k##1))
+/* M(k) for each group k of four columns of the strip. */
+#define EACH_GROUP(M) M(0); M(1); M(2); M(3); M(4); M(5); M(6); M(7);
+#define DUP_LOW32(w) vdupq_n_s32((int32_t)(w))
 
-static void tap_i64x32(int64_t *acc, size_t nob, const int64_t *const *xp, const int64_t *wts,
-                       size_t nt, size_t tw) {
-    for (size_t ob = 0; ob < nob; ob++) {
-        const int64_t *wv = wts + ob * WAI_TAP_NTMAX;
-        for (size_t t0 = 0; t0 < tw; t0 += WAI_TAP_G) {
-            int64_t *a = acc + ob * WAI_TAP_TW + t0;
-            LOAD4(0);
-            LOAD4(1);
-            LOAD4(2);
-            LOAD4(3);
-            LOAD4(4);
-            LOAD4(5);
-            LOAD4(6);
-            LOAD4(7);
-            for (size_t j = 0; j < nt; j++) {
-                const int32x4_t c = vdupq_n_s32((int32_t)wv[j]);
-                const int64_t *p = xp[j] + t0;
-                TAP4(0);
-                TAP4(1);
-                TAP4(2);
-                TAP4(3);
-                TAP4(4);
-                TAP4(5);
-                TAP4(6);
-                TAP4(7);
-            }
-            STORE4(0);
-            STORE4(1);
-            STORE4(2);
-            STORE4(3);
-            STORE4(4);
-            STORE4(5);
-            STORE4(6);
-            STORE4(7);
-        }
-    }
-}
+WAI_TAP_NEST(tap_i64x32, , int64_t, WAI_TAP_G, int32x4_t, DUP_LOW32, EACH_GROUP(LOAD4),
+             EACH_GROUP(TAP4), EACH_GROUP(STORE4))
 
 /* ---- the largest |x| ------------------------------------------------------------
  *
@@ -226,20 +181,15 @@ static void rgb8(uint8_t *rgb, const int64_t *planes, size_t hw, size_t i0, size
  * ((s + 2) >> 2). Then pred + r * q: with q < 128 in i16 lanes (mla; |r *
  * q| <= 256 * 127 and the sum within i16), else in i32 lanes; the
  * saturating narrows (sqxtn, sqxtun) are the clamp to 0..255. */
-static inline uint8x16_t pred16(const uint8_t *a, const uint8_t *b, unsigned kind) {
-    const uint8x16_t a0 = vld1q_u8(a);
-    switch (kind) {
-    case WAI_RECON_WHOLE: return a0;
-    case WAI_RECON_HALF_X: return vrhaddq_u8(a0, vld1q_u8(a + 3));
-    case WAI_RECON_HALF_Y: return vrhaddq_u8(a0, vld1q_u8(b));
-    default: break;
-    }
-    const uint8x16_t a1 = vld1q_u8(a + 3), b0 = vld1q_u8(b), b1 = vld1q_u8(b + 3);
+/* (a0 + a1 + b0 + b1 + 2) >> 2 of each byte. */
+static inline uint8x16_t mean4(uint8x16_t a0, uint8x16_t a1, uint8x16_t b0, uint8x16_t b1) {
     const uint16x8_t lo = vaddq_u16(vaddl_u8(vget_low_u8(a0), vget_low_u8(a1)),
                                     vaddl_u8(vget_low_u8(b0), vget_low_u8(b1)));
     const uint16x8_t hi = vaddq_u16(vaddl_high_u8(a0, a1), vaddl_high_u8(b0, b1));
     return vcombine_u8(vrshrn_n_u16(lo, 2), vrshrn_n_u16(hi, 2));
 }
+
+WAI_RECON_PRED_FN(pred16, uint8x16_t, vld1q_u8, vrhaddq_u8, mean4)
 
 static inline int16x8_t add_i16(uint8x8_t p, int16x8_t r, int32_t q) {
     return vmlaq_n_s16(vreinterpretq_s16_u16(vmovl_u8(p)), r, (int16_t)q);
@@ -254,40 +204,20 @@ static inline int16x8_t add_i32(uint8x8_t p, int16x8_t r, int32_t q) {
     return vcombine_s16(vqmovn_s32(lo), vqmovn_s32(hi));
 }
 
-#define RECON_LOOP(KIND, ADD)                                                          \
-    for (; i + 16 <= n; i += 16) {                                                     \
-        const uint8x16_t p = pred16(a + i, b + i, KIND);                               \
-        const int16x8_t lo = ADD(vget_low_u8(p), vld1q_s16(r + i), q);                 \
-        const int16x8_t hi = ADD(vget_high_u8(p), vld1q_s16(r + i + 8), q);            \
-        vst1q_u8(out + i, vcombine_u8(vqmovun_s16(lo), vqmovun_s16(hi)));              \
+/* Samples i .. i + 15 (ops/cores_level.h, WAI_RECON_FN). */
+#define RECON_STEP(KIND, LANES)                                                          \
+    {                                                                                    \
+        const uint8x16_t p = pred16(a + i, b + i, KIND);                                 \
+        const int16x8_t lo = add_##LANES(vget_low_u8(p), vld1q_s16(r + i), q);           \
+        const int16x8_t hi = add_##LANES(vget_high_u8(p), vld1q_s16(r + i + 8), q);      \
+        vst1q_u8(out + i, vcombine_u8(vqmovun_s16(lo), vqmovun_s16(hi)));                \
     }
 
-/* One loop a kind and width, so the kind's test stays out of them. */
-#define RECON_KIND(KIND)                                                   \
-    if (q < 128) {                                                         \
-        RECON_LOOP(KIND, add_i16)                                          \
-    } else {                                                               \
-        RECON_LOOP(KIND, add_i32)                                          \
-    }
+WAI_RECON_FN(recon, RECON_STEP)
 
-static void recon(uint8_t *out, const uint8_t *a, const uint8_t *b, unsigned kind,
-                  const int16_t *r, size_t n, int32_t q) {
-    size_t i = 0;
-    if (!b) b = a; /* a kind without b never reads it; keeps b + i defined */
-    WAI_RECON_EACH_KIND(kind, RECON_KIND)
-    wai_recon_c(out + i, a + i, b + i, kind, r + i, n - i, q); /* the tail */
-}
-
-void wai_cores_init_neon(wai_cores *c) {
-    c->dot = dot;
-    c->dot_cols = COLS;
-    c->tap_i32 = tap_i32;
-    c->tap_i64x32 = tap_i64x32;
-    c->max_abs = max_abs;
-    c->rgb8 = rgb8;
-    c->recon = recon;
-    /* motion_split stays 0: an AArch64 core runs the interleaved step's
-     * loop from registers as x86-64 does, where it is the faster (not
-     * measured on ARM: docs/performance.md, Issue 30). */
-}
+/* motion_split stays 0: an AArch64 core runs the interleaved step's loop
+ * from registers as x86-64 does, where it is the faster (not measured on
+ * ARM: docs/performance.md, Issue 30). */
+#define LOOPS(E) E(dot) E(tap_i32) E(tap_i64x32) E(max_abs) E(rgb8) E(recon)
+WAI_CORES_LEVEL(wai_cores_init_neon, LOOPS, c->dot_cols = COLS;)
 #endif

@@ -16,6 +16,7 @@
 
 #include "ops/bounds.h"
 #include "ops/cores_c.h"
+#include "ops/cores_level.h"
 
 /* ---- the pair dot product ---------------------------------------------------
  *
@@ -67,52 +68,27 @@ static void dot(uint64_t *acc64, const int16_t *x, size_t pstride, const ptrdiff
 
 /* i32x4.mul keeps the low 32 bits of each product, the product itself (the
  * caller proved it fits i32). A strip of G columns is 8 vectors. */
-static void tap_i32(int32_t *acc, size_t nob, const int32_t *const *xp, const int32_t *wts,
-                    size_t nt, size_t tw) {
-    for (size_t ob = 0; ob < nob; ob++) {
-        const int32_t *wv = wts + ob * WAI_TAP_NTMAX;
-        for (size_t t0 = 0; t0 < tw; t0 += WAI_TAP_G) {
-            int32_t *a = acc + ob * WAI_TAP_TW + t0;
-            v128_t r[WAI_TAP_G / 4];
-            for (int v = 0; v < WAI_TAP_G / 4; v++) r[v] = wasm_v128_load(a + 4 * v);
-            for (size_t j = 0; j < nt; j++) {
-                const v128_t c = wasm_i32x4_splat(wv[j]);
-                const int32_t *p = xp[j] + t0;
-                for (int v = 0; v < WAI_TAP_G / 4; v++)
-                    r[v] = wasm_i32x4_add(r[v], wasm_i32x4_mul(c, wasm_v128_load(p + 4 * v)));
-            }
-            for (int v = 0; v < WAI_TAP_G / 4; v++) wasm_v128_store(a + 4 * v, r[v]);
-        }
-    }
-}
+WAI_TAP_LOOP(tap_i32, , int32_t, v128_t, 4, wasm_v128_load, wasm_v128_store, wasm_i32x4_splat,
+             wasm_i32x4_mul, wasm_i32x4_add)
 
 /* Every x fits i32 (and the weights are i16): the low halves of four i64
  * lanes gathered into one vector, and i64x2.extmul's exact 32 x 32 -> 64
- * products of its halves. A strip is done in halves of 16 columns (8
- * accumulators). */
-static void tap_i64x32(int64_t *acc, size_t nob, const int64_t *const *xp, const int64_t *wts,
-                       size_t nt, size_t tw) {
-    enum { H = WAI_TAP_G / 2 };
-    for (size_t ob = 0; ob < nob; ob++) {
-        const int64_t *wv = wts + ob * WAI_TAP_NTMAX;
-        for (size_t t0 = 0; t0 < tw; t0 += H) {
-            int64_t *a = acc + ob * WAI_TAP_TW + t0;
-            v128_t r[H / 2];
-            for (int v = 0; v < H / 2; v++) r[v] = wasm_v128_load(a + 2 * v);
-            for (size_t j = 0; j < nt; j++) {
-                const v128_t c = wasm_i32x4_splat((int32_t)wv[j]);
-                const int64_t *p = xp[j] + t0;
-                for (int v = 0; v < H / 2; v += 2) {
-                    const v128_t lo32 = wasm_i32x4_shuffle(wasm_v128_load(p + 2 * v),
-                                                           wasm_v128_load(p + 2 * v + 2), 0, 2, 4, 6);
-                    r[v] = wasm_i64x2_add(r[v], wasm_i64x2_extmul_low_i32x4(lo32, c));
-                    r[v + 1] = wasm_i64x2_add(r[v + 1], wasm_i64x2_extmul_high_i32x4(lo32, c));
-                }
-            }
-            for (int v = 0; v < H / 2; v++) wasm_v128_store(a + 2 * v, r[v]);
-        }
+ * products of its halves. A strip is HALF (16) columns, 8 accumulators. */
+#define HALF (WAI_TAP_G / 2)
+#define SPLAT_LOW32(w) wasm_i32x4_splat((int32_t)(w))
+#define HALF_OPEN                                                                         \
+    v128_t r[HALF / 2];                                                                   \
+    for (int v = 0; v < HALF / 2; v++) r[v] = wasm_v128_load(a + 2 * v);
+#define HALF_TAP                                                                          \
+    for (int v = 0; v < HALF / 2; v += 2) {                                               \
+        const v128_t lo32 = wasm_i32x4_shuffle(wasm_v128_load(p + 2 * v),                 \
+                                               wasm_v128_load(p + 2 * v + 2), 0, 2, 4, 6); \
+        r[v] = wasm_i64x2_add(r[v], wasm_i64x2_extmul_low_i32x4(lo32, c));                \
+        r[v + 1] = wasm_i64x2_add(r[v + 1], wasm_i64x2_extmul_high_i32x4(lo32, c));       \
     }
-}
+#define HALF_CLOSE for (int v = 0; v < HALF / 2; v++) wasm_v128_store(a + 2 * v, r[v]);
+
+WAI_TAP_NEST(tap_i64x32, , int64_t, HALF, v128_t, SPLAT_LOW32, HALF_OPEN, HALF_TAP, HALF_CLOSE)
 
 /* ---- the largest |x| ------------------------------------------------------------
  *
@@ -145,15 +121,8 @@ static uint64_t max_abs(const int64_t *x, size_t n) {
  * q: with q < 128 in i16 lanes (|r * q| <= 256 * 127 and pred + r * q
  * within i16), else in i32 lanes; the saturating narrows to u8 are the
  * clamp to 0..255. */
-static inline v128_t pred16(const uint8_t *a, const uint8_t *b, unsigned kind) {
-    const v128_t a0 = wasm_v128_load(a);
-    switch (kind) {
-    case WAI_RECON_WHOLE: return a0;
-    case WAI_RECON_HALF_X: return wasm_u8x16_avgr(a0, wasm_v128_load(a + 3));
-    case WAI_RECON_HALF_Y: return wasm_u8x16_avgr(a0, wasm_v128_load(b));
-    default: break;
-    }
-    const v128_t a1 = wasm_v128_load(a + 3), b0 = wasm_v128_load(b), b1 = wasm_v128_load(b + 3);
+/* (a0 + a1 + b0 + b1 + 2) >> 2 of each byte. */
+static inline v128_t mean4(v128_t a0, v128_t a1, v128_t b0, v128_t b1) {
     const v128_t two = wasm_i16x8_splat(2);
     v128_t lo = wasm_i16x8_add(wasm_u16x8_extend_low_u8x16(a0), wasm_u16x8_extend_low_u8x16(a1));
     v128_t hi = wasm_i16x8_add(wasm_u16x8_extend_high_u8x16(a0), wasm_u16x8_extend_high_u8x16(a1));
@@ -164,51 +133,38 @@ static inline v128_t pred16(const uint8_t *a, const uint8_t *b, unsigned kind) {
     return wasm_u8x16_narrow_i16x8(lo, hi);
 }
 
-static inline v128_t add_i16(v128_t p, v128_t r, v128_t q) {
-    return wasm_i16x8_add(p, wasm_i16x8_mul(r, q));
+WAI_RECON_PRED_FN(pred16, v128_t, wasm_v128_load, wasm_u8x16_avgr, mean4)
+
+/* r * q added in i16 lanes to p16, the prediction widened to u16; q's
+ * splat is loop-invariant, so the compiler hoists it out of the loop. */
+static inline v128_t add_i16(v128_t p16, v128_t r, int32_t q) {
+    return wasm_i16x8_add(p16, wasm_i16x8_mul(r, wasm_i16x8_splat((int16_t)q)));
 }
 
-static inline v128_t add_i32(v128_t p16, v128_t r, v128_t q) {
+/* The same in i32 lanes, narrowed back to i16 saturating. */
+static inline v128_t add_i32(v128_t p16, v128_t r, int32_t q) {
+    const v128_t qv = wasm_i32x4_splat(q);
     const v128_t lo = wasm_i32x4_add(wasm_u32x4_extend_low_u16x8(p16),
-                                     wasm_i32x4_mul(wasm_i32x4_extend_low_i16x8(r), q));
+                                     wasm_i32x4_mul(wasm_i32x4_extend_low_i16x8(r), qv));
     const v128_t hi = wasm_i32x4_add(wasm_u32x4_extend_high_u16x8(p16),
-                                     wasm_i32x4_mul(wasm_i32x4_extend_high_i16x8(r), q));
+                                     wasm_i32x4_mul(wasm_i32x4_extend_high_i16x8(r), qv));
     return wasm_i16x8_narrow_i32x4(lo, hi);
 }
 
-#define RECON_LOOP(KIND, ADD, QV)                                                         \
-    for (; i + 16 <= n; i += 16) {                                                        \
-        const v128_t p = pred16(a + i, b + i, KIND);                                      \
-        const v128_t lo = ADD(wasm_u16x8_extend_low_u8x16(p), wasm_v128_load(r + i), QV); \
-        const v128_t hi = ADD(wasm_u16x8_extend_high_u8x16(p), wasm_v128_load(r + i + 8), QV); \
-        wasm_v128_store(out + i, wasm_u8x16_narrow_i16x8(lo, hi));                        \
+/* Samples i .. i + 15 (ops/cores_level.h, WAI_RECON_FN). */
+#define RECON_STEP(KIND, LANES)                                                              \
+    {                                                                                        \
+        const v128_t p = pred16(a + i, b + i, KIND);                                         \
+        const v128_t lo = add_##LANES(wasm_u16x8_extend_low_u8x16(p), wasm_v128_load(r + i), q); \
+        const v128_t hi =                                                                    \
+            add_##LANES(wasm_u16x8_extend_high_u8x16(p), wasm_v128_load(r + i + 8), q);      \
+        wasm_v128_store(out + i, wasm_u8x16_narrow_i16x8(lo, hi));                           \
     }
 
-/* One loop a kind and width, so the kind's test stays out of them. */
-#define RECON_KIND(KIND)                                                   \
-    if (q < 128) {                                                         \
-        const v128_t qv = wasm_i16x8_splat((int16_t)q);                    \
-        RECON_LOOP(KIND, add_i16, qv)                                      \
-    } else {                                                               \
-        const v128_t qv = wasm_i32x4_splat(q);                             \
-        RECON_LOOP(KIND, add_i32, qv)                                      \
-    }
+WAI_RECON_FN(recon, RECON_STEP)
 
-static void recon(uint8_t *out, const uint8_t *a, const uint8_t *b, unsigned kind,
-                  const int16_t *r, size_t n, int32_t q) {
-    size_t i = 0;
-    if (!b) b = a; /* a kind without b never reads it; keeps b + i defined */
-    WAI_RECON_EACH_KIND(kind, RECON_KIND)
-    wai_recon_c(out + i, a + i, b + i, kind, r + i, n - i, q); /* the tail */
-}
-
-void wai_cores_init_simd128(wai_cores *c) {
-    c->dot = dot;
-    c->dot_cols = COLS;
-    c->tap_i32 = tap_i32;
-    c->tap_i64x32 = tap_i64x32;
-    c->max_abs = max_abs;
-    c->recon = recon;
-    c->motion_split = 1; /* measured: docs/performance.md, Issue 30 */
-}
+#define LOOPS(E) E(dot) E(tap_i32) E(tap_i64x32) E(max_abs) E(recon)
+WAI_CORES_LEVEL(wai_cores_init_simd128, LOOPS,
+                c->dot_cols = COLS;
+                c->motion_split = 1; /* measured: docs/performance.md, Issue 30 */)
 #endif

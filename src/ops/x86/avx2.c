@@ -5,60 +5,21 @@
 #include "ops/x86/x86.h"
 
 #if WAI_X86_SIMD
+#include "ops/cores_level.h"
 #include "ops/x86/dot_body.h"
+
+#define LOAD256(p) _mm256_loadu_si256((const __m256i *)(p))
+#define STORE256(p, v) _mm256_storeu_si256((__m256i *)(p), (v))
 
 /* vpmulld keeps the low 32 bits of each product, which is the product
  * itself (the caller proved it fits i32). */
-__attribute__((target("avx2"))) static void tap_i32(int32_t *acc, size_t nob,
-                                                    const int32_t *const *xp, const int32_t *wts,
-                                                    size_t nt, size_t tw) {
-    for (size_t ob = 0; ob < nob; ob++) {
-        const int32_t *wv = wts + ob * WAI_TAP_NTMAX;
-        for (size_t t0 = 0; t0 < tw; t0 += WAI_TAP_G) {
-            int32_t *a = acc + ob * WAI_TAP_TW + t0;
-            __m256i r[WAI_TAP_G / 8];
-            for (int v = 0; v < WAI_TAP_G / 8; v++)
-                r[v] = _mm256_loadu_si256((const __m256i *)(a + 8 * v));
-            for (size_t j = 0; j < nt; j++) {
-                const __m256i c = _mm256_set1_epi32(wv[j]);
-                const int32_t *p = xp[j] + t0;
-                for (int v = 0; v < WAI_TAP_G / 8; v++)
-                    r[v] = _mm256_add_epi32(
-                        r[v],
-                        _mm256_mullo_epi32(c, _mm256_loadu_si256((const __m256i *)(p + 8 * v))));
-            }
-            for (int v = 0; v < WAI_TAP_G / 8; v++)
-                _mm256_storeu_si256((__m256i *)(a + 8 * v), r[v]);
-        }
-    }
-}
+WAI_TAP_LOOP(tap_i32, __attribute__((target("avx2"))), int32_t, __m256i, 8, LOAD256, STORE256,
+             _mm256_set1_epi32, _mm256_mullo_epi32, _mm256_add_epi32)
 
 /* vpmuldq multiplies the low 32-bit halves, sign-extended: exact when
  * every x fits i32 (the weights are i16). */
-__attribute__((target("avx2"))) static void tap_i64x32(int64_t *acc, size_t nob,
-                                                       const int64_t *const *xp,
-                                                       const int64_t *wts, size_t nt,
-                                                       size_t tw) {
-    for (size_t ob = 0; ob < nob; ob++) {
-        const int64_t *wv = wts + ob * WAI_TAP_NTMAX;
-        for (size_t t0 = 0; t0 < tw; t0 += WAI_TAP_G) {
-            int64_t *a = acc + ob * WAI_TAP_TW + t0;
-            __m256i r[WAI_TAP_G / 4];
-            for (int v = 0; v < WAI_TAP_G / 4; v++)
-                r[v] = _mm256_loadu_si256((const __m256i *)(a + 4 * v));
-            for (size_t j = 0; j < nt; j++) {
-                const __m256i c = _mm256_set1_epi64x(wv[j]);
-                const int64_t *p = xp[j] + t0;
-                for (int v = 0; v < WAI_TAP_G / 4; v++)
-                    r[v] = _mm256_add_epi64(
-                        r[v],
-                        _mm256_mul_epi32(c, _mm256_loadu_si256((const __m256i *)(p + 4 * v))));
-            }
-            for (int v = 0; v < WAI_TAP_G / 4; v++)
-                _mm256_storeu_si256((__m256i *)(a + 4 * v), r[v]);
-        }
-    }
-}
+WAI_TAP_LOOP(tap_i64x32, __attribute__((target("avx2"))), int64_t, __m256i, 4, LOAD256, STORE256,
+             _mm256_set1_epi64x, _mm256_mul_epi32, _mm256_add_epi64)
 
 /* d[0..8) += the 8 lanes of a, sign-extended and shifted left by shl. */
 __attribute__((target("avx2"))) static inline void flush256(uint64_t *d, __m256i a,
@@ -72,7 +33,6 @@ __attribute__((target("avx2"))) static inline void flush256(uint64_t *d, __m256i
 }
 
 #define NV256 2
-#define LOAD256(p) _mm256_loadu_si256((const __m256i *)(p))
 /* vpmaddwd adds two i16 products into each 32-bit lane, modulo 2^32. */
 #define MADD256(a, x, w) _mm256_add_epi32((a), _mm256_madd_epi16((x), (w)))
 
@@ -83,10 +43,6 @@ __attribute__((target("avx2"))) static void dot(uint64_t *acc64, const int16_t *
                  flush256)
 }
 
-void wai_cores_init_avx2(wai_cores *c) {
-    c->tap_i32 = tap_i32;
-    c->tap_i64x32 = tap_i64x32;
-    c->dot = dot;
-    c->dot_cols = NV256 * 8;
-}
+#define LOOPS(E) E(tap_i32) E(tap_i64x32) E(dot)
+WAI_CORES_LEVEL(wai_cores_init_avx2, LOOPS, c->dot_cols = NV256 * 8;)
 #endif

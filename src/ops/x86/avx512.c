@@ -12,32 +12,15 @@
 #include <immintrin.h>
 
 #include "ops/cores_c.h"
+#include "ops/cores_level.h"
 #include "ops/x86/isqrt_seed.h"
 
-/* One broadcast multiply-add loop per lane type and multiply: LANES values
- * of T per register, SET1 broadcasts a weight, MUL multiplies (its result
- * is the exact product: see each use), ADD accumulates. */
-#define TAP_LOOP(NAME, TARGET, T, LANES, SET1, MUL, ADD)                                    \
-    __attribute__((target(TARGET))) static void NAME(T *acc, size_t nob, const T *const *xp, \
-                                                     const T *wts, size_t nt, size_t tw) {   \
-        for (size_t ob = 0; ob < nob; ob++) {                                                \
-            const T *wv = wts + ob * WAI_TAP_NTMAX;                                          \
-            for (size_t t0 = 0; t0 < tw; t0 += WAI_TAP_G) {                                  \
-                T *a = acc + ob * WAI_TAP_TW + t0;                                           \
-                __m512i r[WAI_TAP_G / LANES];                                                \
-                for (int v = 0; v < WAI_TAP_G / LANES; v++)                                  \
-                    r[v] = _mm512_loadu_si512(a + LANES * v);                                \
-                for (size_t j = 0; j < nt; j++) {                                            \
-                    const __m512i c = SET1(wv[j]);                                           \
-                    const T *p = xp[j] + t0;                                                 \
-                    for (int v = 0; v < WAI_TAP_G / LANES; v++)                              \
-                        r[v] = ADD(r[v], MUL(c, _mm512_loadu_si512(p + LANES * v)));         \
-                }                                                                            \
-                for (int v = 0; v < WAI_TAP_G / LANES; v++)                                  \
-                    _mm512_storeu_si512(a + LANES * v, r[v]);                                \
-            }                                                                                \
-        }                                                                                    \
-    }
+/* One broadcast multiply-add loop per lane type and multiply (ops/cores_level.h):
+ * LANES values of T per register, SET1 broadcasts a weight, MUL multiplies (its
+ * result is the exact product: see each use), ADD accumulates. */
+#define TAP_LOOP(NAME, TARGET, T, LANES, SET1, MUL, ADD)                                   \
+    WAI_TAP_LOOP(NAME, __attribute__((target(TARGET))), T, __m512i, LANES, _mm512_loadu_si512, \
+                 _mm512_storeu_si512, SET1, MUL, ADD)
 
 /* i32 accumulators: vpmulld keeps the low 32 bits, the product itself (the
  * caller proved it fits i32). */
@@ -275,14 +258,8 @@ __attribute__((target("avx512f,avx512dq"))) static void requant(int64_t *y, size
     if (i < n) wai_requant_c(y + i * ys, ys, acc + i, n - i, m, shift, b);
 }
 
-void wai_cores_init_avx512(wai_cores *c) {
-    c->tap_i32 = tap_i32;
-    c->tap_i64 = tap_i64;
-    c->tap_i64x32 = tap_i64x32;
-    c->igdn_acc64 = igdn_acc64;
-    c->igdn_value = igdn_value;
-    c->igdn_limbs = igdn_limbs;
-    c->max_abs = max_abs;
-    c->requant = requant;
-}
+#define LOOPS(E)                                                                     \
+    E(tap_i32) E(tap_i64) E(tap_i64x32) E(igdn_acc64) E(igdn_value) E(igdn_limbs) E(max_abs) \
+    E(requant)
+WAI_CORES_LEVEL(wai_cores_init_avx512, LOOPS, )
 #endif
