@@ -56,6 +56,13 @@ static wai_status bind(loader *L, const char *name, const wai_ml_operand *o) {
     return WAI_ok;
 }
 
+/* Where name is in names (NULL-terminated), or -1. */
+static int index_of(const char *const *names, const char *name) {
+    for (int i = 0; names[i]; i++)
+        if (strcmp(names[i], name) == 0) return i;
+    return -1;
+}
+
 /* Members of an object the reader knows; strict refuses any other. */
 static wai_status known(const loader *L, const wai_json_value *obj, const char *where,
                         const char *const *keys) {
@@ -66,10 +73,8 @@ static wai_status known(const loader *L, const wai_json_value *obj, const char *
         const char *k;
         size_t kl;
         wai_json_object_value_at(obj, i, &k, &kl);
-        size_t j = 0;
-        while (keys[j] && strcmp(keys[j], k) != 0) j++;
-        if (!keys[j]) return BAD(L, "graph: %s has a member '%.40s' this reader does not know",
-                                 where, k);
+        if (index_of(keys, k) < 0)
+            return BAD(L, "graph: %s has a member '%.40s' this reader does not know", where, k);
     }
     return WAI_ok;
 }
@@ -282,11 +287,9 @@ static const wai_json_value *arg(const args *a, const char *name) {
 /* Every argument is one the operator takes (allowed, NULL-terminated). */
 static wai_status args_known(const loader *L, const args *a, const char *op,
                              const char *const *allowed) {
-    for (size_t i = 0; i < a->n; i++) {
-        size_t j = 0;
-        while (allowed[j] && strcmp(allowed[j], a->name[i]) != 0) j++;
-        if (!allowed[j]) return BAD(L, "graph: %s takes no argument '%.40s'", op, a->name[i]);
-    }
+    for (size_t i = 0; i < a->n; i++)
+        if (index_of(allowed, a->name[i]) < 0)
+            return BAD(L, "graph: %s takes no argument '%.40s'", op, a->name[i]);
     return WAI_ok;
 }
 
@@ -310,17 +313,28 @@ static wai_status options_of(const loader *L, const args *a, const char *op,
     for (size_t i = 0; i < wai_json_object_len(*out); i++) {
         const char *k;
         wai_json_object_value_at(*out, i, &k, NULL);
-        size_t j = 0;
-        while (keys[j] && strcmp(keys[j], k) != 0) j++;
-        if (!keys[j]) return BAD(L, "graph: %s has no option '%.40s'", op, k);
+        if (index_of(keys, k) < 0) return BAD(L, "graph: %s has no option '%.40s'", op, k);
     }
     return WAI_ok;
+}
+
+/* One option's value, NULL when absent (opts NULL: no options given). */
+static const wai_json_value *opt(const wai_json_value *opts, const char *key) {
+    return opts ? wai_json_object_get(opts, key) : NULL;
+}
+
+/* An operand option (conv's bias, gemm's c): NULL when absent. */
+static wai_status operand_opt(const loader *L, const wai_json_value *opts, const char *op,
+                              const char *key, const wai_ml_operand **out) {
+    const wai_json_value *v = opt(opts, key);
+    *out = NULL;
+    return v ? operand_arg(L, v, op, key, out) : WAI_ok;
 }
 
 /* An optional list option into buf (*size 0 and *p NULL when absent). */
 static wai_status list_opt(const loader *L, const wai_json_value *opts, const char *key,
                            uint32_t *buf, const uint32_t **p, size_t *size) {
-    const wai_json_value *v = opts ? wai_json_object_get(opts, key) : NULL;
+    const wai_json_value *v = opt(opts, key);
     *p = NULL;
     *size = 0;
     if (!v) return WAI_ok;
@@ -331,7 +345,7 @@ static wai_status list_opt(const loader *L, const wai_json_value *opts, const ch
 
 static wai_status u32_opt(const loader *L, const wai_json_value *opts, const char *key,
                           uint32_t *out) {
-    const wai_json_value *v = opts ? wai_json_object_get(opts, key) : NULL;
+    const wai_json_value *v = opt(opts, key);
     uint64_t x;
     if (!v) return WAI_ok;
     if (!wai_json_get_u64(v, &x) || x > UINT32_MAX)
@@ -340,18 +354,33 @@ static wai_status u32_opt(const loader *L, const wai_json_value *opts, const cha
     return WAI_ok;
 }
 
+/* A boolean option (false when absent). */
+static wai_status bool_opt(const loader *L, const wai_json_value *opts, const char *op,
+                           const char *key, int *out) {
+    const wai_json_value *v = opt(opts, key);
+    if (v && wai_json_type_of(v) != WAI_JSON_BOOL)
+        return BAD(L, "graph: %s's %s is not a boolean", op, key);
+    *out = v && wai_json_bool(v);
+    return WAI_ok;
+}
+
+/* A number option into *out, left as it is when absent; 0 when it is
+ * there and no number (each caller words its own refusal). */
+static int number_opt(const wai_json_value *opts, const char *key, double *out) {
+    const wai_json_value *v = opt(opts, key);
+    return !v || number_of(v, out);
+}
+
 /* A string option naming one of the enum's tokens (its index). */
 static wai_status enum_opt(const loader *L, const wai_json_value *opts, const char *key,
                            const char *const *tokens, int *out) {
-    const wai_json_value *v = opts ? wai_json_object_get(opts, key) : NULL;
+    const wai_json_value *v = opt(opts, key);
     if (!v) return WAI_ok;
     const char *s = string_of(v);
-    for (int i = 0; s && tokens[i]; i++)
-        if (strcmp(tokens[i], s) == 0) {
-            *out = i;
-            return WAI_ok;
-        }
-    return BAD(L, "graph: option %s is not one of its tokens", key);
+    const int i = s ? index_of(tokens, s) : -1;
+    if (i < 0) return BAD(L, "graph: option %s is not one of its tokens", key);
+    *out = i;
+    return WAI_ok;
 }
 
 static const char *const layouts[] = {"nchw", "nhwc", NULL};
@@ -360,285 +389,278 @@ static const char *const convt_filters[] = {"iohw", "hwoi", "ohwi", NULL};
 static const char *const pad_modes[] = {"constant", "edge", "reflection", NULL};
 
 static const char *label_of(const wai_json_value *opts) {
-    return opts ? string_of(wai_json_object_get(opts, "label")) : NULL;
+    return string_of(opt(opts, "label"));
 }
 
-static wai_status bias_opt(const loader *L, const wai_json_value *opts, const char *op,
-                           const wai_ml_operand **bias) {
-    const wai_json_value *v = opts ? wai_json_object_get(opts, "bias") : NULL;
-    *bias = NULL;
-    return v ? operand_arg(L, v, op, "bias", bias) : WAI_ok;
+/* ---- the operator table ---------------------------------------------------------- */
+
+/* One operator being read. call() reads what every row has, in this
+ * order: the arguments' names, the operand arguments, the options; the
+ * row's build reads the rest and calls the builder. */
+typedef struct op_call {
+    const loader *L;
+    const char *op;             /* the operator's name, for messages */
+    const args *a;
+    const wai_ml_operand *x[2]; /* the operand arguments, in the row's order */
+    const wai_json_value *o;    /* the options object, or NULL */
+    int sub;                    /* the row's sub */
+} op_call;
+
+typedef struct op_row {
+    const char *name;           /* the WebNN method */
+    const char *const *args;    /* the arguments it takes, its operands first */
+    int operands;               /* how many of those name operands */
+    const char *const *options; /* its options' keys */
+    wai_status (*build)(const op_call *c, wai_ml_operand **out);
+    int sub;                    /* the binary, unary or reduce operation; transposed */
+} op_row;
+
+/* A list argument (newShape, starts, ...). */
+static wai_status list_arg(const op_call *c, const char *name, uint32_t *buf, size_t *n) {
+    return u32_list(c->L, arg(c->a, name), name, buf, n);
 }
 
-static wai_status conv(loader *L, const char *op, const args *a, int transposed,
-                       wai_ml_operand **out) {
-    static const char *const allowed[] = {"input", "filter", "options", NULL};
-    static const char *const conv_keys[] = {"padding", "strides", "dilations", "groups",
-                                            "inputLayout", "filterLayout", "bias", "label",
-                                            NULL};
-    static const char *const convt_keys[] = {"padding",      "strides",     "dilations",
-                                             "outputPadding", "outputSizes", "groups",
-                                             "inputLayout",  "filterLayout", "bias",
-                                             "label",        NULL};
-    const wai_ml_operand *x, *w, *bias;
-    const wai_json_value *o;
+static wai_status build_binary(const op_call *c, wai_ml_operand **out) {
+    wai_ml_operator_options oo = {label_of(c->o)};
+    return wai_ml_binary(c->L->b, (wai_ml_binary_op)c->sub, c->x[0], c->x[1], &oo, out);
+}
+
+static wai_status build_matmul(const op_call *c, wai_ml_operand **out) {
+    wai_ml_operator_options oo = {label_of(c->o)};
+    return wai_ml_matmul(c->L->b, c->x[0], c->x[1], &oo, out);
+}
+
+static wai_status build_unary(const op_call *c, wai_ml_operand **out) {
+    wai_ml_operator_options oo = {label_of(c->o)};
+    return wai_ml_unary(c->L->b, (wai_ml_unary_op)c->sub, c->x[0], &oo, out);
+}
+
+/* convTranspose2d's options are conv2d's and two more: both read into
+ * those, and conv2d takes its share. */
+static wai_status build_conv(const op_call *c, wai_ml_operand **out) {
+    const loader *L = c->L;
+    const wai_json_value *o = c->o;
+    const int transposed = c->sub;
     uint32_t pad[LIST_MAX], str[LIST_MAX], dil[LIST_MAX], opad[LIST_MAX], osz[LIST_MAX];
+    int il = 0, fl = 0;
+    wai_ml_conv_transpose2d_options t;
+    wai_ml_conv_transpose2d_options_default(&t);
     wai_status st;
-    if ((st = args_known(L, a, op, allowed)) || (st = operand_arg(L, arg(a, "input"), op, "input", &x)) ||
-        (st = operand_arg(L, arg(a, "filter"), op, "filter", &w)) ||
-        (st = options_of(L, a, op, transposed ? convt_keys : conv_keys, &o)) ||
-        (st = bias_opt(L, o, op, &bias)))
-        return st;
-    /* What both read, in this order: padding, strides, dilations; a
-     * transposed one's own; groups and the layouts. */
-    struct {
-        const uint32_t *pad, *str, *dil;
-        size_t n_pad, n_str, n_dil;
-        uint32_t groups;
-        int il, fl;
-    } k = {NULL, NULL, NULL, 0, 0, 0, 1, 0, 0};
-    const uint32_t *op_pad = NULL, *op_osz = NULL;
-    size_t n_opad = 0, n_osz = 0;
-    if ((st = list_opt(L, o, "padding", pad, &k.pad, &k.n_pad)) ||
-        (st = list_opt(L, o, "strides", str, &k.str, &k.n_str)) ||
-        (st = list_opt(L, o, "dilations", dil, &k.dil, &k.n_dil)) ||
+    if ((st = operand_opt(L, o, c->op, "bias", &t.bias)) ||
+        (st = list_opt(L, o, "padding", pad, &t.padding, &t.padding_size)) ||
+        (st = list_opt(L, o, "strides", str, &t.strides, &t.strides_size)) ||
+        (st = list_opt(L, o, "dilations", dil, &t.dilations, &t.dilations_size)) ||
         (transposed &&
-         ((st = list_opt(L, o, "outputPadding", opad, &op_pad, &n_opad)) ||
-          (st = list_opt(L, o, "outputSizes", osz, &op_osz, &n_osz)))) ||
-        (st = u32_opt(L, o, "groups", &k.groups)) ||
-        (st = enum_opt(L, o, "inputLayout", layouts, &k.il)) ||
-        (st = enum_opt(L, o, "filterLayout", transposed ? convt_filters : conv2d_filters, &k.fl)))
+         ((st = list_opt(L, o, "outputPadding", opad, &t.output_padding,
+                         &t.output_padding_size)) ||
+          (st = list_opt(L, o, "outputSizes", osz, &t.output_sizes, &t.output_sizes_size)))) ||
+        (st = u32_opt(L, o, "groups", &t.groups)) ||
+        (st = enum_opt(L, o, "inputLayout", layouts, &il)) ||
+        (st = enum_opt(L, o, "filterLayout", transposed ? convt_filters : conv2d_filters, &fl)))
         return st;
-    if (!transposed) {
-        wai_ml_conv2d_options co;
-        wai_ml_conv2d_options_default(&co);
-        co.padding = k.pad, co.padding_size = k.n_pad;
-        co.strides = k.str, co.strides_size = k.n_str;
-        co.dilations = k.dil, co.dilations_size = k.n_dil;
-        co.groups = k.groups;
-        co.input_layout = (wai_ml_input_operand_layout)k.il;
-        co.filter_layout = (wai_ml_conv2d_filter_operand_layout)k.fl;
-        co.bias = bias;
-        co.label = label_of(o);
-        return wai_ml_conv2d(L->b, x, w, &co, out);
+    t.input_layout = (wai_ml_input_operand_layout)il;
+    t.label = label_of(o);
+    if (transposed) {
+        t.filter_layout = (wai_ml_conv_transpose2d_filter_operand_layout)fl;
+        return wai_ml_conv_transpose2d(L->b, c->x[0], c->x[1], &t, out);
     }
-    wai_ml_conv_transpose2d_options co;
-    wai_ml_conv_transpose2d_options_default(&co);
-    co.padding = k.pad, co.padding_size = k.n_pad;
-    co.strides = k.str, co.strides_size = k.n_str;
-    co.dilations = k.dil, co.dilations_size = k.n_dil;
-    co.output_padding = op_pad, co.output_padding_size = n_opad;
-    co.output_sizes = op_osz, co.output_sizes_size = n_osz;
-    co.groups = k.groups;
-    co.input_layout = (wai_ml_input_operand_layout)k.il;
-    co.filter_layout = (wai_ml_conv_transpose2d_filter_operand_layout)k.fl;
-    co.bias = bias;
-    co.label = label_of(o);
-    return wai_ml_conv_transpose2d(L->b, x, w, &co, out);
+    const wai_ml_conv2d_options co = {
+        .padding = t.padding, .padding_size = t.padding_size,
+        .strides = t.strides, .strides_size = t.strides_size,
+        .dilations = t.dilations, .dilations_size = t.dilations_size,
+        .groups = t.groups, .input_layout = t.input_layout, .bias = t.bias, .label = t.label,
+        .filter_layout = (wai_ml_conv2d_filter_operand_layout)fl};
+    return wai_ml_conv2d(L->b, c->x[0], c->x[1], &co, out);
 }
 
-static const char *const binary_ops[] = {"add", "sub", "mul", "div", "max", "min", "pow", NULL};
-static const char *const unary_ops[] = {"abs",  "ceil", "cos",       "erf",  "exp",   "floor",
-                                        "identity", "log", "neg", "reciprocal", "roundEven",
-                                        "sin",  "sign", "sqrt",      "tan",  "relu",  "sigmoid",
-                                        "tanh", NULL};
-static const char *const reduce_ops[] = {"reduceL1",  "reduceL2",   "reduceLogSum",
-                                         "reduceLogSumExp", "reduceMax", "reduceMean",
-                                         "reduceMin", "reduceProduct", "reduceSum",
-                                         "reduceSumSquare", NULL};
+static wai_status build_gemm(const op_call *c, wai_ml_operand **out) {
+    const wai_json_value *o = c->o;
+    wai_ml_gemm_options go;
+    wai_ml_gemm_options_default(&go);
+    wai_status st;
+    if ((st = operand_opt(c->L, o, c->op, "c", &go.c))) return st;
+    if (!number_opt(o, "alpha", &go.alpha) || !number_opt(o, "beta", &go.beta))
+        return BAD(c->L, "graph: gemm's alpha and beta are numbers");
+    if ((st = bool_opt(c->L, o, c->op, "aTranspose", &go.a_transpose)) ||
+        (st = bool_opt(c->L, o, c->op, "bTranspose", &go.b_transpose)))
+        return st;
+    go.label = label_of(o);
+    return wai_ml_gemm(c->L->b, c->x[0], c->x[1], &go, out);
+}
+
+static wai_status build_reduce(const op_call *c, wai_ml_operand **out) {
+    uint32_t axes[LIST_MAX];
+    wai_ml_reduce_options ro = {NULL, 0, 0, NULL};
+    wai_status st;
+    if ((st = list_opt(c->L, c->o, "axes", axes, &ro.axes, &ro.axes_size)) ||
+        (st = bool_opt(c->L, c->o, c->op, "keepDimensions", &ro.keep_dimensions)))
+        return st;
+    ro.label = label_of(c->o);
+    return wai_ml_reduce(c->L->b, (wai_ml_reduce_op)c->sub, c->x[0], &ro, out);
+}
+
+static wai_status build_leaky_relu(const op_call *c, wai_ml_operand **out) {
+    wai_ml_leaky_relu_options lo;
+    wai_ml_leaky_relu_options_default(&lo);
+    if (!number_opt(c->o, "alpha", &lo.alpha)) return BAD(c->L, "graph: alpha is not a number");
+    lo.label = label_of(c->o);
+    return wai_ml_leaky_relu(c->L->b, c->x[0], &lo, out);
+}
+
+static wai_status build_clamp(const op_call *c, wai_ml_operand **out) {
+    wai_ml_clamp_options co;
+    wai_ml_clamp_options_default(&co);
+    if (!number_opt(c->o, "minValue", &co.min_value) ||
+        !number_opt(c->o, "maxValue", &co.max_value))
+        return BAD(c->L, "graph: clamp's bounds are not numbers");
+    co.has_min_value = opt(c->o, "minValue") != NULL;
+    co.has_max_value = opt(c->o, "maxValue") != NULL;
+    co.label = label_of(c->o);
+    return wai_ml_clamp(c->L->b, c->x[0], &co, out);
+}
+
+static wai_status build_concat(const op_call *c, wai_ml_operand **out) {
+    const loader *L = c->L;
+    const wai_json_value *in = arg(c->a, "inputs");
+    uint64_t axis;
+    if (!in || wai_json_type_of(in) != WAI_JSON_ARRAY)
+        return BAD(L, "graph: concat's inputs is not a list");
+    if (!wai_json_get_u64(arg(c->a, "axis"), &axis) || axis > UINT32_MAX)
+        return BAD(L, "graph: concat's axis is not an unsigned 32-bit integer");
+    size_t n = wai_json_array_len(in);
+    const wai_ml_operand **ins = wai_alloc_array(L->c->alloc, n ? n : 1, sizeof *ins);
+    if (!ins) return wai_ml_fail(L->c, WAI_out_of_memory, "out of memory");
+    wai_status st = WAI_ok;
+    for (size_t i = 0; st == WAI_ok && i < n; i++)
+        st = operand_arg(L, wai_json_array_at(in, i), c->op, "input", &ins[i]);
+    wai_ml_operator_options oo = {label_of(c->o)};
+    if (st == WAI_ok) st = wai_ml_concat(L->b, ins, n, (uint32_t)axis, &oo, out);
+    wai_free(L->c->alloc, ins);
+    return st;
+}
+
+static wai_status build_reshape(const op_call *c, wai_ml_operand **out) {
+    uint32_t shape[LIST_MAX];
+    size_t n;
+    wai_status st = list_arg(c, "newShape", shape, &n);
+    if (st != WAI_ok) return st;
+    wai_ml_operator_options oo = {label_of(c->o)};
+    return wai_ml_reshape(c->L->b, c->x[0], shape, n, &oo, out);
+}
+
+static wai_status build_slice(const op_call *c, wai_ml_operand **out) {
+    uint32_t starts[LIST_MAX], sizes[LIST_MAX], strides[LIST_MAX];
+    size_t ns, nz;
+    wai_ml_slice_options so = {NULL, 0, NULL};
+    wai_status st;
+    if ((st = list_arg(c, "starts", starts, &ns)) || (st = list_arg(c, "sizes", sizes, &nz)) ||
+        (st = list_opt(c->L, c->o, "strides", strides, &so.strides, &so.strides_size)))
+        return st;
+    so.label = label_of(c->o);
+    return wai_ml_slice(c->L->b, c->x[0], starts, ns, sizes, nz, &so, out);
+}
+
+static wai_status build_transpose(const op_call *c, wai_ml_operand **out) {
+    uint32_t perm[LIST_MAX];
+    wai_ml_transpose_options to = {NULL, 0, NULL};
+    wai_status st = list_opt(c->L, c->o, "permutation", perm, &to.permutation,
+                             &to.permutation_size);
+    if (st != WAI_ok) return st;
+    to.label = label_of(c->o);
+    return wai_ml_transpose(c->L->b, c->x[0], &to, out);
+}
+
+static wai_status build_pad(const op_call *c, wai_ml_operand **out) {
+    uint32_t beg[LIST_MAX], end[LIST_MAX];
+    size_t nb, ne;
+    int mode = 0;
+    wai_ml_pad_options po;
+    wai_ml_pad_options_default(&po);
+    wai_status st;
+    if ((st = list_arg(c, "beginningPadding", beg, &nb)) ||
+        (st = list_arg(c, "endingPadding", end, &ne)) ||
+        (st = enum_opt(c->L, c->o, "mode", pad_modes, &mode)))
+        return st;
+    if (!number_opt(c->o, "value", &po.value))
+        return BAD(c->L, "graph: pad's value is not a number");
+    po.mode = (wai_ml_padding_mode)mode;
+    po.label = label_of(c->o);
+    return wai_ml_pad(c->L->b, c->x[0], beg, nb, end, ne, &po, out);
+}
+
+/* What the rows take: arguments (operands first) and options' keys. */
+static const char *const ab_args[] = {"a", "b", "options", NULL};
+static const char *const input_args[] = {"input", "options", NULL};
+static const char *const conv_args[] = {"input", "filter", "options", NULL};
+static const char *const concat_args[] = {"inputs", "axis", "options", NULL};
+static const char *const reshape_args[] = {"input", "newShape", "options", NULL};
+static const char *const slice_args[] = {"input", "starts", "sizes", "options", NULL};
+static const char *const pad_args[] = {"input", "beginningPadding", "endingPadding", "options",
+                                       NULL};
+
 static const char *const label_only[] = {"label", NULL};
+static const char *const conv_keys[] = {"padding", "strides", "dilations", "groups", "inputLayout",
+                                        "filterLayout", "bias", "label", NULL};
+static const char *const convt_keys[] = {"padding", "strides", "dilations", "outputPadding",
+                                         "outputSizes", "groups", "inputLayout", "filterLayout",
+                                         "bias", "label", NULL};
+static const char *const gemm_keys[] = {"c", "alpha", "beta", "aTranspose", "bTranspose", "label",
+                                        NULL};
+static const char *const reduce_keys[] = {"axes", "keepDimensions", "label", NULL};
+static const char *const leaky_keys[] = {"alpha", "label", NULL};
+static const char *const clamp_keys[] = {"minValue", "maxValue", "label", NULL};
+static const char *const slice_keys[] = {"strides", "label", NULL};
+static const char *const transpose_keys[] = {"permutation", "label", NULL};
+static const char *const pad_keys[] = {"mode", "value", "label", NULL};
 
-static int index_of(const char *const *names, const char *name) {
-    for (int i = 0; names[i]; i++)
-        if (strcmp(names[i], name) == 0) return i;
-    return -1;
-}
+/* The families, one builder each, differ only in the operation. */
+#define BINARY(name, sub) {name, ab_args, 2, label_only, build_binary, sub}
+#define UNARY(name, sub) {name, input_args, 1, label_only, build_unary, sub}
+#define REDUCE(name, sub) {name, input_args, 1, reduce_keys, build_reduce, sub}
+
+static const op_row op_rows[] = {
+    /* name, arguments, operands among them, options, build, sub */
+    {"conv2d", conv_args, 2, conv_keys, build_conv, 0},
+    {"convTranspose2d", conv_args, 2, convt_keys, build_conv, 1},
+    {"matmul", ab_args, 2, label_only, build_matmul, 0},
+    {"gemm", ab_args, 2, gemm_keys, build_gemm, 0},
+    {"leakyRelu", input_args, 1, leaky_keys, build_leaky_relu, 0},
+    {"clamp", input_args, 1, clamp_keys, build_clamp, 0},
+    {"concat", concat_args, 0, label_only, build_concat, 0},
+    {"reshape", reshape_args, 1, label_only, build_reshape, 0},
+    {"slice", slice_args, 1, slice_keys, build_slice, 0},
+    {"transpose", input_args, 1, transpose_keys, build_transpose, 0},
+    {"pad", pad_args, 1, pad_keys, build_pad, 0},
+    BINARY("add", WAI_ML_ADD), BINARY("sub", WAI_ML_SUB), BINARY("mul", WAI_ML_MUL),
+    BINARY("div", WAI_ML_DIV), BINARY("max", WAI_ML_MAX), BINARY("min", WAI_ML_MIN),
+    BINARY("pow", WAI_ML_POW),
+    UNARY("abs", WAI_ML_ABS), UNARY("ceil", WAI_ML_CEIL), UNARY("cos", WAI_ML_COS),
+    UNARY("erf", WAI_ML_ERF), UNARY("exp", WAI_ML_EXP), UNARY("floor", WAI_ML_FLOOR),
+    UNARY("identity", WAI_ML_IDENTITY), UNARY("log", WAI_ML_LOG), UNARY("neg", WAI_ML_NEG),
+    UNARY("reciprocal", WAI_ML_RECIPROCAL), UNARY("roundEven", WAI_ML_ROUND_EVEN),
+    UNARY("sin", WAI_ML_SIN), UNARY("sign", WAI_ML_SIGN), UNARY("sqrt", WAI_ML_SQRT),
+    UNARY("tan", WAI_ML_TAN), UNARY("relu", WAI_ML_RELU), UNARY("sigmoid", WAI_ML_SIGMOID),
+    UNARY("tanh", WAI_ML_TANH),
+    REDUCE("reduceL1", WAI_ML_REDUCE_L1), REDUCE("reduceL2", WAI_ML_REDUCE_L2),
+    REDUCE("reduceLogSum", WAI_ML_REDUCE_LOG_SUM),
+    REDUCE("reduceLogSumExp", WAI_ML_REDUCE_LOG_SUM_EXP),
+    REDUCE("reduceMax", WAI_ML_REDUCE_MAX), REDUCE("reduceMean", WAI_ML_REDUCE_MEAN),
+    REDUCE("reduceMin", WAI_ML_REDUCE_MIN), REDUCE("reduceProduct", WAI_ML_REDUCE_PRODUCT),
+    REDUCE("reduceSum", WAI_ML_REDUCE_SUM), REDUCE("reduceSumSquare", WAI_ML_REDUCE_SUM_SQUARE),
+};
 
 /* The WebNN method op of the description, with its arguments. */
 static wai_status call(loader *L, const char *op, const args *a, wai_ml_operand **out) {
-    const wai_json_value *o;
-    const wai_ml_operand *x, *y;
-    wai_status st;
-    int k;
-    if (strcmp(op, "conv2d") == 0) return conv(L, op, a, 0, out);
-    if (strcmp(op, "convTranspose2d") == 0) return conv(L, op, a, 1, out);
-    if ((k = index_of(binary_ops, op)) >= 0) {
-        static const char *const allowed[] = {"a", "b", "options", NULL};
-        if ((st = args_known(L, a, op, allowed)) || (st = operand_arg(L, arg(a, "a"), op, "a", &x)) ||
-            (st = operand_arg(L, arg(a, "b"), op, "b", &y)) ||
-            (st = options_of(L, a, op, label_only, &o)))
-            return st;
-        wai_ml_operator_options oo = {label_of(o)};
-        return wai_ml_binary(L->b, (wai_ml_binary_op)k, x, y, &oo, out);
-    }
-    if (strcmp(op, "matmul") == 0 || strcmp(op, "gemm") == 0) {
-        static const char *const allowed[] = {"a", "b", "options", NULL};
-        static const char *const gk[] = {"c", "alpha", "beta", "aTranspose", "bTranspose", "label",
-                                         NULL};
-        int gemm = op[0] == 'g';
-        if ((st = args_known(L, a, op, allowed)) || (st = operand_arg(L, arg(a, "a"), op, "a", &x)) ||
-            (st = operand_arg(L, arg(a, "b"), op, "b", &y)) ||
-            (st = options_of(L, a, op, gemm ? gk : label_only, &o)))
-            return st;
-        if (!gemm) {
-            wai_ml_operator_options oo = {label_of(o)};
-            return wai_ml_matmul(L->b, x, y, &oo, out);
-        }
-        wai_ml_gemm_options go;
-        wai_ml_gemm_options_default(&go);
-        const wai_json_value *cv = o ? wai_json_object_get(o, "c") : NULL;
-        if (cv && (st = operand_arg(L, cv, op, "c", &go.c))) return st;
-        const wai_json_value *al = o ? wai_json_object_get(o, "alpha") : NULL,
-                             *be = o ? wai_json_object_get(o, "beta") : NULL;
-        if ((al && !number_of(al, &go.alpha)) || (be && !number_of(be, &go.beta)))
-            return BAD(L, "graph: gemm's alpha and beta are numbers");
-        const char *flags[2] = {"aTranspose", "bTranspose"};
-        int *dst[2] = {&go.a_transpose, &go.b_transpose};
-        for (int i = 0; i < 2; i++) {
-            const wai_json_value *f = o ? wai_json_object_get(o, flags[i]) : NULL;
-            if (f && wai_json_type_of(f) != WAI_JSON_BOOL)
-                return BAD(L, "graph: gemm's %s is not a boolean", flags[i]);
-            *dst[i] = f && wai_json_bool(f);
-        }
-        go.label = label_of(o);
-        return wai_ml_gemm(L->b, x, y, &go, out);
-    }
-    static const char *const input_options[] = {"input", "options", NULL};
-    if ((k = index_of(unary_ops, op)) >= 0) {
-        if ((st = args_known(L, a, op, input_options)) ||
-            (st = operand_arg(L, arg(a, "input"), op, "input", &x)) ||
-            (st = options_of(L, a, op, label_only, &o)))
-            return st;
-        wai_ml_operator_options oo = {label_of(o)};
-        return wai_ml_unary(L->b, (wai_ml_unary_op)k, x, &oo, out);
-    }
-    if ((k = index_of(reduce_ops, op)) >= 0) {
-        static const char *const keys[] = {"axes", "keepDimensions", "label", NULL};
-        uint32_t axes[LIST_MAX];
-        wai_ml_reduce_options ro = {NULL, 0, 0, NULL};
-        if ((st = args_known(L, a, op, input_options)) ||
-            (st = operand_arg(L, arg(a, "input"), op, "input", &x)) ||
-            (st = options_of(L, a, op, keys, &o)) ||
-            (st = list_opt(L, o, "axes", axes, &ro.axes, &ro.axes_size)))
-            return st;
-        const wai_json_value *kd = o ? wai_json_object_get(o, "keepDimensions") : NULL;
-        if (kd && wai_json_type_of(kd) != WAI_JSON_BOOL)
-            return BAD(L, "graph: %s's keepDimensions is not a boolean", op);
-        ro.keep_dimensions = kd && wai_json_bool(kd);
-        ro.label = label_of(o);
-        return wai_ml_reduce(L->b, (wai_ml_reduce_op)k, x, &ro, out);
-    }
-    if (strcmp(op, "leakyRelu") == 0 || strcmp(op, "clamp") == 0) {
-        static const char *const lk[] = {"alpha", "label", NULL};
-        static const char *const ck[] = {"minValue", "maxValue", "label", NULL};
-        int leaky = op[0] == 'l';
-        if ((st = args_known(L, a, op, input_options)) ||
-            (st = operand_arg(L, arg(a, "input"), op, "input", &x)) ||
-            (st = options_of(L, a, op, leaky ? lk : ck, &o)))
-            return st;
-        if (leaky) {
-            wai_ml_leaky_relu_options lo;
-            wai_ml_leaky_relu_options_default(&lo);
-            const wai_json_value *al = o ? wai_json_object_get(o, "alpha") : NULL;
-            if (al && !number_of(al, &lo.alpha)) return BAD(L, "graph: alpha is not a number");
-            lo.label = label_of(o);
-            return wai_ml_leaky_relu(L->b, x, &lo, out);
-        }
-        wai_ml_clamp_options co;
-        wai_ml_clamp_options_default(&co);
-        const wai_json_value *mn = o ? wai_json_object_get(o, "minValue") : NULL,
-                             *mx = o ? wai_json_object_get(o, "maxValue") : NULL;
-        if ((mn && !number_of(mn, &co.min_value)) || (mx && !number_of(mx, &co.max_value)))
-            return BAD(L, "graph: clamp's bounds are not numbers");
-        co.has_min_value = mn != NULL;
-        co.has_max_value = mx != NULL;
-        co.label = label_of(o);
-        return wai_ml_clamp(L->b, x, &co, out);
-    }
-    if (strcmp(op, "concat") == 0) {
-        static const char *const allowed[] = {"inputs", "axis", "options", NULL};
-        const wai_json_value *in = arg(a, "inputs");
-        uint64_t axis;
-        if ((st = args_known(L, a, op, allowed)) || (st = options_of(L, a, op, label_only, &o)))
-            return st;
-        if (!in || wai_json_type_of(in) != WAI_JSON_ARRAY)
-            return BAD(L, "graph: concat's inputs is not a list");
-        if (!wai_json_get_u64(arg(a, "axis"), &axis) || axis > UINT32_MAX)
-            return BAD(L, "graph: concat's axis is not an unsigned 32-bit integer");
-        size_t n = wai_json_array_len(in);
-        const wai_ml_operand **ins = wai_alloc_array(L->c->alloc, n ? n : 1, sizeof *ins);
-        if (!ins) return wai_ml_fail(L->c, WAI_out_of_memory, "out of memory");
-        st = WAI_ok;
-        for (size_t i = 0; st == WAI_ok && i < n; i++)
-            st = operand_arg(L, wai_json_array_at(in, i), op, "input", &ins[i]);
-        wai_ml_operator_options oo = {label_of(o)};
-        if (st == WAI_ok) st = wai_ml_concat(L->b, ins, n, (uint32_t)axis, &oo, out);
-        wai_free(L->c->alloc, ins);
-        return st;
-    }
-    if (strcmp(op, "reshape") == 0) {
-        static const char *const allowed[] = {"input", "newShape", "options", NULL};
-        uint32_t shape[LIST_MAX];
-        size_t n;
-        if ((st = args_known(L, a, op, allowed)) ||
-            (st = operand_arg(L, arg(a, "input"), op, "input", &x)) ||
-            (st = options_of(L, a, op, label_only, &o)) ||
-            (st = u32_list(L, arg(a, "newShape"), "newShape", shape, &n)))
-            return st;
-        wai_ml_operator_options oo = {label_of(o)};
-        return wai_ml_reshape(L->b, x, shape, n, &oo, out);
-    }
-    if (strcmp(op, "slice") == 0) {
-        static const char *const allowed[] = {"input", "starts", "sizes", "options", NULL};
-        static const char *const keys[] = {"strides", "label", NULL};
-        uint32_t starts[LIST_MAX], sizes[LIST_MAX], strides[LIST_MAX];
-        size_t ns, nz;
-        wai_ml_slice_options so = {NULL, 0, NULL};
-        if ((st = args_known(L, a, op, allowed)) ||
-            (st = operand_arg(L, arg(a, "input"), op, "input", &x)) ||
-            (st = options_of(L, a, op, keys, &o)) ||
-            (st = u32_list(L, arg(a, "starts"), "starts", starts, &ns)) ||
-            (st = u32_list(L, arg(a, "sizes"), "sizes", sizes, &nz)) ||
-            (st = list_opt(L, o, "strides", strides, &so.strides, &so.strides_size)))
-            return st;
-        so.label = label_of(o);
-        return wai_ml_slice(L->b, x, starts, ns, sizes, nz, &so, out);
-    }
-    if (strcmp(op, "transpose") == 0) {
-        static const char *const keys[] = {"permutation", "label", NULL};
-        uint32_t perm[LIST_MAX];
-        wai_ml_transpose_options to = {NULL, 0, NULL};
-        if ((st = args_known(L, a, op, input_options)) ||
-            (st = operand_arg(L, arg(a, "input"), op, "input", &x)) ||
-            (st = options_of(L, a, op, keys, &o)) ||
-            (st = list_opt(L, o, "permutation", perm, &to.permutation, &to.permutation_size)))
-            return st;
-        to.label = label_of(o);
-        return wai_ml_transpose(L->b, x, &to, out);
-    }
-    if (strcmp(op, "pad") == 0) {
-        static const char *const allowed[] = {"input", "beginningPadding", "endingPadding",
-                                              "options", NULL};
-        static const char *const keys[] = {"mode", "value", "label", NULL};
-        uint32_t beg[LIST_MAX], end[LIST_MAX];
-        size_t nb, ne;
-        int mode = 0;
-        wai_ml_pad_options po;
-        wai_ml_pad_options_default(&po);
-        if ((st = args_known(L, a, op, allowed)) ||
-            (st = operand_arg(L, arg(a, "input"), op, "input", &x)) ||
-            (st = options_of(L, a, op, keys, &o)) ||
-            (st = u32_list(L, arg(a, "beginningPadding"), "beginningPadding", beg, &nb)) ||
-            (st = u32_list(L, arg(a, "endingPadding"), "endingPadding", end, &ne)) ||
-            (st = enum_opt(L, o, "mode", pad_modes, &mode)))
-            return st;
-        const wai_json_value *val = o ? wai_json_object_get(o, "value") : NULL;
-        if (val && !number_of(val, &po.value)) return BAD(L, "graph: pad's value is not a number");
-        po.mode = (wai_ml_padding_mode)mode;
-        po.label = label_of(o);
-        return wai_ml_pad(L->b, x, beg, nb, end, ne, &po, out);
-    }
-    return BAD(L, "graph: no operation '%.40s' in this reader", op);
+    const op_row *r = op_rows;
+    const op_row *const end = op_rows + sizeof op_rows / sizeof *op_rows;
+    while (r < end && strcmp(r->name, op) != 0) r++;
+    if (r == end) return BAD(L, "graph: no operation '%.40s' in this reader", op);
+    op_call c = {L, op, a, {NULL, NULL}, NULL, r->sub};
+    wai_status st = args_known(L, a, op, r->args);
+    for (int i = 0; st == WAI_ok && i < r->operands; i++)
+        st = operand_arg(L, arg(a, r->args[i]), op, r->args[i], &c.x[i]);
+    if (st == WAI_ok) st = options_of(L, a, op, r->options, &c.o);
+    return st == WAI_ok ? r->build(&c, out) : st;
 }
 
 static wai_status read_operators(loader *L, const wai_json_value *ops) {
