@@ -5,9 +5,23 @@
  * caller claims too, so a run finishes even when no worker wakes. */
 #include "common/pool.h"
 
-#if !defined(__wasm__) /* wasm32: pool_wasm.c */
 #include "common/alloc.h"
 
+/* Both builds' (pool.h): outside the wasm32 guard below. */
+void *wai_pool_alloc(const wai_allocator *a, size_t size) {
+    wai_allocator r;
+    wai_allocator_resolve(a, &r);
+    wai_allocator *p = wai_alloc_zeroed(&r, 1, size);
+    if (p) *p = r;
+    return p;
+}
+
+void wai_pool_free(void *p) {
+    wai_allocator a = *(const wai_allocator *)p;
+    wai_free(&a, p);
+}
+
+#if !defined(__wasm__) /* wasm32: pool_wasm.c */
 #if defined(WAI_HAVE_PTHREAD)
 #include <pthread.h>
 #include <unistd.h>
@@ -45,6 +59,7 @@ struct wai_pool {
     int quit;
 #endif
 };
+_Static_assert(offsetof(struct wai_pool, alloc) == 0, "wai_pool_alloc sets the first member");
 
 #if defined(WAI_HAVE_PTHREAD)
 /* Claims and runs shares until none is left; called with p->m held, and
@@ -75,12 +90,9 @@ static void *worker_main(void *arg) {
 #endif
 
 wai_status wai_pool_create(const wai_allocator *a, unsigned n_threads, wai_pool **out) {
-    wai_allocator r;
-    wai_allocator_resolve(a, &r);
-    wai_pool *p = wai_alloc_zeroed(&r, 1, sizeof *p);
+    wai_pool *p = wai_pool_alloc(a, sizeof *p);
     *out = NULL;
     if (!p) return WAI_out_of_memory;
-    p->alloc = r;
 #if defined(WAI_HAVE_PTHREAD)
     int ok_run = pthread_mutex_init(&p->run_lock, NULL) == 0;
     int ok_m = pthread_mutex_init(&p->m, NULL) == 0;
@@ -91,7 +103,7 @@ wai_status wai_pool_create(const wai_allocator *a, unsigned n_threads, wai_pool 
         if (ok_m) pthread_mutex_destroy(&p->m);
         if (ok_wake) pthread_cond_destroy(&p->wake);
         if (ok_done) pthread_cond_destroy(&p->done);
-        wai_free(&r, p);
+        wai_pool_free(p);
         return WAI_out_of_memory;
     }
     unsigned want = wai_threads_resolve(n_threads) - 1;
@@ -118,8 +130,7 @@ void wai_pool_destroy(wai_pool *p) {
     pthread_mutex_destroy(&p->m);
     pthread_mutex_destroy(&p->run_lock);
 #endif
-    wai_allocator a = p->alloc;
-    wai_free(&a, p);
+    wai_pool_free(p);
 }
 
 unsigned wai_pool_threads(const wai_pool *p) { return p ? p->n_workers + 1 : 1; }

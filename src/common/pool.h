@@ -7,6 +7,8 @@
 #ifndef WAI_COMMON_POOL_H
 #define WAI_COMMON_POOL_H
 
+#include <stddef.h>
+
 #include "wai/wai.h"
 
 /* The most threads one pool holds (a context's n_threads is capped to it). */
@@ -46,5 +48,12 @@ void wai_pool_run(wai_pool *p, unsigned n, void (*fn)(void *arg, unsigned i), vo
  * is destroyed, then returns WAI_ok. invalid_argument at once where p
  * starts its own threads, or already has n_threads - 1 such workers. */
 wai_status wai_pool_serve(wai_pool *p);
+
+/* For the two pools (pool.c, pool_wasm.c), whose struct's first member is
+ * its wai_allocator: size bytes zeroed from a (resolved) with that member
+ * set, or NULL when they cannot be had; and the free of such memory by the
+ * allocator it holds. */
+void *wai_pool_alloc(const wai_allocator *a, size_t size);
+void wai_pool_free(void *p);
 
 #endif

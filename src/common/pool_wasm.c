@@ -20,8 +20,6 @@
 #if defined(__wasm__)
 #include <stdatomic.h>
 
-#include "common/alloc.h"
-
 unsigned wai_threads_resolve(unsigned n_threads) {
     /* 0: one (the module knows no core count; the host asks for more). */
     if (n_threads == 0) return 1;
@@ -41,6 +39,7 @@ struct wai_pool {
     int quit;
     atomic_uint unfinished; /* shares not yet finished: the caller spins on it unlocked */
 };
+_Static_assert(offsetof(struct wai_pool, alloc) == 0, "wai_pool_alloc sets the first member");
 
 static void lock(wai_pool *p) {
     while (atomic_exchange_explicit(&p->lock, 1, memory_order_acquire)) {
@@ -68,12 +67,9 @@ static void wake_all(wai_pool *p) {
 }
 
 wai_status wai_pool_create(const wai_allocator *a, unsigned n_threads, wai_pool **out) {
-    wai_allocator r;
-    wai_allocator_resolve(a, &r);
-    wai_pool *p = wai_alloc_zeroed(&r, 1, sizeof *p);
+    wai_pool *p = wai_pool_alloc(a, sizeof *p);
     *out = NULL;
     if (!p) return WAI_out_of_memory;
-    p->alloc = r;
     p->slots = wai_threads_resolve(n_threads) - 1;
     *out = p;
     return WAI_ok;
@@ -109,8 +105,7 @@ void wai_pool_destroy(wai_pool *p) {
     wake_all(p);
     while (atomic_load(&p->joined)) {
     }
-    wai_allocator a = p->alloc;
-    wai_free(&a, p);
+    wai_pool_free(p);
 }
 
 unsigned wai_pool_threads(const wai_pool *p) {

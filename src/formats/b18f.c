@@ -11,15 +11,11 @@
 
 wai_status wai_b18f_parse(const uint8_t *data, size_t len, wai_b18f *out) {
     wai_reader r;
-    wai_status st =
-        wai_parse_begin(&r, data, len, out, sizeof *out, WAI_FORMAT_B18F, WAI_B18F_HEADER_BYTES);
+    wai_status st = wai_parse_begin(&r, data, len, out, sizeof *out, WAI_FORMAT_B18F,
+                                    WAI_B18F_HEADER_BYTES, WAI_RESERVED(5, 3));
     if (st != WAI_ok) return st;
-    if (data[5] || data[6] || data[7]) return WAI_reserved_nonzero;
-    out->height = wai_load_u32le(data + 8);
-    out->width = wai_load_u32le(data + 12);
-    out->m = wai_load_u32le(data + 16);
-    out->lh = wai_load_u32le(data + 20);
-    out->lw = wai_load_u32le(data + 24);
+    wai_load_u32s(data + 8,
+                  (uint32_t *const[]){&out->height, &out->width, &out->m, &out->lh, &out->lw}, 5);
     if (out->height < 1 || out->width < 1 || out->m < 1) return WAI_field_range;
     if (out->lh != wai_ceil_div(out->height, WAI_B18F_STRIDE) ||
         out->lw != wai_ceil_div(out->width, WAI_B18F_STRIDE))
@@ -27,9 +23,7 @@ wai_status wai_b18f_parse(const uint8_t *data, size_t len, wai_b18f *out) {
     if (wai_sat_mul3(out->m, out->lh, out->lw) > WAI_CAP_ELEMENTS ||
         wai_sat_mul3(3, out->height, out->width) > WAI_CAP_ELEMENTS)
         return WAI_too_large;
-    r.pos = WAI_B18F_HEADER_BYTES;
-    if ((st = wai_read_stream_section(&r, &out->stream)) != WAI_ok) return st;
-    return wai_reader_left(&r) ? WAI_trailing : WAI_ok;
+    return wai_read_last_stream(&r, &out->stream);
 }
 
 void wai_b18f_describe(const wai_b18f *b, wai_text *t) {

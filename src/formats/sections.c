@@ -21,10 +21,17 @@ wai_status wai_parse_framing(wai_reader *r, wai_format format, size_t header_byt
 }
 
 wai_status wai_parse_begin(wai_reader *r, const uint8_t *data, size_t len, void *out,
-                           size_t out_size, wai_format format, size_t header_bytes) {
+                           size_t out_size, wai_format format, size_t header_bytes,
+                           uint64_t reserved) {
     wai_reader_init(r, data, len);
     memset(out, 0, out_size);
-    return wai_parse_framing(r, format, header_bytes);
+    wai_status st = wai_parse_framing(r, format, header_bytes);
+    if (st != WAI_ok) return st;
+    /* The framing found data[0 .. header_bytes) present; the mask holds 64. */
+    for (size_t i = 0; i < header_bytes && i < 64; i++)
+        if (((reserved >> i) & 1) && data[i]) return WAI_reserved_nonzero;
+    r->pos = header_bytes;
+    return WAI_ok;
 }
 
 int wai_cdf_bytes_valid(const uint8_t *bytes, uint32_t n, wai_cdf_rule rule) {
@@ -53,6 +60,12 @@ wai_status wai_read_stream_section(wai_reader *r, wai_stream_view *s) {
     return wai_rans_read_stream(r, &s->bytes, &s->len);
 }
 
+wai_status wai_read_last_stream(wai_reader *r, wai_stream_view *s) {
+    wai_status st = wai_read_stream_section(r, s);
+    if (st != WAI_ok) return st;
+    return wai_reader_left(r) ? WAI_trailing : WAI_ok;
+}
+
 wai_status wai_read_tables_then_stream(wai_reader *r, uint32_t n,
                                        uint32_t (*length)(const void *arg, uint32_t k),
                                        const void *arg, const uint8_t **tables,
@@ -63,9 +76,7 @@ wai_status wai_read_tables_then_stream(wai_reader *r, uint32_t n,
         if (st != WAI_ok) return st;
         if (k == 0) *tables = t;
     }
-    wai_status st = wai_read_stream_section(r, stream);
-    if (st != WAI_ok) return st;
-    return wai_reader_left(r) ? WAI_trailing : WAI_ok;
+    return wai_read_last_stream(r, stream);
 }
 
 /* WIM1's fixed header (§14): the parser's first check is its length. */

@@ -16,10 +16,16 @@
  * (stream_length). On success the reader stands after the version byte. */
 wai_status wai_parse_framing(wai_reader *r, wai_format format, size_t header_bytes);
 
-/* A parse's start: the reader over data, *out (out_size bytes) zeroed, then
- * the framing above. */
+/* A parse's start: the reader over data, *out (out_size bytes) zeroed, the
+ * framing above, then the header's reserved bytes (a mask by offset, from
+ * WAI_RESERVED) each 0 (reserved_nonzero). On success the reader stands at
+ * the first section, after the fixed header. */
 wai_status wai_parse_begin(wai_reader *r, const uint8_t *data, size_t len, void *out,
-                           size_t out_size, wai_format format, size_t header_bytes);
+                           size_t out_size, wai_format format, size_t header_bytes,
+                           uint64_t reserved);
+
+/* Header bytes [at, at + n) as a mask for wai_parse_begin's reserved bytes. */
+#define WAI_RESERVED(at, n) (((UINT64_C(1) << (n)) - 1) << (at))
 
 /* A table section of n u32 entries: present (stream_length), then the rule
  * (cdf_malformed). *bytes views the entries (little-endian). */
@@ -36,6 +42,9 @@ typedef struct wai_stream_view {
 } wai_stream_view;
 
 wai_status wai_read_stream_section(wai_reader *r, wai_stream_view *s);
+
+/* A payload's last section: the stream above, then nothing more (trailing). */
+wai_status wai_read_last_stream(wai_reader *r, wai_stream_view *s);
 
 /* A payload's end that WIA1 and WIS1 share: §2 step 7's section of n
  * tables read table by table (each present, stream_length, then checked,

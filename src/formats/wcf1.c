@@ -11,17 +11,12 @@
 
 wai_status wai_wcf1_parse(const uint8_t *data, size_t len, wai_wcf1 *out) {
     wai_reader r;
-    wai_status st =
-        wai_parse_begin(&r, data, len, out, sizeof *out, WAI_FORMAT_WCF1, WAI_WCF1_HEADER_BYTES);
+    wai_status st = wai_parse_begin(&r, data, len, out, sizeof *out, WAI_FORMAT_WCF1,
+                                    WAI_WCF1_HEADER_BYTES, WAI_RESERVED(6, 2));
     if (st != WAI_ok) return st;
-    if (data[6] || data[7]) return WAI_reserved_nonzero;
     out->kind = data[5];
-    out->h = wai_load_u32le(data + 8);
-    out->w = wai_load_u32le(data + 12);
-    out->m = wai_load_u32le(data + 16);
-    out->sh = wai_load_u32le(data + 20);
-    out->sw = wai_load_u32le(data + 24);
-    out->cf = wai_load_u32le(data + 28);
+    wai_load_u32s(data + 8,
+                  (uint32_t *const[]){&out->h, &out->w, &out->m, &out->sh, &out->sw, &out->cf}, 6);
     if (out->kind > WAI_WCF1_INTER || !out->h || !out->w || !out->m || !out->sh || !out->sw ||
         !out->cf)
         return WAI_field_range;
@@ -29,9 +24,7 @@ wai_status wai_wcf1_parse(const uint8_t *data, size_t len, wai_wcf1 *out) {
         wai_sat_mul(2, wai_sat_mul3(out->m, out->sh, out->sw)) > WAI_CAP_ELEMENTS ||
         wai_sat_mul3(out->cf, out->sh, out->sw) > WAI_CAP_ELEMENTS)
         return WAI_too_large;
-    r.pos = WAI_WCF1_HEADER_BYTES;
-    if ((st = wai_read_stream_section(&r, &out->stream)) != WAI_ok) return st;
-    return wai_reader_left(&r) ? WAI_trailing : WAI_ok;
+    return wai_read_last_stream(&r, &out->stream);
 }
 
 int wai_wcf1_same_header(const wai_wcf1 *a, const wai_wcf1 *b) {

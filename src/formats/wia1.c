@@ -23,11 +23,10 @@ static wai_status check_caps(const wai_wia1 *a) {
     return WAI_ok;
 }
 
-/* Steps 1-6: framing, reserved fields, field rules, caps. */
+/* Steps 1-6 past wai_parse_begin's framing and reserved fields: field
+ * rules, caps. */
 static wai_status parse_header(const uint8_t *data, wai_wia1 *out) {
     wai_status st;
-    if (wai_load_u16le(data + 6) != 0 || wai_load_u16le(data + 30) != 0)
-        return WAI_reserved_nonzero;
     out->afrac = data[5];
     wai_load_u32s(data + 8, (uint32_t *const[]){&out->sr, &out->n_ch, &out->lat_len, &out->t_out},
                   4);
@@ -45,10 +44,10 @@ static uint32_t cdf_len_of(const void *a, uint32_t k) {
 wai_status wai_wia1_parse(const uint8_t *data, size_t len, wai_wia1 *out) {
     wai_reader r;
     wai_status st =
-        wai_parse_begin(&r, data, len, out, sizeof *out, WAI_FORMAT_WIA1, WAI_WIA1_HEADER_BYTES);
+        wai_parse_begin(&r, data, len, out, sizeof *out, WAI_FORMAT_WIA1, WAI_WIA1_HEADER_BYTES,
+                        WAI_RESERVED(6, 2) | WAI_RESERVED(30, 2));
     if (st == WAI_ok) st = parse_header(data, out);
     if (st != WAI_ok) return st;
-    r.pos = WAI_WIA1_HEADER_BYTES;
     /* Medians: present; no rule of their own (reading N2). n_ch is capped,
      * so 8·n_ch fits. */
     if ((st = wai_read_span(&r, 8 * (uint64_t)out->n_ch, &out->medians)) != WAI_ok) return st;

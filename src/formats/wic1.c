@@ -10,14 +10,12 @@
 
 wai_status wai_wic1_parse(const uint8_t *data, size_t len, wai_wic1 *out) {
     wai_reader r;
-    wai_status st =
-        wai_parse_begin(&r, data, len, out, sizeof *out, WAI_FORMAT_WIC1, WAI_WIC1_HEADER_BYTES);
+    wai_status st = wai_parse_begin(&r, data, len, out, sizeof *out, WAI_FORMAT_WIC1,
+                                    WAI_WIC1_HEADER_BYTES, WAI_RESERVED(5, 3));
     if (st != WAI_ok) return st;
-    if (data[5] || data[6] || data[7]) return WAI_reserved_nonzero;
     out->n_frames = wai_load_u32le(data + 8);
     if (out->n_frames == 0) return WAI_field_range;
     if (out->n_frames > WAI_CAP_FRAMES) return WAI_too_large;
-    r.pos = WAI_WIC1_HEADER_BYTES;
     out->frames = data + r.pos;
     for (uint32_t i = 0; i < out->n_frames; i++) {
         uint32_t n;

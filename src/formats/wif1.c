@@ -26,10 +26,9 @@ static wai_status check_fields(const wai_wif1 *f, int capability_keyframe) {
 wai_status wai_wif1_parse(const uint8_t *data, size_t len, int capability_keyframe,
                           wai_wif1 *out) {
     wai_reader r;
-    wai_status st =
-        wai_parse_begin(&r, data, len, out, sizeof *out, WAI_FORMAT_WIF1, WAI_WIF1_HEADER_BYTES);
+    wai_status st = wai_parse_begin(&r, data, len, out, sizeof *out, WAI_FORMAT_WIF1,
+                                    WAI_WIF1_HEADER_BYTES, WAI_RESERVED(30, 2));
     if (st != WAI_ok) return st;
-    if (wai_load_u16le(data + 30) != 0) return WAI_reserved_nonzero;
     out->kind = data[5];
     out->keyframe = data[6];
     out->mv_precision = data[7];
@@ -47,7 +46,6 @@ wai_status wai_wif1_parse(const uint8_t *data, size_t len, int capability_keyfra
         if (wai_sat_mul(2, out->nb) > WAI_CAP_ELEMENTS) return WAI_too_large;
     }
 
-    r.pos = WAI_WIF1_HEADER_BYTES;
     if (inter) {
         if ((st = wai_read_span(&r, 4 * out->nb, &out->vectors)) != WAI_ok) return st;
     } else {
@@ -56,8 +54,7 @@ wai_status wai_wif1_parse(const uint8_t *data, size_t len, int capability_keyfra
         if (out->keyframe == 1)
             return wai_read_nested_keyframe(&r, &out->key, &out->key_len, &out->key_header);
     }
-    if ((st = wai_read_stream_section(&r, &out->residual)) != WAI_ok) return st;
-    return wai_reader_left(&r) ? WAI_trailing : WAI_ok;
+    return wai_read_last_stream(&r, &out->residual);
 }
 
 void wai_wif1_describe(const wai_wif1 *f, wai_text *t) {

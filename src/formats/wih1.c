@@ -8,10 +8,9 @@
 
 wai_status wai_wih1_parse(const uint8_t *data, size_t len, int nested, wai_wih1 *out) {
     wai_reader r;
-    wai_status st =
-        wai_parse_begin(&r, data, len, out, sizeof *out, WAI_FORMAT_WIH1, WAI_WIH1_HEADER_BYTES);
+    wai_status st = wai_parse_begin(&r, data, len, out, sizeof *out, WAI_FORMAT_WIH1,
+                                    WAI_WIH1_HEADER_BYTES, WAI_RESERVED(5, 3));
     if (st != WAI_ok) return st;
-    if (data[5] | data[6] | data[7]) return WAI_reserved_nonzero;
     uint32_t dims[6];
     for (int i = 0; i < 6; i++) dims[i] = wai_load_u32le(data + 8 + 4 * i);
     for (int i = 0; i < 6; i++)
@@ -21,7 +20,6 @@ wai_status wai_wih1_parse(const uint8_t *data, size_t len, int nested, wai_wih1 
     if (wai_sat_mul3(out->n_z, out->zh, out->zw) > WAI_CAP_ELEMENTS) return WAI_too_large;
     if (wai_sat_mul(2, wai_sat_mul3(out->m, out->sh, out->sw)) > WAI_CAP_ELEMENTS)
         return WAI_too_large;
-    r.pos = WAI_WIH1_HEADER_BYTES;
     if ((st = wai_read_stream_section(&r, &out->z_stream)) != WAI_ok) return st;
     if ((st = wai_read_stream_section(&r, &out->y_stream)) != WAI_ok) return st;
     if (wai_reader_left(&r) != 0) return nested ? WAI_nested_length : WAI_trailing;

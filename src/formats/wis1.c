@@ -51,10 +51,10 @@ static wai_status read_lengths(wai_reader *r, wai_wis1 *out) {
     return WAI_ok;
 }
 
-/* Steps 1-6: framing, reserved field, field rules, caps. */
+/* Steps 1-6 past wai_parse_begin's framing and reserved field: field
+ * rules, caps. */
 static wai_status parse_header(const uint8_t *data, wai_wis1 *out) {
     wai_status st;
-    if (wai_load_u16le(data + 6) != 0) return WAI_reserved_nonzero;
     out->afrac = data[5];
     wai_load_u32s(data + 8,
                   (uint32_t *const[]){&out->c, &out->sh, &out->sw, &out->s, &out->attr,
@@ -68,11 +68,10 @@ static uint32_t length_of(const void *v, uint32_t k) { return wai_wis1_length(v,
 
 wai_status wai_wis1_parse(const uint8_t *data, size_t len, wai_wis1 *out) {
     wai_reader r;
-    wai_status st =
-        wai_parse_begin(&r, data, len, out, sizeof *out, WAI_FORMAT_WIS1, WAI_WIS1_HEADER_BYTES);
+    wai_status st = wai_parse_begin(&r, data, len, out, sizeof *out, WAI_FORMAT_WIS1,
+                                    WAI_WIS1_HEADER_BYTES, WAI_RESERVED(6, 2));
     if (st == WAI_ok) st = parse_header(data, out);
     if (st != WAI_ok) return st;
-    r.pos = WAI_WIS1_HEADER_BYTES;
     if ((st = read_ranges(&r, out)) != WAI_ok) return st;
     if ((st = read_lengths(&r, out)) != WAI_ok) return st;
     /* Offsets (any i32) and medians (reading N2) have no rule: present. */

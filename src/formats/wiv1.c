@@ -38,9 +38,9 @@ wai_status wai_wiv1_parse(const uint8_t *data, size_t len, int capability_keyfra
                           wai_wiv1 *out) {
     wai_reader r;
     wai_status st =
-        wai_parse_begin(&r, data, len, out, sizeof *out, WAI_FORMAT_WIV1, WAI_WIV1_HEADER_BYTES);
+        wai_parse_begin(&r, data, len, out, sizeof *out, WAI_FORMAT_WIV1, WAI_WIV1_HEADER_BYTES,
+                        WAI_RESERVED(7, 1) | WAI_RESERVED(34, 2));
     if (st != WAI_ok) return st;
-    if (data[7] != 0 || wai_load_u16le(data + 34) != 0) return WAI_reserved_nonzero;
     out->mv_precision = data[5];
     out->keyframe = data[6];
     wai_load_u32s(data + 8,
@@ -52,7 +52,6 @@ wai_status wai_wiv1_parse(const uint8_t *data, size_t len, int capability_keyfra
     out->nbx = (uint32_t)wai_ceil_div(out->w, out->block);
     if ((st = check_caps(out)) != WAI_ok) return st;
 
-    r.pos = WAI_WIV1_HEADER_BYTES;
     if ((st = wai_read_cdf_section(&r, out->cdf_len, WAI_CDF_T4097, &out->cdf)) != WAI_ok)
         return st;
     uint64_t vector_bytes = 4 * out->nb * (out->n_frames - 1); /* within the cap: fits */
