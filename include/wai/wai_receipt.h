@@ -5,7 +5,9 @@
  * source (an encode receipt, §15.3); their JSON form (§15.2) and its strict
  * reader; their consistency and their re-derivation from a payload.
  *
- * libwai holds no Ed25519 of its own: a signer or a verifier plugs in
+ * libwai_receipt, a library beside the decoder core (wai_receipt.pc),
+ * built on libwai's public decoder: a receipt's frames are a decode's.
+ * It holds no Ed25519 of its own: a signer or a verifier plugs in
  * (include/wai/wai_ed25519.h gives libsodium's, in libwai_ed25519). */
 #ifndef WAI_WAI_RECEIPT_H
 #define WAI_WAI_RECEIPT_H
@@ -17,6 +19,22 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* WAI_RECEIPT_API marks what libwai_receipt exports. A Windows program
+ * importing its DLL defines WAI_RECEIPT_DLL. */
+#if defined(_WIN32) || defined(__CYGWIN__)
+#if defined(WAI_BUILDING_RECEIPT_LIBRARY)
+#define WAI_RECEIPT_API __declspec(dllexport)
+#elif defined(WAI_RECEIPT_DLL)
+#define WAI_RECEIPT_API __declspec(dllimport)
+#else
+#define WAI_RECEIPT_API
+#endif
+#elif defined(__GNUC__)
+#define WAI_RECEIPT_API __attribute__((visibility("default")))
+#else
+#define WAI_RECEIPT_API
 #endif
 
 /* The acquisition classes of an energy figure (energy-measurement §2), by
@@ -50,7 +68,7 @@ typedef struct wai_energy {
 /* The class's label in the JSON form (energy_provenance: "HwShunt",
  * "ModelBased", "Estimator", "OnChipCounter", "CalibratedInstrument"), NULL
  * for the unmetered marker or a value that is no class. */
-WAI_API const char *wai_energy_class_label(wai_energy_class c);
+WAI_RECEIPT_API const char *wai_energy_class_label(wai_energy_class c);
 
 typedef enum wai_receipt_kind { WAI_RECEIPT_DECODE = 0, WAI_RECEIPT_ENCODE = 1 } wai_receipt_kind;
 
@@ -140,13 +158,13 @@ typedef struct wai_receipt_problem {
 } wai_receipt_problem;
 
 /* "merkle_root", "signature", ... ("none" for WAI_RECEIPT_FAULT_NONE). */
-WAI_API const char *wai_receipt_fault_name(wai_receipt_fault f);
+WAI_RECEIPT_API const char *wai_receipt_fault_name(wai_receipt_fault f);
 
 /* One sentence saying what p found, into buf by the API's rule for text
  * (include/wai/wai.h): *len its length, WAI_invalid_argument when it does
  * not fit. */
-WAI_API wai_status wai_receipt_problem_text(const wai_receipt_problem *p, char *buf, size_t size,
-                                            size_t *len);
+WAI_RECEIPT_API wai_status wai_receipt_problem_text(const wai_receipt_problem *p, char *buf,
+                                                    size_t size, size_t *len);
 
 /* ---- sealing ------------------------------------------------------------ */
 
@@ -169,43 +187,46 @@ typedef struct wai_receipt_seal_options {
 } wai_receipt_seal_options;
 
 /* Zero, no parent, unmetered, no limits. */
-WAI_API void wai_receipt_seal_options_default(wai_receipt_seal_options *o);
+WAI_RECEIPT_API void wai_receipt_seal_options_default(wai_receipt_seal_options *o);
 
 /* A decode receipt of payload: decodes it (refused: the decode's status),
  * hashes its frames and signs. A figure the meter gives that does not
  * cohere is invalid_argument. */
-WAI_API wai_status wai_receipt_seal_decode(wai_context *ctx, const uint8_t *payload, size_t len,
-                                           const wai_receipt_seal_options *o,
-                                           const wai_receipt_signer *signer, wai_receipt **out);
+WAI_RECEIPT_API wai_status wai_receipt_seal_decode(wai_context *ctx, const uint8_t *payload,
+                                                   size_t len, const wai_receipt_seal_options *o,
+                                                   const wai_receipt_signer *signer,
+                                                   wai_receipt **out);
 
 /* An encode receipt of payload, written from source (n_frames RGB8 frames
  * of the payload's h × w, source_len bytes): reads its parameters, decodes
  * it for its error against the source, and signs. A source of another size
  * is geometry_mismatch. */
-WAI_API wai_status wai_receipt_seal_encode(wai_context *ctx, const uint8_t *payload, size_t len,
-                                           const uint8_t *source, size_t source_len,
-                                           const wai_receipt_seal_options *o,
-                                           const wai_receipt_signer *signer, wai_receipt **out);
+WAI_RECEIPT_API wai_status wai_receipt_seal_encode(wai_context *ctx, const uint8_t *payload,
+                                                   size_t len, const uint8_t *source,
+                                                   size_t source_len,
+                                                   const wai_receipt_seal_options *o,
+                                                   const wai_receipt_signer *signer,
+                                                   wai_receipt **out);
 
-WAI_API void wai_receipt_destroy(wai_receipt *r);
+WAI_RECEIPT_API void wai_receipt_destroy(wai_receipt *r);
 
 /* The receipt's fields; valid while r lives. */
-WAI_API const wai_receipt_info *wai_receipt_view(const wai_receipt *r);
+WAI_RECEIPT_API const wai_receipt_info *wai_receipt_view(const wai_receipt *r);
 
 /* ---- the JSON form (§15.2) ---------------------------------------------- */
 
 /* The receipt's JSON form, members in §15.2's order, one a line: *json
  * from the context's allocator (wai_receipt_json_free), NUL-terminated,
  * *len without the NUL. */
-WAI_API wai_status wai_receipt_write_json(const wai_context *ctx, const wai_receipt *r, char **json,
-                                          size_t *len);
-WAI_API void wai_receipt_json_free(const wai_context *ctx, char *json);
+WAI_RECEIPT_API wai_status wai_receipt_write_json(const wai_context *ctx, const wai_receipt *r,
+                                                  char **json, size_t *len);
+WAI_RECEIPT_API void wai_receipt_json_free(const wai_context *ctx, char *json);
 
 /* Reads a JSON form strictly (§15.2): refused, WAI_receipt_refused and *p
  * says why. A receipt read is neither checked for consistency nor for its
  * signature (wai_receipt_check). */
-WAI_API wai_status wai_receipt_read_json(wai_context *ctx, const char *json, size_t len,
-                                         wai_receipt **out, wai_receipt_problem *p);
+WAI_RECEIPT_API wai_status wai_receipt_read_json(wai_context *ctx, const char *json, size_t len,
+                                                 wai_receipt **out, wai_receipt_problem *p);
 
 /* ---- verification ------------------------------------------------------- */
 
@@ -215,24 +236,24 @@ typedef struct wai_receipt_check_options {
     uint8_t reserved[32];            /* zero */
 } wai_receipt_check_options;
 
-WAI_API void wai_receipt_check_options_default(wai_receipt_check_options *o);
+WAI_RECEIPT_API void wai_receipt_check_options_default(wai_receipt_check_options *o);
 
 /* Consistency (§15.1; §15.3 for an encode receipt), the signature last:
  * WAI_ok, or WAI_receipt_inconsistent and *p says why. */
-WAI_API wai_status wai_receipt_check(const wai_receipt *r, const wai_receipt_verifier *v,
-                                     const wai_receipt_check_options *o,
-                                     wai_receipt_problem *p);
+WAI_RECEIPT_API wai_status wai_receipt_check(const wai_receipt *r, const wai_receipt_verifier *v,
+                                             const wai_receipt_check_options *o,
+                                             wai_receipt_problem *p);
 
 /* Re-derivation from payload (and, for an encode receipt, source: its
  * frames as wai_receipt_seal_encode takes them), then consistency:
  * WAI_ok, WAI_receipt_not_rederived or WAI_receipt_inconsistent, and *p
  * says why. */
-WAI_API wai_status wai_receipt_rederive(wai_context *ctx, const wai_receipt *r,
-                                        const uint8_t *payload, size_t len,
-                                        const uint8_t *source, size_t source_len,
-                                        const wai_receipt_verifier *v,
-                                        const wai_receipt_check_options *o,
-                                        wai_receipt_problem *p);
+WAI_RECEIPT_API wai_status wai_receipt_rederive(wai_context *ctx, const wai_receipt *r,
+                                                const uint8_t *payload, size_t len,
+                                                const uint8_t *source, size_t source_len,
+                                                const wai_receipt_verifier *v,
+                                                const wai_receipt_check_options *o,
+                                                wai_receipt_problem *p);
 
 #ifdef __cplusplus
 }

@@ -11,8 +11,8 @@
 #include "wai/wai_hash.h"
 #include "sets/set.h"
 
-/* A backend on an integer path runs whole integer networks; one on a
- * float path, a latent's program. */
+/* A backend on an integer path runs whole integer networks; one on any
+ * other path (WAI_ARITHMETIC_FLOAT), a latent's program. */
 static int runs_networks(const wai_backend_ops *d) {
     return d->path.arithmetic == WAI_ARITHMETIC_INTEGER;
 }

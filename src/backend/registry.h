@@ -83,7 +83,7 @@ wai_backend_entry *wai_backends_find(wai_backends *b, wai_networks networks, con
  * (wai_context_program_member). */
 const char *wai_backends_program_member(const wai_backends *b, wai_networks networks, size_t i);
 
-/* 1 when e runs a latent's program (a float path): the decode then runs
+/* 1 when e runs a latent's program (not an integer path): the decode then runs
  * its entropy stage and wai_backend_run_latent; else the codec's run on
  * wai_backend_bind's exec. */
 int wai_backend_takes_latent(const wai_backend_entry *e);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* binary64 in integers (binary64.h): the rounding every reader and writer
- * of decimals here shares (common/decimal32.c too), exact decimal digits,
+ * of decimals here shares (write/decimal32.c too), exact decimal digits,
  * and a × b / c. A finite positive binary64 is m·2^e with m < 2^53. */
 #include "common/binary64.h"
 

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/sibling.h"
 #include "wai/wai.h"
 
 #define WAI_JSON_MAX_DEPTH 64
@@ -44,48 +45,48 @@ typedef struct wai_json_value wai_json_value;
 /* The length of the well-formed UTF-8 sequence of two to four bytes at s
  * (avail bytes there; Unicode table 3-7: no overlong form, no surrogate,
  * nothing past U+10FFFF); 0 if ill-formed or an ASCII byte. */
-size_t wai_utf8_sequence(const uint8_t *s, size_t avail);
+WAI_SIBLING size_t wai_utf8_sequence(const uint8_t *s, size_t avail);
 
 /* 1 when s[0..n) is all well-formed UTF-8, as the reader requires of a
  * text. */
-int wai_utf8_valid(const char *s, size_t n);
+WAI_SIBLING int wai_utf8_valid(const char *s, size_t n);
 
 /* Parses text[0..len). On success *out is a document the caller frees with
  * wai_json_free; on failure *out is NULL and *err_offset (if not NULL) is the
  * byte offset where the error was found. */
-wai_json_error wai_json_parse(const wai_allocator *a, const uint8_t *text, size_t len,
+WAI_SIBLING wai_json_error wai_json_parse(const wai_allocator *a, const uint8_t *text, size_t len,
                               wai_json_doc **out, size_t *err_offset);
-void wai_json_free(wai_json_doc *doc);
-const char *wai_json_error_name(wai_json_error e);
+WAI_SIBLING void wai_json_free(wai_json_doc *doc);
+WAI_SIBLING const char *wai_json_error_name(wai_json_error e);
 
-const wai_json_value *wai_json_root(const wai_json_doc *doc);
-wai_json_type wai_json_type_of(const wai_json_value *v);
+WAI_SIBLING const wai_json_value *wai_json_root(const wai_json_doc *doc);
+WAI_SIBLING wai_json_type wai_json_type_of(const wai_json_value *v);
 
 /* BOOL: 1 true, 0 false. */
-int wai_json_bool(const wai_json_value *v);
+WAI_SIBLING int wai_json_bool(const wai_json_value *v);
 
 /* NUMBER. */
-int wai_json_is_integer(const wai_json_value *v);       /* no fraction, no exponent */
-int wai_json_get_i64(const wai_json_value *v, int64_t *out);   /* 1 when an integer that fits */
-int wai_json_get_i32(const wai_json_value *v, int32_t *out);
-int wai_json_get_u64(const wai_json_value *v, uint64_t *out);  /* non-negative integer that fits */
-const char *wai_json_number_text(const wai_json_value *v, size_t *len);
+WAI_SIBLING int wai_json_is_integer(const wai_json_value *v);       /* no fraction, no exponent */
+WAI_SIBLING int wai_json_get_i64(const wai_json_value *v, int64_t *out);   /* 1 when an integer that fits */
+WAI_SIBLING int wai_json_get_i32(const wai_json_value *v, int32_t *out);
+WAI_SIBLING int wai_json_get_u64(const wai_json_value *v, uint64_t *out);  /* non-negative integer that fits */
+WAI_SIBLING const char *wai_json_number_text(const wai_json_value *v, size_t *len);
 
 /* STRING: the unescaped UTF-8 bytes, NUL-terminated; *len excludes the
  * terminator and the bytes may contain NUL (from \u0000). */
-const char *wai_json_string(const wai_json_value *v, size_t *len);
+WAI_SIBLING const char *wai_json_string(const wai_json_value *v, size_t *len);
 
 /* ARRAY. */
-size_t wai_json_array_len(const wai_json_value *v);
-const wai_json_value *wai_json_array_at(const wai_json_value *v, size_t i);
+WAI_SIBLING size_t wai_json_array_len(const wai_json_value *v);
+WAI_SIBLING const wai_json_value *wai_json_array_at(const wai_json_value *v, size_t i);
 
 /* OBJECT: members in document order; lookup by exact key bytes. */
-size_t wai_json_object_len(const wai_json_value *v);
-const wai_json_value *wai_json_object_value_at(const wai_json_value *v, size_t i,
+WAI_SIBLING size_t wai_json_object_len(const wai_json_value *v);
+WAI_SIBLING const wai_json_value *wai_json_object_value_at(const wai_json_value *v, size_t i,
                                                const char **key, size_t *key_len);
-const wai_json_value *wai_json_object_get(const wai_json_value *v, const char *key);
+WAI_SIBLING const wai_json_value *wai_json_object_get(const wai_json_value *v, const char *key);
 /* The same for a key of key_len bytes, which may hold NUL (from \u0000). */
-const wai_json_value *wai_json_object_get_n(const wai_json_value *v, const char *key,
+WAI_SIBLING const wai_json_value *wai_json_object_get_n(const wai_json_value *v, const char *key,
                                             size_t key_len);
 
 #endif

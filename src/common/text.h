@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "common/sibling.h"
 #include "wai/wai.h"
 
 typedef struct wai_text {
@@ -15,21 +16,21 @@ typedef struct wai_text {
     size_t len;    /* the text's whole length, written or not */
 } wai_text;
 
-void wai_text_init(wai_text *t, char *buf, size_t size);
+WAI_SIBLING void wai_text_init(wai_text *t, char *buf, size_t size);
 
 /* printf-style (integer conversions only in the library's code). */
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-void wai_text_printf(wai_text *t, const char *fmt, ...);
+WAI_SIBLING void wai_text_printf(wai_text *t, const char *fmt, ...);
 
 /* s[0..n) as a JSON string: quoted, with '"', '\\' and the control
  * characters escaped; other bytes as they are (UTF-8 in, UTF-8 out). */
-void wai_text_json_string(wai_text *t, const char *s, size_t n);
+WAI_SIBLING void wai_text_json_string(wai_text *t, const char *s, size_t n);
 
 /* The API's one rule for text into a caller's buffer (include/wai/wai.h):
  * *len (if not NULL) gets the text's whole length without its NUL; WAI_ok
  * when it fit with its NUL, else WAI_invalid_argument and buf an empty
  * string (where it has a byte). */
-wai_status wai_text_result(wai_text *t, size_t *len);
+WAI_SIBLING wai_status wai_text_result(wai_text *t, size_t *len);
 #endif

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "common/alloc.h"
-#include "formats/wiv1.h"
 #include "receipt/commitments.h"
 #include "receipt/receipt.h"
+#include "wai/wai_backend.h"
 
 static wai_status inconsistent(wai_receipt_problem *p, wai_receipt_fault f, const char *member) {
     return wai_receipt_fail(p, WAI_receipt_inconsistent, f, member, 0, WAI_ok);
@@ -94,7 +94,7 @@ static wai_status refused(wai_receipt_problem *p, wai_status st) {
 
 /* §15.3: the payload reads as a keyframe-0 WIV1 of the receipt's geometry
  * and parameters, and each source frame hashes to its own. */
-static wai_status check_encode_inputs(const wai_receipt_info *f, const wai_wiv1 *v,
+static wai_status check_encode_inputs(const wai_receipt_info *f, const wai_receipt_clip *v,
                                       const uint8_t *source, size_t source_len,
                                       wai_receipt_problem *p) {
     if (v->h != f->h || v->w != f->w || v->n_frames != f->n_frames)
@@ -132,8 +132,8 @@ wai_status wai_receipt_rederive(wai_context *ctx, const wai_receipt *r, const ui
         return not_rederived(p, WAI_RECEIPT_FAULT_CODESTREAM_HASH, "codestream_hash", 0, WAI_ok);
     /* The header first (the decode's own parse, so its refusal is the
      * decode's code). */
-    wai_wiv1 wv;
-    wai_status st = wai_wiv1_parse(payload, len, 0, &wv);
+    wai_receipt_clip wv;
+    wai_status st = wai_receipt_clip_header(wai_context_allocator(ctx), payload, len, &wv);
     if (st != WAI_ok) return refused(p, st);
     if (enc && (st = check_encode_inputs(f, &wv, source, source_len, p)) != WAI_ok) return st;
     rederiving s = {f, source, (size_t)f->h * f->w * 3, 0, UINT64_MAX};

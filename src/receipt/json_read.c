@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "common/alloc.h"
-#include "common/context.h"
 #include "common/json.h"
 #include "receipt/receipt.h"
 #include "receipt/signing.h"
+#include "wai/wai_backend.h"
 
 /* Every member a receipt may have, each once, so a problem can name one
  * that outlives the document. */
@@ -285,7 +285,7 @@ static wai_status read_doc(wai_context *ctx, const wai_json_value *obj, wai_rece
     wai_status st = read_shape(&rd, &kind, &cls);
     if (st != WAI_ok) return st;
     const wai_json_value *frames = get(&rd, kind == WAI_RECEIPT_ENCODE ? "source_frames" : "frames");
-    wai_receipt *r = wai_receipt_alloc(&ctx->alloc, kind, wai_json_array_len(frames));
+    wai_receipt *r = wai_receipt_alloc(wai_context_allocator(ctx), kind, wai_json_array_len(frames));
     if (!r) return WAI_out_of_memory;
     r->info.energy.cls = cls;
     const char *ref = NULL, *id = NULL;
@@ -326,7 +326,7 @@ wai_status wai_receipt_read_json(wai_context *ctx, const char *json, size_t len,
     *out = NULL;
     wai_receipt_fail(p, WAI_ok, WAI_RECEIPT_FAULT_NONE, NULL, 0, WAI_ok);
     wai_json_doc *doc;
-    wai_json_error e = wai_json_parse(&ctx->alloc, (const uint8_t *)json, len, &doc, NULL);
+    wai_json_error e = wai_json_parse(wai_context_allocator(ctx), (const uint8_t *)json, len, &doc, NULL);
     if (e == WAI_JSON_E_NOMEM) return WAI_out_of_memory;
     if (e != WAI_JSON_OK) return refuse(p, WAI_RECEIPT_FAULT_JSON, NULL);
     wai_status st = read_doc(ctx, wai_json_root(doc), out, p);

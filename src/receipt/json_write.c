@@ -5,10 +5,10 @@
 
 #include "common/alloc.h"
 #include "common/binary64.h"
-#include "common/context.h"
 #include "common/text.h"
-#include "wai/wai_hash.h"
 #include "receipt/receipt.h"
+#include "wai/wai_backend.h"
+#include "wai/wai_hash.h"
 
 /* Lowercase hex (wai_hex), 32 bytes at a time. */
 static void put_hex(wai_text *t, const uint8_t *b, size_t n) {
@@ -119,7 +119,7 @@ wai_status wai_receipt_write_json(const wai_context *ctx, const wai_receipt *r, 
     wai_text_init(&t, NULL, 0);
     emit(&t, &r->info);
     size_t need = t.len;
-    char *buf = need < SIZE_MAX ? wai_alloc(&ctx->alloc, need + 1) : NULL;
+    char *buf = need < SIZE_MAX ? wai_alloc(wai_context_allocator(ctx), need + 1) : NULL;
     if (!buf) return WAI_out_of_memory;
     wai_text_init(&t, buf, need + 1);
     emit(&t, &r->info);
@@ -129,5 +129,5 @@ wai_status wai_receipt_write_json(const wai_context *ctx, const wai_receipt *r, 
 }
 
 void wai_receipt_json_free(const wai_context *ctx, char *json) {
-    if (ctx) wai_free(&ctx->alloc, json);
+    if (ctx) wai_free(wai_context_allocator(ctx), json);
 }

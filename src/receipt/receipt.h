@@ -54,11 +54,22 @@ uint64_t wai_receipt_sse(const uint8_t *a, const uint8_t *b, size_t n);
 typedef wai_status (*wai_receipt_frame_fn)(void *opaque, uint64_t i, const uint8_t *rgb,
                                            size_t len);
 
+/* What a receipt reads of a WIV1 clip's header. */
+typedef struct wai_receipt_clip {
+    uint32_t h, w, n_frames;
+    uint32_t block, mv_precision, q;
+} wai_receipt_clip;
+
+/* The header of payload as wai.video.int_motion's parse reads it (the
+ * public wai_payload_header_json), so a payload of another format is
+ * refused with the code the decode gives; a its JSON's allocator. */
+wai_status wai_receipt_clip_header(const wai_allocator *a, const uint8_t *payload, size_t len,
+                                   wai_receipt_clip *out);
+
 /* Decodes payload through wai.video.int_motion under the limits, the
  * meter (when not NULL) running around the decode and writing *energy,
- * then hands each frame to visit. (Its callers parse the header first:
- * the decoder's own parse, so a payload of another format is refused with
- * the code the decode gives.) */
+ * then hands each frame to visit. (Its callers read the header first,
+ * wai_receipt_clip_header.) */
 wai_status wai_receipt_decode_clip(wai_context *ctx, const uint8_t *payload, size_t len,
                                    uint64_t max_cost, uint64_t max_memory,
                                    const wai_energy_meter *meter, wai_energy *energy,

@@ -6,8 +6,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
-#include "common/context.h"
-#include "formats/wiv1.h"
+#include "wai/wai_backend.h"
 #include "receipt/commitments.h"
 #include "receipt/receipt.h"
 
@@ -78,13 +77,13 @@ static wai_status seal(wai_context *ctx, wai_receipt_kind kind, const uint8_t *p
     int enc = kind == WAI_RECEIPT_ENCODE;
     /* The header first: the receipt's size, and an encode receipt's source
      * checked before anything is decoded. */
-    wai_wiv1 v;
-    wai_status st = wai_wiv1_parse(payload, len, 0, &v);
+    wai_receipt_clip v;
+    wai_status st = wai_receipt_clip_header(wai_context_allocator(ctx), payload, len, &v);
     if (st != WAI_ok) return st;
     size_t frame_bytes = (size_t)v.h * v.w * 3;
     if (enc && (!source || source_len / frame_bytes != v.n_frames || source_len % frame_bytes))
         return WAI_geometry_mismatch;
-    wai_receipt *r = wai_receipt_alloc(&ctx->alloc, kind, v.n_frames);
+    wai_receipt *r = wai_receipt_alloc(wai_context_allocator(ctx), kind, v.n_frames);
     if (!r) return WAI_out_of_memory;
     r->info.h = v.h;
     r->info.w = v.w;

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "wai/wai_backend.h"
-#include "wai/wai_webnn.h"
+#include "wai/wai_ml.h"
 
 /* A latent program's members in a set (latent_program.c reads them, backend.c
  * builds their graph): the graph description and its float32 weights. */

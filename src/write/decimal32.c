@@ -5,7 +5,7 @@
  * for E >= 0 the top 64 bits of the big integer D·10^E, for E < 0 the
  * quotient floor(D·2^k / 10^-E) with k chosen to give 63-64 bits. m then
  * rounds to binary64's 53 bits (fewer for a subnormal), ties to even. */
-#include "common/decimal32.h"
+#include "write/decimal32.h"
 
 #include <stdio.h>
 #include <string.h>

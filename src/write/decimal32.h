@@ -10,8 +10,8 @@
  * No parser of the platform decides: the digits are a big integer (the first
  * 800 significant ones, then one sticky digit, which keeps every rounding:
  * a binary64 halfway point has at most 767 significant digits). */
-#ifndef WAI_COMMON_DECIMAL32_H
-#define WAI_COMMON_DECIMAL32_H
+#ifndef WAI_WRITE_DECIMAL32_H
+#define WAI_WRITE_DECIMAL32_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -12,7 +12,7 @@
 #include "decode/int_hyper.h"
 #include "ops/layers.h"
 #include "sets/loaded.h"
-#include "wai/wai_webnn.h"
+#include "wai/wai_ml.h"
 #include "wai/wai_write.h"
 #include "write/payloads.h"
 #include "write/rans_encode.h"

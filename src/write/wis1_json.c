@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* WIS1's JSON form (integer-payloads §10; docs/json-forms.md): the ranges
  * lo and hi must each be a binary32 value, carried exactly, read from the
- * JSON text in integer arithmetic (common/decimal32.h); an export writes
+ * JSON text in integer arithmetic (write/decimal32.h); an export writes
  * each as the shortest decimal of the binary32 widened to binary64. afrac
  * is carried and must be the model's (g_s.whm). */
 #include "write/json_forms.h"
 
 #include "common/alloc.h"
-#include "common/decimal32.h"
+#include "write/decimal32.h"
 #include "write/json_form.h"
 #include "write/payloads.h"
 

@@ -2,11 +2,18 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # The shared libraries export exactly their public headers' functions:
 # libwai.so the WAI_API ones of include/wai/*.h (the other libraries'
-# headers aside), libwai_webnn.so the WAI_WEBNN_API ones of wai_webnn.h,
-# libwai_write.so the WAI_WRITE_API ones of wai_write.h, and
-# cmake/wai_write.map (its version script) lists those too. Also: libwai.so
-# needs nothing but libc, libwai_webnn.so libwai, libm and oneDNN (where it
-# was found), and every public header compiles alone, in C11 and as C++.
+# headers aside), WAI_CORE_EXPORTS of them (a change to the API changes
+# this number on purpose), and beside them, versioned WAI_PRIVATE, the
+# WAI_SIBLING ones of src/common/ it lends the libraries beside it;
+# libwai_webnn.so the WAI_WEBNN_API ones of wai_webnn.h and wai_ml.h, libwai_write.so
+# the WAI_WRITE_API ones of wai_write.h (cmake/wai_write.map, its version
+# script, lists those too), libwai_receipt.so the WAI_RECEIPT_API ones of
+# wai_receipt.h. libwai_webnn.so, libwai_receipt.so and the Python
+# module's libwai_python.so define none of libwai's functions: they
+# import them. Also: libwai.so needs nothing but
+# libc, libwai_webnn.so libwai, libm and oneDNN (where it was found),
+# libwai_receipt.so libwai alone, and every public header compiles alone,
+# in C11 and as C++.
 #   tests/ci/check-exports.sh BUILD_DIR     (a -DBUILD_SHARED_LIBS=ON build)
 # Closes with "N passed, N failed".
 set -uo pipefail
@@ -24,33 +31,45 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
 # declared MACRO FILE...: the names of the functions MACRO marks.
-declared() {
+declared() {  # comments and preprocessor lines first out: a macro's #define is no declaration
     local macro="$1"; shift
-    cat "$@" | tr '\n' ' ' | grep -oE "$macro[^;{(]*\(" |
+    cat "$@" | perl -0777 -pe 's{/\*.*?\*/}{ }gs; s{^[ \t]*#.*$}{}mg' | tr '\n' ' ' |
+        grep -oE "$macro[^;{(]*\(" |
         grep -oE 'wai_[A-Za-z0-9_]+ *\($' | tr -d ' (' | sort -u
 }
-exported() {  # exported LIB: its defined dynamic function symbols
-    nm -D --defined-only "$1" | awk '$2 == "T" || $2 == "W" {print $3}' | sed 's/@.*//' | sort -u
+exported() {  # exported LIB: its defined dynamic function symbols, but WAI_PRIVATE's
+    nm -D --defined-only "$1" | awk '$2 == "T" || $2 == "W" {print $3}' | grep -v '@@*WAI_PRIVATE$' |
+        sed 's/@.*//' | sort -u
+}
+lent() {  # lent LIB: its functions versioned WAI_PRIVATE
+    nm -D --defined-only "$1" | awk '$2 == "T" || $2 == "W" {print $3}' | grep '@@*WAI_PRIVATE$' |
+        sed 's/@.*//' | sort -u
 }
 
+# libwai.so's public functions: 117 before receipts left for libwai_receipt.
+WAI_CORE_EXPORTS=105
 core_headers=()
 for h in "$WAI_REPO"/include/wai/*.h; do
-    # wai_write.h is libwai_write's, wai_webnn.h libwai_webnn's,
-    # wai_ed25519.h libwai_ed25519's.
+    # wai_write.h is libwai_write's, wai_webnn.h and wai_ml.h libwai_webnn's,
+    # wai_receipt.h libwai_receipt's, wai_ed25519.h libwai_ed25519's.
     case "$(basename "$h")" in
-    wai_write.h | wai_webnn.h | wai_ed25519.h) ;;
+    wai_write.h | wai_webnn.h | wai_ml.h | wai_receipt.h | wai_ed25519.h) ;;
     *) core_headers+=("$h") ;;
     esac
 done
 declared 'WAI_API' "${core_headers[@]}" >"$tmp/core.want"
-declared 'WAI_WEBNN_API' "$WAI_REPO/include/wai/wai_webnn.h" >"$tmp/webnn.want"
+declared 'WAI_WEBNN_API' "$WAI_REPO/include/wai/wai_webnn.h" "$WAI_REPO/include/wai/wai_ml.h" >"$tmp/webnn.want"
 declared 'WAI_WRITE_API' "$WAI_REPO/include/wai/wai_write.h" >"$tmp/write.want"
+declared 'WAI_RECEIPT_API' "$WAI_REPO/include/wai/wai_receipt.h" >"$tmp/receipt.want"
+declared 'WAI_SIBLING' "$WAI_REPO"/src/common/*.h >"$tmp/sibling.want"
 grep -oE '^ +wai_[A-Za-z0-9_]+;' "$WAI_REPO/cmake/wai_write.map" | tr -d ' ;' | sort -u >"$tmp/write.map"
 
 core="$(find "$build" -maxdepth 1 -name 'libwai.so.*.*' | head -n 1)"
 write="$(find "$build" -maxdepth 1 -name 'libwai_write.so.*.*' | head -n 1)"
 webnn="$(find "$build" -maxdepth 1 -name 'libwai_webnn.so.*.*' | head -n 1)"
-for pair in "libwai.so:$core:core" "libwai_webnn.so:$webnn:webnn" "libwai_write.so:$write:write"; do
+receipt="$(find "$build" -maxdepth 1 -name 'libwai_receipt.so.*.*' | head -n 1)"
+for pair in "libwai.so:$core:core" "libwai_webnn.so:$webnn:webnn" "libwai_write.so:$write:write" \
+    "libwai_receipt.so:$receipt:receipt"; do
     IFS=: read -r name lib key <<<"$pair"
     if [[ -z "$lib" ]]; then
         result "$name built" 1
@@ -66,6 +85,31 @@ for pair in "libwai.so:$core:core" "libwai_webnn.so:$webnn:webnn" "libwai_write.
 done
 diff -u "$tmp/write.want" "$tmp/write.map" >/dev/null
 result "cmake/wai_write.map lists wai_write.h's functions" $?
+n_core="$(wc -l <"$tmp/core.want")"
+[[ "$n_core" == "$WAI_CORE_EXPORTS" ]]
+result "libwai.so's API is $WAI_CORE_EXPORTS functions (the headers declare $n_core)" $?
+if [[ -n "$core" ]]; then
+    lent "$core" >"$tmp/sibling.got"
+    if diff -u "$tmp/sibling.want" "$tmp/sibling.got" >"$tmp/sibling.diff"; then
+        result "libwai.so lends its siblings $(wc -l <"$tmp/sibling.want") WAI_SIBLING functions, versioned WAI_PRIVATE" 0
+    else
+        sed 's/^/    /' "$tmp/sibling.diff"
+        result "libwai.so lends exactly the WAI_SIBLING functions, versioned WAI_PRIVATE" 1
+    fi
+    # Every function libwai.so exports or lends, defined in a sibling
+    # (even hidden): a copy of libwai inside it.
+    cat "$tmp/core.got" "$tmp/sibling.got" | sort -u >"$tmp/libwai.all"
+    python="$(find "$build" -maxdepth 1 -name 'libwai_python.so' | head -n 1)"
+    for pair in "libwai_webnn.so:$webnn" "libwai_receipt.so:$receipt" "libwai_python.so:$python"; do
+        IFS=: read -r name lib <<<"$pair"
+        [[ -n "$lib" ]] || continue
+        nm --defined-only "$lib" | awk 'NF == 3 {print $3}' | sed 's/@.*//' | sort -u >"$tmp/defined"
+        copies="$(comm -12 "$tmp/libwai.all" "$tmp/defined" | tr '\n' ' ')"
+        [[ -z "$copies" ]] || echo "    $name defines: $copies"
+        [[ -z "$copies" ]]
+        result "$name imports libwai's functions, defines none of them" $?
+    done
+fi
 
 # The decoder core links the C library alone (libpthread is libc since
 # glibc 2.34; older ones may list it). The float backend's math and oneDNN
@@ -81,6 +125,8 @@ needs "$core" 'libc\.so\.6' libwai.so
 result "libwai.so needs only the C library" $?
 needs "$webnn" 'libwai\.so\.[0-9]+|libm\.so\.6|libdnnl\.so\.[0-9]+' libwai_webnn.so
 result "libwai_webnn.so needs libwai, libm and oneDNN alone" $?
+needs "$receipt" 'libwai\.so\.[0-9]+' libwai_receipt.so
+result "libwai_receipt.so needs libwai alone" $?
 
 # Each public header alone: C11 with -Wall -Wextra -Werror -pedantic, and C++.
 hdr_ok=0

@@ -5,13 +5,15 @@
 # once static (the default) and once shared: every file lands under the
 # prefix (install_manifest.txt, and the file system outside it unchanged),
 # the installed tool and GStreamer plugin run without LD_LIBRARY_PATH, the
-# .pc files validate. Then it builds three programs outside the tree against each install,
+# .pc files validate. Then it builds four programs outside the tree against each install,
 # each two ways: with CMake's find_package(wai) and with plain
 # `cc app.c $(pkg-config --cflags --libs PKG)`:
 #   app.c        libwai alone (pkg-config wai): decodes examples/hello.wiv1
 #   webnn_app.c  libwai_webnn (wai_webnn): a bmshj2018 photograph on the
 #                native WebNN backend
 #   write_app.c  libwai_write (wai_write): a clip encoded, decoded back
+#   receipt_app.c libwai_receipt (wai_receipt): a decode receipt of
+#                examples/hello.wiv1 sealed, written, read and re-derived
 # Also: libwai.a's undefined symbols are all libc's, and (shared) the
 # libraries' exports, needs and headers (check-exports.sh).
 #   tests/ci/check-install.sh [WORKDIR]     (default: a fresh temp dir)
@@ -44,10 +46,14 @@ args_of() {
     app) echo "$WAI_REPO/examples/hello.wiv1" ;;
     webnn_app) echo "$WAI_REPO/examples/bmshj2018/chelsea.b18f $WAI_REPO/examples/bmshj2018/sets/q3" ;;
     write_app) echo "" ;;
+    receipt_app) echo "$WAI_REPO/examples/hello.wiv1" ;;
     esac
 }
 module_of() {
-    case "$1" in app) echo wai ;; webnn_app) echo wai_webnn ;; write_app) echo wai_write ;; esac
+    case "$1" in
+    app) echo wai ;; webnn_app) echo wai_webnn ;; write_app) echo wai_write ;;
+    receipt_app) echo wai_receipt ;;
+    esac
 }
 
 # libwai.a needs nothing libc does not define (symbols the linker itself
@@ -158,8 +164,8 @@ for kind in static shared; do
         -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release &&
       cmake --build "$work/$kind/consumer"; } >"$work/$kind/consumer.log" 2>&1 || rc=$?
     [[ $rc == 0 ]] || tail -n 20 "$work/$kind/consumer.log"
-    result "$kind: find_package(wai) builds the three programs" "$rc"
-    for app in app webnn_app write_app; do
+    result "$kind: find_package(wai) builds the four programs" "$rc"
+    for app in app webnn_app write_app receipt_app; do
         # shellcheck disable=SC2046  # the arguments are meant to split
         rc=0; LD_LIBRARY_PATH="$libdir" "$work/$kind/consumer/$app" $(args_of $app) || rc=$?
         result "$kind: find_package(wai): $app runs" "$rc"

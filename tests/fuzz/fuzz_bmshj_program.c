@@ -17,7 +17,7 @@
 #include "wai/wai_backend.h"
 #include "wai/wai_decode.h"
 #include "wai/wai_set.h"
-#include "wai/wai_webnn.h"
+#include "wai/wai_ml.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/decimal32.h"
+#include "write/decimal32.h"
 #include "common/json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

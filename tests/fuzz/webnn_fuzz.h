@@ -10,7 +10,7 @@
 
 #include "capped_heap.h"
 #include "wai/wai.h"
-#include "wai/wai_webnn.h"
+#include "wai/wai_ml.h"
 
 /* Traps unless st is ok, out_of_memory or one of WebNN's statuses. */
 void fuzz_expect_webnn(wai_status st);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The exact binary32 reader of WIS1's ranges (src/common/decimal32.c,
+/* The exact binary32 reader of WIS1's ranges (src/write/decimal32.c,
  * integer-payloads §10) against the C library's strtod, the reference the
  * issue allows in tests: over 10^6 seeded random spellings (floats and doubles
  * at every exponent, subnormals, shortest and long forms, binary64 and
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/decimal32.h"
+#include "write/decimal32.h"
 #include "harness.h"
 
 /* Seeded spellings drawn; with the nudges of the long ones, over 10^6

@@ -9,7 +9,7 @@
 
 #include "common/json.h"
 #include "harness.h"
-#include "wai/wai_webnn.h"
+#include "wai/wai_ml.h"
 #include "webnn/ml.h"
 
 /* The distance in float32 units in the last place: both values mapped to

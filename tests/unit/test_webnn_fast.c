@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "wai/wai_webnn.h"
+#include "wai/wai_ml.h"
 #include "webnn/ml.h"
 
 static uint64_t g_rng = 0x666173746e6e;

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "wai/wai_webnn.h"
+#include "wai/wai_ml.h"
 #include "webnn/ml.h"
 
 static uint64_t g_rng = 0x7765626e6e;

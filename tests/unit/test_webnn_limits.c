@@ -10,7 +10,7 @@
 
 #include "common/json.h"
 #include "harness.h"
-#include "wai/wai_webnn.h"
+#include "wai/wai_ml.h"
 
 static wai_ml_context *g_ml;
 

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "wai/wai_webnn.h"
+#include "wai/wai_ml.h"
 #include "webnn/ml.h"
 
 /* The context's allocator: the harness's, counting live bytes and peak. */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "wai/wai_webnn.h"
+#include "wai/wai_ml.h"
 #include "webnn/ml.h"
 
 static wai_context *g_ctx;

@@ -14,7 +14,7 @@
 #include "cli.h"
 #include "cli_set.h"
 #include "wai/wai_hash.h"
-#include "wai/wai_webnn.h"
+#include "wai/wai_ml.h"
 
 #define MAX_BINDINGS 16
 

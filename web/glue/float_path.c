@@ -27,7 +27,7 @@
 #include "wai/wai_decode.h"
 #include "wai/wai_dispatch.h"
 #include "wai/wai_set.h"
-#include "wai/wai_webnn.h"
+#include "wai/wai_ml.h"
 
 struct wai_web_float {
     wai_status status;            /* the decode's, up to the dispatch */
