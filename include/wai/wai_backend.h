@@ -165,7 +165,13 @@ typedef struct wai_backend_ops {
      * refuses the path for this decode, and the next path offered runs it
      * whole; nothing this run wrote reaches the caller. */
     wai_status (*network)(void *self, void *program, wai_network_job *job);
-    void *reserved[7];                  /* NULL: room to grow */
+    /* Whether its unit is there for this decode (the dispatch's unit
+     * question, asked of the backend before the caller's probe): WAI_ok,
+     * or dispatch_unit_absent (a browser's WebNN with no NPU, a device
+     * gone). NULL: it is there. An integer path's claim is checked after
+     * it. */
+    wai_status (*unit)(void *self, const wai_path *path);
+    void *reserved[6];                  /* NULL: room to grow */
 } wai_backend_ops;
 
 /* Registers b (borrowed: it must outlive ctx) with ctx, creating its

@@ -216,6 +216,8 @@ wai_status wai_backend_answer(wai_backend_turn *t, const wai_set *members,
     const wai_backend_entry *e = t->entry;
     if (q == WAI_DISPATCH_UNIT) {
         if (!e) return WAI_dispatch_unit_absent;
+        wai_status st = e->desc->unit ? e->desc->unit(e->self, &e->path) : WAI_ok;
+        if (st != WAI_ok) return st;
         return runs_networks(e->desc) ? claim(t) : WAI_ok;
     }
     if (!e) return WAI_ok;

@@ -568,11 +568,16 @@ static wai_status fake_run(void *self, void *program, wai_latent_job *job) {
     return WAI_ok;
 }
 static const char *const fake_members[] = {"decoder.webnn.json", NULL};
-static const wai_backend_ops fake_gpu = {"fake",     {WAI_UNIT_GPU, WAI_BACKEND_WEBNN,
-                                                      WAI_ARITHMETIC_FLOAT},
-                                         fake_members, fake_create, NULL,
-                                         fake_open,    fake_close,  NULL,
-                                         fake_plan,    fake_run,    NULL,  {NULL}};
+static const wai_backend_ops fake_gpu = {
+    .name = "fake",
+    .path = {WAI_UNIT_GPU, WAI_BACKEND_WEBNN, WAI_ARITHMETIC_FLOAT},
+    .program_members = fake_members,
+    .create = fake_create,
+    .program_open = fake_open,
+    .program_close = fake_close,
+    .plan = fake_plan,
+    .run = fake_run,
+};
 
 static void test_plugged_backend(void) {
     bset b;

@@ -277,6 +277,27 @@ static void test_broken_backend(void) {
     wai_context_destroy(ctx);
 }
 
+/* A backend whose unit is not there for the decode: refused
+ * dispatch_unit_absent before its claim is checked or a program opened. */
+static wai_status unit_gone(void *self, const wai_path *path) {
+    (void)self, (void)path;
+    return WAI_dispatch_unit_absent;
+}
+
+static void test_unit_absent(void) {
+    wai_context *ctx;
+    if (!CHECK(wai_context_create(NULL, &ctx) == WAI_ok)) return;
+    wai_backend_ops gone = fake_wgsl;
+    gone.unit = unit_gone;
+    CHECK(wai_context_add_backend(ctx, &gone) == WAI_ok);
+    fake *f = wai_context_backend(ctx, &gone);
+    int cases = corpus_through(ctx, 0, WAI_dispatch_unit_absent);
+    CHECK(cases >= 15);
+    CHECK_MSG(f->kat_runs == 0 && f->runs == 0 && f->opened == 0,
+              "%d known-answer runs, %d runs, %d opened", f->kat_runs, f->runs, f->opened);
+    wai_context_destroy(ctx);
+}
+
 static void test_lost_device(void) {
     wai_context *ctx;
     corpus_line c;
@@ -394,6 +415,7 @@ void suite_int_backend(void) {
     harness_run("int_backend/corpus", test_corpus_on_backend);
     harness_run("int_backend/broken", test_broken_backend);
     harness_run("int_backend/lost_device", test_lost_device);
+    harness_run("int_backend/unit_absent", test_unit_absent);
     harness_run("int_backend/interpreter_object", test_interpreter_object);
     harness_run("int_backend/corpus_on_interpreter_object", test_corpus_on_interpreter_object);
 }

@@ -51,18 +51,17 @@ wai_web_result *wai_web_capabilities(const wai_context *ctx);
  * (gpu/wgsl/integer, docs/wgsl.md). */
 wai_context *wai_web_context_create_gpu(void);
 
-/* float_path.c: a float capability's decode whose networks the page's
- * WebNN runs, step by step (docs/web.md). */
-typedef struct wai_web_float wai_web_float;
-wai_web_float *wai_web_float_open(wai_context *ctx, const char *capability, const wai_set *set,
+/* js_backends.c: the float paths whose networks the host's JavaScript
+ * computes (the browser's WebNN, ONNX Runtime in node), as registered
+ * backends of a context decoded through with JSPI, or step by step. */
+wai_context *wai_web_context_create_float(void);
+typedef struct wai_web_steps wai_web_steps;
+wai_web_steps *wai_web_steps_open(wai_context *ctx, const char *capability, const wai_set *set,
                                   const uint8_t *payload, size_t len, uint64_t max_cost,
                                   uint64_t max_memory, const char *intent, const char *pin_tier,
                                   const char *offer);
-wai_web_result *wai_web_float_state(const wai_web_float *h);
-int wai_web_float_answer(wai_web_float *h, const char *code, int stated, uint32_t npu,
-                         uint32_t gpu, uint32_t cpu, uint32_t unknown);
-float *wai_web_float_output(wai_web_float *h, size_t n);
-int wai_web_float_ran(wai_web_float *h, uint32_t oh, uint32_t ow);
-wai_web_result *wai_web_float_close(wai_web_float *h);
+wai_web_result *wai_web_steps_call(const wai_web_steps *h);
+int wai_web_steps_resume(wai_web_steps *h, int result);
+wai_web_result *wai_web_steps_close(wai_web_steps *h);
 
 #endif

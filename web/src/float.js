@@ -1,279 +1,153 @@
 // SPDX-License-Identifier: BSD-2-Clause
-// A float capability (wai.neural.bmshj2018) decoded in a page: libwai's C
-// does everything that must be the same everywhere, the same C a native
-// decoder runs (web/glue/float_path.c: the parse, the set's checks, the
-// declared cost, the entropy stage and its symbols digest, the latent, the
-// program's checks, the dispatch and its report, the RGB8 step); the page
-// keeps only what needs the browser: a WebNN context for a path's unit, the
-// graph built with MLGraphBuilder, its compute (neural-dispatch §6.2,
-// docs/web.md).
-//
-// The dispatch asks, path by path, and the page answers by the spec's code:
-// the unit (a context created for it, only where the set's program would
-// run there, so a decode that needs decode-equivalence creates none), the
-// plan (the graph built, its stated devices), the run (the graph computed,
-// its planes handed back for the RGB8 step).
-import { pinTierOf } from "./pin.js";
+// A float capability (wai.neural.bmshj2018) decoded in a page or in node:
+// libwai's C does everything that must be the same everywhere, the same C
+// a native decoder runs; the host's backends (the browser's WebNN,
+// webnn.js; ONNX Runtime, ort.js) compute the networks. Each is a
+// registered backend of web/glue/js_backends.c whose questions (unit,
+// program, plan, run) come here as the module's "wai" imports float_*
+// (FloatHost). Where the engine has JSPI the decode goes through the
+// decoder's own send, suspended on those imports (index.js, decodeAsync);
+// where it has none, decodeSteps walks the same C step by step and makes
+// the same calls itself: one loop for every host backend, none of them
+// named in it (docs/web.md, "Float backends").
+import { ortBackend } from "./ort.js";
+import { webnnBackend } from "./webnn.js";
 
-const UNITS = ["npu", "gpu", "cpu"];
 /** A page's offer when the caller gives none: the C default
  * ("npu,gpu,cpu,ort,wgsl,int") with WebNN on the NPU tried before the GPU,
  * since a browser's WebNN may reach the NPU where no platform runtime does. */
 export const PAGE_OFFER = "npu,npu/webnn/float,gpu,cpu,ort,wgsl,int";
 
-/** The operands an argument names, resolved; everything else as written. */
-function resolve(value, key, operands) {
-  const named = (n) => {
-    const o = operands.get(n);
-    if (!o) throw new Error(`the description names '${n}' before it exists`);
-    return o;
-  };
-  if (["input", "filter", "a", "b"].includes(key)) return named(value);
-  if (key === "inputs") return value.map(named);
-  if (key === "options" && value && typeof value === "object") {
-    const o = { ...value };
-    for (const k of ["bias"]) if (typeof o[k] === "string") o[k] = named(o[k]);
-    return o;
+/** The host backends by the C's kind (web/glue/js_backends.c, hosts[]). */
+const BACKENDS = [webnnBackend, ortBackend];
+/** wai_unit's values (include/wai/wai_dispatch.h). */
+const UNITS = ["npu", "gpu", "cpu"];
+
+/** 1 where the engine can suspend the module on a host call (JSPI). */
+export const HAS_JSPI = typeof WebAssembly.Suspending === "function" &&
+  typeof WebAssembly.promising === "function";
+
+/** The host side of js_backends.c's imports, one instance per module: each
+ * call as the C numbers it (0 done, else a failure the C maps), the
+ * programs it opened by id. One decode at a time (begin, end): what the
+ * decode brings (ml, ort, its set's members) and what it learns (timing,
+ * webnnDevices). A host backend's exception is the path's failure, noted
+ * in timing.error_<unit>; the next path is asked. */
+export class FloatHost {
+  constructor(memory) {
+    this.memory = memory;
+    this.programs = new Map();
+    this.next = 1;
+    this.now = null;
   }
-  return value;
-}
-
-/** convTranspose2d with explicit padding, as padding 0 (with the output
- * padding the crop then needs) followed by a slice: one WebNN backend
- * refuses explicit padding on transposed convolutions. */
-function convTranspose2d(builder, input, filter, options = {}) {
-  const pad = options.padding ?? [0, 0, 0, 0];
-  const layoutsPlain = (options.inputLayout ?? "nchw") === "nchw" &&
-    (options.filterLayout ?? "iohw") === "iohw";
-  if (!pad.some((p) => p) || !layoutsPlain) return builder.convTranspose2d(input, filter, options);
-  const s = options.strides ?? [1, 1], d = options.dilations ?? [1, 1];
-  const x = input.shape, w = filter.shape;
-  const full = [0, 1].map((i) => (x[2 + i] - 1) * s[i] + (w[2 + i] - 1) * d[i] + 1);
-  const want = options.outputSizes ?? [0, 1].map((i) =>
-    full[i] - pad[2 * i] - pad[2 * i + 1] + (options.outputPadding ?? [0, 0])[i]);
-  const extra = [0, 1].map((i) => Math.max(0, pad[2 * i] + want[i] - full[i]));
-  if (extra.some((e, i) => e >= s[i])) return builder.convTranspose2d(input, filter, options);
-  const { padding, outputPadding, outputSizes, ...rest } = options;
-  const y = builder.convTranspose2d(input, filter, { ...rest, outputPadding: extra });
-  return builder.slice(y, [0, 0, pad[0], pad[2]], [x[0], y.shape[1], want[0], want[1]]);
-}
-
-/** The graph of a wai-webnn-graph/1 description on context, its input
- * given `inputShape`. { graph, inputName, outputName, outputShape }. */
-export async function buildGraph(context, desc, weights, inputShape) {
-  if (desc.kind !== "wai-webnn-graph/1") throw new Error(`not a graph description: ${desc.kind}`);
-  const builder = new MLGraphBuilder(context);
-  const operands = new Map();
-  const inputNames = Object.keys(desc.inputs ?? {});
-  if (inputNames.length !== 1) throw new Error("the description has more than one input");
-  const inputName = inputNames[0];
-  const idesc = desc.inputs[inputName];
-  operands.set(inputName, builder.input(inputName, { dataType: idesc.dataType, shape: inputShape }));
-  const bytes = weights instanceof Uint8Array ? weights : new Uint8Array(weights);
-  for (const [name, c] of Object.entries(desc.constants ?? {})) {
-    if (c.dataType !== "float32") throw new Error(`constant ${name}: ${c.dataType}`);
-    const n = c.shape.reduce((a, b) => a * b, 1);
-    let values;
-    if (c.offset !== undefined) {
-      if (c.offset % 4 || c.offset + 4 * n > bytes.length) throw new Error(`constant ${name} is outside the weights`);
-      values = new Float32Array(bytes.slice(c.offset, c.offset + 4 * n).buffer);
-    } else {
-      const data = c.data.map((v) => (typeof v === "string" ? Number(v) : v));
-      values = c.fill ? new Float32Array(n).fill(data[0]) : Float32Array.from(data);
-    }
-    operands.set(name, builder.constant({ dataType: "float32", shape: c.shape }, values));
+  begin(now) {
+    this.now = now;
   }
-  for (const op of desc.operators) {
-    const args = op.arguments.map((a) => {
-      const [key, value] = Object.entries(a)[0];
-      return resolve(value, key, operands);
-    });
-    const out = op.name === "convTranspose2d" ? convTranspose2d(builder, ...args) : builder[op.name](...args);
-    operands.set(op.outputs, out);
+  end() {
+    this.now = null;
   }
-  const [outputName, outputOperand] = Object.entries(desc.outputs)[0];
-  const out = operands.get(outputOperand);
-  const graph = await builder.build({ [outputName]: out });
-  return { graph, inputName, outputName, outputShape: out.shape };
-}
-
-/** What a graph says of its devices (MLGraph.devices, a proposed extension,
- * webnn.md §5.1, Issue #836), as it says it: a copy of the array, or null
- * where the browser has none. It names devices, not operations, so it is
- * never turned into a plan: WebNN states no placement (neural-dispatch §5). */
-function devicesOf(graph) {
-  return Array.isArray(graph.devices) ? [...graph.devices] : null;
-}
-
-/** Computes graph on context: the output's float32 values. */
-async function compute(context, g, latent, shape) {
-  const input = await context.createTensor({ dataType: "float32", shape, writable: true });
-  const output = await context.createTensor({ dataType: "float32", shape: g.outputShape, readable: true });
-  context.writeTensor(input, latent);
-  context.dispatch(g.graph, { [g.inputName]: input }, { [g.outputName]: output });
-  const values = new Float32Array(await context.readTensor(output));
-  input.destroy();
-  output.destroy();
-  return values;
-}
-
-/** ONNX Runtime for the cpu/onnx-runtime/float path (neural-dispatch §1,
- * the reference sink's path): opts.ort (the onnxruntime-node module, or
- * null for none); in node, by default, the package where it resolves (an
- * optional peer dependency); in a browser none. */
-async function ortOf(opts) {
-  if (opts.ort !== undefined) return opts.ort;
-  if (!globalThis.process?.versions?.node) return null;
-  try {
-    const m = await import("onnxruntime-node");
-    return m.default ?? m;
-  } catch {
-    return null;
+  bytes(at, n) {
+    return new Uint8Array(this.memory().buffer, at, n).slice();
   }
-}
-
-/** The set's decoder.onnx run by ONNX Runtime's CPU provider on the latent. */
-async function runOnnx(ort, bytes, latent, shape) {
-  const session = await ort.InferenceSession.create(bytes, { executionProviders: ["cpu"] });
-  try {
-    const feeds = { [session.inputNames[0]]: new ort.Tensor("float32", latent, shape) };
-    const out = (await session.run(feeds))[session.outputNames[0]];
-    return { values: out.data, dims: out.dims };
-  } finally {
-    await session.release?.();
+  failed(unit, e) {
+    if (this.now) this.now.timing[`error_${unit}`] = String(e?.message ?? e);
+    return 1;
   }
-}
-
-/** The whole decode. mod: the module's Module; opts: decode options plus
- * ml (default navigator.ml) and ort (see ortOf). */
-export async function decodeFloat(mod, ctx, payload, opts, makeSet) {
-  const t0 = performance.now();
-  const ex = mod.ex;
-  const ml = opts.ml !== undefined ? opts.ml : globalThis.navigator?.ml;
-  const ort = await ortOf(opts);
-  const members = opts.set instanceof Map ? Object.fromEntries(opts.set) : opts.set ?? {};
-  const strs = [opts.capability ?? "wai.neural.bmshj2018", opts.intent, pinTierOf(opts),
-    opts.offer ?? PAGE_OFFER].map((s) => mod.str(s));
-  const set = makeSet(mod, ctx, opts.set, opts.pin);
-  const timing = {};
-  const webnnDevices = [];   // with opts.webnnDevices: each graph built, what it said
-  let h = 0, context = null;
-  const state = () => mod.take(ex.wai_web_float_state(h)).json;
-  const answer = (code, p = { stated: 0, npu: 0, gpu: 0, cpu: 0, unknown: 0 }) => {
-    const c = mod.str(code);
+  async float_unit(kind, unit) {
     try {
-      ex.wai_web_float_answer(h, c, p.stated, p.npu, p.gpu, p.cpu, p.unknown);
-    } finally {
-      mod.free(c);
+      return (await BACKENDS[kind].unit(this.now, UNITS[unit])) ? 0 : 1;
+    } catch (e) {
+      return this.failed(UNITS[unit], e);
     }
-  };
-  try {
-    // 1. The decode up to its networks, in C.
-    const pp = mod.put(payload);
+  }
+  async float_open(kind, unit, at, n) {
+    const words = new Uint32Array(this.memory().buffer, at, 2 * n).slice();
+    const members = [];
+    for (let i = 0; i < n; i++) members.push(this.bytes(words[2 * i], words[2 * i + 1]));
     try {
-      h = ex.wai_web_float_open(ctx, strs[0], set, pp, payload.length, opts.maxCost, opts.maxMemory,
-        strs[1], strs[2], strs[3]);
-    } finally {
-      mod.free(pp);
+      const state = await BACKENDS[kind].open(this.now, UNITS[unit], members);
+      const id = this.next++;
+      this.programs.set(id, { kind, unit: UNITS[unit], state });
+      return id;
+    } catch (e) {
+      this.failed(UNITS[unit], e);
+      return 0;
     }
-    if (!h) throw new Error("out of memory");
-    let st = state();
-    timing.entropy_ms = performance.now() - t0;
-    // 2. The dispatch's questions, until a path runs or none is left.
-    let graph = null, desc = null, latent = null;
-    const shape = st.latent ? [1, st.latent.channels, st.latent.height, st.latent.width] : null;
-    while (st.question) {
-      const q = st.question;
-      if (q.backend === "onnx-runtime") {
-        // ONNX Runtime's CPU provider: present where the module is; its plan
-        // unstated (placement null); the run its session on decoder.onnx.
-        if (q.question === "unit") answer(ort && q.unit === "cpu" ? "ok" : "dispatch_unit_absent");
-        else if (q.question === "plan") answer("ok");
-        else if (q.question === "run") {
-          try {
-            const n = shape.reduce((a, b) => a * b, 1);
-            latent ??= new Float32Array(ex.memory.buffer, st.input, n).slice();
-            const tc = performance.now();
-            const { values, dims } = await runOnnx(ort, members["decoder.onnx"], latent, shape);
-            timing.synthesis_ort_ms = performance.now() - tc;
-            const out = ex.wai_web_float_output(h, values.length);
-            if (!out) throw new Error("out of memory");
-            new Float32Array(ex.memory.buffer, out, values.length).set(values);
-            ex.wai_web_float_ran(h, dims[2], dims[3]);
-          } catch (e) {
-            timing.error_ort = String(e?.message ?? e);
-            answer("dispatch_backend_failed");
-          }
-        } else answer("dispatch_backend_failed");
-        st = state();
-        continue;
-      }
-      if (q.question === "unit") {
-        context?.destroy?.();
-        context = graph = null;
-        if (q.backend !== "webnn" || !ml || !UNITS.includes(q.unit)) answer("dispatch_unit_absent");
-        else if (st.program !== "ok") answer("ok"); // the program's refusal is the C's, next
-        else {
-          try {
-            context = await ml.createContext({ deviceType: q.unit });
-            answer("ok");
-          } catch {
-            answer("dispatch_unit_absent");
-          }
-        }
-      } else if (q.question === "plan") {
-        try {
-          desc ??= JSON.parse(new TextDecoder().decode(members["decoder.webnn.json"]));
-          const tb = performance.now();
-          graph = await buildGraph(context, desc, members["decoder.f32"], shape);
-          timing[`build_${q.unit}_ms`] = performance.now() - tb;
-          // WebNN states no placement (neural-dispatch §5): the plan is
-          // unstated, and the report names the unit the context was made
-          // for, placement null. MLGraph.devices, a proposed extension
-          // (webnn.md §5.1), is read only when asked (webnnDevices), and
-          // only reported beside the report, never a plan.
-          if (opts.webnnDevices) webnnDevices.push({ unit: q.unit, devices: devicesOf(graph.graph) });
-          answer("ok");
-        } catch (e) {
-          timing[`error_${q.unit}`] = String(e?.message ?? e);
-          answer("dispatch_backend_failed");
-        }
-      } else if (q.question === "run") {
-        try {
-          const n = shape.reduce((a, b) => a * b, 1);
-          latent ??= new Float32Array(ex.memory.buffer, st.input, n).slice();
-          const tc = performance.now();
-          const values = await compute(context, graph, latent, shape);
-          timing[`synthesis_${q.unit}_ms`] = performance.now() - tc;
-          const out = ex.wai_web_float_output(h, values.length);
-          if (!out) throw new Error("out of memory");
-          new Float32Array(ex.memory.buffer, out, values.length).set(values);
-          ex.wai_web_float_ran(h, graph.outputShape[2], graph.outputShape[3]);
-        } catch (e) {
-          timing[`error_${q.unit}`] = String(e?.message ?? e);
-          answer("dispatch_backend_failed");
-        }
-      } else {
-        answer("dispatch_backend_failed"); // a question this page cannot answer
-      }
-      st = state();
+  }
+  async float_plan(id, c, h, w) {
+    const p = this.programs.get(id);
+    try {
+      await BACKENDS[p.kind].plan(this.now, p.state, [1, c, h, w]);
+      return 0;
+    } catch (e) {
+      return this.failed(p?.unit, e);
     }
-    // 3. The status, the report and the picture, in C.
-    const { json, data } = mod.take(ex.wai_web_float_close(h));
-    h = 0;
-    timing.total_ms = performance.now() - t0;
-    const ok = json.status === "ok" && json.picture !== null;
+  }
+  async float_run(id, at, c, h, w, dimsAt) {
+    const p = this.programs.get(id);
+    try {
+      const shape = [1, c, h, w];
+      const latent = new Float32Array(this.memory().buffer, at, c * h * w).slice();
+      const { values, dims } = await BACKENDS[p.kind].run(this.now, p.state, latent, shape);
+      p.last = values;
+      new Uint32Array(this.memory().buffer, dimsAt, 2).set(dims);
+      return 0;
+    } catch (e) {
+      return this.failed(p?.unit, e);
+    }
+  }
+  float_fetch(id, at, n) {
+    const p = this.programs.get(id);
+    if (!p?.last || p.last.length !== n) return 1;
+    new Float32Array(this.memory().buffer, at, n).set(p.last);
+    p.last = null;
+    return 0;
+  }
+  float_close(id) {
+    const p = this.programs.get(id);
+    this.programs.delete(id);
+    try {
+      if (p) BACKENDS[p.kind].close(p.state);
+    } catch {
+      // a program that cannot close has nothing left to give
+    }
+  }
+  /** The imports, the waiting ones suspending the module where it can be. */
+  imports() {
+    const wait = (f) => (HAS_JSPI ? new WebAssembly.Suspending(f) : () => 1);
     return {
-      capability: json.capability, cost: json.cost, symbolsDigest: json.symbols_digest,
-      status: json.status, ok, report: json.report, timing,
-      ...(opts.webnnDevices ? { webnnDevices } : {}),
-      outputs: ok ? [{ kind: "image", width: json.picture.width, height: json.picture.height,
-        index: 0, sampleRate: 0, data }] : [],
+      float_unit: wait((...a) => this.float_unit(...a)),
+      float_open: wait((...a) => this.float_open(...a)),
+      float_plan: wait((...a) => this.float_plan(...a)),
+      float_run: wait((...a) => this.float_run(...a)),
+      float_fetch: (...a) => this.float_fetch(...a),
+      float_close: (...a) => this.float_close(...a),
     };
+  }
+}
+
+/** The decode step by step, where the engine has no JSPI: the C walks to
+ * each host call, this loop makes it and hands the answer back. mod: the
+ * module; set: the set's handle; strs: capability, intent, pin tier and
+ * offer in the module's memory. The close's JSON and picture bytes. */
+export async function decodeSteps(mod, ctx, host, payload, set, strs, opts) {
+  const ex = mod.ex;
+  const pp = mod.put(payload);
+  let h = 0;
+  try {
+    h = ex.wai_web_steps_open(ctx, strs[0], set, pp, payload.length, opts.maxCost, opts.maxMemory,
+      strs[1], strs[2], strs[3]);
   } finally {
-    if (h) mod.take(ex.wai_web_float_close(h));
-    context?.destroy?.();
-    if (set) ex.wai_web_set_destroy(set);
-    mod.free(...strs);
+    mod.free(pp);
+  }
+  if (!h) throw new Error("out of memory");
+  try {
+    for (let c; (c = mod.take(ex.wai_web_steps_call(h)).json.call);)
+      ex.wai_web_steps_resume(h, await host[c.name](...c.args));
+    const r = mod.take(ex.wai_web_steps_close(h));
+    h = 0;
+    return r;
+  } finally {
+    if (h) mod.take(ex.wai_web_steps_close(h));
   }
 }

@@ -141,12 +141,15 @@ export declare class Wai {
    * (null: none; default in node: the package where it resolves, an
    * optional peer dependency; in a browser: none).
    * webnnDevices: also return what MLGraph.devices (a proposed WebNN
-   * extension) says for each graph built, as it says it, in the result's
-   * webnnDevices; it is never a plan: WebNN states no placement, the report
-   * names the unit the context was made for, placement null, either way. */
+   * extension) says of the graph each plan answered with, as it says it, in
+   * the result's webnnDevices; it is never a plan: WebNN states no
+   * placement, the report names the unit the context was made for,
+   * placement null, either way. A float decode's steps: "decoder" (the
+   * decoder's own send, where the engine has JSPI) or "host-loop". */
   decodeAsync(payload: Uint8Array | ArrayBuffer, options?: DecodeOptions & { ml?: unknown; gpu?: boolean; webnnDevices?: boolean; ort?: unknown }):
     Promise<DecodeResult & { timing?: Record<string, number | string | null>;
-      webnnDevices?: { unit: string; devices: string[] | null }[] }>;
+      webnnDevices?: { unit: string; devices: string[] | null }[];
+      steps?: "decoder" | "host-loop" }>;
   createDecoder(options?: DecodeOptions & { gpu?: boolean }): Decoder;
   /** The gpu/wgsl/integer path here: the device's name, or why there is none. */
   readonly gpuInfo: { device: string } | { reason: string };

@@ -8,7 +8,8 @@
 //   const wai = await createWai();
 //   const r = wai.decode(payloadBytes, { set: { "g_s.whm": ..., ... } });
 //   if (r.ok) for (const o of r.outputs) ...;  else console.log(r.status);
-import { decodeFloat } from "./float.js";
+import { decodeSteps, HAS_JSPI, PAGE_OFFER } from "./float.js";
+import { ortOf } from "./ort.js";
 import { parsePin, pinTierOf } from "./pin.js";
 import { learnStatuses, routes } from "./statuses.js";
 import { instantiate, threadsSource } from "./wasm.js";
@@ -168,10 +169,12 @@ export class Decoder {
     const m = wai.m;
     this.m = m;
     // A GPU decoder (opts.gpu and a page with one) decodes only through
-    // sendAsync: its networks wait on the GPU.
+    // sendAsync: its networks wait on the GPU; a float one (opts.float, an
+    // engine with JSPI) on the host's float backends.
     this.gpu = Boolean(opts.gpu && wai.gpuCtx);
+    this.float = Boolean(opts.float && wai.floatCtx);
     this.wai = wai;
-    const ctx = this.gpu ? wai.gpuCtx : wai.ctx;
+    const ctx = this.float ? wai.floatCtx : this.gpu ? wai.gpuCtx : wai.ctx;
     this.strings = [opts.capability, opts.intent, pinTierOf(opts), opts.offer].map((s) => m.str(s));
     const [cap, intent, pin, offer] = this.strings;
     this.set = makeSet(m, ctx, opts.set, opts.pin);
@@ -189,7 +192,8 @@ export class Decoder {
    * symbolsDigest }. A refusal is a status, never an exception. */
   send(payload) {
     if (!this.h) throw new WaiError("invalid_argument", "the decoder is closed");
-    if (this.gpu) throw new WaiError("invalid_argument", "a GPU decoder decodes with sendAsync");
+    if (this.gpu || this.float)
+      throw new WaiError("invalid_argument", "this decoder decodes with sendAsync");
     const b = bytesOf(payload, "payload");
     const p = this.m.put(b);
     try {
@@ -257,6 +261,15 @@ export class Wai {
       this.m.sendPromising = WebAssembly.promising(ex.wai_web_decoder_send);
       this.gpuCtx = ex.wai_web_context_create_gpu();
       if (!this.gpuCtx) throw new WaiError("out_of_memory", "cannot make a context");
+    }
+    // The float paths' context, where the engine has JSPI: its backends are
+    // the host's (web/glue/js_backends.c), its decodes the promising send's.
+    this.floatHost = ex.floatHost;
+    this.floatCtx = 0;
+    if (HAS_JSPI) {
+      this.m.sendPromising ??= WebAssembly.promising(ex.wai_web_decoder_send);
+      this.floatCtx = ex.wai_web_context_create_float();
+      if (!this.floatCtx) throw new WaiError("out_of_memory", "cannot make a context");
     }
     this.queue = Promise.resolve();
   }
@@ -376,11 +389,72 @@ export class Wai {
         d.close();
       }
     }
-    return decodeFloat(this.m, this.ctx, b, {
-      ...opts, capability: name,
-      maxCost: u64(opts.maxCost, U64_MAX, "maxCost"),
-      maxMemory: u64(opts.maxMemory, DEFAULT_MAX_MEMORY, "maxMemory"),
-    }, makeSet);
+    return this.decodeFloat(b, { ...opts, capability: name, offer: opts.offer ?? PAGE_OFFER });
+  }
+  /** A float capability's decode (decodeAsync): its networks on the host's
+   * backends (options.ml, default navigator.ml; options.ort, see ortOf),
+   * through the decoder's send where the engine has JSPI (result.steps
+   * "decoder"), else step by step (float.js, decodeSteps; "host-loop"). */
+  async decodeFloat(b, opts) {
+    const ml = opts.ml !== undefined ? opts.ml : globalThis.navigator?.ml;
+    const members = opts.set instanceof Map ? Object.fromEntries(opts.set) : opts.set ?? {};
+    const now = { ml, ort: await ortOf(opts), members, timing: {},
+      webnnDevices: opts.webnnDevices ? [] : null };
+    return this.serial(async () => {
+      const t0 = performance.now();
+      this.floatHost.begin(now);
+      try {
+        const r = this.floatCtx ? await this.floatThroughDecoder(b, opts) : await this.floatByStep(b, opts);
+        now.timing.total_ms = performance.now() - t0;
+        r.timing = now.timing;
+        if (opts.webnnDevices) r.webnnDevices = now.webnnDevices;
+        return r;
+      } finally {
+        this.floatHost.end();
+      }
+    });
+  }
+  async floatThroughDecoder(b, opts) {
+    const d = new Decoder(this, { ...opts, float: true });
+    try {
+      if (d.status !== "ok") return { ...resultOf({ status: d.status }, new Uint8Array(0)), steps: "decoder" };
+      const p = this.m.put(b);
+      let r;
+      try {
+        r = { ...this.m.takeResult(await this.m.sendPromising(d.h, p, b.length)), steps: "decoder" };
+      } finally {
+        this.m.free(p);
+      }
+      // Refused at the dispatch, no path's run reached the entropy stage:
+      // its digest all the same, as a page gives it (neural-dispatch §6.2).
+      if (!r.symbolsDigest && r.report && !r.report.ran)
+        r.symbolsDigest = this.inspect(b, { capability: opts.capability, set: opts.set, pin: opts.pin })
+          .symbolsDigest;
+      return r;
+    } finally {
+      d.close();
+    }
+  }
+  async floatByStep(b, opts) {
+    const m = this.m;
+    const strs = [opts.capability, opts.intent, pinTierOf(opts), opts.offer].map((s) => m.str(s));
+    const set = makeSet(m, this.ctx, opts.set, opts.pin);
+    try {
+      const { json, data } = await decodeSteps(m, this.ctx, this.floatHost, b, set, strs, {
+        maxCost: u64(opts.maxCost, U64_MAX, "maxCost"),
+        maxMemory: u64(opts.maxMemory, DEFAULT_MAX_MEMORY, "maxMemory"),
+      });
+      const ok = json.status === "ok" && json.picture !== null;
+      return {
+        status: json.status, ok, capability: json.capability ?? null, cost: json.cost ?? null,
+        outputs: ok ? [{ kind: "image", width: json.picture.width, height: json.picture.height,
+          index: 0, sampleRate: 0, data }] : [],
+        report: json.report ?? null, symbolsDigest: json.symbols_digest ?? null, steps: "host-loop",
+      };
+    } finally {
+      if (set) m.ex.wai_web_set_destroy(set);
+      m.free(...strs);
+    }
   }
   createDecoder(opts = {}) {
     return new Decoder(this, opts);
@@ -430,12 +504,13 @@ export class Wai {
     for (const x of this.workers) if (!x.serving) x.w.terminate();
     if (this.ctx) this.m.ex.wai_web_context_destroy(this.ctx);
     if (this.gpuCtx) this.m.ex.wai_web_context_destroy(this.gpuCtx);
+    if (this.floatCtx) this.m.ex.wai_web_context_destroy(this.floatCtx);
     for (const x of this.workers) {
       if (x.serving) x.w.terminate();
       this.m.ex.wai_web_free(x.stack);
     }
     this.workers = [];
-    this.ctx = this.gpuCtx = 0;
+    this.ctx = this.gpuCtx = this.floatCtx = 0;
   }
 }
 

@@ -2,9 +2,12 @@
 // Loading web/dist/wai.wasm (libwai's C as a WASI reactor, web/glue/) in a
 // page or in node, with the three WASI calls its libc imports answered
 // here: fd_write (libc's stderr, to console.error), fd_seek and fd_close
-// (no files: EBADF); and the three of the gpu/wgsl/integer path
+// (no files: EBADF); the three of the gpu/wgsl/integer path
 // (web/glue/gpu_path.c), answered by the page's WebGPU device where it has
-// one (web/src/wgsl.js). Nothing else of the host is reached.
+// one (web/src/wgsl.js); and the six of the float paths
+// (web/glue/js_backends.c), answered by the host's float backends
+// (web/src/float.js). Nothing else of the host is reached.
+import { FloatHost } from "./float.js";
 import { readJob } from "./wgsl.js";
 
 const EBADF = 8;
@@ -80,22 +83,24 @@ function gpuImports(getMemory, gpu) {
   };
 }
 
-/** The instantiated module's exports, initialised, with `memory` and the
- * compiled `module`; gpu ({ device }) is where the GPU path's imports find
- * the page's device. shared: the threads module (wai-threads.wasm), whose
- * memory is this shared WebAssembly.Memory (docs/web.md, "Threads"). */
+/** The instantiated module's exports, initialised, with `memory`, the
+ * compiled `module` and `floatHost` (the float paths' host side); gpu
+ * ({ device }) is where the GPU path's imports find the page's device.
+ * shared: the threads module (wai-threads.wasm), whose memory is this
+ * shared WebAssembly.Memory (docs/web.md, "Threads"). */
 export async function instantiate(source, gpu = {}, shared = null) {
   let memory = shared;
   const module = await WebAssembly.compile(await wasmBytes(source));
+  const floatHost = new FloatHost(() => memory);
   const imports = {
     wasi_snapshot_preview1: wasiImports(() => memory),
-    wai: gpuImports(() => memory, gpu),
+    wai: { ...gpuImports(() => memory, gpu), ...floatHost.imports() },
   };
   if (shared) imports.env = { memory: shared };
   const instance = await WebAssembly.instantiate(module, imports);
   memory ??= instance.exports.memory;
   instance.exports._initialize();
-  return { ...instance.exports, memory, module };
+  return { ...instance.exports, memory, module, floatHost };
 }
 
 /** The threads module's URL or bytes beside `source` (wai.wasm's): its

@@ -25,6 +25,11 @@ const payload = readFileSync(join(dir, "chelsea.b18f"));
 const none = await wai.decodeAsync(payload, { set, ml: null, ort: null });
 check(none.status === "not_dispatchable", `no WebNN: every path refused, ${none.status}`);
 check(none.symbolsDigest === native, `no WebNN: the symbols digest ${none.symbolsDigest} is the native ${native}`);
+// Node without JSPI (Debian's node 20): the C walked step by step, the host
+// backends called by the one loop (float.js, decodeSteps); with JSPI, the
+// decoder's own send.
+const jspi = typeof WebAssembly.Suspending === "function" && typeof WebAssembly.promising === "function";
+check(none.steps === (jspi ? "decoder" : "host-loop"), `the decode's steps: ${none.steps}`);
 const webnn = none.report?.refused?.filter((r) => r.backend === "webnn") ?? [];
 check(webnn.length === 3 && webnn.every((r) => r.reason === "dispatch_unit_absent"),
   `no WebNN: every WebNN path unit_absent: ${JSON.stringify(none.report)}`);
@@ -68,6 +73,13 @@ if (modules) {
     check(db >= 40, `onnx-runtime, ${f}: ${db.toFixed(2)} dB against libwai's float path (ran ${own.report?.ran?.backend})`);
     console.log(`onnx-runtime, ${f}: ${db.toFixed(2)} dB against libwai's float path, synthesis ${r.timing?.synthesis_ort_ms?.toFixed(0)} ms`);
   }
+  // A host backend that throws: the path's failure, said in timing, and
+  // the next path asked (here none is left).
+  const broken = { ...ort, InferenceSession: { create: async () => { throw new Error("a broken runtime"); } } };
+  const br = await wai.decodeAsync(payload, { set, ml: null, ort: broken, offer: "ort" });
+  check(br.status === "not_dispatchable" && br.report?.refused?.[0]?.reason === "dispatch_backend_failed" &&
+    /a broken runtime/.test(br.timing?.error_cpu ?? ""),
+    `a runtime that throws: ${br.status} ${JSON.stringify(br.report?.refused)} ${br.timing?.error_cpu}`);
   const noOnnx = { ...set };
   delete noOnnx["decoder.onnx"];
   const np = await wai.decodeAsync(payload, { set: noOnnx, ml: null, ort, offer: "ort" });
