@@ -130,8 +130,8 @@ static void build(const kat_net *n, kat_model *k) {
     k->x[1] = 0;
 }
 
-/* Plans and sums k's network; runs it on ex (the reference kernels, or a
- * device) into out. */
+/* Plans and sums k's network; runs it on ex (the reference kernels, or the
+ * backend it is bound to) into out. */
 static wai_status run(const wai_exec *ex, const kat_net *n, kat_model *k, int64_t *out,
                       size_t *count) {
     const wai_allocator *a = ex->alloc;
@@ -143,7 +143,7 @@ static wai_status run(const wai_exec *ex, const kat_net *n, kat_model *k, int64_
     if (st == WAI_ok && p.out_elems > MAX_OUT) st = WAI_invalid_argument;
     if (st == WAI_ok) {
         *count = (size_t)p.out_elems;
-        st = wai_network_run_ex(ex, &wai_kernels_ref, &k->m, &sums, &p, k->x, out);
+        st = wai_backend_network(ex, &wai_kernels_ref, &k->m, &sums, &p, k->x, out);
     }
     wai_sums_free(a, &sums);
     wai_plan_free(a, &p);
@@ -177,22 +177,18 @@ static void build_synth(kat_synth *k) {
     for (size_t j = 0; j < SYNTH_C * SYNTH_N * SYNTH_N; j++) k->x[j] = value(&s, 30);
 }
 
-/* The chain on the reference (ops/synth_convt.c), layer by layer, or on a
- * device; its output's count in *count. */
+/* The chain on the reference (ops/synth_convt.c), layer by layer, or on the
+ * backend ex is bound to; its output's count in *count. */
 static wai_status run_synth(const wai_exec *ex, kat_synth *k, int64_t *out, size_t *count) {
-    uint64_t n = SYNTH_N, c = SYNTH_C;
+    uint64_t n = SYNTH_N;
     for (uint32_t i = 0; i < SYNTH_LAYERS; i++) n = wai_synth_out_side(&k->layers[i], n);
     *count = (size_t)(3 * n * n);
-    if (ex->device) return ex->device->run_synth(ex->device->self, &k->m, SYNTH_N, k->x, out);
-    const int64_t *x = k->x;
-    n = SYNTH_N;
-    for (uint32_t i = 0; i < SYNTH_LAYERS; i++) {
-        wai_synth_convt(ex, &k->layers[i], x, (uint32_t)n, k->buf[i % 2]);
-        x = k->buf[i % 2];
-        n = wai_synth_out_side(&k->layers[i], n), c = k->layers[i].out;
-    }
-    memcpy(out, x, (size_t)(c * n * n) * sizeof *out);
-    return WAI_ok;
+    /* The two buffers as one room: each layer's input and output side by side. */
+    int64_t *room = &k->buf[0][0];
+    memcpy(room, k->x, sizeof k->x);
+    wai_status st = wai_backend_synth(ex, &k->m, SYNTH_C, SYNTH_N, room, sizeof k->buf / 8, &n);
+    if (st == WAI_ok) memcpy(out, room, *count * sizeof *out);
+    return st;
 }
 
 wai_status wai_claim_reference(const wai_allocator *a, int n, int64_t *out, size_t *count) {
@@ -225,11 +221,9 @@ wai_status wai_claim_check(const wai_exec *ex, const wai_backend_ops *desc, void
         return WAI_out_of_memory;
     }
     int64_t *got = want + MAX_OUT;
-    wai_net_device_of of = {desc, self, NULL, a};
-    wai_net_device dev;
-    wai_net_device_bind(&dev, &of);
+    const wai_backend_binding of = {desc, self, NULL, a};
     const wai_exec cpu = {.alloc = a};
-    const wai_exec on = {.alloc = a, .device = &dev};
+    const wai_exec on = {.alloc = a, .backend = &of};
     wai_status st = WAI_ok;
     for (int i = 0; i < 2 && st == WAI_ok; i++) {
         size_t nw = 0, ng = 0;

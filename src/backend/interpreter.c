@@ -89,7 +89,7 @@ static wai_status network(void *self, void *program, wai_network_job *job) {
     (void)program;
     const wai_context *ctx = self;
     wai_exec ex = ctx->exec;
-    ex.ws = NULL, ex.device = NULL;
+    ex.ws = NULL, ex.backend = NULL;
     if (!job || job->n_layers == 0 || !job->layers) return WAI_invalid_argument;
     /* Two buffers of the largest layer output, for the layers in turn. */
     size_t most = 0;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "common/alloc.h"
-#include "ops/synth_convt.h"
+#include "ops/bounds.h"
 
 static void layer_view(const wai_layer *l, const wai_plan_layer *pl, wai_network_layer *v) {
     memset(v, 0, sizeof *v);
@@ -19,9 +19,10 @@ static void layer_view(const wai_layer *l, const wai_plan_layer *pl, wai_network
     v->out_c = pl->out_c, v->out_h = pl->out_h, v->out_w = pl->out_w;
 }
 
-static wai_status device_run(void *self, const wai_model *m, const wai_plan *p,
-                             const int64_t *input, int64_t *output, uint64_t *amax) {
-    const wai_net_device_of *of = self;
+/* The network as a public job for the binding's backend: every layer's
+ * output computed, amax[i] written for i >= 1. */
+static wai_status job_run(const wai_backend_binding *of, const wai_model *m, const wai_plan *p,
+                          const int64_t *input, int64_t *output, uint64_t *amax) {
     wai_network_layer *views = wai_alloc_array(of->alloc, m->n_layers, sizeof *views);
     if (!views) return WAI_out_of_memory;
     for (uint32_t i = 0; i < m->n_layers; i++) layer_view(&m->layers[i], &p->layers[i], &views[i]);
@@ -41,9 +42,8 @@ static wai_status device_run(void *self, const wai_model *m, const wai_plan *p,
 }
 
 /* int_synth's chain: kind 5 layers, their sides from the input's. */
-static wai_status device_run_synth(void *self, const wai_synth_model *m, uint32_t n,
-                                   const int64_t *input, int64_t *output) {
-    const wai_net_device_of *of = self;
+static wai_status job_synth(const wai_backend_binding *of, const wai_synth_model *m, uint32_t n,
+                            const int64_t *input, int64_t *output) {
     wai_network_layer *views = wai_alloc_array(of->alloc, m->n_layers, sizeof *views);
     uint64_t *amax = wai_alloc_array(of->alloc, m->n_layers, sizeof *amax);
     wai_status st = WAI_out_of_memory;
@@ -81,8 +81,77 @@ static wai_status device_run_synth(void *self, const wai_synth_model *m, uint32_
     return st;
 }
 
-void wai_net_device_bind(wai_net_device *dev, wai_net_device_of *of) {
-    dev->self = of;
-    dev->run = device_run;
-    dev->run_synth = device_run_synth;
+/* On a plug-in: layer 0's bound first, the run into a buffer of its own,
+ * then every later layer's bound from the A the backend reports, in order,
+ * as the kernels would have met them; the output leaves the buffer only
+ * once all have passed. */
+static wai_status on_plug_in(const wai_backend_binding *of, const wai_model *m,
+                             const wai_sums *s, const wai_plan *p, const int64_t *input,
+                             int64_t *output) {
+    const wai_allocator *a = of->alloc;
+    if (m->n_layers == 0) {
+        if (p->out_elems) memcpy(output, input, (size_t)p->out_elems * sizeof *output);
+        return WAI_ok;
+    }
+    uint64_t a0 = wai_max_abs_i64(input, (size_t)p->layers[0].in_elems);
+    wai_status st = wai_bound_layer(&m->layers[0], s->layers[0].sums, m->gf, m->shift, m->afrac, a0);
+    if (st != WAI_ok) return st;
+    int64_t *held = wai_alloc_array(a, (size_t)p->out_elems + 1, sizeof *held);
+    uint64_t *amax = wai_alloc_array(a, m->n_layers, sizeof *amax);
+    if (!held || !amax) {
+        wai_free(a, held);
+        wai_free(a, amax);
+        return WAI_out_of_memory;
+    }
+    memset(amax, 0, (size_t)m->n_layers * sizeof *amax);
+    amax[0] = a0;
+    st = job_run(of, m, p, input, held, amax);
+    for (uint32_t i = 1; st == WAI_ok && i < m->n_layers; i++)
+        st = wai_bound_layer(&m->layers[i], s->layers[i].sums, m->gf, m->shift, m->afrac,
+                             amax[i]);
+    if (st == WAI_ok && p->out_elems) memcpy(output, held, (size_t)p->out_elems * sizeof *output);
+    wai_free(a, held);
+    wai_free(a, amax);
+    return st;
+}
+
+wai_status wai_backend_network(const wai_exec *ex, const wai_kernels *k, const wai_model *m,
+                               const wai_sums *s, const wai_plan *p, const int64_t *input,
+                               int64_t *output) {
+    if (ex && ex->backend) return on_plug_in(ex->backend, m, s, p, input, output);
+    return wai_network_run_ex(ex, k, m, s, p, input, output);
+}
+
+wai_status wai_backend_network_ws(wai_network_ws *ws, const wai_kernels *k, const wai_model *m,
+                                  const wai_sums *s, const wai_plan *p, const int64_t *input,
+                                  int64_t *output) {
+    if (ws->ex && ws->ex->backend) return on_plug_in(ws->ex->backend, m, s, p, input, output);
+    return wai_network_run_ws(ws, k, m, s, p, input, output);
+}
+
+wai_status wai_backend_synth(const wai_exec *ex, const wai_synth_model *m, uint64_t c,
+                             uint64_t n, int64_t *buf, uint64_t room, uint64_t *side) {
+    if (ex && ex->backend) {
+        /* The whole chain, its output at the buffer's end (over the input
+         * where they overlap: a backend reads the whole input first). */
+        const uint64_t n0 = n;
+        for (uint32_t li = 0; li < m->n_layers; li++) n = wai_synth_out_side(&m->layers[li], n);
+        c = m->n_layers ? m->layers[m->n_layers - 1].out : c;
+        int64_t *o = buf + (room - c * n * n);
+        wai_status st = job_synth(ex->backend, m, (uint32_t)n0, buf, o);
+        if (st != WAI_ok) return st;
+        memmove(buf, o, (size_t)(c * n * n) * 8);
+    } else {
+        /* Layer by layer: each output beside its input, then moved to the
+         * start for the next. */
+        for (uint32_t li = 0; li < m->n_layers; li++) {
+            const wai_synth_layer *l = &m->layers[li];
+            const uint64_t next = wai_synth_out_side(l, n), in_elems = c * n * n;
+            wai_synth_convt(ex, l, buf, (uint32_t)n, buf + in_elems);
+            memmove(buf, buf + in_elems, (size_t)(l->out * next * next) * 8);
+            n = next, c = l->out;
+        }
+    }
+    *side = n;
+    return WAI_ok;
 }

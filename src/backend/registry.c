@@ -21,10 +21,9 @@ static int runs_networks(const wai_backend_ops *d) {
  * callback, its output kept apart until every bound has passed. */
 static void bind_device(const wai_backend_entry *e, void *program, const wai_exec *ex,
                         wai_backend_exec *b) {
-    b->of = (wai_net_device_of){e->desc, e->self, program, ex->alloc};
-    wai_net_device_bind(&b->dev, &b->of);
+    b->binding = (wai_backend_binding){e->desc, e->self, program, ex->alloc};
     b->ex = *ex;
-    b->ex.device = &b->dev;
+    b->ex.backend = &b->binding;
     b->ex.ws = NULL;
 }
 
@@ -35,7 +34,7 @@ static void bind_kernels(const wai_backend_entry *e, void *program, const wai_ex
                          wai_backend_exec *b) {
     (void)e, (void)program;
     b->ex = *ex;
-    b->ex.device = NULL;
+    b->ex.backend = NULL;
 }
 
 static wai_backend_entry entry_of(const wai_backend_ops *d, void *self) {

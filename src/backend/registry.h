@@ -30,11 +30,10 @@ typedef enum wai_networks {
 } wai_networks;
 
 /* How one run of integer networks reaches a backend: the exec the codec's
- * run takes (its kernels, or its device) and what the device borrows. */
+ * run takes, and the plug-in it is bound to (backend/network_job.h). */
 typedef struct wai_backend_exec {
     wai_exec ex;
-    wai_net_device dev;
-    wai_net_device_of of;
+    wai_backend_binding binding;
 } wai_backend_exec;
 
 typedef struct wai_backend_entry wai_backend_entry;

@@ -14,7 +14,7 @@ struct wai_cores;
 struct wai_kernels;
 struct wai_network_ws;
 struct wai_amax_notes;
-struct wai_net_device;
+struct wai_backend_binding;
 
 typedef struct wai_exec {
     const wai_allocator *alloc; /* NULL: the default allocator */
@@ -26,8 +26,10 @@ typedef struct wai_exec {
                                  * (ops/network.h); NULL: each run makes its own */
     struct wai_amax_notes *notes; /* a network run's notes of A (ops/cores.h); NULL
                                    * outside one */
-    const struct wai_net_device *device; /* runs whole networks in place of the kernels
-                                          * (ops/network.h); NULL: the kernels do */
+    const struct wai_backend_binding *backend; /* the plug-in the decoder bound the exec
+                                                * to (backend/network_job.h), whose network
+                                                * callback runs whole networks; NULL: libwai's
+                                                * interpreter, the kernels themselves */
 } wai_exec;
 
 /* The threads a call may use: at least 1. */

@@ -15,6 +15,7 @@
 
 #include <string.h>
 
+#include "backend/network_job.h"
 #include "common/alloc.h"
 #include "common/checked.h"
 #include "decode/int_hyper.h"
@@ -161,9 +162,9 @@ static wai_status decode_frame(const wai_exec *ex, const wai_kernels *k, const w
     int64_t *C = b->x + ny;
     const cond_set *c = WAI_LOADED(l, cond_set);
     const wai_net *n = c->net;
-    wai_status st = wai_network_run_ex(ex, k, &n[CTX].model, &n[CTX].sums, &p->net[CTX], F, C);
+    wai_status st = wai_backend_network(ex, k, &n[CTX].model, &n[CTX].sums, &p->net[CTX], F, C);
     if (st == WAI_ok)
-        st = wai_network_run_ex(ex, k, &n[PRIOR].model, &n[PRIOR].sums, &p->net[PRIOR], C, b->sm);
+        st = wai_backend_network(ex, k, &n[PRIOR].model, &n[PRIOR].sums, &p->net[PRIOR], C, b->sm);
     if (st != WAI_ok) return st;
     const wai_entropy_set *t = c->t.set;
     wai_rans_dec d;
@@ -172,9 +173,9 @@ static wai_status decode_frame(const wai_exec *ex, const wai_kernels *k, const w
                              ny, l->afrac, b->x);
     if (st == WAI_ok) st = wai_rans_end_canonical(&d);
     if (st == WAI_ok)
-        st = wai_network_run_ex(ex, k, &n[DEC].model, &n[DEC].sums, &p->net[DEC], b->x, b->next);
+        st = wai_backend_network(ex, k, &n[DEC].model, &n[DEC].sums, &p->net[DEC], b->x, b->next);
     if (st == WAI_ok)
-        st = wai_network_run_ex(ex, k, &n[RECON].model, &n[RECON].sums, &p->net[RECON], b->next, b->rec);
+        st = wai_backend_network(ex, k, &n[RECON].model, &n[RECON].sums, &p->net[RECON], b->next, b->rec);
     if (st == WAI_ok) wai_rgb8_interleave(ex, b->rec, (size_t)f->h * f->w, l->afrac, rgb);
     return st;
 }

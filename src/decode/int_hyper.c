@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "backend/network_job.h"
 #include "common/alloc.h"
 #include "common/checked.h"
 #include "common/exec.h"
@@ -118,7 +119,7 @@ wai_status wai_wih1_decode(const wai_exec *ex, const wai_kernels *k, const wai_l
     wai_status st = WAI_out_of_memory;
     if (!z || !hs) goto done;
     if ((st = decode_z(a, l, v, z)) != WAI_ok) goto done;
-    st = wai_network_run_ex(ex, k, &h->h_s.model, &h->h_s.sums, &p->h_s, z, hs);
+    st = wai_backend_network(ex, k, &h->h_s.model, &h->h_s.sums, &p->h_s, z, hs);
     wai_free(a, z);
     z = NULL;
     if (st != WAI_ok) goto done;
@@ -129,7 +130,7 @@ wai_status wai_wih1_decode(const wai_exec *ex, const wai_kernels *k, const wai_l
     hs = NULL;
     st = WAI_out_of_memory;
     if (!(g = wai_alloc_array(a, (size_t)p->g_s.out_elems, 8))) goto done;
-    if ((st = wai_network_run_ex(ex, k, &h->g_s.model, &h->g_s.sums, &p->g_s, y, g)) != WAI_ok)
+    if ((st = wai_backend_network(ex, k, &h->g_s.model, &h->g_s.sums, &p->g_s, y, g)) != WAI_ok)
         goto done;
     wai_rgb8_interleave(ex, g, (size_t)p->g_s.out_h * p->g_s.out_w, l->afrac, rgb);
 done:

@@ -17,6 +17,7 @@
 
 #include <string.h>
 
+#include "backend/network_job.h"
 #include "common/alloc.h"
 #include "common/checked.h"
 #include "decode/int_hyper.h"
@@ -196,7 +197,7 @@ static wai_status decode_y(const wai_exec *ex, const wai_kernels *kern, const wa
     wai_status st = WAI_ok;
     for (uint32_t j = 0; st == WAI_ok && j < v->k; j++)
         for (uint32_t pass = 0; st == WAI_ok && pass < 2; pass++) {
-            st = wai_network_run_ws(ws, kern, &m->entropy.model, &m->entropy.sums, &s->ent, x, sm);
+            st = wai_backend_network_ws(ws, kern, &m->entropy.model, &m->entropy.sums, &s->ent, x, sm);
             for (size_t c = j * per_slice; st == WAI_ok && c < (j + 1) * per_slice; c++)
                 for (uint32_t r = 0; st == WAI_ok && r < v->yh; r++)
                     /* The anchors, (row + col) even, then the rest. */
@@ -231,7 +232,7 @@ static wai_status m_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
     wai_status st = z && x && sm ? WAI_ok : WAI_out_of_memory;
     if (st == WAI_ok) st = malformed(decode_z(a, l, v, z));
     if (st == WAI_ok)
-        st = malformed(wai_network_run_ex(ex, k, &m->h_s.model, &m->h_s.sums, &s->hs, z, x + y_elems));
+        st = malformed(wai_backend_network(ex, k, &m->h_s.model, &m->h_s.sums, &s->hs, z, x + y_elems));
     wai_free(a, z);
     z = NULL;
     if (st == WAI_ok) st = malformed(decode_y(ex, k, l, s, x, sm));
@@ -239,7 +240,7 @@ static wai_status m_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
     sm = NULL;
     if (st == WAI_ok && !(g = wai_alloc_array(a, (size_t)s->gs.out_elems, 8))) st = WAI_out_of_memory;
     if (st == WAI_ok)
-        st = malformed(wai_network_run_ex(ex, k, &m->g_s.model, &m->g_s.sums, &s->gs, x, g));
+        st = malformed(wai_backend_network(ex, k, &m->g_s.model, &m->g_s.sums, &s->gs, x, g));
     if (st == WAI_ok) wai_rgb8_interleave(ex, g, (size_t)v->h * v->w, l->afrac, out);
     wai_free(a, g), wai_free(a, x);
     j->out.data = out;

@@ -11,6 +11,7 @@
 
 #include <string.h>
 
+#include "backend/network_job.h"
 #include "common/alloc.h"
 #include "common/checked.h"
 #include "formats/int_synth_payload.h"
@@ -96,29 +97,13 @@ static wai_status s_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
      * (both fit `largest`), then moved to the start for the next layer. */
     int64_t *buf = wai_alloc_array(a, (size_t)s->largest, 8);
     if (!buf) return WAI_out_of_memory;
-    uint64_t n = s->p.s, c = s->p.c;
+    uint64_t n = s->p.s;
+    const uint64_t c = s->p.c;
     for (uint64_t i = 0; i < c * n * n; i++) buf[i] = s->p.latents[i];
-    if (ex->device) {
-        /* The chain on an integer path's device, its output at the
-         * buffer's end (over the input where they overlap: a device reads
-         * the whole input first). */
-        const uint64_t n0 = n;
-        for (uint32_t li = 0; li < m->n_layers; li++) n = wai_synth_out_side(&m->layers[li], n);
-        int64_t *o = buf + (s->largest - 3 * n * n);
-        wai_status st = ex->device->run_synth(ex->device->self, m, (uint32_t)n0, buf, o);
-        if (st != WAI_ok) {
-            wai_free(a, buf);
-            return st;
-        }
-        memmove(buf, o, (size_t)(3 * n * n) * 8);
-    } else {
-        for (uint32_t li = 0; li < m->n_layers; li++) {
-            const wai_synth_layer *l = &m->layers[li];
-            const uint64_t next = wai_synth_out_side(l, n), in_elems = c * n * n;
-            wai_synth_convt(ex, l, buf, (uint32_t)n, buf + in_elems);
-            memmove(buf, buf + in_elems, (size_t)(l->out * next * next) * 8);
-            n = next, c = l->out;
-        }
+    wai_status st = wai_backend_synth(ex, m, c, n, buf, s->largest, &n);
+    if (st != WAI_ok) {
+        wai_free(a, buf);
+        return st;
     }
     const int64_t *in = buf;
     /* [3, H, W] to row-major HWC bytes. */

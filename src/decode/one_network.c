@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "backend/network_job.h"
 #include "common/alloc.h"
 #include "common/checked.h"
 
@@ -55,7 +56,7 @@ wai_status wai_one_network_run(wai_job *j, const wai_exec *ex, uint8_t *out) {
     int64_t *y = wai_alloc_array(a, (size_t)s->p.out_elems, 8);
     wai_status st = WAI_out_of_memory;
     if (lat && y && (st = f->latent(s->header, a, lat)) == WAI_ok &&
-        (st = wai_network_run_ex(ex, k, &net->model, &net->sums, &s->p, lat, y)) == WAI_ok)
+        (st = wai_backend_network(ex, k, &net->model, &net->sums, &s->p, lat, y)) == WAI_ok)
         st = f->finish(s->header, y, out);
     wai_free(a, y);
     wai_free(a, lat);

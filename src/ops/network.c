@@ -160,38 +160,11 @@ wai_status wai_network_run(const wai_allocator *a, const wai_kernels *k, const w
 wai_status wai_network_run_ex(const wai_exec *ex, const wai_kernels *k, const wai_model *m,
                               const wai_sums *s, const wai_plan *p, const int64_t *input,
                               int64_t *output) {
-    if (ex && ex->ws && !ex->device) return wai_network_run_ws(ex->ws, k, m, s, p, input, output);
+    if (ex && ex->ws) return wai_network_run_ws(ex->ws, k, m, s, p, input, output);
     wai_network_ws ws;
     wai_network_ws_init(&ws, ex);
     wai_status st = wai_network_run_ws(&ws, k, m, s, p, input, output);
     wai_network_ws_free(&ws);
-    return st;
-}
-
-/* The network on a device (wai_net_device): layer 0's bound first, the
- * run into the arena, then every later layer's bound from the A the
- * device reports, in order, as the kernels would have met them; the
- * output leaves the arena only once all have passed. */
-static wai_status run_on_device(wai_network_ws *ws, const wai_net_device *dev,
-                                const wai_model *m, const wai_sums *s, const wai_plan *p,
-                                const int64_t *input, int64_t *output) {
-    const wai_allocator *a = ws->ex->alloc;
-    const wai_plan_layer *first = &p->layers[0];
-    uint64_t a0 = wai_max_abs_i64(input, (size_t)first->in_elems);
-    wai_status st = wai_bound_layer(&m->layers[0], s->layers[0].sums, m->gf, m->shift, m->afrac, a0);
-    if (st != WAI_ok) return st;
-    if (!ws_reserve(ws, p->out_elems)) return WAI_out_of_memory;
-    uint64_t *amax = wai_alloc_array(a, m->n_layers, sizeof *amax);
-    if (!amax) return WAI_out_of_memory;
-    memset(amax, 0, (size_t)m->n_layers * sizeof *amax);
-    amax[0] = a0;
-    st = dev->run(dev->self, m, p, input, ws->arena, amax);
-    for (uint32_t i = 1; st == WAI_ok && i < m->n_layers; i++)
-        st = wai_bound_layer(&m->layers[i], s->layers[i].sums, m->gf, m->shift, m->afrac,
-                             amax[i]);
-    wai_free(a, amax);
-    if (st == WAI_ok && p->out_elems)
-        memcpy(output, ws->arena, (size_t)p->out_elems * sizeof *output);
     return st;
 }
 
@@ -204,7 +177,6 @@ wai_status wai_network_run_ws(wai_network_ws *ws, const wai_kernels *k, const wa
         if (p->out_elems) memcpy(output, input, (size_t)p->out_elems * sizeof *output);
         return WAI_ok;
     }
-    if (ws->ex && ws->ex->device) return run_on_device(ws, ws->ex->device, m, s, p, input, output);
     const uint64_t e = arena_need(p);
     if (!ws_reserve(ws, e)) return WAI_out_of_memory;
 

@@ -94,25 +94,6 @@ wai_status wai_network_run_ex(const wai_exec *ex, const wai_kernels *k, const wa
                               const wai_sums *s, const wai_plan *p, const int64_t *input,
                               int64_t *output);
 
-/* A device that runs whole networks (an integer path's backend,
- * backend/registry.c): run computes every layer of m on input into output
- * (plan p's shapes) and writes amax[i], the largest |x| of layer i's
- * input, for 1 <= i < n_layers (amax[0] given). The runner keeps the
- * exactness rule: layer 0's bound before the run, every later one's after
- * it, in order, from amax; on a refusal the output is discarded. Any other
- * status of run (dispatch_backend_failed) passes up. */
-struct wai_synth_model;
-typedef struct wai_net_device {
-    void *self;
-    wai_status (*run)(void *self, const wai_model *m, const wai_plan *p, const int64_t *input,
-                      int64_t *output, uint64_t *amax);
-    /* int_synth's chain on an input of c channels of side n (c·n·n values)
-     * into output (its last layer's, which may overlap the input;
-     * ops/synth_convt.h). */
-    wai_status (*run_synth)(void *self, const struct wai_synth_model *m, uint32_t n,
-                            const int64_t *input, int64_t *output);
-} wai_net_device;
-
 /* Working memory kept across runs, so that a caller running networks
  * again and again (frames, tiles) allocates and first-touches it once:
  * the arena, grown to the largest run so far. Zero it with
@@ -131,9 +112,8 @@ void wai_network_ws_free(wai_network_ws *ws);
 
 /* wai_network_run, with its working memory from ws (allocated through
  * ws->ex's allocator when too small, and kept there). The same results, refusals and
- * output rules; on a refusal ws stays valid. Where ws->ex has a device
- * (ex->device), the device runs the network and ws holds its output until
- * every bound has passed; wai_network_run_ex likewise. */
+ * output rules; on a refusal ws stays valid. (A plug-in backend's networks
+ * run through backend/network_job.h, never here.) */
 wai_status wai_network_run_ws(wai_network_ws *ws, const wai_kernels *k, const wai_model *m,
                               const wai_sums *s, const wai_plan *p, const int64_t *input,
                               int64_t *output);
