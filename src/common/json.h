@@ -67,9 +67,11 @@ WAI_SIBLING int wai_json_bool(const wai_json_value *v);
 
 /* NUMBER. */
 WAI_SIBLING int wai_json_is_integer(const wai_json_value *v);       /* no fraction, no exponent */
-WAI_SIBLING int wai_json_get_i64(const wai_json_value *v, int64_t *out);   /* 1 when an integer that fits */
+/* 1 when an integer that fits. */
+WAI_SIBLING int wai_json_get_i64(const wai_json_value *v, int64_t *out);
 WAI_SIBLING int wai_json_get_i32(const wai_json_value *v, int32_t *out);
-WAI_SIBLING int wai_json_get_u64(const wai_json_value *v, uint64_t *out);  /* non-negative integer that fits */
+/* 1 when a non-negative integer that fits. */
+WAI_SIBLING int wai_json_get_u64(const wai_json_value *v, uint64_t *out);
 WAI_SIBLING const char *wai_json_number_text(const wai_json_value *v, size_t *len);
 
 /* STRING: the unescaped UTF-8 bytes, NUL-terminated; *len excludes the

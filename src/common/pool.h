@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "common/sibling.h"
 #include "wai/wai.h"
 
 /* The most threads one pool holds (a context's n_threads is capped to it). */
@@ -17,7 +18,7 @@
 /* A settings' n_threads made concrete: 0 is one per online core
  * (sysconf where the platform has it, else 1); the result is in
  * [1, WAI_THREADS_MAX], and 1 where the build has no threads. */
-unsigned wai_threads_resolve(unsigned n_threads);
+WAI_SIBLING unsigned wai_threads_resolve(unsigned n_threads);
 
 typedef struct wai_pool wai_pool;
 
@@ -25,10 +26,10 @@ typedef struct wai_pool wai_pool;
  * started now. A worker that cannot be started leaves the pool smaller; a
  * pool of no workers is still a pool. out_of_memory when the pool's own
  * memory cannot be had. */
-wai_status wai_pool_create(const wai_allocator *a, unsigned n_threads, wai_pool **out);
+WAI_SIBLING wai_status wai_pool_create(const wai_allocator *a, unsigned n_threads, wai_pool **out);
 
 /* Stops and joins every worker, then frees the pool (NULL: nothing). */
-void wai_pool_destroy(wai_pool *p);
+WAI_SIBLING void wai_pool_destroy(wai_pool *p);
 
 /* The threads a run may use: the workers started, plus the caller (1 for
  * a NULL pool). */
@@ -41,7 +42,8 @@ unsigned wai_pool_threads(const wai_pool *p);
  * thread) leaves this call's shares to its caller. p NULL: all on the
  * caller. The shares must touch disjoint memory (or only read shared
  * memory); which thread runs a share never changes what it computes. */
-void wai_pool_run(wai_pool *p, unsigned n, void (*fn)(void *arg, unsigned i), void *arg);
+WAI_SIBLING void wai_pool_run(wai_pool *p, unsigned n, void (*fn)(void *arg, unsigned i),
+                              void *arg);
 
 /* A thread the host started gives itself to p (builds whose platform
  * cannot start threads: wasm32, pool_wasm.c): it runs p's shares until p

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* WAI_SIBLING marks what libwai lends the libraries beside it
- * (libwai_webnn, libwai_receipt) of its inside: the allocator's helpers,
- * the JSON reader and the text builder. They are exported from libwai.so
- * like its API, but under the version node WAI_PRIVATE (cmake/wai.map)
- * and declared in no public header: one copy in the process, used only
- * by libraries built from the same tree (tests/ci/check-exports.sh counts
- * them apart from the API). */
+/* WAI_SIBLING marks, where it is declared, a function of libwai's inside
+ * that the libraries beside it use: the allocator's helpers, the JSON
+ * reader and the text builder (libwai_webnn, libwai_receipt), the parsers,
+ * tables, loaded sets and network runner of the writers (libwai_write).
+ * libwai.so exports them like its API but under the version node
+ * WAI_PRIVATE_<version> (its version script is made from these
+ * declarations, CMakeLists.txt), and no public header declares them: one
+ * copy in the process, used only by libraries of the same build
+ * (tests/ci/check-exports.sh counts them apart from the API). */
 #ifndef WAI_COMMON_SIBLING_H
 #define WAI_COMMON_SIBLING_H
 

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/sibling.h"
 #include "wai/wai.h"
 
 #define WAI_CDF_PRECISION 16
@@ -22,7 +23,7 @@ typedef enum wai_cdf_rule {
 
 /* 1 when cdf[0..n) keeps the rule: its length, cdf[0] = 0,
  * cdf[n-1] = 65536, every entry greater than the one before. */
-int wai_cdf_valid(const uint32_t *cdf, size_t n, wai_cdf_rule rule);
+WAI_SIBLING int wai_cdf_valid(const uint32_t *cdf, size_t n, wai_cdf_rule rule);
 
 /* A validated table with its lookup: bucket[b] is the largest s with
  * cdf[s] <= b << (16 - bits), so the symbol of cum lies between bucket[b] and
@@ -58,7 +59,7 @@ typedef struct wai_cdf_table {
 #define WAI_CDF_PAIR_MULTI 0xFFFFFFFFu
 
 /* Copies n little-endian u32 entries (a payload's or a set's table) into cdf. */
-void wai_cdf_from_bytes(uint32_t *cdf, const uint8_t *bytes, uint32_t n);
+WAI_SIBLING void wai_cdf_from_bytes(uint32_t *cdf, const uint8_t *bytes, uint32_t n);
 
 /* One table of §2 over its first n entries, with its symbol offset. */
 typedef struct wai_entropy_table {
@@ -68,9 +69,9 @@ typedef struct wai_entropy_table {
 } wai_entropy_table;
 
 /* Builds the lookup of a table already validated. */
-wai_status wai_cdf_table_init(wai_cdf_table *t, const wai_allocator *a, const uint32_t *cdf,
-                              uint32_t n, uint32_t bits);
-void wai_cdf_table_free(wai_cdf_table *t, const wai_allocator *a);
+WAI_SIBLING wai_status wai_cdf_table_init(wai_cdf_table *t, const wai_allocator *a,
+                                          const uint32_t *cdf, uint32_t n, uint32_t bits);
+WAI_SIBLING void wai_cdf_table_free(wai_cdf_table *t, const wai_allocator *a);
 
 /* The largest s in [0, n-2] with cdf[s] <= cum, for cum < 2^16. */
 static inline uint32_t wai_cdf_find(const wai_cdf_table *t, uint32_t cum) {

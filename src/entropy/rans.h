@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "common/reader.h"
+#include "common/sibling.h"
 #include "entropy/cdf.h"
 #include "wai/wai.h"
 
@@ -33,7 +34,7 @@ wai_status wai_rans_read_stream(wai_reader *r, const uint8_t **bytes, size_t *le
 
 /* Loads the state from a framed stream (len % 4 == 0, len >= 8). Loading does
  * no renormalisation. */
-void wai_rans_dec_init(wai_rans_dec *d, const uint8_t *bytes, size_t len);
+WAI_SIBLING void wai_rans_dec_init(wai_rans_dec *d, const uint8_t *bytes, size_t len);
 
 static inline void wai_rans_renorm(wai_rans_dec *d) {
     if (d->x < WAI_RANS_L) {
@@ -159,7 +160,7 @@ static inline int32_t wai_rans_local_decode(wai_rans_local *l, wai_rans_dec *d,
 /* End rules after a stream's last symbol. canonical: every word read and
  * x = 2^31 (else stream_noncanonical); final_only: the stream did not run out
  * (else stream_exhausted). */
-wai_status wai_rans_end_canonical(const wai_rans_dec *d);
+WAI_SIBLING wai_status wai_rans_end_canonical(const wai_rans_dec *d);
 wai_status wai_rans_end_final_only(const wai_rans_dec *d);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/sibling.h"
 #include "ops/model.h"
 
 #define WAI_WHM1_MAGIC "WHM1"
@@ -22,10 +23,10 @@
  * every parameter byte present, so a file that declares huge counts costs
  * no memory. On success *out owns one block (free with wai_model_free); on
  * failure *out is left empty (safe to free). */
-wai_status wai_model_parse(const wai_allocator *a, const uint8_t *bytes, size_t len, int dims,
-                           wai_model *out);
+WAI_SIBLING wai_status wai_model_parse(const wai_allocator *a, const uint8_t *bytes, size_t len,
+                                       int dims, wai_model *out);
 
-void wai_model_free(const wai_allocator *a, wai_model *m);
+WAI_SIBLING void wai_model_free(const wai_allocator *a, wai_model *m);
 
 /* What the form fixes of a layer, for the parse and the writer
  * (write/whm1_write.c): the magic of dims; whether a tag may appear in it
@@ -37,9 +38,9 @@ typedef struct wai_layer_counts {
     uint64_t weights, per_out, gamma, beta;
 } wai_layer_counts;
 
-const char *wai_whm1_magic(int dims);
-int wai_whm1_tag_allowed(uint32_t tag, int dims);
-wai_layer_counts wai_whm1_counts(const wai_layer *l, int dims);
-uint64_t wai_whm1_param_bytes(const wai_layer_counts *c);
+WAI_SIBLING const char *wai_whm1_magic(int dims);
+WAI_SIBLING int wai_whm1_tag_allowed(uint32_t tag, int dims);
+WAI_SIBLING wai_layer_counts wai_whm1_counts(const wai_layer *l, int dims);
+WAI_SIBLING uint64_t wai_whm1_param_bytes(const wai_layer_counts *c);
 
 #endif

@@ -3,6 +3,7 @@
 #ifndef WAI_FORMATS_WIA1_H
 #define WAI_FORMATS_WIA1_H
 
+#include "common/sibling.h"
 #include "common/text.h"
 #include "formats/sections.h"
 
@@ -23,7 +24,7 @@ typedef struct wai_wia1 {
 } wai_wia1;
 
 /* Parses a whole WIA1 payload in §2's order. The views point into data. */
-wai_status wai_wia1_parse(const uint8_t *data, size_t len, wai_wia1 *out);
+WAI_SIBLING wai_status wai_wia1_parse(const uint8_t *data, size_t len, wai_wia1 *out);
 
 /* Channel k's median (k < n_ch). */
 static inline int64_t wai_wia1_median(const wai_wia1 *a, uint32_t k) {

@@ -4,6 +4,7 @@
 #ifndef WAI_FORMATS_WIC1_H
 #define WAI_FORMATS_WIC1_H
 
+#include "common/sibling.h"
 #include "common/text.h"
 #include "formats/wcf1.h"
 
@@ -25,11 +26,11 @@ typedef struct wai_wic1 {
  * the clip n_frames·h·w·3 at most 2^30 bytes (too_large), for a later frame
  * frame 0's header h to cf (geometry_mismatch); then nothing after the last
  * frame (trailing). */
-wai_status wai_wic1_parse(const uint8_t *data, size_t len, wai_wic1 *out);
+WAI_SIBLING wai_status wai_wic1_parse(const uint8_t *data, size_t len, wai_wic1 *out);
 
 /* Walks a parsed clip's frames: *at starts at 0; each call gives the next
  * frame's bytes and moves *at past them. */
-void wai_wic1_next(const wai_wic1 *c, size_t *at, const uint8_t **frame, size_t *len);
+WAI_SIBLING void wai_wic1_next(const wai_wic1 *c, size_t *at, const uint8_t **frame, size_t *len);
 
 void wai_wic1_describe(const wai_wic1 *c, wai_text *t);
 

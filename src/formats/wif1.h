@@ -3,6 +3,7 @@
 #ifndef WAI_FORMATS_WIF1_H
 #define WAI_FORMATS_WIF1_H
 
+#include "common/sibling.h"
 #include "common/text.h"
 #include "formats/sections.h"
 #include "formats/wih1.h"
@@ -30,8 +31,8 @@ typedef struct wai_wif1 {
     wai_wih1 key_header;
 } wai_wif1;
 
-wai_status wai_wif1_parse(const uint8_t *data, size_t len, int capability_keyframe,
-                          wai_wif1 *out);
+WAI_SIBLING wai_status wai_wif1_parse(const uint8_t *data, size_t len, int capability_keyframe,
+                                      wai_wif1 *out);
 
 /* The parsed header as a JSON object (wai_payload_header_json): an intra
  * frame of keyframe 1 with its WIH1's header, else its stream's bytes. */

@@ -3,6 +3,7 @@
 #ifndef WAI_FORMATS_WIH1_H
 #define WAI_FORMATS_WIH1_H
 
+#include "common/sibling.h"
 #include "common/text.h"
 #include "formats/sections.h"
 
@@ -18,7 +19,7 @@ typedef struct wai_wih1 {
 /* Parses a whole WIH1 payload in §2's order. `nested` is set for the keyframe
  * inside a WIV1 or WIF1, whose leftover bytes are nested_length, not trailing
  * (reading R3). */
-wai_status wai_wih1_parse(const uint8_t *data, size_t len, int nested, wai_wih1 *out);
+WAI_SIBLING wai_status wai_wih1_parse(const uint8_t *data, size_t len, int nested, wai_wih1 *out);
 
 /* A keyframe section of WIV1 or a WIF1 intra frame: u32 K, K exactly the
  * bytes that remain (absent or larger: stream_length; smaller:

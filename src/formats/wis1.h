@@ -4,6 +4,7 @@
 #ifndef WAI_FORMATS_WIS1_H
 #define WAI_FORMATS_WIS1_H
 
+#include "common/sibling.h"
 #include "common/text.h"
 #include "formats/sections.h"
 
@@ -27,7 +28,7 @@ typedef struct wai_wis1 {
 } wai_wis1;
 
 /* Parses a whole WIS1 payload in §2's order. The views point into data. */
-wai_status wai_wis1_parse(const uint8_t *data, size_t len, wai_wis1 *out);
+WAI_SIBLING wai_status wai_wis1_parse(const uint8_t *data, size_t len, wai_wis1 *out);
 
 /* Channel k's table length, offset and median (k < c). Channel k's table
  * starts after the tables of channels 0..k-1 (a decoder walks them in order). */

@@ -3,6 +3,7 @@
 #ifndef WAI_FORMATS_WIV1_H
 #define WAI_FORMATS_WIV1_H
 
+#include "common/sibling.h"
 #include "common/text.h"
 #include "formats/sections.h"
 #include "formats/wih1.h"
@@ -27,8 +28,8 @@ typedef struct wai_wiv1 {
 
 /* Parses a WIV1 payload of the capability whose keyframe kind is
  * `capability_keyframe` (0 wai.video.int_motion, 1 wai.video.int_hyper). */
-wai_status wai_wiv1_parse(const uint8_t *data, size_t len, int capability_keyframe,
-                          wai_wiv1 *out);
+WAI_SIBLING wai_status wai_wiv1_parse(const uint8_t *data, size_t len, int capability_keyframe,
+                                      wai_wiv1 *out);
 
 /* Motion vector i of the field, in units of 1/mv_precision pel. */
 static inline void wai_wiv1_vector(const wai_wiv1 *v, uint64_t i, int16_t *dy, int16_t *dx) {
@@ -38,7 +39,7 @@ static inline void wai_wiv1_vector(const wai_wiv1 *v, uint64_t i, int16_t *dy, i
 }
 
 /* The header's blocks per frame (1 <= block), saturating. */
-uint64_t wai_blocks_per_frame(uint32_t h, uint32_t w, uint32_t block);
+WAI_SIBLING uint64_t wai_blocks_per_frame(uint32_t h, uint32_t w, uint32_t block);
 
 /* The parsed header as a JSON object (wai_payload_header_json), with
  * the keyframe's WIH1 header when keyframe is 1. */

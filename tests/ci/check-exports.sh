@@ -3,14 +3,13 @@
 # The shared libraries export exactly their public headers' functions:
 # libwai.so the WAI_API ones of include/wai/*.h (the other libraries'
 # headers aside), WAI_CORE_EXPORTS of them (a change to the API changes
-# this number on purpose), and beside them, versioned WAI_PRIVATE, the
-# WAI_SIBLING ones of src/common/ it lends the libraries beside it;
-# libwai_webnn.so the WAI_WEBNN_API ones of wai_webnn.h and wai_ml.h, libwai_write.so
-# the WAI_WRITE_API ones of wai_write.h (cmake/wai_write.map, its version
-# script, lists those too), libwai_receipt.so the WAI_RECEIPT_API ones of
-# wai_receipt.h. libwai_webnn.so, libwai_receipt.so and the Python
-# module's libwai_python.so define none of libwai's functions: they
-# import them. Also: libwai.so needs nothing but
+# this number on purpose), and beside them, versioned WAI_PRIVATE_<version>,
+# the WAI_SIBLING ones of src/ it lends the libraries beside it;
+# libwai_webnn.so the WAI_WEBNN_API ones of wai_webnn.h and wai_ml.h,
+# libwai_write.so the WAI_WRITE_API ones of wai_write.h, libwai_receipt.so
+# the WAI_RECEIPT_API ones of wai_receipt.h. libwai_webnn.so,
+# libwai_write.so, libwai_receipt.so and the Python module's
+# libwai_python.so define none of libwai's functions: they import them. Also: libwai.so needs nothing but
 # libc, libwai_webnn.so libwai, libm and oneDNN (where it was found),
 # libwai_receipt.so libwai alone, and every public header compiles alone,
 # in C11 and as C++.
@@ -38,11 +37,11 @@ declared() {  # comments and preprocessor lines first out: a macro's #define is 
         grep -oE 'wai_[A-Za-z0-9_]+ *\($' | tr -d ' (' | sort -u
 }
 exported() {  # exported LIB: its defined dynamic function symbols, but WAI_PRIVATE's
-    nm -D --defined-only "$1" | awk '$2 == "T" || $2 == "W" {print $3}' | grep -v '@@*WAI_PRIVATE$' |
+    nm -D --defined-only "$1" | awk '$2 == "T" || $2 == "W" {print $3}' | grep -v '@@*WAI_PRIVATE_' |
         sed 's/@.*//' | sort -u
 }
 lent() {  # lent LIB: its functions versioned WAI_PRIVATE
-    nm -D --defined-only "$1" | awk '$2 == "T" || $2 == "W" {print $3}' | grep '@@*WAI_PRIVATE$' |
+    nm -D --defined-only "$1" | awk '$2 == "T" || $2 == "W" {print $3}' | grep '@@*WAI_PRIVATE_' |
         sed 's/@.*//' | sort -u
 }
 
@@ -61,8 +60,8 @@ declared 'WAI_API' "${core_headers[@]}" >"$tmp/core.want"
 declared 'WAI_WEBNN_API' "$WAI_REPO/include/wai/wai_webnn.h" "$WAI_REPO/include/wai/wai_ml.h" >"$tmp/webnn.want"
 declared 'WAI_WRITE_API' "$WAI_REPO/include/wai/wai_write.h" >"$tmp/write.want"
 declared 'WAI_RECEIPT_API' "$WAI_REPO/include/wai/wai_receipt.h" >"$tmp/receipt.want"
-declared 'WAI_SIBLING' "$WAI_REPO"/src/common/*.h >"$tmp/sibling.want"
-grep -oE '^ +wai_[A-Za-z0-9_]+;' "$WAI_REPO/cmake/wai_write.map" | tr -d ' ;' | sort -u >"$tmp/write.map"
+find "$WAI_REPO/src" -name '*.h' | sort >"$tmp/headers"
+declared 'WAI_SIBLING' $(cat "$tmp/headers") >"$tmp/sibling.want"
 
 core="$(find "$build" -maxdepth 1 -name 'libwai.so.*.*' | head -n 1)"
 write="$(find "$build" -maxdepth 1 -name 'libwai_write.so.*.*' | head -n 1)"
@@ -83,15 +82,13 @@ for pair in "libwai.so:$core:core" "libwai_webnn.so:$webnn:webnn" "libwai_write.
         result "$name exports exactly its public functions" 1
     fi
 done
-diff -u "$tmp/write.want" "$tmp/write.map" >/dev/null
-result "cmake/wai_write.map lists wai_write.h's functions" $?
 n_core="$(wc -l <"$tmp/core.want")"
 [[ "$n_core" == "$WAI_CORE_EXPORTS" ]]
 result "libwai.so's API is $WAI_CORE_EXPORTS functions (the headers declare $n_core)" $?
 if [[ -n "$core" ]]; then
     lent "$core" >"$tmp/sibling.got"
     if diff -u "$tmp/sibling.want" "$tmp/sibling.got" >"$tmp/sibling.diff"; then
-        result "libwai.so lends its siblings $(wc -l <"$tmp/sibling.want") WAI_SIBLING functions, versioned WAI_PRIVATE" 0
+        result "libwai.so lends its siblings $(wc -l <"$tmp/sibling.want") WAI_SIBLING functions, versioned WAI_PRIVATE_<version>" 0
     else
         sed 's/^/    /' "$tmp/sibling.diff"
         result "libwai.so lends exactly the WAI_SIBLING functions, versioned WAI_PRIVATE" 1
@@ -100,7 +97,8 @@ if [[ -n "$core" ]]; then
     # (even hidden): a copy of libwai inside it.
     cat "$tmp/core.got" "$tmp/sibling.got" | sort -u >"$tmp/libwai.all"
     python="$(find "$build" -maxdepth 1 -name 'libwai_python.so' | head -n 1)"
-    for pair in "libwai_webnn.so:$webnn" "libwai_receipt.so:$receipt" "libwai_python.so:$python"; do
+    for pair in "libwai_webnn.so:$webnn" "libwai_write.so:$write" "libwai_receipt.so:$receipt" \
+        "libwai_python.so:$python"; do
         IFS=: read -r name lib <<<"$pair"
         [[ -n "$lib" ]] || continue
         nm --defined-only "$lib" | awk 'NF == 3 {print $3}' | sed 's/@.*//' | sort -u >"$tmp/defined"
