@@ -48,11 +48,11 @@ const char *wai_gst_element_name(wai_gst_element e);
 #define WAI_GST_STATUS (wai_gst_status_quark())
 GQuark wai_gst_status_quark(void);
 
-/* A context and, from set_dir (NULL: none), a set of the members some
- * capability's path reads and those the listing names, each read once by
- * name (never the whole folder), a regular file, their total within
- * max_memory (0: no limit; else cost_over_limit before the member is
- * read); *set_bytes their total. FALSE with *why set when it fails. */
+/* set_dir.c: a context and, from set_dir (NULL: none), a set of the
+ * members some capability's path reads and those the listing names, each
+ * read once by name (never the whole folder), a regular file, their total
+ * within max_memory (0: no limit; else cost_over_limit before the member
+ * is read); *set_bytes their total. FALSE with *why set when it fails. */
 gboolean wai_gst_context(guint threads, const char *set_dir, guint64 max_memory, wai_context **ctx,
                          wai_set **set, guint64 *set_bytes, GError **why);
 

@@ -33,6 +33,8 @@ typedef struct WaiGstParse {
     gboolean frame_form;   /* its capability's: one payload a buffer */
     guint64 bound;         /* the most bytes a payload may hold, once format is known */
     gboolean by_format;    /* bound is the format's own (too_large), not max-memory */
+    gint64 size;           /* upstream's size in bytes (-1: it says none), once asked */
+    gboolean size_asked;   /* size asked of upstream this stream (upstream_size) */
     guint64 frames;        /* frame-form buffers pushed */
     gboolean caps_sent;
     gboolean failed;       /* an error posted: the EOS that follows it is dropped */
@@ -101,11 +103,26 @@ static gboolean take_format(WaiGstParse *p, const guint8 *data, gsize len) {
     return TRUE;
 }
 
-/* Upstream's size in bytes, when it says one; else -1. */
+/* Upstream's size in bytes, when it says one; else -1. Asked once a
+ * stream, where it is first wanted (pulled: before a byte is read; pushed:
+ * once the head is in), and kept until reset(). */
 static gint64 upstream_size(WaiGstParse *p) {
-    gint64 size = -1;
-    if (!gst_pad_peer_query_duration(p->sink, GST_FORMAT_BYTES, &size)) return -1;
-    return size;
+    if (!p->size_asked) {
+        p->size_asked = TRUE;
+        if (!gst_pad_peer_query_duration(p->sink, GST_FORMAT_BYTES, &p->size)) p->size = -1;
+    }
+    return p->size;
+}
+
+/* Upstream's size, where it says one (a file), against the bound once the
+ * format is taken: past it, refused unread (the element's error posted),
+ * FALSE. A frame form pushed is held to it a buffer at a time (chain); one
+ * pulled is one frame, the whole file. */
+static gboolean size_within(WaiGstParse *p) {
+    gint64 size = upstream_size(p);
+    if (size <= 0 || (guint64)size <= p->bound || (p->frame_form && !p->pulling)) return TRUE;
+    wai_gst_refuse_size(GST_ELEMENT(p), (guint64)size, p->bound, p->by_format, FALSE);
+    return FALSE;
 }
 
 /* Downstream refused our caps: say which element takes the format. */
@@ -143,12 +160,7 @@ static gboolean take_head(WaiGstParse *p) {
     const guint8 *head = n ? gst_adapter_map(p->adapter, n) : NULL;
     gboolean ok = take_format(p, head, n);
     if (head) gst_adapter_unmap(p->adapter);
-    /* Upstream's size, where it says one (a file): refused unread. */
-    gint64 size = ok ? upstream_size(p) : -1;
-    if (ok && !p->frame_form && size > 0 && (guint64)size > p->bound) {
-        wai_gst_refuse_size(GST_ELEMENT(p), (guint64)size, p->bound, p->by_format, FALSE);
-        ok = FALSE;
-    }
+    ok = ok && size_within(p);
     if (!ok) {
         gst_adapter_clear(p->adapter);
         p->failed = TRUE;
@@ -264,9 +276,7 @@ static GstFlowReturn pull(WaiGstParse *p) {
         gst_buffer_unmap(buf, &m);
     }
     gst_buffer_unref(buf);
-    if (!ok) return GST_FLOW_ERROR;
-    if ((guint64)size > p->bound)
-        return wai_gst_refuse_size(GST_ELEMENT(p), (guint64)size, p->bound, p->by_format, FALSE);
+    if (!ok || !size_within(p)) return GST_FLOW_ERROR;
     if ((guint64)size > G_MAXUINT) {
         GST_ELEMENT_ERROR(p, STREAM, FAILED,
                           ("%" G_GINT64_FORMAT " bytes: more than one pull reads (4 GiB - 1)", size),
@@ -296,6 +306,7 @@ static void reset(WaiGstParse *p) {
     gst_adapter_clear(p->adapter);
     p->format = NULL;
     p->frame_form = FALSE;
+    p->size_asked = FALSE;
     p->frames = 0;
     p->caps_sent = FALSE;
     p->failed = FALSE;
