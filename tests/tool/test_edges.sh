@@ -38,18 +38,28 @@ expect_contains "names the empty file name" "--fallback 'wai.neural.int_hyper:' 
 # A signal mid-decode: the decode of a frame stream waits on standard
 # input (a FIFO) for its second frame with its output's temporary open.
 D=$ROOT/tests/corpus/motion/valid/clip00
-for sig in TERM INT HUP; do
+# stop_mid_decode SIG [named]: that decode, to a fresh $TMP/sig/out.y4m;
+# checks its temporary appears (within 5 s; with "named", one named for
+# its process, .out.y4m.wai-PID.*), sends it SIG and waits for it. Sets
+# pid and rc (its exit status).
+stop_mid_decode() {
+    local sig=$1 glob what
     rm -rf "$TMP/sig"; mkdir "$TMP/sig"; mkfifo "$TMP/sig.fifo"
     "$WAI" decode --capability wai.video.int_motion.frame "$D/f000.wif1" - -o "$TMP/sig/out.y4m" \
         <"$TMP/sig.fifo" 2>/dev/null &
     pid=$!
     exec 3>"$TMP/sig.fifo"
-    for _ in $(seq 50); do compgen -G "$TMP/sig/.out.y4m.*" >/dev/null && break; sleep 0.1; done
-    compgen -G "$TMP/sig/.out.y4m.*" >/dev/null && ok || fail "$sig: no temporary while decoding"
+    glob="$TMP/sig/.out.y4m.*" what="no temporary while decoding"
+    [ -n "${2:-}" ] && glob="$TMP/sig/.out.y4m.wai-$pid.*" what="no temporary named for process $pid"
+    for _ in $(seq 50); do compgen -G "$glob" >/dev/null && break; sleep 0.1; done
+    compgen -G "$glob" >/dev/null && ok || fail "$sig: $what"
     kill -"$sig" "$pid"
     wait "$pid" 2>/dev/null; rc=$?
     exec 3>&-
     rm -f "$TMP/sig.fifo"
+}
+for sig in TERM INT HUP; do
+    stop_mid_decode "$sig"
     case $sig in TERM) w=143 ;; INT) w=130 ;; HUP) w=129 ;; esac
     [ "$rc" -eq "$w" ] && ok || fail "$sig: exit $rc, want $w (the signal's own)"
     left=$(ls -A "$TMP/sig")
@@ -59,17 +69,7 @@ done
 # SIGKILL: no handler runs and the temporary stays, named for its process
 # (.out.y4m.wai-PID.XXXXXX); the next run to that output removes it, says
 # so, and leaves a live process's temporary (this shell's) alone.
-rm -rf "$TMP/sig"; mkdir "$TMP/sig"; mkfifo "$TMP/sig.fifo"
-"$WAI" decode --capability wai.video.int_motion.frame "$D/f000.wif1" - -o "$TMP/sig/out.y4m" \
-    <"$TMP/sig.fifo" 2>/dev/null &
-pid=$!
-exec 3>"$TMP/sig.fifo"
-for _ in $(seq 50); do compgen -G "$TMP/sig/.out.y4m.wai-$pid.*" >/dev/null && break; sleep 0.1; done
-compgen -G "$TMP/sig/.out.y4m.wai-$pid.*" >/dev/null && ok || fail "KILL: no temporary named for process $pid"
-kill -KILL "$pid"
-wait "$pid" 2>/dev/null
-exec 3>&-
-rm -f "$TMP/sig.fifo"
+stop_mid_decode KILL named
 stale=$(cd "$TMP/sig" && compgen -G ".out.y4m.wai-$pid.*")
 [ -n "$stale" ] && ok || fail "KILL: the temporary is gone (a handler ran?)"
 : >"$TMP/sig/.out.y4m.wai-$$.live01"   # a live process's: kept

@@ -33,6 +33,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { launchChromium } from "./chromium.mjs";
+import { mutate, rngOf } from "./mutate.mjs";
 import { serve } from "./serve.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -49,44 +50,6 @@ const t0 = Date.now();
 
 let passed = 0, failed = 0;
 const check = (ok, what) => (ok ? passed++ : (failed++, console.log(`FAIL ${what}`)));
-
-// mulberry32 and the mutations, as fuzz_glue.mjs has them; self-contained,
-// so they run in the page as they are (their source is sent to it).
-function rngOf(s) {
-  let a = s >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { random: next, int: (n) => Math.floor(next() * n), pick: (xs) => xs[Math.floor(next() * xs.length)] };
-}
-
-function mutate(r, src, other) {
-  let b = Array.from(src);
-  const n = r.pick([1, 1, 1, 2, 4, 8]);
-  for (let i = 0; i < n; i++) {
-    const k = r.int(8);
-    if (k === 0 && b.length) b[r.int(b.length)] ^= 1 << r.int(8);
-    else if (k === 1 && b.length) b[r.int(b.length)] = r.pick([0, 1, 0x7f, 0x80, 0xff, 0xfe]);
-    else if (k === 2 && b.length) b.length = r.int(b.length);
-    else if (k === 3) b.splice(r.int(b.length + 1), 0, ...Array.from({ length: 1 + r.int(8) }, () => r.int(256)));
-    else if (k === 4 && b.length > 4) {
-      const at = r.int(b.length - 4);
-      for (let j = 0; j < 4; j++) b[at + j] = r.int(256);
-    } else if (k === 5 && other.length) b = b.slice(0, r.int(b.length + 1)).concat(Array.from(other.slice(r.int(other.length + 1))));
-    else if (k === 6 && b.length) {
-      const at = r.int(b.length);
-      b.splice(at, 0, ...b.slice(at, at + 1 + r.int(16)));
-    } else if (k === 7 && b.length) {
-      const at = r.int(b.length);
-      b.fill(0, at, at + 1 + r.int(64));
-    }
-  }
-  return Uint8Array.from(b);
-}
 
 // ---- the seeds: one decodable corpus case a capability, and the examples ------
 function seeds() {
@@ -186,6 +149,8 @@ async function main() {
     await page.goto(`${server.url}web/demo/`, { waitUntil: "load" });
     await page.waitForFunction(() => window.__wai, { timeout: 30000 });
     await page.evaluate(pageHelpers);
+    // mutate.mjs's functions are self-contained: their source runs in the page
+    // as it is (__mutate with all its kinds, the zero-run too).
     await page.evaluate(`window.__rngOf = ${rngOf}; window.__mutate = ${mutate};`);
     const codes = await page.evaluate(async () => (await import("/web/src/statuses.js")).STATUS_CODES);
     check(codes.includes("ok") && codes.includes("cost_over_limit"), `the page's status table: ${codes.length} codes`);
