@@ -18,7 +18,9 @@ static int runs_networks(const wai_backend_ops *d) {
 }
 
 /* A plug-in on an integer path: each network a public job for its network
- * callback, its output kept apart until every bound has passed. */
+ * callback, its output kept apart until every bound has passed. No kept
+ * arena: a codec running on one would reach it through the decoder's own,
+ * unbound exec (the arena's), and so the kernels. */
 static void bind_device(const wai_backend_entry *e, void *program, const wai_exec *ex,
                         wai_backend_exec *b) {
     b->binding = (wai_backend_binding){e->desc, e->self, program, ex->alloc};
@@ -38,7 +40,7 @@ static void bind_kernels(const wai_backend_entry *e, void *program, const wai_ex
 }
 
 static wai_backend_entry entry_of(const wai_backend_ops *d, void *self) {
-    wai_backend_entry e = {d->path, d, self, 0, runs_networks(d) ? bind_device : NULL};
+    wai_backend_entry e = {d, self, 0, runs_networks(d) ? bind_device : NULL};
     return e;
 }
 
@@ -73,7 +75,7 @@ static int serves(const wai_backend_entry *e, wai_networks networks) {
 
 wai_backend_entry *wai_backends_find(wai_backends *b, wai_networks networks, const wai_path *path) {
     for (size_t i = 0; b && i < b->n; i++)
-        if (wai_path_same(&b->entries[i].path, path) && serves(&b->entries[i], networks))
+        if (wai_path_same(&b->entries[i].desc->path, path) && serves(&b->entries[i], networks))
             return &b->entries[i];
     return NULL;
 }
@@ -94,7 +96,7 @@ wai_status wai_context_add_backend(wai_context *ctx, const wai_backend_ops *d) {
     if (!ctx || !d || !desc_valid(d)) return WAI_invalid_argument;
     wai_backends *b = ctx->backends;
     for (size_t i = 0; i < b->n; i++)
-        if (wai_path_same(&b->entries[i].path, &d->path)) return WAI_invalid_argument;
+        if (wai_path_same(&b->entries[i].desc->path, &d->path)) return WAI_invalid_argument;
     if (b->n == WAI_BACKENDS_MAX) return WAI_invalid_argument;
     void *self = NULL;
     if (d->create) {
@@ -215,7 +217,7 @@ wai_status wai_backend_answer(wai_backend_turn *t, const wai_set *members,
     const wai_backend_entry *e = t->entry;
     if (q == WAI_DISPATCH_UNIT) {
         if (!e) return WAI_dispatch_unit_absent;
-        wai_status st = e->desc->unit ? e->desc->unit(e->self, &e->path) : WAI_ok;
+        wai_status st = e->desc->unit ? e->desc->unit(e->self, &e->desc->path) : WAI_ok;
         if (st != WAI_ok) return st;
         return runs_networks(e->desc) ? claim(t) : WAI_ok;
     }

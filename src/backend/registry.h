@@ -38,8 +38,7 @@ typedef struct wai_backend_exec {
 
 typedef struct wai_backend_entry wai_backend_entry;
 struct wai_backend_entry {
-    wai_path path;
-    const wai_backend_ops *desc;
+    const wai_backend_ops *desc; /* its path is desc->path */
     void *self;              /* desc's instance in this context */
     /* An integer path's claim of decode-equivalence (backend/claim.h):
      * 0 not yet checked, 1 held, -1 refused for the context's life. The

@@ -155,7 +155,7 @@ static wai_status ready_output(wai_decoder *d, wai_job *j, uint8_t **out) {
  * runs) then the backend's program; else the codec's run, its networks on
  * the exec the backend binds. */
 static wai_status run_on(wai_decoder *d, wai_job *j, const wai_backend_turn *t, uint8_t *out) {
-    j->path = t->entry->path;
+    j->path = t->entry->desc->path;
     if (wai_backend_takes_latent(t->entry)) {
         wai_status st = j->latent.symbols ? WAI_ok : j->codec->ops->latent(j, d->exec.alloc);
         if (st != WAI_ok) return st;

@@ -46,44 +46,41 @@ IMPORT(float_close) void wai_js_float_close(uint32_t id);
 
 /* ---- the host's backends --------------------------------------------------- */
 
-/* A host backend: its index in the host's list, and its program's members. */
+/* A host backend: its index in the host's list (web/src/float.js), the
+ * backend it is, and its program's members. */
 typedef struct host {
     uint32_t kind;
+    wai_backend backend;
     const char *const *members;
     int webnn; /* its program is a WebNN description: read and shape-checked here */
 } host;
 
 static const char *const webnn_members[] = {"decoder.webnn.json", "decoder.f32", NULL};
 static const char *const ort_members[] = {"decoder.onnx", NULL};
-static const host hosts[] = {{0, webnn_members, 1}, {1, ort_members, 0}};
+static const host hosts[] = {{0, WAI_BACKEND_WEBNN, webnn_members, 1},
+                             {1, WAI_BACKEND_ONNX_RUNTIME, ort_members, 0}};
 
-/* One path of a host backend: the instance each registration's create gives. */
-typedef struct binding {
-    const host *host;
-    wai_path path;
-} binding;
+static const host *host_of(const wai_backend_ops *o) {
+    return &hosts[o->path.backend == hosts[0].backend ? 0 : 1];
+}
 
-#define FLOAT_PATH(u, b) {u, b, WAI_ARITHMETIC_FLOAT}
-static const binding bindings[] = {
-    {&hosts[0], FLOAT_PATH(WAI_UNIT_NPU, WAI_BACKEND_WEBNN)},
-    {&hosts[0], FLOAT_PATH(WAI_UNIT_GPU, WAI_BACKEND_WEBNN)},
-    {&hosts[0], FLOAT_PATH(WAI_UNIT_CPU, WAI_BACKEND_WEBNN)},
-    {&hosts[1], FLOAT_PATH(WAI_UNIT_CPU, WAI_BACKEND_ONNX_RUNTIME)},
-};
-#define N_BINDINGS (sizeof bindings / sizeof bindings[0])
+/* Each path's registered object (below): the one table of the paths. Its
+ * instance in a context (self) is the object itself, so a callback knows
+ * its path and its host. */
+#define N_PATHS 4
+static const wai_backend_ops ops[N_PATHS];
 
-static const binding *binding_of(const wai_path *p) {
-    for (size_t i = 0; i < N_BINDINGS; i++)
-        if (bindings[i].path.unit == p->unit && bindings[i].path.backend == p->backend &&
-            bindings[i].path.arithmetic == p->arithmetic)
-            return &bindings[i];
+static const wai_backend_ops *ops_of(const wai_path *p) {
+    for (size_t i = 0; i < N_PATHS; i++)
+        if (ops[i].path.unit == p->unit && ops[i].path.backend == p->backend &&
+            ops[i].path.arithmetic == p->arithmetic)
+            return &ops[i];
     return NULL;
 }
 
 /* A program: the host's id, and WebNN's description read here. */
 typedef struct program {
     uint32_t id;
-    const binding *at;
     wai_webnn_program *webnn;
 } program;
 
@@ -93,13 +90,12 @@ static wai_status unit_after(int r) { return r == 0 ? WAI_ok : WAI_dispatch_unit
 
 /* The members' bytes as [pointer, length] pairs for float_open; the WebNN
  * description read first. dispatch_program_absent for a set without them. */
-static wai_status open_before(const binding *at, const wai_set *set, program **out,
+static wai_status open_before(const host *at, const wai_set *set, program **out,
                               uint32_t desc[8], uint32_t *n) {
     program *p = calloc(1, sizeof *p);
     if (!p) return WAI_out_of_memory;
-    p->at = at;
     *n = 0;
-    for (const char *const *m = at->host->members; *m; m++) {
+    for (const char *const *m = at->members; *m; m++) {
         const uint8_t *b;
         size_t len;
         if (!set || wai_set_find(set, *m, &b, &len) != WAI_ok) {
@@ -109,7 +105,7 @@ static wai_status open_before(const binding *at, const wai_set *set, program **o
         desc[2 * *n] = (uint32_t)(uintptr_t)b, desc[2 * *n + 1] = (uint32_t)len;
         ++*n;
     }
-    wai_status st = at->host->webnn ? wai_webnn_program_open(NULL, set, &p->webnn) : WAI_ok;
+    wai_status st = at->webnn ? wai_webnn_program_open(NULL, set, &p->webnn) : WAI_ok;
     if (st != WAI_ok) {
         free(p);
         return st;
@@ -144,12 +140,19 @@ typedef struct run_state {
     uint32_t dims[2];
 } run_state;
 
+/* On a refusal nothing is left allocated. */
 static wai_status run_before(const wai_latent_job *job, run_state *s) {
     const size_t n = (size_t)job->channels * job->height * job->width;
-    if ((uint64_t)n * 4 > job->max_memory) return WAI_cost_over_limit;
-    s->latent = malloc(n * sizeof *s->latent + 1);
+    s->latent = NULL;
     s->dims[0] = s->dims[1] = 0;
-    return s->latent ? wai_webnn_latent(job, s->latent, n) : WAI_out_of_memory;
+    if ((uint64_t)n * 4 > job->max_memory) return WAI_cost_over_limit;
+    if (!(s->latent = malloc(n * sizeof *s->latent + 1))) return WAI_out_of_memory;
+    wai_status st = wai_webnn_latent(job, s->latent, n);
+    if (st != WAI_ok) {
+        free(s->latent);
+        s->latent = NULL;
+    }
+    return st;
 }
 
 /* The host ran: its planes [3, h, w] fetched into room the job's limit
@@ -177,7 +180,7 @@ static wai_status run_after(const program *p, wai_latent_job *job, run_state *s,
 #define CREATE(i)                                                   \
     static wai_status create_##i(wai_context *ctx, void **self) {   \
         (void)ctx;                                                  \
-        *self = (void *)&bindings[i];                               \
+        *self = (void *)&ops[i];                                    \
         return WAI_ok;                                              \
     }
 CREATE(0)
@@ -186,19 +189,18 @@ CREATE(2)
 CREATE(3)
 
 static wai_status op_unit(void *self, const wai_path *path) {
-    const binding *at = self;
-    return unit_after(wai_js_float_unit(at->host->kind, (uint32_t)path->unit));
+    return unit_after(wai_js_float_unit(host_of(self)->kind, (uint32_t)path->unit));
 }
 
 static wai_status op_open(void *self, const wai_set *set, const wai_capability *cap,
                           void **out) {
     (void)cap;
-    const binding *at = self;
+    const wai_backend_ops *o = self;
     program *p = NULL;
     uint32_t desc[8], n;
-    wai_status st = open_before(at, set, &p, desc, &n);
+    wai_status st = open_before(host_of(o), set, &p, desc, &n);
     if (st == WAI_ok)
-        st = open_after(p, wai_js_float_open(at->host->kind, (uint32_t)at->path.unit, desc, n));
+        st = open_after(p, wai_js_float_open(host_of(o)->kind, (uint32_t)o->path.unit, desc, n));
     if (st != WAI_ok) program_free(p);
     *out = st == WAI_ok ? p : NULL;
     return st;
@@ -225,21 +227,19 @@ static wai_status op_run(void *self, void *prog, wai_latent_job *job) {
     const program *p = prog;
     run_state s;
     wai_status st = run_before(job, &s);
-    if (st != WAI_ok) {
-        free(s.latent);
-        return st;
-    }
+    if (st != WAI_ok) return st;
     int r = wai_js_float_run(p->id, s.latent, job->channels, job->height, job->width, s.dims);
     return run_after(p, job, &s, r);
 }
 
+#define FLOAT_PATH(u, b) {u, b, WAI_ARITHMETIC_FLOAT}
 #define OPS(i, name_, u_, b_, member_list)                                               \
     {                                                                                     \
         .name = name_, .path = FLOAT_PATH(u_, b_), .program_members = member_list,        \
         .create = create_##i, .program_open = op_open, .program_close = op_close,         \
         .shape = op_shape, .plan = op_plan, .run = op_run, .unit = op_unit,               \
     }
-static const wai_backend_ops ops[N_BINDINGS] = {
+static const wai_backend_ops ops[N_PATHS] = {
     OPS(0, "webnn", WAI_UNIT_NPU, WAI_BACKEND_WEBNN, webnn_members),
     OPS(1, "webnn", WAI_UNIT_GPU, WAI_BACKEND_WEBNN, webnn_members),
     OPS(2, "webnn", WAI_UNIT_CPU, WAI_BACKEND_WEBNN, webnn_members),
@@ -255,7 +255,7 @@ EXPORT(wai_web_context_create_float) wai_context *wai_web_context_create_float(v
     s.n_threads = 1;
     wai_context *c = NULL;
     if (wai_context_create(&s, &c) != WAI_ok) return NULL;
-    for (size_t i = 0; i < N_BINDINGS; i++)
+    for (size_t i = 0; i < N_PATHS; i++)
         if (wai_context_add_backend(c, &ops[i]) != WAI_ok) {
             wai_context_destroy(c);
             return NULL;
@@ -280,7 +280,7 @@ struct wai_web_steps {
     wai_dispatch *dispatch;
     wai_dispatch_options options;
     wai_path paths[WAI_DISPATCH_MAX_PATHS];
-    const binding *at; /* the path asked about, where a host backend serves it */
+    const wai_backend_ops *at; /* the path asked about, where a host backend serves it */
     program *prog;     /* its program, once opened */
     call waiting;      /* the host call the handle waits on */
     uint32_t args[6], n_args;
@@ -309,14 +309,14 @@ static void advance(steps *h) {
         if (q == WAI_DISPATCH_UNIT) {
             program_free(h->prog); /* a new path: the last one's program goes */
             h->prog = NULL;
-            if ((h->at = binding_of(&p))) {
-                const uint32_t a[] = {h->at->host->kind, (uint32_t)p.unit};
+            if ((h->at = ops_of(&p))) {
+                const uint32_t a[] = {host_of(h->at)->kind, (uint32_t)p.unit};
                 return wait_on(h, CALL_UNIT, 2, a);
             }
             st = WAI_dispatch_unit_absent;
         } else if (q == WAI_DISPATCH_PROGRAM) {
-            if ((st = open_before(h->at, h->set, &h->prog, h->desc, &n)) == WAI_ok) {
-                const uint32_t a[] = {h->at->host->kind, (uint32_t)p.unit,
+            if ((st = open_before(host_of(h->at), h->set, &h->prog, h->desc, &n)) == WAI_ok) {
+                const uint32_t a[] = {host_of(h->at)->kind, (uint32_t)p.unit,
                                       (uint32_t)(uintptr_t)h->desc, n};
                 return wait_on(h, CALL_OPEN, 4, a);
             }
@@ -333,8 +333,6 @@ static void advance(steps *h) {
                                       (uint32_t)(uintptr_t)h->run.dims};
                 return wait_on(h, CALL_RUN, 6, a);
             }
-            free(h->run.latent);
-            h->run.latent = NULL;
         }
         wai_dispatch_answer(h->dispatch, st, NULL);
     }
@@ -444,10 +442,7 @@ EXPORT(wai_web_steps_close) wai_web_result *wai_web_steps_close(steps *h) {
             text_puts(t, "null");
         }
         text_puts(t, ", \"report\": ");
-        char *rj = NULL;
-        if (rep && wai_dispatch_report_json_alloc(NULL, rep, &rj) == WAI_ok) text_puts(t, rj);
-        else text_puts(t, "null");
-        wai_dispatch_report_json_free(NULL, rj);
+        text_report(t, rep);
         const wai_latent_job *j = h->latent ? wai_latent_job_of(h->latent) : NULL;
         if (st == WAI_ok && j && rep && rep->ran &&
             result_keep(r, h->rgb, (size_t)j->picture_width * j->picture_height * 3))

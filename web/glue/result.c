@@ -63,6 +63,13 @@ void text_digest(text *t, const uint8_t d[32]) {
     text_string(t, hex);
 }
 
+void text_report(text *t, const wai_dispatch_report *rep) {
+    char *rj = NULL;
+    if (rep && wai_dispatch_report_json_alloc(NULL, rep, &rj) == WAI_ok) text_puts(t, rj);
+    else text_puts(t, "null");
+    wai_dispatch_report_json_free(NULL, rj);
+}
+
 int result_keep(wai_web_result *r, const void *p, size_t n) {
     if (r->size + n > r->cap) {
         size_t cap = r->cap ? r->cap : 65536;

@@ -25,6 +25,7 @@ void text_putf(text *t, const char *fmt, unsigned long long a, unsigned long lon
 void text_string(text *t, const char *s);  /* a JSON string, or null for NULL */
 void text_cost(text *t, const wai_cost *c);
 void text_digest(text *t, const uint8_t d[32]);
+void text_report(text *t, const wai_dispatch_report *rep); /* its JSON, or null */
 
 struct wai_web_result {
     text json;

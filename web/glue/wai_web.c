@@ -187,11 +187,7 @@ wai_web_result *wai_web_decoder_send(decoder *h, const uint8_t *payload, size_t 
     text_puts(t, outs.failed ? "[]" : outs.s);
     free(outs.s);
     text_puts(t, ", \"report\": ");
-    const wai_dispatch_report *rep = wai_decoder_dispatch_report(h->d);
-    char *rj = NULL;
-    if (rep && wai_dispatch_report_json_alloc(NULL, rep, &rj) == WAI_ok) text_puts(t, rj);
-    else text_puts(t, "null");
-    wai_dispatch_report_json_free(NULL, rj);
+    text_report(t, wai_decoder_dispatch_report(h->d));
     uint8_t dg[32];
     text_puts(t, ", \"symbols_digest\": ");
     if (wai_decoder_symbols_digest(h->d, dg)) text_digest(t, dg);
