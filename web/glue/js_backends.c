@@ -412,9 +412,9 @@ EXPORT(wai_web_steps_resume) int wai_web_steps_resume(steps *h, int result) {
     return 0;
 }
 
-/* {"status", "capability", "cost", "symbols_digest", "report", "picture":
- * {"width", "height"} or null}, the picture's RGB8 the data; the handle is
- * freed. */
+/* What wai_web_decoder_send answers: {"status", "capability", "cost",
+ * "outputs", "report", "symbols_digest"}, the picture (one image output)
+ * the data; the handle is freed. */
 EXPORT(wai_web_steps_close) wai_web_result *wai_web_steps_close(steps *h) {
     wai_web_result *r = calloc(1, sizeof *r);
     if (!h) return r;
@@ -424,6 +424,10 @@ EXPORT(wai_web_steps_close) wai_web_result *wai_web_steps_close(steps *h) {
         st = wai_dispatch_status(h->dispatch);
         rep = wai_dispatch_report_of(h->dispatch);
     }
+    const wai_latent_job *j = h->latent ? wai_latent_job_of(h->latent) : NULL;
+    const size_t size = j ? (size_t)j->picture_width * j->picture_height * 3 : 0;
+    const int picture = st == WAI_ok && rep && rep->ran;
+    if (r && picture && !result_keep(r, h->rgb, size)) st = WAI_out_of_memory;
     if (r) {
         text *t = &r->json;
         text_puts(t, "{\"status\": ");
@@ -433,6 +437,15 @@ EXPORT(wai_web_steps_close) wai_web_result *wai_web_steps_close(steps *h) {
         text_puts(t, ", \"cost\": ");
         if (h->have_cost) text_cost(t, &h->cost);
         else text_puts(t, "null");
+        text_puts(t, ", \"outputs\": [");
+        if (st == WAI_ok && picture) {
+            text_putf(t, "{\"kind\": \"image\", \"width\": %llu, \"height\": %llu",
+                      j->picture_width, j->picture_height);
+            text_putf(t, ", \"index\": 0, \"sample_rate\": 0, \"offset\": 0, \"size\": %llu}",
+                      size, 0);
+        }
+        text_puts(t, "], \"report\": ");
+        text_report(t, rep);
         text_puts(t, ", \"symbols_digest\": ");
         uint8_t d[32];
         if (h->latent) {
@@ -441,15 +454,7 @@ EXPORT(wai_web_steps_close) wai_web_result *wai_web_steps_close(steps *h) {
         } else {
             text_puts(t, "null");
         }
-        text_puts(t, ", \"report\": ");
-        text_report(t, rep);
-        const wai_latent_job *j = h->latent ? wai_latent_job_of(h->latent) : NULL;
-        if (st == WAI_ok && j && rep && rep->ran &&
-            result_keep(r, h->rgb, (size_t)j->picture_width * j->picture_height * 3))
-            text_putf(t, ", \"picture\": {\"width\": %llu, \"height\": %llu}}", j->picture_width,
-                      j->picture_height);
-        else
-            text_puts(t, ", \"picture\": null}");
+        text_puts(t, "}");
     }
     free(h->run.latent);
     program_free(h->prog);

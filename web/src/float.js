@@ -129,7 +129,7 @@ export class FloatHost {
 /** The decode step by step, where the engine has no JSPI: the C walks to
  * each host call, this loop makes it and hands the answer back. mod: the
  * module; set: the set's handle; strs: capability, intent, pin tier and
- * offer in the module's memory. The close's JSON and picture bytes. */
+ * offer in the module's memory. The result, as the decoder's send gives it. */
 export async function decodeSteps(mod, ctx, host, payload, set, strs, opts) {
   const ex = mod.ex;
   const pp = mod.put(payload);
@@ -144,7 +144,7 @@ export async function decodeSteps(mod, ctx, host, payload, set, strs, opts) {
   try {
     for (let c; (c = mod.take(ex.wai_web_steps_call(h)).json.call);)
       ex.wai_web_steps_resume(h, await host[c.name](...c.args));
-    const r = mod.take(ex.wai_web_steps_close(h));
+    const r = mod.takeResult(ex.wai_web_steps_close(h));
     h = 0;
     return r;
   } finally {

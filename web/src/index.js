@@ -440,17 +440,11 @@ export class Wai {
     const strs = [opts.capability, opts.intent, pinTierOf(opts), opts.offer].map((s) => m.str(s));
     const set = makeSet(m, this.ctx, opts.set, opts.pin);
     try {
-      const { json, data } = await decodeSteps(m, this.ctx, this.floatHost, b, set, strs, {
+      const r = await decodeSteps(m, this.ctx, this.floatHost, b, set, strs, {
         maxCost: u64(opts.maxCost, U64_MAX, "maxCost"),
         maxMemory: u64(opts.maxMemory, DEFAULT_MAX_MEMORY, "maxMemory"),
       });
-      const ok = json.status === "ok" && json.picture !== null;
-      return {
-        status: json.status, ok, capability: json.capability ?? null, cost: json.cost ?? null,
-        outputs: ok ? [{ kind: "image", width: json.picture.width, height: json.picture.height,
-          index: 0, sampleRate: 0, data }] : [],
-        report: json.report ?? null, symbolsDigest: json.symbols_digest ?? null, steps: "host-loop",
-      };
+      return { ...r, steps: "host-loop" };
     } finally {
       if (set) m.ex.wai_web_set_destroy(set);
       m.free(...strs);
