@@ -44,6 +44,7 @@
 #include "sets/loaded.h"
 #include "wai/wai_decode.h"
 #include "wai/wai_set.h"
+#include "gen/set_write.h"
 #include "write/payloads.h"
 #include "write/rans_encode.h"
 

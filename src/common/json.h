@@ -45,7 +45,7 @@ typedef struct wai_json_value wai_json_value;
 /* The length of the well-formed UTF-8 sequence of two to four bytes at s
  * (avail bytes there; Unicode table 3-7: no overlong form, no surrogate,
  * nothing past U+10FFFF); 0 if ill-formed or an ASCII byte. */
-WAI_SIBLING size_t wai_utf8_sequence(const uint8_t *s, size_t avail);
+size_t wai_utf8_sequence(const uint8_t *s, size_t avail);
 
 /* 1 when s[0..n) is all well-formed UTF-8, as the reader requires of a
  * text. */
@@ -69,7 +69,7 @@ WAI_SIBLING int wai_json_bool(const wai_json_value *v);
 WAI_SIBLING int wai_json_is_integer(const wai_json_value *v);       /* no fraction, no exponent */
 /* 1 when an integer that fits. */
 WAI_SIBLING int wai_json_get_i64(const wai_json_value *v, int64_t *out);
-WAI_SIBLING int wai_json_get_i32(const wai_json_value *v, int32_t *out);
+int wai_json_get_i32(const wai_json_value *v, int32_t *out);
 /* 1 when a non-negative integer that fits. */
 WAI_SIBLING int wai_json_get_u64(const wai_json_value *v, uint64_t *out);
 WAI_SIBLING const char *wai_json_number_text(const wai_json_value *v, size_t *len);
@@ -88,7 +88,7 @@ WAI_SIBLING const wai_json_value *wai_json_object_value_at(const wai_json_value 
                                                const char **key, size_t *key_len);
 WAI_SIBLING const wai_json_value *wai_json_object_get(const wai_json_value *v, const char *key);
 /* The same for a key of key_len bytes, which may hold NUL (from \u0000). */
-WAI_SIBLING const wai_json_value *wai_json_object_get_n(const wai_json_value *v, const char *key,
-                                            size_t key_len);
+const wai_json_value *wai_json_object_get_n(const wai_json_value *v, const char *key,
+                                size_t key_len);
 
 #endif

@@ -24,7 +24,7 @@
 
 #include "backend/registry.h"
 #include "common/exec.h"
-#include "common/sibling.h"
+#include "wai/wai.h"
 #include "common/text.h"
 #include "ops/network.h"
 #include "sets/loaded.h"
@@ -143,13 +143,13 @@ struct wai_codec {
 };
 
 /* The codec of a capability (NULL for NULL). */
-WAI_SIBLING const wai_codec *wai_codec_of(const wai_capability *cap);
+const wai_codec *wai_codec_of(const wai_capability *cap);
 
 /* A job for codec c (its stream state, or NULL), ready for ops->parse: all
  * zero (its state too) but for the codec, stream, reads_set and kind. */
 void wai_job_init(wai_job *j, const wai_codec *c, void *stream);
 
 /* The set kind of a codec (its members and loader), for sets/. */
-WAI_SIBLING wai_set_kind wai_codec_set_kind(const wai_codec *c);
+wai_set_kind wai_codec_set_kind(const wai_codec *c);
 
 #endif

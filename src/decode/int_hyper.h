@@ -6,7 +6,7 @@
 #ifndef WAI_DECODE_INT_HYPER_H
 #define WAI_DECODE_INT_HYPER_H
 
-#include "common/sibling.h"
+#include "wai/wai.h"
 #include "decode/codec.h"
 #include "formats/wih1.h"
 #include "ops/network.h"
@@ -31,9 +31,9 @@ typedef struct wai_hyper_plan {
  * (geometry_mismatch); g_s's three channels (model_mismatch). Lowering
  * refuses nothing more (reading N6). On success *p holds both plans
  * (wai_hyper_plan_free); on failure it is empty. */
-WAI_SIBLING wai_status wai_wih1_prepare(const wai_allocator *a, const wai_loaded_set *l,
-                                        const wai_wih1 *v, wai_hyper_plan *p);
-WAI_SIBLING void wai_hyper_plan_free(const wai_allocator *a, wai_hyper_plan *p);
+wai_status wai_wih1_prepare(const wai_allocator *a, const wai_loaded_set *l,
+                            const wai_wih1 *v, wai_hyper_plan *p);
+void wai_hyper_plan_free(const wai_allocator *a, wai_hyper_plan *p);
 
 /* The declared cost (§7, Memory and work), docs/decoding.md's rule:
  *   output   3·H·W bytes (g_s's output side);
@@ -53,9 +53,9 @@ uint64_t wai_hyper_net_bytes(const wai_hyper_plan *p);
  * h_s, the latent stream, g_s, and the RGB8 step into rgb (H·W·3 bytes,
  * rows top to bottom, pixels left to right, R, G, B). ex: the allocator and
  * the networks' threads; k: the kernels. */
-WAI_SIBLING wai_status wai_wih1_decode(const wai_exec *ex, const wai_kernels *k,
-                                       const wai_loaded_set *l, const wai_wih1 *v,
-                                       const wai_hyper_plan *p, uint8_t *rgb);
+wai_status wai_wih1_decode(const wai_exec *ex, const wai_kernels *k,
+                           const wai_loaded_set *l, const wai_wih1 *v,
+                           const wai_hyper_plan *p, uint8_t *rgb);
 
 /* The RGB8 step on a planar [3, h, w] tensor into interleaved rgb, over
  * ex's threads (NULL: the caller's alone). */

@@ -7,16 +7,15 @@
 
 #include <stdint.h>
 
-#include "common/sibling.h"
 #include "wai/wai.h"
 
 /* E2: s * 2^afrac + base into *out; field_range when it leaves i64. */
-WAI_SIBLING wai_status wai_dequantize(int64_t s, uint32_t afrac, int64_t base, int64_t *out);
+wai_status wai_dequantize(int64_t s, uint32_t afrac, int64_t base, int64_t *out);
 
 /* E3, the ceil bucket rule (integer-payloads §4 step 3): with sigma' =
  * max(sigma, e_0), b = N - 1 - #{ i < N - 1 : sigma' <= e_i }. n_edges >= 1
  * (0 gives 0). Read literally: no order of the edges is assumed. */
-WAI_SIBLING uint32_t wai_bucket(int64_t sigma, const int64_t *edges, uint32_t n_edges);
+uint32_t wai_bucket(int64_t sigma, const int64_t *edges, uint32_t n_edges);
 
 /* 1 when e_0 <= e_1 <= ... <= e_(N-2): the edges wai_bucket counts ascend. */
 int wai_edges_ascend(const int64_t *edges, uint32_t n_edges);

@@ -38,9 +38,9 @@ typedef struct wai_layer_counts {
     uint64_t weights, per_out, gamma, beta;
 } wai_layer_counts;
 
-WAI_SIBLING const char *wai_whm1_magic(int dims);
-WAI_SIBLING int wai_whm1_tag_allowed(uint32_t tag, int dims);
-WAI_SIBLING wai_layer_counts wai_whm1_counts(const wai_layer *l, int dims);
-WAI_SIBLING uint64_t wai_whm1_param_bytes(const wai_layer_counts *c);
+const char *wai_whm1_magic(int dims);
+int wai_whm1_tag_allowed(uint32_t tag, int dims);
+wai_layer_counts wai_whm1_counts(const wai_layer *l, int dims);
+uint64_t wai_whm1_param_bytes(const wai_layer_counts *c);
 
 #endif

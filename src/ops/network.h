@@ -12,7 +12,6 @@
 #include <stdint.h>
 
 #include "common/exec.h"
-#include "common/sibling.h"
 #include "ops/layers.h"
 #include "ops/model.h"
 #include "ops/plan.h"
@@ -91,9 +90,9 @@ wai_status wai_network_run(const wai_allocator *a, const wai_kernels *k, const w
  * that split their work (the same bits and refusals whatever
  * the count), and with ex's kept arena when it has one (ex->ws, whose own
  * ex must be one with the same allocator, pool and loops). */
-WAI_SIBLING wai_status wai_network_run_ex(const wai_exec *ex, const wai_kernels *k,
-                                          const wai_model *m, const wai_sums *s, const wai_plan *p,
-                                          const int64_t *input, int64_t *output);
+wai_status wai_network_run_ex(const wai_exec *ex, const wai_kernels *k,
+                              const wai_model *m, const wai_sums *s, const wai_plan *p,
+                              const int64_t *input, int64_t *output);
 
 /* Working memory kept across runs, so that a caller running networks
  * again and again (frames, tiles) allocates and first-touches it once:

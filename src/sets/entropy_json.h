@@ -7,7 +7,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/sibling.h"
 #include "entropy/cdf.h"
 #include "wai/wai.h"
 
@@ -44,9 +43,9 @@ wai_status wai_entropy_json_parse_rules(const wai_allocator *a, const uint8_t *t
  * rule of §9. Any failure, a text that is not JSON included, is
  * model_mismatch; an allocation failure is out_of_memory. On success *out
  * is one block from a, freed with wai_entropy_set_free(a, *out). */
-WAI_SIBLING wai_status wai_entropy_json_parse(const wai_allocator *a, const uint8_t *text,
-                                              size_t len, wai_entropy_set **out);
+wai_status wai_entropy_json_parse(const wai_allocator *a, const uint8_t *text,
+                                  size_t len, wai_entropy_set **out);
 
-WAI_SIBLING void wai_entropy_set_free(const wai_allocator *a, wai_entropy_set *s);
+void wai_entropy_set_free(const wai_allocator *a, wai_entropy_set *s);
 
 #endif

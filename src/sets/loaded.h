@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "common/sibling.h"
+#include "wai/wai.h"
 #include "entropy/cdf.h"
 #include "ops/model.h"
 #include "ops/plan.h"
@@ -68,15 +68,15 @@ struct wai_loaded_set {
  * listing's SHA-256, or the one member's when the kind reads one
  * (set_incomplete otherwise). Reads no more than the listing and the
  * members' hashes taken when they were added; nothing is cached. */
-WAI_SIBLING wai_status wai_set_check_members(const wai_set_kind *k, const wai_set *set);
+wai_status wai_set_check_members(const wai_set_kind *k, const wai_set *set);
 
 /* Loads a set that passed wai_set_check_members with k's loader, counting
  * every byte it allocates (l->bytes). out_of_memory when an allocation
  * fails. On success *out is the caller's (wai_loaded_set_free). */
-WAI_SIBLING wai_status wai_loaded_set_load(const wai_allocator *a, const wai_set_kind *k,
-                                           const wai_set *set, wai_loaded_set **out);
+wai_status wai_loaded_set_load(const wai_allocator *a, const wai_set_kind *k,
+                               const wai_set *set, wai_loaded_set **out);
 
-WAI_SIBLING void wai_loaded_set_free(const wai_allocator *a, wai_loaded_set *l);
+void wai_loaded_set_free(const wai_allocator *a, wai_loaded_set *l);
 
 /* The SHA-256 that names a set's bytes (the cache's key, §7 Informative):
  * over, for each member the kind reads in §9's order, its name's length

@@ -7,25 +7,24 @@
 
 #include "common/alloc.h"
 #include "common/checked.h"
-#include "common/context.h"
-#include "decode/codec.h"
-#include "decode/int_hyper.h"
-#include "ops/layers.h"
-#include "sets/loaded.h"
+#include "wai/wai_backend.h"
+#include "wai/wai_decode.h"
 #include "wai/wai_ml.h"
+#include "wai/wai_network.h"
 #include "wai/wai_write.h"
 #include "write/payloads.h"
-#include "write/rans_encode.h"
 
 #define STRIDE 64                       /* g_a's and h_a's four and two stride-2 levels */
 #define CAP_ELEMENTS ((uint64_t)1 << 26) /* §7: a tensor's elements */
 #define DIFF_LIMIT ((int64_t)1 << 62)
+#define CAPABILITY "wai.neural.int_hyper"
 
 void wai_hyper_encode_params_default(wai_hyper_encode_params *p) { memset(p, 0, sizeof *p); }
 
 /* round(d / 2^afrac), ties to even: the symbol whose rebuilt value
- * s·2^afrac + base is nearest v = base + d. -1 when it leaves i32. */
-static int symbol_of(int64_t v, int64_t base, uint32_t afrac, int32_t *s) {
+ * s·2^afrac + base is nearest v = base + d; and that value (E2), as the
+ * decoder rebuilds it. -1 when either leaves its type. */
+static int symbol_of(int64_t v, int64_t base, uint32_t afrac, int32_t *s, int64_t *rebuilt) {
     if ((base > 0 && v < INT64_MIN + base) || (base < 0 && v > INT64_MAX + base)) return -1;
     int64_t d = v - base;
     if (d >= DIFF_LIMIT || d <= -DIFF_LIMIT) return -1;
@@ -36,6 +35,10 @@ static int symbol_of(int64_t v, int64_t base, uint32_t afrac, int32_t *s) {
     if (rem > half || (rem == half && (q & 1))) q++;
     if (q < INT32_MIN || q > INT32_MAX) return -1;
     *s = (int32_t)q;
+    /* |q·2^afrac| < 2^61 (afrac <= 30): only the base's sum can overflow */
+    const int64_t m = q * one;
+    if ((base > 0 && m > INT64_MAX - base) || (base < 0 && m < INT64_MIN - base)) return -1;
+    *rebuilt = m + base;
     return 0;
 }
 
@@ -50,10 +53,15 @@ static void pad_picture(const uint8_t *rgb, uint32_t h, uint32_t w, uint32_t H, 
     }
 }
 
+/* What the encoder reads of the set: through include/wai/wai_network.h
+ * alone, as any client of the decoder would. */
 typedef struct encoder {
     wai_context *ctx;
+    const wai_set *set;
     const wai_allocator *a;
-    const wai_loaded_set *l;
+    wai_set_network *h_s;
+    wai_set_tables *tables;
+    uint32_t afrac;
     const wai_hyper_encode_params *p;
     wai_hyper_encode_result *r;
 } encoder;
@@ -62,81 +70,136 @@ static void stage(const encoder *e, wai_hyper_encode_stage s) {
     if (e->p && e->p->progress) e->p->progress(e->p->progress_opaque, s);
 }
 
+/* The tables of a kind as wai_rans_encode_symbols_tables takes them. */
+typedef struct table_list {
+    size_t n;
+    const uint32_t **cdfs;
+    size_t *lens;
+    int32_t *offsets;
+    int64_t *medians;
+} table_list;
+
+static wai_status table_list_of(encoder *e, wai_table_kind kind, table_list *t) {
+    t->n = wai_set_tables_count(e->tables, kind);
+    t->cdfs = wai_alloc_array(e->a, t->n, sizeof *t->cdfs);
+    t->lens = wai_alloc_array(e->a, t->n, sizeof *t->lens);
+    t->offsets = wai_alloc_array(e->a, t->n, sizeof *t->offsets);
+    t->medians = wai_alloc_array(e->a, t->n, sizeof *t->medians);
+    if (!t->cdfs || !t->lens || !t->offsets || !t->medians) return WAI_out_of_memory;
+    for (size_t k = 0; k < t->n; k++) {
+        wai_set_table one;
+        wai_status st = wai_set_tables_at(e->tables, kind, k, &one);
+        if (st != WAI_ok) return st;
+        t->cdfs[k] = one.cdf;
+        t->lens[k] = one.len;
+        t->offsets[k] = one.offset;
+        t->medians[k] = one.median;
+    }
+    return WAI_ok;
+}
+
+static void table_list_free(encoder *e, table_list *t) {
+    wai_free(e->a, t->cdfs);
+    wai_free(e->a, t->lens);
+    wai_free(e->a, t->offsets);
+    wai_free(e->a, t->medians);
+}
+
 /* One stream of n symbols. The hyper-latent (per > 0): element i of
  * channel k = i / per about the channel's median, against its table. The
  * latent (per 0): element i about mu[i], against the table of sigma[i]'s
  * ceil bucket (E3). Each symbol round((v - base) / 2^afrac), its value
- * rebuilt as the decoder rebuilds it (E2) into rebuilt (or checked, when
+ * rebuilt as the decoder rebuilds it (E2) into rebuilt (or dropped, when
  * NULL); escapes counts those past the table's direct values. */
 static wai_status code_stream(encoder *e, const int64_t *v, size_t n, size_t per,
                               const int64_t *sigma, const int64_t *mu, int32_t *sym,
                               int64_t *rebuilt, uint64_t *escapes, uint8_t **stream, size_t *len) {
-    const wai_loaded_tables *lt = &WAI_LOADED(e->l, wai_hyper_set)->t;
-    const wai_entropy_set *t = lt->set;
-    const wai_cdf_table **tabs = wai_alloc_array(e->a, n, sizeof *tabs);
-    int32_t *offs = wai_alloc_array(e->a, n, sizeof *offs);
-    wai_status st = tabs && offs ? WAI_ok : WAI_out_of_memory;
+    table_list t = {0};
+    uint32_t *table_of = wai_alloc_array(e->a, n, sizeof *table_of);
+    wai_status st = table_of ? table_list_of(e, per ? WAI_TABLE_HYPER : WAI_TABLE_LATENT, &t)
+                             : WAI_out_of_memory;
     for (size_t i = 0; st == WAI_ok && i < n; i++) {
-        size_t k = per ? i / per : wai_bucket(sigma[i], t->scale_edges, t->n_edges);
-        const wai_entropy_table *meta = per ? &t->hyper[k] : &t->latent[k];
-        const int64_t base = per ? t->z_median_q[k] : mu[i];
+        size_t k = per ? i / per : wai_set_tables_bucket(e->tables, sigma[i]);
+        const int64_t base = per ? t.medians[k] : mu[i];
         int64_t r;
-        if (symbol_of(v[i], base, e->l->afrac, &sym[i]) != 0 ||
-            wai_dequantize(sym[i], e->l->afrac, base, rebuilt ? &rebuilt[i] : &r) != WAI_ok)
+        if (symbol_of(v[i], base, e->afrac, &sym[i], rebuilt ? &rebuilt[i] : &r) != 0)
             st = WAI_field_range;
-        tabs[i] = per ? &lt->hyper[k] : &lt->latent[k];
-        offs[i] = meta->offset;
-        int64_t d = (int64_t)sym[i] - offs[i];
-        *escapes += d < 0 || d >= (int64_t)meta->n - 2;
+        table_of[i] = (uint32_t)k;
+        int64_t d = (int64_t)sym[i] - t.offsets[k];
+        *escapes += d < 0 || d >= (int64_t)t.lens[k] - 2;
     }
-    if (st == WAI_ok) st = wai_rans_encode(e->a, NULL, tabs, offs, 0, sym, n, stream, len);
-    wai_free(e->a, tabs);
-    wai_free(e->a, offs);
+    if (st == WAI_ok)
+        st = wai_rans_encode_symbols_tables(e->a, t.n, t.cdfs, t.lens, t.offsets, table_of, sym,
+                                            n, stream, len);
+    table_list_free(e, &t);
+    wai_free(e->a, table_of);
     return st;
 }
 
-/* The payload decoded as a decoder decodes it, against the picture. */
-static wai_status check(encoder *e, const wai_hyper_plan *plan, const uint8_t *rgb) {
-    wai_wih1 v;
-    wai_status st = wai_wih1_parse(e->r->payload, e->r->payload_len, 0, &v);
-    if (st != WAI_ok) return st;
+/* The payload decoded by the public decoder, as any decoder decodes it,
+ * and measured against the picture. */
+static wai_status check(encoder *e, const uint8_t *rgb) {
+    wai_decoder_config c;
+    wai_decoder_config_default(&c);
+    c.capability = CAPABILITY;
+    c.set = e->set;
+    wai_decoder *d = NULL;
+    wai_output out = {0};
+    wai_status st = wai_decoder_create(e->ctx, &c, &d);
+    if (st == WAI_ok) st = wai_decoder_send(d, e->r->payload, e->r->payload_len, NULL);
+    if (st == WAI_ok) st = wai_decoder_receive(d, &out);
     const uint32_t H = e->r->coded_h, W = e->r->coded_w;
-    uint8_t *out = wai_alloc_array(e->a, (size_t)H * W, 3);
-    if (!out) return WAI_out_of_memory;
-    st = wai_wih1_decode(&e->ctx->exec, e->ctx->exec.kernels, e->l, &v, plan, out);
+    if (st == WAI_ok && (out.kind != WAI_OUTPUT_IMAGE || out.width != W || out.height != H))
+        st = WAI_model_mismatch;
     uint64_t sse = 0;
     for (uint32_t yy = 0; st == WAI_ok && yy < e->r->h; yy++)
         for (size_t i = 0; i < (size_t)e->r->w * 3; i++) {
-            int32_t d = (int32_t)out[(size_t)yy * W * 3 + i] - rgb[(size_t)yy * e->r->w * 3 + i];
-            sse += (uint64_t)(d * d);
+            int32_t dv = (int32_t)out.data[(size_t)yy * W * 3 + i] - rgb[(size_t)yy * e->r->w * 3 + i];
+            sse += (uint64_t)(dv * dv);
         }
     e->r->sse = sse;
-    if (st == WAI_ok && e->p && e->p->keep_decoded) e->r->decoded = out;
-    else wai_free(e->a, out);
+    if (st == WAI_ok && e->p && e->p->keep_decoded) {
+        if ((e->r->decoded = wai_alloc_array(e->a, (size_t)H * W, 3)) == NULL)
+            st = WAI_out_of_memory;
+        else
+            memcpy(e->r->decoded, out.data, (size_t)H * W * 3);
+    }
+    wai_decoder_destroy(d);
+    return st;
+}
+
+/* The latents against the set, as §7 steps 2 to 4 check a payload's
+ * header against it: the grid the picture gives, no more hyper-latent
+ * channels than the tables, h_s planned on z and giving [2m, sh, sw]
+ * (g_s's own checks are the decode's, in check()). hs_elems is h_s's
+ * output's size. */
+static wai_status fit(encoder *e, const wai_webnn_analysis_args *g,
+                      const wai_webnn_analysis_latent *y, const wai_webnn_analysis_latent *z,
+                      size_t *hs_elems) {
+    if (y->h != g->height / 16 || y->w != g->width / 16 || z->h != g->height / 64 ||
+        z->w != g->width / 64 || z->c > wai_set_tables_count(e->tables, WAI_TABLE_HYPER))
+        return WAI_model_mismatch;
+    const uint32_t in[3] = {z->c, z->h, z->w};
+    uint32_t out[3];
+    wai_status st = wai_set_network_plan(e->h_s, in, out);
+    if (st == WAI_ok && (out[0] != wai_sat_mul(2, y->c) || out[1] != y->h || out[2] != y->w))
+        st = WAI_geometry_mismatch;
+    *hs_elems = (size_t)out[0] * out[1] * out[2];
     return st;
 }
 
 /* The analysis, the hyper-latent, h_s, the latent and the payload; the
- * caller has loaded the set and padded the picture. */
-static wai_status encode(encoder *e, const wai_webnn_analysis_args *g, wai_hyper_plan *plan) {
+ * caller has opened the set and padded the picture. */
+static wai_status encode(encoder *e, const wai_webnn_analysis_args *g) {
     wai_webnn_analysis_latent y, z;
     int32_t *zsym = NULL, *ysym = NULL;
     int64_t *zq = NULL, *hs = NULL;
     uint8_t *zs = NULL, *ys = NULL;
-    size_t zl = 0, yl = 0;
+    size_t zl = 0, yl = 0, hs_elems = 0;
     stage(e, WAI_HYPER_STAGE_ANALYSIS);
     wai_status st = wai_webnn_analysis(e->ctx, g, &y, &z);
     if (st != WAI_ok) return st;
-    /* The latents against the set, as §7 step 4 checks a payload's
-     * header: the same plans the decode makes. */
-    wai_wih1 v;
-    memset(&v, 0, sizeof v);
-    v.m = y.c, v.sh = y.h, v.sw = y.w, v.n_z = z.c, v.zh = z.h, v.zw = z.w;
-    if (y.h != g->height / 16 || y.w != g->width / 16 || z.h != g->height / 64 ||
-        z.w != g->width / 64)
-        st = WAI_model_mismatch;
-    if (st == WAI_ok) st = wai_wih1_prepare(e->a, e->l, &v, plan);
-    if (st != WAI_ok) goto done;
+    if ((st = fit(e, g, &y, &z, &hs_elems)) != WAI_ok) goto done;
     e->r->m = y.c;
     e->r->n_z = z.c;
     const size_t nz = (size_t)z.c * z.h * z.w, ny = (size_t)y.c * y.h * y.w;
@@ -144,14 +207,11 @@ static wai_status encode(encoder *e, const wai_webnn_analysis_args *g, wai_hyper
     st = WAI_out_of_memory;
     if (!(zsym = wai_alloc_array(e->a, nz, sizeof *zsym)) ||
         !(zq = wai_alloc_array(e->a, nz, sizeof *zq)) ||
-        !(hs = wai_alloc_array(e->a, (size_t)plan->h_s.out_elems, sizeof *hs)))
+        !(hs = wai_alloc_array(e->a, hs_elems, sizeof *hs)))
         goto done;
     if ((st = code_stream(e, z.data, nz, (size_t)z.h * z.w, NULL, NULL, zsym, zq, &e->r->z_escapes,
-                          &zs, &zl)) != WAI_ok)
-        goto done;
-    const wai_net *h_s = &WAI_LOADED(e->l, wai_hyper_set)->h_s;
-    if ((st = wai_network_run_ex(&e->ctx->exec, e->ctx->exec.kernels, &h_s->model, &h_s->sums,
-                                 &plan->h_s, zq, hs)) != WAI_ok)
+                          &zs, &zl)) != WAI_ok ||
+        (st = wai_set_network_run(e->h_s, zq, hs)) != WAI_ok)
         goto done;
     stage(e, WAI_HYPER_STAGE_LATENT);
     st = WAI_out_of_memory;
@@ -177,10 +237,19 @@ done:
 
 /* The encoder's members: WAI_ok, or set_incomplete. */
 static wai_status analysis_members(const wai_set *set, wai_webnn_analysis_args *g) {
-    const char *const *names = wai_capability_encoder_members(
-        wai_capability_find("wai.neural.int_hyper"));
+    const char *const *names = wai_capability_encoder_members(wai_capability_find(CAPABILITY));
     wai_status st = wai_set_find(set, names[0], &g->program, &g->program_len);
     return st == WAI_ok ? wai_set_find(set, names[1], &g->weights, &g->weights_len) : st;
+}
+
+/* The decoder's members first, opened as its decode opens them (so a set
+ * it would refuse is refused here with its code), then the encoder's. */
+static wai_status open_set(encoder *e, wai_webnn_analysis_args *g) {
+    wai_status st = wai_set_network_open(e->ctx, CAPABILITY, e->set, "h_s.whm", &e->h_s);
+    if (st == WAI_ok) st = wai_set_tables_open(e->ctx, CAPABILITY, e->set, "entropy.json", &e->tables);
+    if (st == WAI_ok) st = analysis_members(e->set, g);
+    e->afrac = wai_set_network_afrac(e->h_s);
+    return st;
 }
 
 wai_status wai_hyper_encode(wai_context *ctx, const wai_set *set, const uint8_t *rgb, uint32_t h,
@@ -195,49 +264,39 @@ wai_status wai_hyper_encode(wai_context *ctx, const wai_set *set, const uint8_t 
     const uint64_t H = ((uint64_t)h + STRIDE - 1) / STRIDE * STRIDE;
     const uint64_t W = ((uint64_t)w + STRIDE - 1) / STRIDE * STRIDE;
     if (wai_sat_mul3(3, H, W) > CAP_ELEMENTS) return WAI_too_large;
-    const wai_allocator *a = &ctx->alloc;
+    encoder e = {ctx, set, wai_context_allocator(ctx), NULL, NULL, 0, p, r};
     wai_webnn_analysis_args g = {0};
-    wai_status st = analysis_members(set, &g);
-    if (st != WAI_ok) return st;
-    const wai_codec *codec = wai_codec_of(wai_capability_find("wai.neural.int_hyper"));
-    const wai_set_kind kind = wai_codec_set_kind(codec);
-    wai_loaded_set *l = NULL;
-    if ((st = wai_set_check_members(&kind, set)) != WAI_ok ||
-        (st = wai_loaded_set_load(a, &kind, set, &l)) != WAI_ok)
-        return st;
-    uint8_t *padded = wai_alloc_array(a, (size_t)(H * W), 3);
-    if (!padded) {
-        wai_loaded_set_free(a, l);
-        return WAI_out_of_memory;
+    uint8_t *padded = NULL;
+    wai_status st = open_set(&e, &g);
+    if (st == WAI_ok && !(padded = wai_alloc_array(e.a, (size_t)(H * W), 3))) st = WAI_out_of_memory;
+    if (st == WAI_ok) {
+        pad_picture(rgb, h, w, (uint32_t)H, (uint32_t)W, padded);
+        r->h = h;
+        r->w = w;
+        r->coded_h = (uint32_t)H;
+        r->coded_w = (uint32_t)W;
+        r->samples = (uint64_t)h * w * 3;
+        g.rgb = padded;
+        g.height = (uint32_t)H;
+        g.width = (uint32_t)W;
+        g.afrac = e.afrac;
+        st = encode(&e, &g);
     }
-    pad_picture(rgb, h, w, (uint32_t)H, (uint32_t)W, padded);
-    r->h = h;
-    r->w = w;
-    r->coded_h = (uint32_t)H;
-    r->coded_w = (uint32_t)W;
-    r->samples = (uint64_t)h * w * 3;
-    g.rgb = padded;
-    g.height = (uint32_t)H;
-    g.width = (uint32_t)W;
-    g.afrac = l->afrac;
-    encoder e = {ctx, a, l, p, r};
-    wai_hyper_plan plan;
-    memset(&plan, 0, sizeof plan);
-    st = encode(&e, &g, &plan);
-    wai_free(a, padded);
+    wai_free(e.a, padded);
+    wai_set_network_close(e.h_s);
+    wai_set_tables_close(e.tables);
     if (st == WAI_ok) {
         stage(&e, WAI_HYPER_STAGE_CHECK);
-        st = check(&e, &plan, rgb);
+        st = check(&e, rgb);
     }
-    wai_hyper_plan_free(a, &plan);
-    wai_loaded_set_free(a, l);
     if (st != WAI_ok) wai_hyper_encode_result_free(ctx, r);
     return st;
 }
 
 void wai_hyper_encode_result_free(const wai_context *ctx, wai_hyper_encode_result *r) {
     if (!r) return;
-    wai_free(ctx ? &ctx->alloc : NULL, r->payload);
-    wai_free(ctx ? &ctx->alloc : NULL, r->decoded);
+    const wai_allocator *a = ctx ? wai_context_allocator(ctx) : NULL;
+    wai_free(a, r->payload);
+    wai_free(a, r->decoded);
     memset(r, 0, sizeof *r);
 }

@@ -6,7 +6,6 @@
 
 #include "common/alloc.h"
 #include "common/pool.h"
-#include "decode/motion.h"
 #include "entropy/cdf.h"
 #include "formats/wiv1.h"
 #include "write/motion_search.h"

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "decode/motion.h"
+#include "formats/motion_rules.h"
 
 /* A residual is round((src - pred) / q) or one step further out (see
  * wai_me_quantise), so |r| <= 256 for every q: a fixed histogram holds

@@ -20,8 +20,6 @@
 #include "formats/wih1.h"
 #include "formats/wis1.h"
 #include "formats/wiv1.h"
-#include "ops/model.h"
-#include "sets/entropy_json.h"
 #include "wai/wai.h"
 
 typedef struct wai_wih1_parts {
@@ -107,21 +105,6 @@ typedef struct wai_wis1_parts {
  * the ranges and lengths keep their rules. */
 wai_status wai_wis1_write(const wai_allocator *a, const wai_wis1_parts *p, uint8_t **out,
                           size_t *out_len);
-
-/* Serialises a model (parsed or built by hand) back to its bytes, in the
- * form its dims names; parse(write(m)) gives m and write(parse(b)) gives b
- * byte for byte. A model the parser would refuse for its structure (a tag
- * its form does not allow, n_weights disagreeing with the layer's fields, a
- * missing array) is invalid_argument; ranges are not checked, as the parse
- * does not check them. *out is allocated with `a` (free with wai_free). */
-wai_status wai_model_write(const wai_allocator *a, const wai_model *m, uint8_t **out,
-                           size_t *out_len);
-
-/* Writes s as entropy.json text (each table's first n entries; no other
- * member), then reads the text back and refuses (model_mismatch) what the
- * parser would. *out is from a (wai_free); it is not NUL-terminated. */
-wai_status wai_entropy_json_write(const wai_allocator *a, const wai_entropy_set *s,
-                                  uint8_t **out, size_t *out_len);
 
 /* ---- what every writer shares ---------------------------------------------- */
 

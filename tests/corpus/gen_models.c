@@ -34,6 +34,7 @@
 #include "ops/network.h"
 #include "ops/plan.h"
 #include "wai/wai_hash.h"
+#include "gen/set_write.h"
 #include "write/payloads.h"
 
 static const char *g_dir;

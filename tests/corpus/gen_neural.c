@@ -34,6 +34,7 @@
 #include "wai/wai_decode.h"
 #include "wai/wai_hash.h"
 #include "wai/wai_set.h"
+#include "gen/set_write.h"
 #include "write/payloads.h"
 #include "write/rans_encode.h"
 

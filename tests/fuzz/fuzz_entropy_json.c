@@ -15,6 +15,7 @@
 #include "common/json.h"
 #include "entropy/cdf.h"
 #include "sets/entropy_json.h"
+#include "gen/set_write.h"
 #include "write/payloads.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

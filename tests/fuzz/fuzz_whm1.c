@@ -15,6 +15,7 @@
 #include "common/checked.h"
 #include "formats/whm1.h"
 #include "ops/plan.h"
+#include "gen/set_write.h"
 #include "write/payloads.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -8,6 +8,7 @@
 #include "common/checked.h"
 #include "formats/whm1.h"
 #include "ops/bounds.h"
+#include "gen/set_write.h"
 #include "write/payloads.h"
 
 /* ---- random numbers ------------------------------------------------------- */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "harness.h"
+#include "wai/wai_set.h"
 
 #include "common/pool.h"
 #include "ops/cores.h"
@@ -156,6 +157,39 @@ uint8_t *harness_read_file(const char *relpath, size_t *len) {
     return buf;
 }
 
+int harness_set_files_read(const char *dir, const char *const *names, int n,
+                           harness_set_files *f) {
+    memset(f, 0, sizeof *f);
+    f->names = names;
+    f->n = n > HARNESS_SET_MAX ? HARNESS_SET_MAX : n;
+    int ok = 1;
+    for (int i = 0; i < f->n; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        f->data[i] = harness_read_file(path, &f->len[i]);
+        ok &= CHECK_MSG(f->data[i] != NULL, "%s: not found", path);
+    }
+    return ok;
+}
+
+void harness_set_files_free(harness_set_files *f) {
+    for (int i = 0; i < f->n; i++) free(f->data[i]);
+    memset(f, 0, sizeof *f);
+}
+
+wai_set *harness_set_make(wai_context *ctx, const harness_set_files *f, int n, int broken,
+                          const char *junk) {
+    wai_set *s = NULL;
+    if (!CHECK(wai_set_create(ctx, &s) == WAI_ok)) return NULL;
+    for (int i = 0; i < n && i < f->n; i++) {
+        wai_status st = i == broken
+                            ? wai_set_add(s, f->names[i], (const uint8_t *)junk, strlen(junk))
+                            : wai_set_add_borrowed(s, f->names[i], f->data[i], f->len[i]);
+        CHECK(st == WAI_ok);
+    }
+    return s;
+}
+
 /* Each block carries its size in a header, so frees can be accounted. */
 #define ALLOC_HEADER 16
 
@@ -244,6 +278,7 @@ int main(int argc, char **argv) {
     suite_motion();
     suite_encode();
     suite_hyper_encode();
+    suite_set_network();
     suite_model();
     suite_layers();
     suite_cores();

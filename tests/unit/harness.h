@@ -49,6 +49,26 @@ const char *harness_data_dir(void);
  * The caller frees the buffer with free(). */
 uint8_t *harness_read_file(const char *relpath, size_t *len);
 
+/* A parameter set's members read from a folder under harness_data_dir():
+ * names[0..n) (at most HARNESS_SET_MAX), each a failed check when absent
+ * (returns 0 then). Free with harness_set_files_free. */
+#define HARNESS_SET_MAX 8
+typedef struct harness_set_files {
+    const char *const *names;
+    int n;
+    uint8_t *data[HARNESS_SET_MAX];
+    size_t len[HARNESS_SET_MAX];
+} harness_set_files;
+int harness_set_files_read(const char *dir, const char *const *names, int n,
+                           harness_set_files *f);
+void harness_set_files_free(harness_set_files *f);
+
+/* A wai_set of the first n members read (borrowed), member `broken` (or
+ * -1) replaced by junk; NULL (a failed check) when it cannot be made. */
+struct wai_set;
+struct wai_set *harness_set_make(wai_context *ctx, const harness_set_files *f, int n, int broken,
+                                 const char *junk);
+
 /* A deterministic PRNG (splitmix64) so every architecture tests the same
  * "random" inputs. */
 uint64_t harness_rand(uint64_t *state);
@@ -89,6 +109,7 @@ void suite_webnn_memory(void);
 void suite_motion(void);
 void suite_encode(void);
 void suite_hyper_encode(void);
+void suite_set_network(void);
 void suite_model(void);
 void suite_layers(void);
 void suite_cores(void);

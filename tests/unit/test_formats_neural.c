@@ -15,6 +15,7 @@
 #include "harness.h"
 #include "sets/entropy_json.h"
 #include "wai/wai_format.h"
+#include "gen/set_write.h"
 #include "write/payloads.h"
 
 #define CAP26 ((uint32_t)1 << 26)

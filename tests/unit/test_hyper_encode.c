@@ -13,45 +13,14 @@
 #include "wai/wai_decode.h"
 #include "wai/wai_write.h"
 
-#define SET_DIR "../examples/hyperprior/sets/q3/"
+#define SET_DIR "../examples/hyperprior/sets/q3"
 
 static const char *const members[] = {"g_s.whm", "h_s.whm", "entropy.json", "analysis.webnn.json",
                                       "analysis.f32"};
 #define N_MEMBERS 5
 
-typedef struct set_files {
-    uint8_t *data[N_MEMBERS];
-    size_t len[N_MEMBERS];
-} set_files;
-
-static int read_set(set_files *f) {
-    int ok = 1;
-    for (int i = 0; i < N_MEMBERS; i++) {
-        char path[128];
-        snprintf(path, sizeof path, SET_DIR "%s", members[i]);
-        f->data[i] = harness_read_file(path, &f->len[i]);
-        ok &= CHECK_MSG(f->data[i] != NULL, "%s: not found", path);
-    }
-    return ok;
-}
-
-static void free_set(set_files *f) {
-    for (int i = 0; i < N_MEMBERS; i++) free(f->data[i]);
-}
-
-/* The set's first n members (the decoder's are the first three), with
- * member `broken` (or -1) replaced by a text no reader takes. */
-static wai_set *make_set(wai_context *ctx, const set_files *f, int n, int broken) {
-    static const uint8_t junk[] = "{\"kind\": \"wai-webnn-graph/1\"}";
-    wai_set *s = NULL;
-    if (!CHECK(wai_set_create(ctx, &s) == WAI_ok)) return NULL;
-    for (int i = 0; i < n; i++) {
-        wai_status st = i == broken ? wai_set_add(s, members[i], junk, sizeof junk - 1)
-                                    : wai_set_add_borrowed(s, members[i], f->data[i], f->len[i]);
-        CHECK(st == WAI_ok);
-    }
-    return s;
-}
+/* What stands in for a broken member: a text no reader takes. */
+#define JUNK "{\"kind\": \"wai-webnn-graph/1\"}"
 
 /* A smooth picture with an edge: something for the codec to spend bits on. */
 static uint8_t *make_picture(uint32_t h, uint32_t w) {
@@ -98,12 +67,12 @@ static uint8_t *decode(wai_context *ctx, wai_set *set, const uint8_t *payload, s
 }
 
 static void test_round_trip(void) {
-    set_files f;
-    if (!read_set(&f)) return free_set(&f);
+    harness_set_files f;
+    if (!harness_set_files_read(SET_DIR, members, N_MEMBERS, &f)) return harness_set_files_free(&f);
     const uint32_t h = 40, w = 50;
     uint8_t *pic = make_picture(h, w);
     wai_context *ctx = context(1, NULL), *ctx3 = context(3, NULL);
-    wai_set *set = make_set(ctx, &f, N_MEMBERS, -1);
+    wai_set *set = harness_set_make(ctx, &f, N_MEMBERS, -1, JUNK);
     wai_hyper_encode_result r, r3;
     if (CHECK(wai_hyper_encode(ctx, set, pic, h, w, NULL, &r) == WAI_ok)) {
         CHECK(r.h == h && r.w == w && r.coded_h == 64 && r.coded_w == 64);
@@ -135,15 +104,15 @@ static void test_round_trip(void) {
     wai_context_destroy(ctx3);
     wai_context_destroy(ctx);
     free(pic);
-    free_set(&f);
+    harness_set_files_free(&f);
 }
 
 /* A keyframe-1 clip: frame 0 the WIH1 (its kept decode the reference),
  * frames 1 and 2 motion-coded; the public decoder of wai.video.int_hyper
  * gives frame 0 as that decode and each frame the squared error reported. */
 static void test_keyed_clip(void) {
-    set_files f;
-    if (!read_set(&f)) return free_set(&f);
+    harness_set_files f;
+    if (!harness_set_files_read(SET_DIR, members, N_MEMBERS, &f)) return harness_set_files_free(&f);
     const uint32_t n = 3, h = 64, w = 64;
     uint8_t *pic = make_picture(h + 2 * n, w + 2 * n);
     uint8_t *clip = malloc((size_t)n * h * w * 3);
@@ -155,7 +124,7 @@ static void test_keyed_clip(void) {
         frames[k] = clip + (size_t)k * h * w * 3;
     }
     wai_context *ctx = context(1, NULL);
-    wai_set *set = make_set(ctx, &f, N_MEMBERS, -1);
+    wai_set *set = harness_set_make(ctx, &f, N_MEMBERS, -1, JUNK);
     wai_hyper_encode_params hp;
     wai_hyper_encode_params_default(&hp);
     hp.keep_decoded = 1;
@@ -249,18 +218,18 @@ static void test_keyed_clip(void) {
     wai_context_destroy(ctx);
     free(clip);
     free(pic);
-    free_set(&f);
+    harness_set_files_free(&f);
 }
 
 static void test_refusals(void) {
-    set_files f;
-    if (!read_set(&f)) return free_set(&f);
+    harness_set_files f;
+    if (!harness_set_files_read(SET_DIR, members, N_MEMBERS, &f)) return harness_set_files_free(&f);
     uint8_t *pic = make_picture(64, 64);
     wai_context *ctx = context(1, NULL);
-    wai_set *full = make_set(ctx, &f, N_MEMBERS, -1);
-    wai_set *decoder_only = make_set(ctx, &f, 3, -1);
-    wai_set *no_tables = make_set(ctx, &f, N_MEMBERS, 2);
-    wai_set *bad_graph = make_set(ctx, &f, N_MEMBERS, 3);
+    wai_set *full = harness_set_make(ctx, &f, N_MEMBERS, -1, JUNK);
+    wai_set *decoder_only = harness_set_make(ctx, &f, 3, -1, JUNK);
+    wai_set *no_tables = harness_set_make(ctx, &f, N_MEMBERS, 2, JUNK);
+    wai_set *bad_graph = harness_set_make(ctx, &f, N_MEMBERS, 3, JUNK);
     wai_hyper_encode_result r;
     wai_hyper_encode_params p;
     wai_hyper_encode_params_default(&p);
@@ -285,13 +254,13 @@ static void test_refusals(void) {
     wai_set_destroy(bad_graph);
     wai_context_destroy(ctx);
     free(pic);
-    free_set(&f);
+    harness_set_files_free(&f);
 }
 
 /* Part p fails the encode's calls p + 1, p + 1 + parts, ... */
 static void test_allocation_failures(unsigned part, unsigned parts) {
-    set_files f;
-    if (!read_set(&f)) return free_set(&f);
+    harness_set_files f;
+    if (!harness_set_files_read(SET_DIR, members, N_MEMBERS, &f)) return harness_set_files_free(&f);
     uint8_t *pic = make_picture(64, 64);
     size_t failures = 0;
     for (size_t k = part; k < 20000; k += parts) {
@@ -299,7 +268,7 @@ static void test_allocation_failures(unsigned part, unsigned parts) {
         wai_allocator a = harness_allocator(&fa);
         wai_context *ctx = context(1, &a);
         if (!ctx) break;
-        wai_set *set = make_set(ctx, &f, N_MEMBERS, -1);
+        wai_set *set = harness_set_make(ctx, &f, N_MEMBERS, -1, JUNK);
         fa.fail_at = fa.calls + k + 1; /* the encode's (k + 1)th call */
         wai_hyper_encode_result r;
         wai_status st = wai_hyper_encode(ctx, set, pic, 64, 64, NULL, &r);
@@ -321,7 +290,7 @@ static void test_allocation_failures(unsigned part, unsigned parts) {
     }
     CHECK(failures > 0);
     free(pic);
-    free_set(&f);
+    harness_set_files_free(&f);
 }
 
 void suite_hyper_encode(void) {

@@ -13,6 +13,7 @@
 #include "formats/whm1.h"
 #include "wai/wai_format.h"
 #include "wai/wai_write.h"
+#include "gen/set_write.h"
 #include "write/payloads.h"
 
 static void test_fixtures(void) {

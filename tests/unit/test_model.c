@@ -11,6 +11,7 @@
 #include "gen/netgen.h"
 #include "harness.h"
 #include "ops/plan.h"
+#include "gen/set_write.h"
 #include "write/payloads.h"
 
 static uint64_t g_seed = 0x5eed0a11;

@@ -18,6 +18,7 @@
 #include "ops/network.h"
 #include "ops/plan.h"
 #include "wai/wai_hash.h"
+#include "gen/set_write.h"
 #include "write/payloads.h"
 
 #define P63 ((uint64_t)1 << 63)

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The WHM1 / WAM1 writer (integer-payloads §9): a model, parsed or built
  * by hand, back to its bytes (formats/whm1.h has the parse). */
-#include "write/payloads.h"
+#include "gen/set_write.h"
 
 #include <string.h>
 
 #include "common/alloc.h"
 #include "common/checked.h"
+#include "common/reader.h"
 #include "formats/whm1.h"
 
 static void put_u32(uint8_t **p, uint32_t v) {

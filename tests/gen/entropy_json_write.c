@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The entropy.json writer (integer-payloads §9): a set's tables as the
  * text sets/entropy_json.c reads, read back before it is handed out. */
-#include "write/payloads.h"
+#include "gen/set_write.h"
 
 #include <string.h>
 
@@ -9,6 +9,7 @@
 #include "common/checked.h"
 #include "entropy/cdf.h"
 #include "sets/entropy_json.h"
+#include "write/payloads.h"
 
 /* Text goes to b when it is not NULL; at counts the bytes either way, so a
  * first pass sizes the buffer and a second fills it. */
