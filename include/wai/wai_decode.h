@@ -166,6 +166,16 @@ WAI_API wai_status wai_decoder_send(wai_decoder *d, const uint8_t *data, size_t 
  * or WAI_ok with out->kind == WAI_OUTPUT_NONE when there is no more. */
 WAI_API wai_status wai_decoder_receive(wai_decoder *d, wai_output *out);
 
+/* Passes over the next n outputs of the payload last sent: each is decoded
+ * (a clip's frame k needs frames 0 .. k - 1: integer-payloads §3) but not
+ * handed out, so the next receive gives the one after them, with its own
+ * index. A seek to frame k of a clip: send it, skip k, receive.
+ * *skipped (may be NULL) says how many were passed: fewer than n at the
+ * end of the outputs. A refusal found while passing them (a streaming
+ * clip's stream running out) is returned as receive would return it, and
+ * ends the outputs. */
+WAI_API wai_status wai_decoder_skip(wai_decoder *d, uint64_t n, uint64_t *skipped);
+
 /* The wai-neural-dispatch/1 report of the last payload sent, when it
  * reached the dispatch (a neural capability whose set and payload passed
  * §7 steps 1 to 4 and the cost limit): which path ran its networks, or why
@@ -223,6 +233,15 @@ WAI_API wai_latent_job *wai_latent_job_of(wai_latent *l);
 /* Its capability, and neural-dispatch §6.3's symbols digest. */
 WAI_API const wai_capability *wai_latent_capability(const wai_latent *l);
 WAI_API void wai_latent_symbols_digest(const wai_latent *l, uint8_t out[32]);
+
+/* How many outputs a payload's decode gives, from §2's parse alone (no
+ * set read, no symbol decoded): a clip's frames as its header declares them
+ * (WIV1's n_frames, WIC1's), 1 for any other payload (a picture, one frame
+ * of a frame stream, a clip of samples, a splat's planes). With the
+ * framerate a player knows, a clip's duration as soon as its header is in.
+ * capability NULL: by its magic. The parse's refusals. */
+WAI_API wai_status wai_payload_outputs(const char *capability, const uint8_t *data, size_t len,
+                                       uint64_t *n);
 
 /* A payload's declared cost without decoding it (parses the header).
  * capability NULL: by its magic. A capability that decodes against a

@@ -457,6 +457,29 @@ class Frames(unittest.TestCase):
         self.assertEqual(len(got), len(want))
         self.assertTrue(all(np.array_equal(a, b) for a, b in zip(got, want)))
 
+    def test_from_a_start(self):
+        # Every start and count against the full decode's frames, for a
+        # motion clip, a keyframe-1 clip and a WIC1 (each with its set).
+        cases = [("tests/corpus/motion/valid/clip03.wiv1", None),
+                 ("tests/corpus/neural/video/clip0.wiv1", "tests/corpus/neural/hyper/set0"),
+                 ("tests/corpus/neural/cond/valid/six_frames/clip.wic1",
+                  "tests/corpus/neural/cond/valid/six_frames")]
+        for path, set_dir in cases:
+            clip = read(path)
+            with wai.Decoder(set=os.path.join(REPO, set_dir) if set_dir else None) as d:
+                want = d.send(clip)
+                n = len(want)
+                self.assertEqual(wai.inspect(clip)["outputs"], n)
+                for start in range(n + 2):
+                    for count in (None, 0, 1, 2):
+                        got = list(d.frames(clip, start=start, count=count))
+                        end = n if count is None else min(n, start + count)
+                        self.assertEqual([o.index for o in got], list(range(start, end)), path)
+                        self.assertTrue(all(np.array_equal(g.array, want[g.index].array)
+                                            for g in got), path)
+        with self.assertRaises(ValueError):
+            list(wai.Decoder().frames(read("examples/hello.wiv1"), start=-1))
+
     def test_a_refusal_after_its_frames(self):
         bad = read("tests/corpus/motion/refuse/stream_exhausted.wiv1")
         seen = []

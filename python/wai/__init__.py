@@ -512,20 +512,32 @@ class Decoder:
             last.symbols_digest = _symbols_digest(self._dec)
         return outputs
 
-    def frames(self, payload):
+    def frames(self, payload, start=0, count=None):
         """A clip's outputs one at a time, each decoded when asked for
         (wai_decoder_config.streaming, on a decoder of its own with this
-        one's options): a generator of Output. A refusal part-way raises
-        WaiError after the frames before it were yielded, and THOSE FRAMES
-        BELONG TO A REFUSED CLIP (send() keeps integer-payloads §8's rule: a
-        refused clip outputs nothing)."""
+        one's options): a generator of Output. start: the first frame
+        yielded (a seek: the frames before it are decoded, as each
+        predicts the next, but not converted or yielded; Output.index
+        keeps the frame's number); count: the most frames yielded (None:
+        to the end). A refusal part-way raises WaiError after the frames
+        before it were yielded, and THOSE FRAMES BELONG TO A REFUSED CLIP
+        (send() keeps integer-payloads §8's rule: a refused clip outputs
+        nothing)."""
         payload = bytes(payload)  # kept alive while the frames are stepped
+        start = int(start)
+        if start < 0 or (count is not None and int(count) < 0):
+            raise ValueError("frames(): start and count are 0 or more")
         with _StreamingDecoder(self._args) as d:
             cost = _lib.Cost()
             st = lib.wai_decoder_send(d._dec, payload, len(payload), ctypes.byref(cost))
+            if st == 0 and start:
+                st = lib.wai_decoder_skip(d._dec, start, None)
             if st != 0:
                 raise WaiError(st, "decode")
-            while True:
+            left = None if count is None else int(count)
+            while left is None or left > 0:
+                if left is not None:
+                    left -= 1
                 o = _lib.Output()
                 st = lib.wai_decoder_receive(d._dec, ctypes.byref(o))
                 if st != 0:
@@ -758,6 +770,9 @@ def inspect(payload, set=None, capability=None, max_memory=DEFAULT_MAX_MEMORY):
     _check(lib.wai_payload_header_json(ctypes.cast(cap, ctypes.c_void_p), payload, len(payload),
                                        buf, len(buf), ctypes.byref(need)), "header")
     out = {"capability": name, "header": json.loads(buf.value.decode())}
+    n = ctypes.c_uint64()
+    if lib.wai_payload_outputs(name.encode(), payload, len(payload), ctypes.byref(n)) == 0:
+        out["outputs"] = n.value  # a clip's frames, from its header; else 1
     members = _members(set, max_memory=max_memory)
     ctx = _Context(1)
     s = _Set(ctx, members)

@@ -81,7 +81,8 @@ typedef struct wai_job {
 typedef struct wai_codec_ops {
     /* §2's whole parse of data (views into it) into j's state; sets
      * j->reads_set when the payload reads the set (default: the codec
-     * has a set). */
+     * has a set). A clip's also sets its outputs' shape from its header
+     * (j->out.n, its frames: wai_payload_outputs asks no more). */
     wai_status (*parse)(wai_job *j, const uint8_t *data, size_t len);
     /* §7 steps 2 to 4 (j->set when reads_set), then j->cost and the
      * outputs' shape; a frame form also checks the stream (j->stream,

@@ -306,6 +306,26 @@ static wai_status step(wai_decoder *d) {
     return st;
 }
 
+wai_status wai_decoder_skip(wai_decoder *d, uint64_t n, uint64_t *skipped) {
+    if (skipped) *skipped = 0;
+    if (!d) return WAI_invalid_argument;
+    uint64_t done = 0;
+    wai_status st = WAI_ok;
+    if (d->stepping) {
+        /* Each frame decoded in turn (its successor predicts from it). */
+        while (done < n && d->stepping && (st = step(d)) == WAI_ok && d->next_output < d->out.n) {
+            d->next_output++;
+            done++;
+        }
+    } else {
+        const uint64_t left = d->out.n - d->next_output;
+        done = n < left ? n : left;
+        d->next_output += (uint32_t)done;
+    }
+    if (skipped) *skipped = done;
+    return st;
+}
+
 wai_status wai_decoder_receive(wai_decoder *d, wai_output *out) {
     if (!d || !out) return WAI_invalid_argument;
     memset(out, 0, sizeof *out);

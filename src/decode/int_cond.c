@@ -198,7 +198,10 @@ typedef struct clip_job {
 _Static_assert(sizeof(clip_job) <= WAI_JOB_STATE_BYTES, "clip_job fits a job");
 
 static wai_status clip_parse(wai_job *j, const uint8_t *data, size_t len) {
-    return wai_wic1_parse(data, len, &WAI_JOB_STATE(j, clip_job)->c);
+    const wai_wic1 *c = &WAI_JOB_STATE(j, clip_job)->c;
+    wai_status st = wai_wic1_parse(data, len, &WAI_JOB_STATE(j, clip_job)->c);
+    if (st == WAI_ok) frames_shape(j, &c->first, c->n_frames);
+    return st;
 }
 
 static wai_status clip_prepare(wai_job *j, const wai_allocator *a) {

@@ -178,7 +178,10 @@ typedef struct clip_job {
 _Static_assert(sizeof(clip_job) <= WAI_JOB_STATE_BYTES, "clip_job fits a job");
 
 static wai_status clip_parse(wai_job *j, const uint8_t *data, size_t len) {
-    return wai_wiv1_parse(data, len, 0, &WAI_JOB_STATE(j, clip_job)->v);
+    const wai_wiv1 *v = &WAI_JOB_STATE(j, clip_job)->v;
+    wai_status st = wai_wiv1_parse(data, len, 0, &WAI_JOB_STATE(j, clip_job)->v);
+    if (st == WAI_ok) wai_motion_frames_shape(j, v->h, v->w, v->n_frames);
+    return st;
 }
 
 static wai_status clip_prepare(wai_job *j, const wai_allocator *a) {

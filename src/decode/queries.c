@@ -25,6 +25,21 @@ static wai_status cost_of(wai_context *ctx, const char *capability, const wai_se
     return st;
 }
 
+wai_status wai_payload_outputs(const char *capability, const uint8_t *data, size_t len,
+                               uint64_t *n) {
+    if (!n || (!data && len)) return WAI_invalid_argument;
+    *n = 0;
+    const wai_codec *c;
+    wai_status st = wai_steps_codec(capability, data, len, &c);
+    if (st != WAI_ok) return st;
+    wai_job j;
+    wai_job_init(&j, c, NULL);
+    st = c->ops->parse(&j, data, len);
+    if (st == WAI_ok) *n = j.out.n ? j.out.n : 1;
+    if (c->ops->release) c->ops->release(&j, NULL);
+    return st;
+}
+
 wai_status wai_declared_cost(const char *capability, const uint8_t *data, size_t len,
                              wai_cost *cost) {
     if (!cost || (!data && len)) return WAI_invalid_argument;

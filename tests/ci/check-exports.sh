@@ -46,8 +46,9 @@ lent() {  # lent LIB: its functions versioned WAI_PRIVATE
 }
 
 # libwai.so's public functions: 117 before receipts left for libwai_receipt
-# (105), then 10 more for wai_network.h, the set's networks and tables.
-WAI_CORE_EXPORTS=115
+# (105), then 10 more for wai_network.h, the set's networks and tables, and
+# 2 for seeking (wai_payload_outputs, wai_decoder_skip).
+WAI_CORE_EXPORTS=117
 core_headers=()
 for h in "$WAI_REPO"/include/wai/*.h; do
     # wai_write.h is libwai_write's, wai_webnn.h and wai_ml.h libwai_webnn's,

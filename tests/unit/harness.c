@@ -279,6 +279,7 @@ int main(int argc, char **argv) {
     suite_encode();
     suite_hyper_encode();
     suite_set_network();
+    suite_seek();
     suite_model();
     suite_layers();
     suite_cores();

@@ -110,6 +110,7 @@ void suite_motion(void);
 void suite_encode(void);
 void suite_hyper_encode(void);
 void suite_set_network(void);
+void suite_seek(void);
 void suite_model(void);
 void suite_layers(void);
 void suite_cores(void);

@@ -19,6 +19,14 @@ typedef struct fps_value {
     uint32_t num, den;
 } fps_value;
 
+/* --start N (a frame) or Ts (seconds: up to six decimals, under 2^32
+ * seconds, turned into a frame with --fps). */
+typedef struct start_value {
+    uint64_t frame;           /* the frame; with seconds, once resolved */
+    int seconds;              /* given in seconds: micros holds them */
+    uint64_t micros;          /* the seconds times 10^6 */
+} start_value;
+
 /* --crop WxH: each picture's top-left W x H (0 x 0: none). */
 typedef struct crop_value {
     uint32_t w, h;
@@ -32,6 +40,8 @@ typedef struct decode_options {
     const char *out_format;   /* --format, or NULL: by OUT's extension */
     fps_value fps;            /* --fps, default 25/1 */
     crop_value crop;          /* --crop, when given */
+    start_value start;        /* --start, default frame 0 */
+    uint64_t frames;          /* --frames: the most outputs written (0: all) */
     uint64_t max_cost;        /* --max-cost, when given */
     uint64_t max_memory;      /* --max-memory, default CLI_DEFAULT_MAX_MEMORY */
     uint64_t threads;         /* --threads: 0 one per core */
@@ -62,6 +72,36 @@ static int take_fps(const cli_opt *opt, char *value, void *field) {
     (void)opt;
     fps_value *f = field;
     return out_parse_fps(value, &f->num, &f->den);
+}
+
+static int take_start(const cli_opt *opt, char *value, void *field) {
+    (void)opt;
+    start_value *s = field;
+    size_t n = strlen(value);
+    if (!n || value[n - 1] != 's') return cli_parse_u64(value, &s->frame);
+    /* Seconds: digits, then '.' and one to six digits, then 's'. */
+    uint64_t whole = 0, frac = 0;
+    size_t i = 0, digits = 0, decimals = 0;
+    for (; i < n - 1 && value[i] >= '0' && value[i] <= '9' && whole < ((uint64_t)1 << 32); i++)
+        whole = whole * 10 + (uint64_t)(value[i] - '0'), digits++;
+    if (i < n - 1 && value[i] == '.')
+        for (i++; i < n - 1 && value[i] >= '0' && value[i] <= '9' && decimals < 6; i++)
+            frac = frac * 10 + (uint64_t)(value[i] - '0'), decimals++;
+    if (i != n - 1 || !digits || whole >= ((uint64_t)1 << 32) || (value[digits] == '.' && !decimals))
+        return 0;
+    for (; decimals < 6; decimals++) frac *= 10;
+    s->seconds = 1;
+    s->micros = whole * 1000000 + frac;
+    return 1;
+}
+
+/* The frame shown at micros/10^6 seconds at num/den frames a second:
+ * floor(micros·num / (10^6·den)), exactly in 64 bits (micros < 2^52,
+ * num and den < 2^31): the whole seconds' part divided first. */
+static uint64_t frame_at(uint64_t micros, uint32_t num, uint32_t den) {
+    const uint64_t m = 1000000, q = micros / m, r = micros % m;
+    const uint64_t t = q * num; /* < 2^63 */
+    return t / den + ((t % den) * m + r * num) / (m * den);
 }
 
 static int take_cpu_level(const cli_opt *opt, char *value, void *field) {
@@ -196,10 +236,23 @@ static const cli_opt decode_opts[] = {
      .help = "each picture's top-left W x H: a WIH1 decodes at its\n"
              "coded size, a multiple of 64 (wai encode prints the\n"
              "picture's); larger than a picture is a usage error"},
+    {.name = "--start", .value = "N|Ts", .offset = D(start), .parse = take_start,
+     .must = "a frame N (0, 1, ...) or seconds Ts (as 1.5s, with --fps)",
+     .help = "write the outputs from frame N on (0, the first, by\n"
+             "default), or from the frame shown at T seconds at\n"
+             "--fps's rate (Ts: 2s, 1.5s; up to six decimals). The\n"
+             "frames before it are decoded (each predicts the\n"
+             "next) but not converted or written; outputs keep\n"
+             "their numbers (a PNG pattern's). Past the stream's\n"
+             "last output: a usage error, nothing written"},
+    {.name = "--frames", .value = "M", .offset = D(frames), .parse = cli_take_u64,
+     .min = 1, .max = UINT64_MAX,
+     .help = "write at most M outputs (from --start's); the\n"
+             "decode stops after the last of them"},
     {.name = "--fps", .value = "N[/D]", .offset = D(fps), .parse = take_fps,
      .must = "N or N/D (positive integers)",
-     .help = "the Y4M frame rate, N/D frames a second (default 25,\n"
-             "written F25:1)"},
+     .help = "the frame rate, N/D frames a second, of Y4M output\n"
+             "(default 25, written F25:1) and of --start Ts"},
 };
 
 static int cmd_decode(int argc, char **argv);
@@ -244,6 +297,12 @@ static int parse_options(int argc, char **argv, decode_options *o, int *first_fi
                                o->fallback_set ? "--fallback-set" : "--fallback-pin");
     if (o->fallback && (o->fallback[0] == '\0' || o->fallback[0] == ':'))
         return cli_usage_error("decode", "--fallback %s: no capability", o->fallback);
+    if (o->start.seconds) {
+        if (!cli_given(&decode_command, *given, "--fps"))
+            return cli_usage_error("decode", "--start in seconds needs --fps: a WAI payload "
+                                             "carries no frame rate");
+        o->start.frame = frame_at(o->start.micros, o->fps.num, o->fps.den);
+    }
     const char *colon = o->fallback ? strchr(o->fallback, ':') : NULL;
     if (colon && colon[1] == '\0')
         return cli_usage_error("decode", "--fallback '%s' names no file after its ':' (CAP "
@@ -358,6 +417,9 @@ typedef struct decode_run {
     const char *refused_file;
     uint8_t *crop_buf;        /* --crop: the cropped picture */
     route_state *rs;          /* NULL without --fallback */
+    uint64_t to_skip;         /* --start: outputs still to pass over */
+    uint64_t to_write;        /* --frames: outputs still to write (UINT64_MAX: all) */
+    uint64_t passed;          /* outputs passed over so far */
 } decode_run;
 
 /* A copy of f's bytes into *to; 0, or -1 out of memory. */
@@ -416,23 +478,30 @@ static int crop(decode_run *r, wai_output *o) {
  * and written to the writer (NULL: no -o); a failed write or read stops
  * the decode with r->write_rc set. */
 static wai_status decode_files(wai_decoder *dec, decode_run *r) {
-    for (int i = 0; i < r->n_files; i++) {
+    for (int i = 0; i < r->n_files && r->to_write; i++) {
         if (i > 0 && read_payload(r, i) != 0) {
             r->write_rc = EXIT_USAGE;
             return WAI_ok;
         }
         wai_status st = wai_decoder_send(dec, r->file.data, r->file.len, NULL);
+        /* --start: the outputs before it decoded, not handed out (a
+         * stream's payloads before it each sent and passed). */
+        uint64_t passed = 0;
+        if (st == WAI_ok && r->to_skip) st = wai_decoder_skip(dec, r->to_skip, &passed);
+        r->to_skip -= passed;
+        r->passed += passed;
         if (st != WAI_ok) {
             r->refused_file = r->names[i];
             return st;
         }
-        for (;;) {
+        while (r->to_write) {
             wai_output o;
             if ((st = wai_decoder_receive(dec, &o)) != WAI_ok) return st;
             if (o.kind == WAI_OUTPUT_NONE) break;
             if (r->o->crop.w && (r->write_rc = crop(r, &o)) != 0) return WAI_ok;
             r->result.count++;
             r->result.last = o;
+            if (r->to_write != UINT64_MAX) r->to_write--;
             /* Only --json prints the hashes: without it, skip SHA-256. */
             if (r->o->json && record_output(&r->result, &o) != 0) return WAI_out_of_memory;
             /* A write that fails stops the decode: exit 2, no JSON. */
@@ -500,6 +569,8 @@ static int decode_attempt(const decode_options *opts, char **names, int n_files,
     r.names = names;
     r.n_files = n_files;
     r.rs = rs;
+    r.to_skip = o.start.frame;
+    r.to_write = o.frames ? o.frames : UINT64_MAX;
     cli_inputs_init(&r.inputs, o.force);
     int exit_status = EXIT_USAGE;
     wai_context *ctx = NULL;
@@ -528,8 +599,10 @@ static int decode_attempt(const decode_options *opts, char **names, int n_files,
     wai_output_kind kind = cap ? wai_capability_output(cap) : WAI_OUTPUT_FRAME;
     if ((exit_status = out_select(o.out_path, o.out_format, kind, &out_fmt)) != 0) goto done;
     exit_status = EXIT_USAGE;
-    if (cli_given(&decode_command, given, "--fps") && out_fmt.fmt != OUT_FORMAT_Y4M && out_fmt.fmt != OUT_FORMAT_Y4M420) {
-        exit_status = cli_usage_error("decode", "--fps applies to Y4M output only");
+    if (cli_given(&decode_command, given, "--fps") && !o.start.seconds &&
+        out_fmt.fmt != OUT_FORMAT_Y4M && out_fmt.fmt != OUT_FORMAT_Y4M420) {
+        exit_status = cli_usage_error("decode", "--fps applies to Y4M output and to --start in "
+                                                "seconds only");
         goto done;
     }
     wai_settings settings;
@@ -593,6 +666,12 @@ static int decode_attempt(const decode_options *opts, char **names, int n_files,
     if (r.write_rc == 0) r.write_rc = close_rc;
     if (r.write_rc != 0) {
         exit_status = r.write_rc;
+        goto done;
+    }
+    if (st == WAI_ok && o.start.frame && r.result.count == 0) {
+        exit_status = cli_usage_error("decode", "--start %llu is past the last output: the "
+                                      "stream has %llu", (unsigned long long)o.start.frame,
+                                      (unsigned long long)r.passed);
         goto done;
     }
     /* The decoder's; else (a set past the limit: none made) the one named
