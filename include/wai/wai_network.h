@@ -32,10 +32,10 @@ typedef struct wai_set_network wai_set_network;
 /* Opens member (a network the capability's set reads: a WHM1 member, such as
  * int_hyper's "h_s.whm1") once the whole set passed. invalid_argument for a
  * NULL argument or a member the capability does not read as a network. */
-WAI_API wai_status wai_set_network_open(wai_context *ctx, const char *capability,
+WAI_API wai_status wai_set_network_create(wai_context *ctx, const char *capability,
                                         const wai_set *set, const char *member,
                                         wai_set_network **out);
-WAI_API void wai_set_network_close(wai_set_network *n);
+WAI_API void wai_set_network_destroy(wai_set_network *n);
 
 /* The set's one fixed-point scale: a value v stands for v / 2^afrac. */
 WAI_API uint32_t wai_set_network_afrac(const wai_set_network *n);
@@ -60,10 +60,10 @@ typedef struct wai_set_tables wai_set_tables;
 
 /* Opens member (an entropy.json the capability's set reads) once the whole
  * set passed, read by §9's rules. invalid_argument as above. */
-WAI_API wai_status wai_set_tables_open(wai_context *ctx, const char *capability,
+WAI_API wai_status wai_set_tables_create(wai_context *ctx, const char *capability,
                                        const wai_set *set, const char *member,
                                        wai_set_tables **out);
-WAI_API void wai_set_tables_close(wai_set_tables *t);
+WAI_API void wai_set_tables_destroy(wai_set_tables *t);
 
 /* Which of a set's tables. */
 typedef enum wai_table_kind {

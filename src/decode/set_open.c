@@ -53,7 +53,7 @@ static int network_dims(const uint8_t *b, size_t len) {
     return 0;
 }
 
-wai_status wai_set_network_open(wai_context *ctx, const char *capability, const wai_set *set,
+wai_status wai_set_network_create(wai_context *ctx, const char *capability, const wai_set *set,
                                 const char *member, wai_set_network **out) {
     if (!out) return WAI_invalid_argument;
     *out = NULL;
@@ -67,14 +67,14 @@ wai_status wai_set_network_open(wai_context *ctx, const char *capability, const 
     if (!n) return WAI_out_of_memory;
     n->ctx = ctx;
     if ((st = wai_loaded_net(&ctx->alloc, b, len, dims, &n->net)) != WAI_ok) {
-        wai_set_network_close(n);
+        wai_set_network_destroy(n);
         return st;
     }
     *out = n;
     return WAI_ok;
 }
 
-void wai_set_network_close(wai_set_network *n) {
+void wai_set_network_destroy(wai_set_network *n) {
     if (!n) return;
     const wai_allocator *a = &n->ctx->alloc;
     wai_plan_free(a, &n->plan);
@@ -105,7 +105,7 @@ wai_status wai_set_network_run(wai_set_network *n, const int64_t *input, int64_t
                               output);
 }
 
-wai_status wai_set_tables_open(wai_context *ctx, const char *capability, const wai_set *set,
+wai_status wai_set_tables_create(wai_context *ctx, const char *capability, const wai_set *set,
                                const char *member, wai_set_tables **out) {
     if (!out) return WAI_invalid_argument;
     *out = NULL;
@@ -118,14 +118,14 @@ wai_status wai_set_tables_open(wai_context *ctx, const char *capability, const w
     if (!t) return WAI_out_of_memory;
     t->ctx = ctx;
     if ((st = wai_entropy_json_parse_rules(&ctx->alloc, b, len, NULL, &t->set)) != WAI_ok) {
-        wai_set_tables_close(t);
+        wai_set_tables_destroy(t);
         return st;
     }
     *out = t;
     return WAI_ok;
 }
 
-void wai_set_tables_close(wai_set_tables *t) {
+void wai_set_tables_destroy(wai_set_tables *t) {
     if (!t) return;
     wai_entropy_set_free(&t->ctx->alloc, t->set);
     wai_free(&t->ctx->alloc, t);

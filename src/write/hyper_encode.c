@@ -245,8 +245,8 @@ static wai_status analysis_members(const wai_set *set, wai_webnn_analysis_args *
 /* The decoder's members first, opened as its decode opens them (so a set
  * it would refuse is refused here with its code), then the encoder's. */
 static wai_status open_set(encoder *e, wai_webnn_analysis_args *g) {
-    wai_status st = wai_set_network_open(e->ctx, CAPABILITY, e->set, "h_s.whm", &e->h_s);
-    if (st == WAI_ok) st = wai_set_tables_open(e->ctx, CAPABILITY, e->set, "entropy.json", &e->tables);
+    wai_status st = wai_set_network_create(e->ctx, CAPABILITY, e->set, "h_s.whm", &e->h_s);
+    if (st == WAI_ok) st = wai_set_tables_create(e->ctx, CAPABILITY, e->set, "entropy.json", &e->tables);
     if (st == WAI_ok) st = analysis_members(e->set, g);
     e->afrac = wai_set_network_afrac(e->h_s);
     return st;
@@ -283,8 +283,8 @@ wai_status wai_hyper_encode(wai_context *ctx, const wai_set *set, const uint8_t 
         st = encode(&e, &g);
     }
     wai_free(e.a, padded);
-    wai_set_network_close(e.h_s);
-    wai_set_tables_close(e.tables);
+    wai_set_network_destroy(e.h_s);
+    wai_set_tables_destroy(e.tables);
     if (st == WAI_ok) {
         stage(&e, WAI_HYPER_STAGE_CHECK);
         st = check(&e, rgb);

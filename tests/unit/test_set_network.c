@@ -47,7 +47,7 @@ static void test_run_matches_reference(void) {
     wai_sums s;
     wai_plan p;
     memset(&p, 0, sizeof p);
-    if (CHECK(wai_set_network_open(ctx, CAP, set, "h_s.whm", &n) == WAI_ok) &&
+    if (CHECK(wai_set_network_create(ctx, CAP, set, "h_s.whm", &n) == WAI_ok) &&
         CHECK(wai_model_parse(NULL, f.data[1], f.len[1], 2, &m) == WAI_ok)) {
         CHECK(wai_set_network_afrac(n) == m.afrac);
         CHECK(wai_sums_compute(NULL, &m, &s) == WAI_ok);
@@ -79,7 +79,7 @@ static void test_run_matches_reference(void) {
         wai_sums_free(NULL, &s);
         wai_model_free(NULL, &m);
     }
-    wai_set_network_close(n);
+    wai_set_network_destroy(n);
     wai_set_destroy(set);
     wai_context_destroy(ctx);
     harness_set_files_free(&f);
@@ -92,7 +92,7 @@ static void test_tables(void) {
     wai_set *set = harness_set_make(ctx, &f, N_MEMBERS, -1, JUNK);
     wai_set_tables *t = NULL;
     wai_entropy_set *e = NULL;
-    if (CHECK(wai_set_tables_open(ctx, CAP, set, "entropy.json", &t) == WAI_ok) &&
+    if (CHECK(wai_set_tables_create(ctx, CAP, set, "entropy.json", &t) == WAI_ok) &&
         CHECK(wai_entropy_json_parse(NULL, f.data[2], f.len[2], &e) == WAI_ok)) {
         CHECK(wai_set_tables_count(t, WAI_TABLE_LATENT) == e->n_edges);
         CHECK(wai_set_tables_count(t, WAI_TABLE_HYPER) == e->n_z);
@@ -120,7 +120,7 @@ static void test_tables(void) {
         CHECK(wai_set_tables_bucket(t, INT64_MAX) == e->n_edges - 1);
     }
     wai_entropy_set_free(NULL, e);
-    wai_set_tables_close(t);
+    wai_set_tables_destroy(t);
     CHECK(wai_set_tables_count(NULL, WAI_TABLE_LATENT) == 0);
     wai_set_destroy(set);
     wai_context_destroy(ctx);
@@ -137,31 +137,31 @@ static void test_refusals(void) {
     wai_set *bad_g_s = harness_set_make(ctx, &f, N_MEMBERS, 0, JUNK);
     wai_set_network *n = (wai_set_network *)1;
     wai_set_tables *t = (wai_set_tables *)1;
-    CHECK(wai_set_network_open(ctx, CAP, full, "h_s.whm", NULL) == WAI_invalid_argument);
-    CHECK(wai_set_network_open(NULL, CAP, full, "h_s.whm", &n) == WAI_invalid_argument && !n);
-    CHECK(wai_set_network_open(ctx, NULL, full, "h_s.whm", &n) == WAI_invalid_argument);
-    CHECK(wai_set_network_open(ctx, CAP, NULL, "h_s.whm", &n) == WAI_invalid_argument);
-    CHECK(wai_set_network_open(ctx, CAP, full, NULL, &n) == WAI_invalid_argument);
-    CHECK(wai_set_network_open(ctx, "wai.neural.nope", full, "h_s.whm", &n) ==
+    CHECK(wai_set_network_create(ctx, CAP, full, "h_s.whm", NULL) == WAI_invalid_argument);
+    CHECK(wai_set_network_create(NULL, CAP, full, "h_s.whm", &n) == WAI_invalid_argument && !n);
+    CHECK(wai_set_network_create(ctx, NULL, full, "h_s.whm", &n) == WAI_invalid_argument);
+    CHECK(wai_set_network_create(ctx, CAP, NULL, "h_s.whm", &n) == WAI_invalid_argument);
+    CHECK(wai_set_network_create(ctx, CAP, full, NULL, &n) == WAI_invalid_argument);
+    CHECK(wai_set_network_create(ctx, "wai.neural.nope", full, "h_s.whm", &n) ==
           WAI_unsupported_capability);
     /* A capability that reads no set has no member to open. */
-    CHECK(wai_set_network_open(ctx, "wai.video.int_motion", full, "h_s.whm", &n) ==
+    CHECK(wai_set_network_create(ctx, "wai.video.int_motion", full, "h_s.whm", &n) ==
           WAI_invalid_argument);
-    CHECK(wai_set_network_open(ctx, CAP, full, "analysis.f32", &n) == WAI_invalid_argument);
-    CHECK(wai_set_network_open(ctx, CAP, full, "entropy.json", &n) == WAI_invalid_argument);
-    CHECK(wai_set_tables_open(ctx, CAP, full, "g_s.whm", &t) == WAI_invalid_argument && !t);
+    CHECK(wai_set_network_create(ctx, CAP, full, "analysis.f32", &n) == WAI_invalid_argument);
+    CHECK(wai_set_network_create(ctx, CAP, full, "entropy.json", &n) == WAI_invalid_argument);
+    CHECK(wai_set_tables_create(ctx, CAP, full, "g_s.whm", &t) == WAI_invalid_argument && !t);
     /* The set's own refusals, as its decode gives them, whichever member
      * was asked for. */
-    CHECK(wai_set_network_open(ctx, CAP, two, "h_s.whm", &n) == WAI_set_incomplete && !n);
-    CHECK(wai_set_tables_open(ctx, CAP, two, "entropy.json", &t) == WAI_set_incomplete);
-    CHECK(wai_set_network_open(ctx, CAP, bad_tables, "h_s.whm", &n) == WAI_model_mismatch);
-    CHECK(wai_set_tables_open(ctx, CAP, bad_g_s, "entropy.json", &t) == WAI_model_mismatch);
+    CHECK(wai_set_network_create(ctx, CAP, two, "h_s.whm", &n) == WAI_set_incomplete && !n);
+    CHECK(wai_set_tables_create(ctx, CAP, two, "entropy.json", &t) == WAI_set_incomplete);
+    CHECK(wai_set_network_create(ctx, CAP, bad_tables, "h_s.whm", &n) == WAI_model_mismatch);
+    CHECK(wai_set_tables_create(ctx, CAP, bad_g_s, "entropy.json", &t) == WAI_model_mismatch);
     CHECK(wai_set_network_afrac(NULL) == 0);
     uint32_t in[3] = {1, 1, 1}, out[3];
     CHECK(wai_set_network_plan(NULL, in, out) == WAI_invalid_argument);
     CHECK(wai_set_network_run(NULL, NULL, NULL) == WAI_invalid_argument);
-    wai_set_network_close(NULL);
-    wai_set_tables_close(NULL);
+    wai_set_network_destroy(NULL);
+    wai_set_tables_destroy(NULL);
     wai_set_destroy(full);
     wai_set_destroy(two);
     wai_set_destroy(bad_tables);
@@ -191,12 +191,12 @@ static void test_allocation_failures(void) {
         wai_set_tables *t = NULL;
         uint32_t out[3];
         int64_t *y = NULL;
-        wai_status st = wai_set_network_open(ctx, CAP, set, "h_s.whm", &n);
+        wai_status st = wai_set_network_create(ctx, CAP, set, "h_s.whm", &n);
         if (st == WAI_ok) st = wai_set_network_plan(n, in, out);
         if (st == WAI_ok && !(y = malloc((size_t)out[0] * out[1] * out[2] * sizeof *y)))
             st = WAI_invalid_argument;
         if (st == WAI_ok) st = wai_set_network_run(n, x, y);
-        if (st == WAI_ok) st = wai_set_tables_open(ctx, CAP, set, "entropy.json", &t);
+        if (st == WAI_ok) st = wai_set_tables_create(ctx, CAP, set, "entropy.json", &t);
         const int done = st == WAI_ok && !fa.failed;
         if (st != WAI_ok) {
             failures += (size_t)fa.failed;
@@ -204,8 +204,8 @@ static void test_allocation_failures(void) {
         }
         fa.fail_at = 0;
         free(y);
-        wai_set_network_close(n);
-        wai_set_tables_close(t);
+        wai_set_network_destroy(n);
+        wai_set_tables_destroy(t);
         wai_set_destroy(set);
         wai_context_destroy(ctx);
         CHECK_MSG(fa.live == 0, "allocation %zu: %zu blocks leaked", k, fa.live);
