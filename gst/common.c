@@ -198,19 +198,28 @@ void wai_gst_decoding_close(wai_gst_decoding *d) {
 }
 
 GstFlowReturn wai_gst_decoding_chain(GstElement *e, wai_gst_decoding *d, GstBuffer *buf,
-                                     wai_gst_push push) {
+                                     guint64 first, guint64 end, wai_gst_push push) {
     GstMapInfo m;
     if (!wai_gst_decoding_open(e, d) || !gst_buffer_map(buf, &m, GST_MAP_READ)) {
         gst_buffer_unref(buf);
         return GST_FLOW_ERROR;
     }
     GstFlowReturn ret = GST_FLOW_OK;
+    const guint64 offset = GST_BUFFER_OFFSET_IS_VALID(buf) ? GST_BUFFER_OFFSET(buf) : 0;
+    uint64_t skipped = 0, base = UINT64_MAX;
     wai_status st = wai_decoder_send(d->dec, m.data, m.size, NULL);
     wai_gst_post_report(e, d->dec);
+    /* A seek's first frame: those before it decoded, not converted. */
+    if (st == WAI_ok && first) st = wai_decoder_skip(d->dec, first, &skipped);
     while (st == WAI_ok && ret == GST_FLOW_OK) {
         wai_output o;
         st = wai_decoder_receive(d->dec, &o);
         if (st != WAI_ok || o.kind == WAI_OUTPUT_NONE) break;
+        /* The decoder numbers outputs over its life; the payload's own
+         * count from its first output, after the buffer's offset. */
+        if (base == UINT64_MAX) base = o.index - skipped;
+        o.index = offset + (o.index - base);
+        if (o.index - offset >= end) break;
         ret = push(e, &o);
     }
     if (st != WAI_ok) ret = wai_gst_refuse(e, st, "decode");

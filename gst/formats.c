@@ -92,6 +92,14 @@ wai_gst_element wai_gst_element_for(const char *format) {
     return WAI_GST_NONE;
 }
 
+gboolean wai_gst_frame_form(const char *format) {
+    for (size_t i = 0; format && i < wai_capability_count(); i++) {
+        const wai_capability *c = wai_capability_at(i);
+        if (g_str_equal(wai_format_name(c->format), format) && c->frame_form) return TRUE;
+    }
+    return FALSE;
+}
+
 const char *wai_gst_element_name(wai_gst_element e) {
     return e == WAI_GST_VIDEO ? "waidec" : e == WAI_GST_AUDIO ? "waiaudiodec" : NULL;
 }

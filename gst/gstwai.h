@@ -40,6 +40,8 @@ const wai_capability *wai_gst_carried(const guint8 *data, gsize len);
 /* The element that decodes a format's payloads, and its name (NULL: none). */
 wai_gst_element wai_gst_element_for(const char *format);
 const char *wai_gst_element_name(wai_gst_element e);
+/* A frame form's format (WIF1, WCF1): a payload a frame, no clip to seek in. */
+gboolean wai_gst_frame_form(const char *format);
 
 /* The max-memory default of every binding (the tool's, Python's, npm's). */
 #define WAI_GST_DEFAULT_MAX_MEMORY ((guint64)2 << 30)
@@ -113,9 +115,11 @@ typedef GstFlowReturn (*wai_gst_push)(GstElement *e, const wai_output *o);
 /* A sink buffer (one payload) decoded: the decoder opened at the first,
  * the report posted, each output pushed as it comes (the payload stays
  * mapped while a clip's frames are stepped), a refusal as the element's
- * error. Takes buf. */
+ * error. Outputs first .. end - 1 of the payload only (a seek's segment:
+ * those before first decoded and not pushed; 0 and G_MAXUINT64: all),
+ * each numbered (wai_output.index) from the buffer's offset. Takes buf. */
 GstFlowReturn wai_gst_decoding_chain(GstElement *e, wai_gst_decoding *d, GstBuffer *buf,
-                                     wai_gst_push push);
+                                     guint64 first, guint64 end, wai_gst_push push);
 
 /* The decoder's wai-neural-dispatch/1 report, when it has one, posted as
  * an element message "wai-neural-dispatch" with field "report" (the JSON). */

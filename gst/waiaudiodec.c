@@ -66,7 +66,8 @@ static GstFlowReturn push(GstElement *e, const wai_output *o) { return push_pcm(
 
 static GstFlowReturn chain(GstPad *pad, GstObject *parent, GstBuffer *buf) {
     (void)pad;
-    return wai_gst_decoding_chain(GST_ELEMENT(parent), &((WaiGstAudioDec *)parent)->wai, buf, push);
+    return wai_gst_decoding_chain(GST_ELEMENT(parent), &((WaiGstAudioDec *)parent)->wai, buf, 0,
+                                  G_MAXUINT64, push);
 }
 
 static gboolean sink_event(GstPad *pad, GstObject *parent, GstEvent *ev) {

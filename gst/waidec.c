@@ -6,7 +6,10 @@
  * decoder: two frames of memory whatever the clip's length), a frame of a
  * frame stream (WIF1, WCF1), or a picture (WIH1, WIM1). Frame k of the
  * stream is timestamped k / framerate (the caps' framerate, waiparse's
- * property; default 25/1). A refusal is an element error carrying the
+ * property; default 25/1). A clip's segment (waiparse's, after a seek)
+ * says which of its frames go out: those before its start are decoded
+ * (each predicts the next) but not converted or pushed, and the decode
+ * stops at its stop. A refusal is an element error carrying the
  * spec's code; a neural decode's dispatch report is posted as an element
  * message. Rows are copied to GStreamer's RGB stride (4-byte aligned),
  * into buffers of a pool (downstream's when the allocation query offers
@@ -26,6 +29,8 @@ typedef struct WaiGstDec {
     GstVideoInfo info;         /* the caps last sent (width 0: none) */
     GstEvent *segment;         /* upstream's, held until the first caps are sent */
     GstBufferPool *pool;       /* the frames' buffers, for the caps last sent */
+    gboolean clip;             /* the caps' format is a clip's, not a frame form's */
+    GstSegment seg;            /* upstream's last segment (TIME) */
 } WaiGstDec;
 
 typedef struct WaiGstDecClass {
@@ -117,9 +122,25 @@ static GstFlowReturn push_frame(WaiGstDec *d, const wai_output *o) {
 
 static GstFlowReturn push(GstElement *e, const wai_output *o) { return push_frame((WaiGstDec *)e, o); }
 
+/* The frame shown at t: the last k with k / framerate <= t. */
+static guint64 frame_at(const WaiGstDec *d, GstClockTime t) {
+    guint64 k = gst_util_uint64_scale(t, (guint64)d->fps_n, GST_SECOND * (guint64)d->fps_d);
+    while (frame_time(d, k + 1) <= t) k++;
+    while (k && frame_time(d, k) > t) k--;
+    return k;
+}
+
 static GstFlowReturn chain(GstPad *pad, GstObject *parent, GstBuffer *buf) {
     (void)pad;
-    return wai_gst_decoding_chain(GST_ELEMENT(parent), &((WaiGstDec *)parent)->wai, buf, push);
+    WaiGstDec *d = (WaiGstDec *)parent;
+    guint64 first = 0, end = G_MAXUINT64;
+    if (d->clip && d->seg.format == GST_FORMAT_TIME) {
+        if (d->seg.start > 0) first = frame_at(d, d->seg.start);
+        /* The first frame that starts at or after the stop. */
+        if (GST_CLOCK_TIME_IS_VALID(d->seg.stop))
+            end = d->seg.stop ? frame_at(d, d->seg.stop - 1) + 1 : 0;
+    }
+    return wai_gst_decoding_chain(GST_ELEMENT(parent), &d->wai, buf, first, end, push);
 }
 
 static gboolean sink_event(GstPad *pad, GstObject *parent, GstEvent *ev) {
@@ -131,15 +152,35 @@ static gboolean sink_event(GstPad *pad, GstObject *parent, GstEvent *ev) {
         gint n, dd;
         if (gst_structure_get_fraction(s, "framerate", &n, &dd) && n > 0 && dd > 0)
             d->fps_n = n, d->fps_d = dd;
+        d->clip = !wai_gst_frame_form(gst_structure_get_string(s, "format"));
         gst_event_unref(ev);
         return TRUE; /* the src caps go out with the first frame */
     }
+    if (GST_EVENT_TYPE(ev) == GST_EVENT_SEGMENT) gst_event_copy_segment(ev, &d->seg);
     if (GST_EVENT_TYPE(ev) == GST_EVENT_SEGMENT && GST_VIDEO_INFO_WIDTH(&d->info) == 0) {
         gst_event_replace(&d->segment, ev);
         gst_event_unref(ev);
         return TRUE;
     }
     return gst_pad_event_default(pad, parent, ev);
+}
+
+/* POSITION in frames (DEFAULT): the frame downstream shows, from its
+ * position in time; the rest as GStreamer's default (upstream, waiparse,
+ * answers DURATION and SEEKING; a sink answers POSITION in time). */
+static gboolean src_query(GstPad *pad, GstObject *parent, GstQuery *q) {
+    WaiGstDec *d = (WaiGstDec *)parent;
+    GstFormat fmt;
+    gint64 t;
+    if (GST_QUERY_TYPE(q) == GST_QUERY_POSITION) {
+        gst_query_parse_position(q, &fmt, NULL);
+        if (fmt == GST_FORMAT_DEFAULT && gst_pad_peer_query_position(d->src, GST_FORMAT_TIME, &t) &&
+            t >= 0) {
+            gst_query_set_position(q, GST_FORMAT_DEFAULT, (gint64)frame_at(d, (GstClockTime)t));
+            return TRUE;
+        }
+    }
+    return gst_pad_query_default(pad, parent, q);
 }
 
 static void set_property(GObject *o, guint id, const GValue *v, GParamSpec *ps) {
@@ -160,6 +201,7 @@ static GstStateChangeReturn change_state(GstElement *e, GstStateChange t) {
         drop_pool(d);
         gst_video_info_init(&d->info);
         gst_event_replace(&d->segment, NULL);
+        gst_segment_init(&d->seg, GST_FORMAT_UNDEFINED);
     }
     return r;
 }
@@ -192,10 +234,12 @@ static void wai_gst_dec_init(WaiGstDec *d) {
     gst_pad_set_chain_function(d->sink, chain);
     gst_pad_set_event_function(d->sink, sink_event);
     gst_pad_use_fixed_caps(d->src);
+    gst_pad_set_query_function(d->src, src_query);
     gst_element_add_pad(GST_ELEMENT(d), d->sink);
     gst_element_add_pad(GST_ELEMENT(d), d->src);
     wai_gst_decoding_init(&d->wai, d->sink);
     gst_video_info_init(&d->info);
     d->fps_n = 25;
     d->fps_d = 1;
+    gst_segment_init(&d->seg, GST_FORMAT_UNDEFINED);
 }

@@ -13,6 +13,13 @@
  * form's file is then one frame. Else (a pipe, multifilesrc) it is pushed
  * to us as above.
  *
+ * A clip (WIV1, WIC1) is a player's to seek once it is in (docs/gstreamer.md,
+ * "Seeking"): its frame count is its header's (wai_payload_outputs), so
+ * DURATION and SEEKING are answered from then on, in TIME and DEFAULT; a
+ * seek pushes the payload again, from our own task, after a segment whose
+ * start is the frame asked for (waidec decodes the frames before it
+ * without pushing them). A frame form's seeks and queries are upstream's.
+ *
  * The limit holds before the bytes are gathered: once the magic is in,
  * the decoder downstream is asked its max-memory (wai_gst_limits_ask),
  * and a payload past it, or past the most a valid payload of its format
@@ -39,6 +46,13 @@ typedef struct WaiGstParse {
     gboolean caps_sent;
     gboolean failed;       /* an error posted: the EOS that follows it is dropped */
     gboolean pulling;      /* pull mode: our stream-start goes first, as no source sends one */
+    const char *capability; /* the detected capability's name (static), once format is */
+    /* A clip, once pushed whole: kept for seeks. */
+    GstBuffer *whole;
+    guint64 n_frames;      /* its frames, from its header */
+    GstSegment segment;    /* the last seek's (TIME) */
+    guint32 seqnum;        /* the last seek's, for the events it causes */
+    gboolean seeked;       /* a seek's segment is to go out before the payload */
 } WaiGstParse;
 
 typedef struct WaiGstParseClass {
@@ -97,6 +111,7 @@ static gboolean take_format(WaiGstParse *p, const guint8 *data, gsize len) {
     }
     p->format = wai_format_name(cap->format);
     p->frame_form = cap->frame_form;
+    p->capability = cap->name;
     guint64 limit = wai_gst_limits_ask(p->src), spec = wai_payload_max_bytes(cap);
     p->by_format = limit == 0 || spec < limit;
     p->bound = p->by_format ? spec : limit;
@@ -205,6 +220,23 @@ static GstFlowReturn chain(GstPad *pad, GstObject *parent, GstBuffer *buf) {
     return push_out(p, buf);
 }
 
+/* A clip's frame count from its header, kept with the payload for
+ * queries and seeks; a player hears that the duration is known. A payload
+ * whose parse refuses keeps none: the decoder downstream refuses it. */
+static void keep_clip(WaiGstParse *p, GstBuffer *whole) {
+    GstMapInfo m;
+    uint64_t n = 0;
+    if (!gst_buffer_map(whole, &m, GST_MAP_READ)) return;
+    wai_status st = wai_payload_outputs(p->capability, m.data, m.size, &n);
+    gst_buffer_unmap(whole, &m);
+    if (st != WAI_ok) return;
+    GST_OBJECT_LOCK(p);
+    gst_buffer_replace(&p->whole, whole);
+    p->n_frames = n;
+    GST_OBJECT_UNLOCK(p);
+    gst_element_post_message(GST_ELEMENT(p), gst_message_new_duration_changed(GST_OBJECT(p)));
+}
+
 /* The gathered payload, pushed whole. */
 static GstFlowReturn push_whole(WaiGstParse *p) {
     gsize n = gst_adapter_available(p->adapter);
@@ -212,6 +244,7 @@ static GstFlowReturn push_whole(WaiGstParse *p) {
     GstBuffer *whole = gst_adapter_take_buffer(p->adapter, n); /* one buffer in: no copy */
     GST_BUFFER_PTS(whole) = GST_BUFFER_DTS(whole) = 0;
     GST_BUFFER_OFFSET(whole) = 0;
+    if (!p->frame_form) keep_clip(p, whole);
     return push_out(p, whole);
 }
 
@@ -304,6 +337,12 @@ static void pull_whole(gpointer data) {
 /* A new stream: nothing gathered, no format yet. */
 static void reset(WaiGstParse *p) {
     gst_adapter_clear(p->adapter);
+    GST_OBJECT_LOCK(p);
+    gst_buffer_replace(&p->whole, NULL);
+    p->n_frames = 0;
+    GST_OBJECT_UNLOCK(p);
+    p->seeked = FALSE;
+    gst_segment_init(&p->segment, GST_FORMAT_TIME);
     p->format = NULL;
     p->frame_form = FALSE;
     p->size_asked = FALSE;
@@ -312,9 +351,185 @@ static void reset(WaiGstParse *p) {
     p->failed = FALSE;
 }
 
+/* ---- a clip's queries and seeks ----------------------------------------------- */
+
+/* The clip's frame count once it is in (0: not yet, or no clip). */
+static guint64 clip_frames(WaiGstParse *p) {
+    GST_OBJECT_LOCK(p);
+    guint64 n = p->whole ? p->n_frames : 0;
+    GST_OBJECT_UNLOCK(p);
+    return n;
+}
+
+/* v in fmt (TIME or DEFAULT) as time. */
+static GstClockTime as_time(const WaiGstParse *p, GstFormat fmt, gint64 v) {
+    if (v < 0) return GST_CLOCK_TIME_NONE;
+    return fmt == GST_FORMAT_DEFAULT ? frame_time(p, (guint64)v) : (GstClockTime)v;
+}
+
+/* The frame shown at t: the last k with frame_time(k) <= t. */
+static guint64 frame_at(const WaiGstParse *p, GstClockTime t) {
+    guint64 k = gst_util_uint64_scale(t, (guint64)p->fps_n, GST_SECOND * (guint64)p->fps_d);
+    while (frame_time(p, k + 1) <= t) k++;
+    while (k && frame_time(p, k) > t) k--;
+    return k;
+}
+
+static gboolean src_query(GstPad *pad, GstObject *parent, GstQuery *q) {
+    WaiGstParse *p = (WaiGstParse *)parent;
+    const guint64 n = clip_frames(p);
+    GstFormat fmt;
+    if (!n || (GST_QUERY_TYPE(q) != GST_QUERY_DURATION && GST_QUERY_TYPE(q) != GST_QUERY_SEEKING &&
+               GST_QUERY_TYPE(q) != GST_QUERY_CONVERT))
+        return gst_pad_query_default(pad, parent, q);
+    const gint64 duration = (gint64)frame_time(p, n);
+    switch (GST_QUERY_TYPE(q)) {
+    case GST_QUERY_DURATION:
+        gst_query_parse_duration(q, &fmt, NULL);
+        if (fmt == GST_FORMAT_TIME) gst_query_set_duration(q, fmt, duration);
+        else if (fmt == GST_FORMAT_DEFAULT) gst_query_set_duration(q, fmt, (gint64)n);
+        else return gst_pad_query_default(pad, parent, q);
+        return TRUE;
+    case GST_QUERY_SEEKING:
+        gst_query_parse_seeking(q, &fmt, NULL, NULL, NULL);
+        if (fmt == GST_FORMAT_TIME) gst_query_set_seeking(q, fmt, TRUE, 0, duration);
+        else if (fmt == GST_FORMAT_DEFAULT) gst_query_set_seeking(q, fmt, TRUE, 0, (gint64)n);
+        else return gst_pad_query_default(pad, parent, q);
+        return TRUE;
+    default: { /* CONVERT, between frames and time */
+        GstFormat to;
+        gint64 v;
+        gst_query_parse_convert(q, &fmt, &v, &to, NULL);
+        if (fmt == to) gst_query_set_convert(q, fmt, v, to, v);
+        else if (fmt == GST_FORMAT_DEFAULT && to == GST_FORMAT_TIME)
+            gst_query_set_convert(q, fmt, v, to, v < 0 ? -1 : (gint64)frame_time(p, (guint64)v));
+        else if (fmt == GST_FORMAT_TIME && to == GST_FORMAT_DEFAULT)
+            gst_query_set_convert(q, fmt, v, to, v < 0 ? -1 : (gint64)frame_at(p, (GstClockTime)v));
+        else return gst_pad_query_default(pad, parent, q);
+        return TRUE;
+    }
+    }
+}
+
+/* The payload again after a seek, from the src pad's task: the seek's
+ * segment, the payload (waidec pushes its frames from the segment's
+ * start), then EOS, or SEGMENT_DONE for a segment seek. */
+static void push_seeked(gpointer data) {
+    WaiGstParse *p = (WaiGstParse *)data;
+    GstFlowReturn r = GST_FLOW_OK;
+    if (p->seeked) {
+        GstEvent *seg = gst_event_new_segment(&p->segment);
+        gst_event_set_seqnum(seg, p->seqnum);
+        p->seeked = FALSE;
+        if (!gst_pad_push_event(p->src, seg)) r = GST_FLOW_FLUSHING;
+    }
+    GST_OBJECT_LOCK(p);
+    GstBuffer *whole = p->whole ? gst_buffer_ref(p->whole) : NULL;
+    GST_OBJECT_UNLOCK(p);
+    const guint64 n = p->n_frames;
+    /* A start past the last frame pushes no frame (the end at once). */
+    if (r == GST_FLOW_OK && whole && p->segment.start < frame_time(p, n)) r = gst_pad_push(p->src, whole);
+    else if (whole) gst_buffer_unref(whole);
+    gst_pad_pause_task(p->src);
+    if (r == GST_FLOW_FLUSHING || r == GST_FLOW_ERROR || r == GST_FLOW_NOT_NEGOTIATED) return;
+    if (r != GST_FLOW_OK && r != GST_FLOW_EOS) {
+        GST_ELEMENT_FLOW_ERROR(p, r);
+        return;
+    }
+    if (p->segment.flags & GST_SEGMENT_FLAG_SEGMENT) {
+        const gint64 stop = GST_CLOCK_TIME_IS_VALID(p->segment.stop) ? (gint64)p->segment.stop
+                                                                       : (gint64)frame_time(p, n);
+        GstMessage *m = gst_message_new_segment_done(GST_OBJECT(p), GST_FORMAT_TIME, stop);
+        gst_message_set_seqnum(m, p->seqnum);
+        gst_element_post_message(GST_ELEMENT(p), m);
+        GstEvent *done = gst_event_new_segment_done(GST_FORMAT_TIME, stop);
+        gst_event_set_seqnum(done, p->seqnum);
+        gst_pad_push_event(p->src, done);
+        return;
+    }
+    GstEvent *eos = gst_event_new_eos();
+    gst_event_set_seqnum(eos, p->seqnum);
+    gst_pad_push_event(p->src, eos);
+}
+
+/* A seek on a clip that is in: rate 1.0, in TIME or DEFAULT (frames), to
+ * the frame shown at its start (ACCURATE: from that time; KEY_UNIT: from
+ * the frame's own start, every frame of a clip being one the payload
+ * alone reaches), flushing or not, a segment seek or not. What pushes
+ * (the pull task, upstream's thread at its end, an earlier seek's task)
+ * is stopped first, under the pads' stream locks, as GStreamer's base
+ * classes do. */
+static gboolean do_seek(WaiGstParse *p, GstEvent *ev) {
+    gdouble rate;
+    GstFormat fmt;
+    GstSeekFlags flags;
+    GstSeekType start_type, stop_type;
+    gint64 start, stop;
+    gst_event_parse_seek(ev, &rate, &fmt, &flags, &start_type, &start, &stop_type, &stop);
+    const guint64 n = clip_frames(p);
+    if (!n || rate != 1.0 || (fmt != GST_FORMAT_TIME && fmt != GST_FORMAT_DEFAULT)) return FALSE;
+    const GstClockTime duration = frame_time(p, n);
+    GstClockTime t0 = as_time(p, fmt, start), t1 = as_time(p, fmt, stop);
+    if (start_type == GST_SEEK_TYPE_END && GST_CLOCK_TIME_IS_VALID(t0))
+        t0 = t0 < duration ? duration - t0 : 0; /* END: before the end */
+    if (stop_type == GST_SEEK_TYPE_END && GST_CLOCK_TIME_IS_VALID(t1))
+        t1 = t1 < duration ? duration - t1 : 0;
+    if (start_type == GST_SEEK_TYPE_NONE || !GST_CLOCK_TIME_IS_VALID(t0)) t0 = p->segment.start;
+    if (t0 > duration) t0 = duration;
+    if (flags & GST_SEEK_FLAG_KEY_UNIT && t0 < duration) t0 = frame_time(p, frame_at(p, t0));
+    if (stop_type == GST_SEEK_TYPE_NONE) t1 = p->segment.stop;
+    if (GST_CLOCK_TIME_IS_VALID(t1) && t1 > duration) t1 = duration;
+    const gboolean flush = (flags & GST_SEEK_FLAG_FLUSH) != 0;
+    const guint32 seqnum = gst_event_get_seqnum(ev);
+    if (flush) {
+        GstEvent *fs = gst_event_new_flush_start();
+        gst_event_set_seqnum(fs, seqnum);
+        gst_pad_push_event(p->src, fs);
+    }
+    if (p->pulling) gst_pad_pause_task(p->sink);
+    gst_pad_pause_task(p->src);
+    GST_PAD_STREAM_LOCK(p->sink);
+    GST_PAD_STREAM_LOCK(p->src);
+    if (flush) {
+        GstEvent *fs = gst_event_new_flush_stop(TRUE);
+        gst_event_set_seqnum(fs, seqnum);
+        gst_pad_push_event(p->src, fs);
+    }
+    gboolean update;
+    gst_segment_do_seek(&p->segment, 1.0, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, t0,
+                        GST_SEEK_TYPE_SET, GST_CLOCK_TIME_IS_VALID(t1) ? t1 : GST_CLOCK_TIME_NONE,
+                        &update);
+    p->segment.duration = duration;
+    p->seqnum = seqnum;
+    p->seeked = TRUE;
+    gboolean ok = gst_pad_start_task(p->src, push_seeked, p, NULL);
+    GST_PAD_STREAM_UNLOCK(p->src);
+    GST_PAD_STREAM_UNLOCK(p->sink);
+    return ok;
+}
+
+static gboolean src_event(GstPad *pad, GstObject *parent, GstEvent *ev) {
+    WaiGstParse *p = (WaiGstParse *)parent;
+    if (GST_EVENT_TYPE(ev) == GST_EVENT_SEEK && !p->frame_form && p->format) {
+        gboolean ok = do_seek(p, ev);
+        gst_event_unref(ev);
+        return ok;
+    }
+    return gst_pad_event_default(pad, parent, ev);
+}
+
+static gboolean src_activate_mode(GstPad *pad, GstObject *parent, GstPadMode mode,
+                                  gboolean active) {
+    (void)parent;
+    (void)mode;
+    return active ? TRUE : gst_pad_stop_task(pad);
+}
+
 static GstStateChangeReturn change_state(GstElement *e, GstStateChange t) {
     if (t == GST_STATE_CHANGE_READY_TO_PAUSED) reset((WaiGstParse *)e);
-    return GST_ELEMENT_CLASS(wai_gst_parse_parent_class)->change_state(e, t);
+    GstStateChangeReturn r = GST_ELEMENT_CLASS(wai_gst_parse_parent_class)->change_state(e, t);
+    if (t == GST_STATE_CHANGE_PAUSED_TO_READY) reset((WaiGstParse *)e);
+    return r;
 }
 
 static gboolean sink_activate(GstPad *pad, GstObject *parent) {
@@ -352,6 +567,7 @@ static void get_property(GObject *o, guint id, GValue *v, GParamSpec *ps) {
 }
 
 static void finalize(GObject *o) {
+    gst_buffer_replace(&((WaiGstParse *)o)->whole, NULL);
     g_object_unref(((WaiGstParse *)o)->adapter);
     G_OBJECT_CLASS(wai_gst_parse_parent_class)->finalize(o);
 }
@@ -388,9 +604,13 @@ static void wai_gst_parse_init(WaiGstParse *p) {
     gst_pad_set_activate_function(p->sink, sink_activate);
     gst_pad_set_activatemode_function(p->sink, sink_activate_mode);
     gst_pad_use_fixed_caps(p->src);
+    gst_pad_set_query_function(p->src, src_query);
+    gst_pad_set_event_function(p->src, src_event);
+    gst_pad_set_activatemode_function(p->src, src_activate_mode);
     gst_element_add_pad(GST_ELEMENT(p), p->sink);
     gst_element_add_pad(GST_ELEMENT(p), p->src);
     p->adapter = gst_adapter_new();
     p->fps_n = 25;
     p->fps_d = 1;
+    gst_segment_init(&p->segment, GST_FORMAT_TIME);
 }

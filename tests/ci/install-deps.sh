@@ -32,6 +32,7 @@ PACKAGES=(
     # the GStreamer plugin's pipelines (tests/gst/test_gst.sh): multifilesrc
     # is in -good, decodebin in -base
     gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+    python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0  # tests/gst/test_seek.py
     python3-dask python3-distributed  # wai.batch (python/tests/test_batch.py)
     ffmpeg  # the README's round trip (tests/ci/readme_snippets.sh)
 )

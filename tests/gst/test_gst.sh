@@ -287,5 +287,17 @@ done <"$TMP/lists"
 grep -nE '"W[A-Z]{2}[0-9]"' "$ROOT"/gst/*.c "$ROOT"/gst/*.h >"$TMP/magics"
 [ ! -s "$TMP/magics" ] && ok || fail "a magic written out in gst/: $(head -3 "$TMP/magics")"
 
+# Seeking: DURATION, SEEKING, flush seeks in TIME and frames, accurate and
+# key-unit, stops, segment seeks, playbin (tests/gst/test_seek.py, through
+# python3-gi); its checks are counted with these.
+timeout 600 /usr/bin/python3 "$ROOT/tests/gst/test_seek.py" "$BUILD" >"$TMP/seek.log" 2>&1
+grep '^FAIL' "$TMP/seek.log"
+read -r seek_passed _ seek_failed _ < <(tail -n 1 "$TMP/seek.log")
+if [[ "$seek_passed" =~ ^[0-9]+$ && "$seek_failed" =~ ^[0-9]+$ ]]; then
+    passed=$((passed + seek_passed)) failed=$((failed + seek_failed))
+else
+    fail "test_seek.py ended without its counts: $(tail -n 3 "$TMP/seek.log")"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
