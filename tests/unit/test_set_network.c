@@ -64,7 +64,7 @@ static void test_run_matches_reference(void) {
                     *want = malloc(no * sizeof *want);
             uint64_t seed = 59;
             for (size_t i = 0; i < ni; i++)
-                x[i] = ((int64_t)(harness_rand(&seed) % 9) - 4) << m.afrac;
+                x[i] = ((int64_t)(harness_rand(&seed) % 9) - 4) * ((int64_t)1 << m.afrac);
             CHECK(wai_set_network_run(n, x, y) == WAI_ok);
             CHECK(wai_network_run(NULL, NULL, &m, &s, &p, x, want) == WAI_ok);
             CHECK(memcmp(y, want, no * sizeof *y) == 0);

@@ -109,12 +109,14 @@ typedef wai_web_decoder decoder;
 
 /* A decoder of capability (NULL: the first payload's magic names it) with
  * the set (NULL: none), the limits (UINT64_MAX: none) and the dispatch's
- * intent, pin tier and offer (each NULL: none, the default). Always a
- * handle: wai_web_decoder_status says whether it can decode. */
+ * intent, pin tier and offer (each NULL: none, the default); streaming:
+ * a clip's frames decoded as they are asked for (wai_web_decoder_start,
+ * wai_web_decoder_next). Always a handle: wai_web_decoder_status says
+ * whether it can decode. */
 EXPORT(wai_web_decoder_create)
 decoder *wai_web_decoder_create(wai_context *ctx, const char *capability, const wai_set *set,
                                 uint64_t max_cost, uint64_t max_memory, const char *intent,
-                                const char *pin_tier, const char *offer) {
+                                const char *pin_tier, const char *offer, int streaming) {
     decoder *h = calloc(1, sizeof *h);
     if (!h) return NULL;
     if ((h->status = glue_dispatch_options(&h->dispatch, h->paths, intent, pin_tier, offer)) !=
@@ -123,6 +125,7 @@ decoder *wai_web_decoder_create(wai_context *ctx, const char *capability, const 
     wai_decoder_config c;
     glue_decoder_config(&c, capability, set, max_cost, max_memory);
     c.dispatch = &h->dispatch;
+    c.streaming = streaming != 0;
     h->status = wai_decoder_create(ctx, &c, &h->d);
     return h;
 }
@@ -135,6 +138,15 @@ EXPORT(wai_web_decoder_destroy) void wai_web_decoder_destroy(decoder *h) {
     if (!h) return;
     wai_decoder_destroy(h->d);
     free(h);
+}
+
+/* One output's JSON object; its bytes are the result's data at `at`. */
+static void put_output(text *t, const wai_output *o, size_t at) {
+    text_puts(t, "{\"kind\": ");
+    text_string(t, wai_output_kind_name(o->kind));
+    text_putf(t, ", \"width\": %llu, \"height\": %llu", o->width, o->height);
+    text_putf(t, ", \"index\": %llu, \"sample_rate\": %llu", o->index, o->sample_rate);
+    text_putf(t, ", \"offset\": %llu, \"size\": %llu}", at, o->size);
 }
 
 /* Sends one payload and takes every output. The JSON: {"status", "capability",
@@ -166,11 +178,7 @@ wai_web_result *wai_web_decoder_send(decoder *h, const uint8_t *payload, size_t 
             break;
         }
         if (n) text_puts(&outs, ", ");
-        text_puts(&outs, "{\"kind\": ");
-        text_string(&outs, wai_output_kind_name(o.kind));
-        text_putf(&outs, ", \"width\": %llu, \"height\": %llu", o.width, o.height);
-        text_putf(&outs, ", \"index\": %llu, \"sample_rate\": %llu", o.index, o.sample_rate);
-        text_putf(&outs, ", \"offset\": %llu, \"size\": %llu}", at, o.size);
+        put_output(&outs, &o, at);
     }
     text_puts(&outs, "]");
     text *t = &r->json;
@@ -192,6 +200,36 @@ wai_web_result *wai_web_decoder_send(decoder *h, const uint8_t *payload, size_t 
     text_puts(t, ", \"symbols_digest\": ");
     if (wai_decoder_symbols_digest(h->d, dg)) text_digest(t, dg);
     else text_puts(t, "null");
+    text_puts(t, "}");
+    return r;
+}
+
+/* A clip sent to a streaming decoder and its first `start` outputs passed
+ * over (decoded, not copied out: a seek); the payload's bytes must stay
+ * put until the last wai_web_decoder_next. The status. */
+EXPORT(wai_web_decoder_start)
+int wai_web_decoder_start(decoder *h, const uint8_t *payload, size_t len, uint64_t start) {
+    if (!h || !h->d) return (int)(h ? h->status : WAI_out_of_memory);
+    wai_status st = wai_decoder_send(h->d, payload, len, NULL);
+    if (st == WAI_ok && start) st = wai_decoder_skip(h->d, start, NULL);
+    return (int)st;
+}
+
+/* The next output of what start sent, decoded now: {"status", "outputs":
+ * [one, or none at the end]} as wai_web_decoder_send's. */
+EXPORT(wai_web_decoder_next) wai_web_result *wai_web_decoder_next(decoder *h) {
+    wai_web_result *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    wai_output o = {0};
+    wai_status st = h && h->d ? wai_decoder_receive(h->d, &o) : WAI_invalid_argument;
+    text *t = &r->json;
+    text_puts(t, "{\"outputs\": [");
+    if (st == WAI_ok && o.kind != WAI_OUTPUT_NONE) {
+        if (result_keep(r, o.data, o.size)) put_output(t, &o, 0);
+        else st = WAI_out_of_memory;
+    }
+    text_puts(t, "], \"status\": ");
+    text_string(t, wai_status_name(st));
     text_puts(t, "}");
     return r;
 }

@@ -38,10 +38,12 @@ void wai_web_result_free(wai_web_result *r);
 wai_web_decoder *wai_web_decoder_create(wai_context *ctx, const char *capability,
                                         const wai_set *set, uint64_t max_cost,
                                         uint64_t max_memory, const char *intent,
-                                        const char *pin_tier, const char *offer);
+                                        const char *pin_tier, const char *offer, int streaming);
 int wai_web_decoder_status(const wai_web_decoder *h);
 void wai_web_decoder_destroy(wai_web_decoder *h);
 wai_web_result *wai_web_decoder_send(wai_web_decoder *h, const uint8_t *payload, size_t len);
+int wai_web_decoder_start(wai_web_decoder *h, const uint8_t *payload, size_t len, uint64_t start);
+wai_web_result *wai_web_decoder_next(wai_web_decoder *h);
 
 wai_web_result *wai_web_inspect(wai_context *ctx, const char *capability, const wai_set *set,
                                 const uint8_t *payload, size_t len);

@@ -123,6 +123,12 @@ export declare class Decoder {
    * sendAsync only. */
   gpu: boolean;
   send(payload: Uint8Array | ArrayBuffer): DecodeResult;
+  /** A clip's outputs one at a time, each decoded when asked for (a
+   * streaming decoder: about two frames of memory), from frame `start` (the
+   * frames before it decoded, not copied out; index keeps the frame's
+   * number), at most `count`. A refusal part-way throws WaiError after the
+   * frames before it: they belong to a refused clip. Integer decoders only. */
+  frames(payload: Uint8Array | ArrayBuffer, opts?: { start?: number; count?: number }): Generator<Output, void, undefined>;
   /** send(), the integer networks on the page's GPU for a GPU decoder
    * (docs/wgsl.md); one at a time per module. */
   sendAsync(payload: Uint8Array | ArrayBuffer): Promise<DecodeResult & { timing?: Record<string, number> }>;

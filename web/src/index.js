@@ -176,11 +176,12 @@ export class Decoder {
     this.wai = wai;
     const ctx = this.float ? wai.floatCtx : this.gpu ? wai.gpuCtx : wai.ctx;
     this.strings = [opts.capability, opts.intent, pinTierOf(opts), opts.offer].map((s) => m.str(s));
-    const [cap, intent, pin, offer] = this.strings;
     this.set = makeSet(m, ctx, opts.set, opts.pin);
-    this.h = m.ex.wai_web_decoder_create(ctx, cap, this.set,
+    // A streaming twin (frames()) is made with the same arguments.
+    this.make = (streaming) => m.ex.wai_web_decoder_create(ctx, this.strings[0], this.set,
       u64(opts.maxCost, U64_MAX, "maxCost"), u64(opts.maxMemory, DEFAULT_MAX_MEMORY, "maxMemory"),
-      intent, pin, offer);
+      this.strings[1], this.strings[2], this.strings[3], streaming ? 1 : 0);
+    this.h = this.make(false);
     if (!this.h) {
       this.close();
       throw new WaiError("out_of_memory", "cannot make a decoder");
@@ -200,6 +201,40 @@ export class Decoder {
       return this.m.takeResult(this.m.ex.wai_web_decoder_send(this.h, p, b.length));
     } finally {
       this.m.free(p);
+    }
+  }
+  /** A clip's outputs one at a time, each decoded when asked for (a
+   * streaming decoder with this one's options: about two frames of memory
+   * whatever the clip's length): a generator of outputs as send()'s, from
+   * frame `start` on (a seek: the frames before it are decoded, as each
+   * predicts the next, but not copied out; an output's index keeps its
+   * frame's number), at most `count` of them. A refusal part-way throws
+   * WaiError after the frames before it were yielded, and those frames
+   * belong to a refused clip (send() keeps §8: a refused clip outputs
+   * nothing). */
+  *frames(payload, { start = 0, count = Infinity } = {}) {
+    if (!this.h) throw new WaiError("invalid_argument", "the decoder is closed");
+    if (this.gpu || this.float)
+      throw new WaiError("invalid_argument", "frames() decodes on the integer path alone");
+    if (!(Number.isInteger(start) && start >= 0) || !(count === Infinity || (Number.isInteger(count) && count >= 0)))
+      throw new WaiError("invalid_argument", "frames(): start and count are whole numbers");
+    const m = this.m, ex = m.ex;
+    const b = bytesOf(payload, "payload");
+    const h = this.make(true);
+    if (!h) throw new WaiError("out_of_memory", "cannot make a decoder");
+    const p = m.put(b); // read by every next(), so kept until the end
+    try {
+      const st = ex.wai_web_decoder_start(h, p, b.length, BigInt(start));
+      if (st !== 0) throw new WaiError(m.read(ex.wai_web_status_name(st)), "decode");
+      for (let n = 0; n < count; n++) {
+        const r = m.takeResult(ex.wai_web_decoder_next(h));
+        if (!r.ok) throw new WaiError(r.status, "decode");
+        if (!r.outputs.length) return;
+        yield r.outputs[0];
+      }
+    } finally {
+      ex.wai_web_decoder_destroy(h);
+      m.free(p);
     }
   }
   /** send(), with the networks on the page's GPU where this is a GPU

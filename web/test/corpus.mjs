@@ -132,6 +132,48 @@ if (threads > 1) {
   check(r.status === "stream_length" && same(r, [{ capability: "wai.neural.int_hyper", status: "stream_length" }]),
     `route: stream_length is final: ${JSON.stringify(r.route)}`);
 }
+// Seeking: frames(payload, { start, count }) against the whole decode's
+// frames, for every start of every motion clip of the corpus, and a clip
+// refused part-way throws after its frames.
+{
+  let seeks = 0;
+  for (const line of readFileSync(join(corpus, "index.txt"), "utf8").split("\n")) {
+    const [mode, cap, status, maxCost, files] = line.trim().split(/\s+/);
+    if (mode !== "decode" || cap !== "wai.video.int_motion" || maxCost !== "-" || files.includes(",")) continue;
+    const bytes = readFileSync(join(corpus, files));
+    const d = wai.createDecoder({ capability: cap });
+    if (status === "ok") {
+      const want = d.send(bytes).outputs.map((o) => sha(o.data));
+      for (let start = 0; start <= want.length + 1; start++)
+        for (const count of [Infinity, 0, 1, 2]) {
+          const got = [...d.frames(bytes, { start, count })];
+          const end = Math.min(want.length, start + count);
+          check(got.map((o) => o.index).join() === [...Array(Math.max(0, end - start)).keys()].map((i) => i + start).join() &&
+            got.every((o) => sha(o.data) === want[o.index]),
+            `frames(${files}, start ${start}, count ${count}): ${got.map((o) => o.index)}`);
+          seeks++;
+        }
+    } else {
+      let code = null;
+      try {
+        for (const o of d.frames(bytes)) void o;
+      } catch (e) {
+        code = e.code;
+      }
+      check(code === status, `frames(${files}): threw ${code}, want ${status}`);
+    }
+    d.close();
+  }
+  check(seeks >= 200, `${seeks} seeks`);
+  const d = wai.createDecoder();
+  let early = 0;
+  for (const o of d.frames(readFileSync(join(repo, "examples", "hello.wiv1")))) if (o.index === 0) { early++; break; }
+  check(early === 1, "leaving frames() early");
+  let threw = null;
+  try { [...d.frames(new Uint8Array(10), { start: -1 })]; } catch (e) { threw = e.code; }
+  check(threw === "invalid_argument", `frames(start -1): ${threw}`);
+  d.close();
+}
 const caps = wai.capabilities();
 check(caps.some((c) => c.name === "wai.neural.bmshj2018" && c.tier === "none"), "capabilities");
 wai.close();
