@@ -7,7 +7,7 @@ of frames 0 .. N written out (`--frames N+1`, what a player without a
 seek does to show frame N), and against the whole clip's decode.
 
     /usr/bin/python3 bench/bench_seek.py BUILD [--frames 60] [--at 30] [--size 1280x720]
-                                               [--runs 5] [--format rgb]
+                                               [--runs 5] [--format y4m|rgb] [--clip F]
 
 The clip is bench_stream.py's (a textured pan under a moving square,
 `wai encode` q 4), decoded to standard output (streamed). Each figure is the best of --runs, the commands
@@ -39,16 +39,18 @@ def main():
     ap.add_argument("--at", type=int, default=30)
     ap.add_argument("--size", default="1280x720")
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--format", default="rgb", help="rgb or y4m (the written frames' format)")
+    ap.add_argument("--format", default="y4m", help="y4m (the default) or rgb: the frames' format")
+    ap.add_argument("--clip", default=None, help="a WIV1 to seek in instead (bench_stream.py --clip)")
     a = ap.parse_args()
     w, h = map(int, a.size.split("x"))
     wai = os.path.join(a.build, "tools", "wai", "wai")
     with tempfile.TemporaryDirectory() as tmp:
-        src, clip = os.path.join(tmp, "src.y4m"), os.path.join(tmp, "clip.wiv1")
-        y4m_of(src, a.frames, h, w)
-        subprocess.run([wai, "encode", "--capability", "wai.video.int_motion", "--q", "4", src,
-                        "-o", clip], check=True, stderr=subprocess.DEVNULL)
-        os.remove(src)
+        src, clip = os.path.join(tmp, "src.y4m"), a.clip or os.path.join(tmp, "clip.wiv1")
+        if not a.clip:
+            y4m_of(src, a.frames, h, w)
+            subprocess.run([wai, "encode", "--capability", "wai.video.int_motion", "--q", "4", src,
+                            "-o", clip], check=True, stderr=subprocess.DEVNULL)
+            os.remove(src)
         # To standard output: the streamed decode, which decodes a frame
         # when it is asked for (a file's decode holds §8's rule and decodes
         # the whole clip before it writes one frame).

@@ -26,13 +26,24 @@ static uint16_t *g_y_of_s;     /* [0, S_MAX] */
 static uint16_t *g_cb_of_d;    /* d = 1000·B − s + S_MAX, [0, 2·S_MAX] */
 static uint16_t *g_cr_of_d;    /* d = 1000·R − s + S_MAX */
 
-/* Rounds num/den half up (den > 0), in exact integers. */
-static int64_t round_div(int64_t num, int64_t den) {
-    int64_t a = 2 * num + den, b = 2 * den;
-    return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
-
 static uint16_t clamp_u16(int64_t v) { return (uint16_t)(v < 0 ? 0 : v > 65535 ? 65535 : v); }
+
+/* t[v - lo] = base + mul·v/den rounded half up, i.e. floor((2·mul·v + den)
+ * / (2·den)), for v = lo .. hi (mul < den): one division for the first,
+ * then the quotient and remainder stepped (each step adds 2·mul < 2·den,
+ * so the quotient grows by 0 or 1). The tables are built before the first
+ * frame is written: a division an entry was some 10 ms of a 720p clip's
+ * first frame. */
+static void fill_rounded(uint16_t *t, int64_t lo, int64_t hi, int64_t base, int64_t mul,
+                         int64_t den) {
+    const int64_t b = 2 * den, step = 2 * mul, a = step * lo + den;
+    int64_t q = a >= 0 ? a / b : -((-a + b - 1) / b); /* floor */
+    int64_t r = a - q * b;                             /* 0 <= r < b */
+    for (int64_t v = lo; v <= hi; v++) {
+        t[v - lo] = clamp_u16(base + q);
+        if ((r += step) >= b) r -= b, q++;
+    }
+}
 
 static int y4m_tables(void) {
     if (g_y_of_s) return 0;
@@ -47,11 +58,9 @@ static int y4m_tables(void) {
     }
     /* Y = 256·(16 + 219·Y'/255); Cb = 256·(128 + 224·(B − Y')/(255·1.772));
      * Cr likewise with R and 1.402 (1.772 = 2·(1 − 0.114), 1.402 = 2·(1 − 0.299)). */
-    for (int64_t s = 0; s <= S_MAX; s++) y[s] = clamp_u16(4096 + round_div(56064 * s, 255000));
-    for (int64_t d = -S_MAX; d <= S_MAX; d++) {
-        cb[d + S_MAX] = clamp_u16(32768 + round_div(57344 * d, 451860));
-        cr[d + S_MAX] = clamp_u16(32768 + round_div(57344 * d, 357510));
-    }
+    fill_rounded(y, 0, S_MAX, 4096, 56064, 255000);
+    fill_rounded(cb, -S_MAX, S_MAX, 32768, 57344, 451860);
+    fill_rounded(cr, -S_MAX, S_MAX, 32768, 57344, 357510);
     g_y_of_s = y;
     g_cb_of_d = cb;
     g_cr_of_d = cr;
