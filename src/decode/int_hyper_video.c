@@ -34,10 +34,7 @@ typedef struct hyper_clip_job {
 _Static_assert(sizeof(hyper_clip_job) <= WAI_JOB_STATE_BYTES, "hyper_clip_job fits a job");
 
 static wai_status clip_parse(wai_job *j, const uint8_t *data, size_t len) {
-    const wai_wiv1 *v = &WAI_JOB_STATE(j, hyper_clip_job)->v;
-    wai_status st = wai_wiv1_parse(data, len, 1, &WAI_JOB_STATE(j, hyper_clip_job)->v);
-    if (st == WAI_ok) wai_motion_frames_shape(j, v->h, v->w, v->n_frames);
-    return st;
+    return wai_motion_clip_parse(j, data, len, 1, &WAI_JOB_STATE(j, hyper_clip_job)->v);
 }
 
 /* Frames 1 on are keyframe-0 frames: h·w·3 symbols each (reading R11). */

@@ -177,11 +177,15 @@ typedef struct clip_job {
 
 _Static_assert(sizeof(clip_job) <= WAI_JOB_STATE_BYTES, "clip_job fits a job");
 
-static wai_status clip_parse(wai_job *j, const uint8_t *data, size_t len) {
-    const wai_wiv1 *v = &WAI_JOB_STATE(j, clip_job)->v;
-    wai_status st = wai_wiv1_parse(data, len, 0, &WAI_JOB_STATE(j, clip_job)->v);
+wai_status wai_motion_clip_parse(wai_job *j, const uint8_t *data, size_t len, int keyframe,
+                                 wai_wiv1 *v) {
+    wai_status st = wai_wiv1_parse(data, len, keyframe, v);
     if (st == WAI_ok) wai_motion_frames_shape(j, v->h, v->w, v->n_frames);
     return st;
+}
+
+static wai_status clip_parse(wai_job *j, const uint8_t *data, size_t len) {
+    return wai_motion_clip_parse(j, data, len, 0, &WAI_JOB_STATE(j, clip_job)->v);
 }
 
 static wai_status clip_prepare(wai_job *j, const wai_allocator *a) {

@@ -66,6 +66,10 @@ extern const wai_codec_ops wai_int_motion_frame_ops;
  * check when j has a stream, the cost, one frame in the stream) and run
  * (into the group: j->stream). */
 void wai_motion_frames_shape(wai_job *j, uint32_t h, uint32_t w, uint32_t n_frames);
+/* A WIV1 clip of the keyframe byte's form parsed into v, its frames' shape
+ * set (codec.h: a clip's parse gives its outputs' count). */
+wai_status wai_motion_clip_parse(wai_job *j, const uint8_t *data, size_t len, int keyframe,
+                                 wai_wiv1 *v);
 wai_status wai_motion_frame_prepare(wai_job *j, const wai_wif1 *f);
 wai_status wai_motion_frame_run(wai_job *j, const wai_exec *ex, const wai_wif1 *f);
 
