@@ -227,3 +227,14 @@ GstFlowReturn wai_gst_decoding_chain(GstElement *e, wai_gst_decoding *d, GstBuff
     gst_buffer_unref(buf);
     return ret;
 }
+
+GstClockTime wai_gst_frame_time(guint64 k, gint fps_n, gint fps_d) {
+    return gst_util_uint64_scale(k, GST_SECOND * (guint64)fps_d, (guint64)fps_n);
+}
+
+guint64 wai_gst_frame_at(GstClockTime t, gint fps_n, gint fps_d) {
+    guint64 k = gst_util_uint64_scale(t, (guint64)fps_n, GST_SECOND * (guint64)fps_d);
+    while (wai_gst_frame_time(k + 1, fps_n, fps_d) <= t) k++;
+    while (k && wai_gst_frame_time(k, fps_n, fps_d) > t) k--;
+    return k;
+}

@@ -43,6 +43,12 @@ const char *wai_gst_element_name(wai_gst_element e);
 /* A frame form's format (WIF1, WCF1): a payload a frame, no clip to seek in. */
 gboolean wai_gst_frame_form(const char *format);
 
+/* The one clock of waiparse and waidec: frame k's time at fps_n/fps_d
+ * frames a second, and the frame shown at t (the last k whose time is at
+ * most t; the scaled quotient corrected for frame_time's own rounding). */
+GstClockTime wai_gst_frame_time(guint64 k, gint fps_n, gint fps_d);
+guint64 wai_gst_frame_at(GstClockTime t, gint fps_n, gint fps_d);
+
 /* The max-memory default of every binding (the tool's, Python's, npm's). */
 #define WAI_GST_DEFAULT_MAX_MEMORY ((guint64)2 << 30)
 

@@ -45,7 +45,7 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE(
     "src", GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS(GST_VIDEO_CAPS_MAKE("RGB")));
 
 static GstClockTime frame_time(const WaiGstDec *d, guint64 k) {
-    return gst_util_uint64_scale(k, GST_SECOND * (guint64)d->fps_d, (guint64)d->fps_n);
+    return wai_gst_frame_time(k, d->fps_n, d->fps_d);
 }
 
 static void drop_pool(WaiGstDec *d) {
@@ -122,12 +122,8 @@ static GstFlowReturn push_frame(WaiGstDec *d, const wai_output *o) {
 
 static GstFlowReturn push(GstElement *e, const wai_output *o) { return push_frame((WaiGstDec *)e, o); }
 
-/* The frame shown at t: the last k with k / framerate <= t. */
 static guint64 frame_at(const WaiGstDec *d, GstClockTime t) {
-    guint64 k = gst_util_uint64_scale(t, (guint64)d->fps_n, GST_SECOND * (guint64)d->fps_d);
-    while (frame_time(d, k + 1) <= t) k++;
-    while (k && frame_time(d, k) > t) k--;
-    return k;
+    return wai_gst_frame_at(t, d->fps_n, d->fps_d);
 }
 
 static GstFlowReturn chain(GstPad *pad, GstObject *parent, GstBuffer *buf) {

@@ -85,7 +85,7 @@ static gboolean send_caps(WaiGstParse *p) {
 }
 
 static GstClockTime frame_time(const WaiGstParse *p, guint64 k) {
-    return gst_util_uint64_scale(k, GST_SECOND * (guint64)p->fps_d, (guint64)p->fps_n);
+    return wai_gst_frame_time(k, p->fps_n, p->fps_d);
 }
 
 /* The format of data's magic, and the bound of its payloads; FALSE with
@@ -367,12 +367,8 @@ static GstClockTime as_time(const WaiGstParse *p, GstFormat fmt, gint64 v) {
     return fmt == GST_FORMAT_DEFAULT ? frame_time(p, (guint64)v) : (GstClockTime)v;
 }
 
-/* The frame shown at t: the last k with frame_time(k) <= t. */
 static guint64 frame_at(const WaiGstParse *p, GstClockTime t) {
-    guint64 k = gst_util_uint64_scale(t, (guint64)p->fps_n, GST_SECOND * (guint64)p->fps_d);
-    while (frame_time(p, k + 1) <= t) k++;
-    while (k && frame_time(p, k) > t) k--;
-    return k;
+    return wai_gst_frame_at(t, p->fps_n, p->fps_d);
 }
 
 static gboolean src_query(GstPad *pad, GstObject *parent, GstQuery *q) {

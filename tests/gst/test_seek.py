@@ -74,7 +74,6 @@ def full_decode(path, set_dir):
     out = os.path.join(TMP, "full.rgb")
     run("decode", path, "--format", "rgb", "-o", out, "-y", *(["--set", set_dir] if set_dir else []))
     data = open(out, "rb").read()
-    h, w = None, None
     js = subprocess.run([WAI, "decode", path, "--json", *(["--set", set_dir] if set_dir else [])],
                         capture_output=True, text=True, check=True).stdout
     n = js.count('"sha256"')
