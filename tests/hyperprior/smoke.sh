@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-2-Clause
 # The hyperprior's training script as CI runs it (issue 17): three steps on
-# small crops, a checkpoint that loads back into the model, the coder's
+# small crops; its states (issue 60: the working state, the shipped one of
+# the weights alone, a run resumed from each); a checkpoint that loads back
+# into the model, the coder's
 # symbols of a held-out photograph in the shapes WIH1 carries (z: N x h/64
 # x w/64, y: M x h/16 x w/16; scales and means M each); then that
 # checkpoint lowered to an integer set (tools/hyperprior/lower.py), a
@@ -29,6 +31,53 @@ if ! "$py" -c 'import torch, skimage' 2>/dev/null; then
     exit 1
 fi
 check train-smoke "$py" "$repo/tools/learned/train.py" --smoke --out "$tmp/q.pt"
+# The states (issue 60): a run with a state writes its working state
+# (.run.state: the moments, the generators) and the shipped one (the
+# weights alone, as examples/*/train/qN.state are); ship_state.py strips a
+# working state to the same; checkpoint.weights reads all three as the
+# same weights; a run resumed from a shipped state alone goes on from its
+# step with a fresh optimiser and says so in its log, and one resumed from
+# a working state keeps the moments.
+check train-resume "$py" - "$repo" "$tmp/resume" <<'PY'
+import os, subprocess, sys
+import torch
+repo, d = sys.argv[1:3]
+tools = os.path.join(repo, "tools", "learned")
+sys.path.insert(0, tools)
+import checkpoint
+os.makedirs(d)
+def train(name):
+    r = subprocess.run([sys.executable, os.path.join(tools, "train.py"), "--smoke", "--out", f"{d}/{name}.pt",
+                        "--state", f"{d}/{name}.state"], check=True, capture_output=True, text=True)
+    return r.stdout.splitlines()
+def adam_steps(path):
+    return {int(v["step"]) for v in torch.load(path)["opt"]["state"].values()}
+train("a")
+full, ship = torch.load(f"{d}/a.run.state"), torch.load(f"{d}/a.state")
+assert "opt" in full and full["step"] == 3, sorted(full)
+assert sorted(ship) == sorted(checkpoint.SHIPPED_KEYS) and ship["weights_only"] is True, sorted(ship)
+assert (ship["step"], ship["model_kind"], ship["N"], ship["M"]) == (3, "hyperprior", 64, 96)
+subprocess.run([sys.executable, os.path.join(tools, "ship_state.py"), f"{d}/a.run.state", f"{d}/b.state"],
+               check=True)
+assert sorted(torch.load(f"{d}/b.state")) == sorted(checkpoint.SHIPPED_KEYS)
+ckpt = torch.load(f"{d}/a.pt")
+for path in (f"{d}/a.state", f"{d}/b.state", f"{d}/a.run.state"):
+    w = checkpoint.weights(path)
+    assert list(w) == list(ckpt), path
+    assert all(w[k].dtype == torch.float16 and torch.equal(w[k], v.half()) for k, v in ckpt.items()), path
+# b.state alone (no b.run.state): the weights, the step, a fresh Adam.
+out = train("b")
+assert out[0].startswith("run from step 3: "), out[0]
+assert f"resumed weights alone from {d}/b.state (a shipped state: fresh optimiser" in out[0], out[0]
+assert out[-1].endswith("at step 6"), out[-1]
+assert "resumed weights alone" in open(f"{d}/b.pt.log").read()
+assert torch.load(f"{d}/b.state")["step"] == 6 and adam_steps(f"{d}/b.run.state") == {3}
+# a.run.state beside a.state: the moments go on.
+out = train("a")
+assert out[0].startswith("run from step 3: ") and f"resumed {d}/a.run.state;" in out[0], out[0]
+assert torch.load(f"{d}/a.state")["step"] == 6 and adam_steps(f"{d}/a.run.state") == {6}
+print("ok")
+PY
 # g_s on the decoder's rounded latent (--synthesis-input rounded), as the
 # last runs of q5 and q7 trained.
 check train-rounded "$py" "$repo/tools/learned/train.py" --smoke --synthesis-input rounded \

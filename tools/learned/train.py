@@ -11,28 +11,49 @@ run resumes where the last one stopped and extends it.
         [--model hyperprior] [--minutes 45] [--steps N] [--lmbda 0.0067] \\
         [--lr 1e-4] [--seed S] [--state FILE] [--init CKPT] [--threads 2]
 
---state (default OUT without .pt, plus .state): everything a later run
-needs to go on as if this one had not stopped: the weights, both Adam
-optimisers' moments, the step, the learning rate, the generators' states
-(torch's and the crops'). A run finds it and resumes; the first run starts
-from --init's weights (a checkpoint of the same shape) or from scratch. The
-state is stored small for the repository: the weights as float16, the Adam
-moments as bfloat16 (their range: a second moment near 1e-12 underflows
-float16); so a resumed run continues from weights rounded to float16, not
-bit for bit the run that did not stop.
+Each save writes two states beside the checkpoint:
+  - the working state, FILE without .state plus .run.state (git ignores
+    *.run.state; it stays on the machine that trained): everything a later
+    run needs to go on as if this one had not stopped: the weights, both
+    Adam optimisers' moments, the step, the learning rate, the generators'
+    states (torch's and the crops');
+  - the shipped state, --state FILE (default OUT without .pt, plus .state;
+    what the repository commits, examples/*/train/qN.state): the weights
+    alone, {"model", "weights_only": True, "step", "model_kind", "N", "M"}
+    (checkpoint.shipped), a third of the working state's size.
+Both hold the weights as float16; the working state holds the moments as
+bfloat16 (their range: a second moment near 1e-12 underflows float16).
+
+A run resumes from the working state when it exists: the optimisers'
+moments, the step, the learning rate and the generators go on, so the run
+continues from weights rounded to float16, not bit for bit the run that
+did not stop. Without one (a fresh clone), from the shipped state: the
+weights and the step go on, and nothing else can: a fresh Adam at --lr
+(default 1e-4) whose moments start again from zero, and torch's and the
+crops' generators seeded afresh from --seed and the step (numpy's
+SeedSequence([seed, step])). The run line of the log says "resumed
+weights alone from FILE (a shipped state: fresh optimiser, fresh
+generators ...)": the steps after it are not those the run that wrote the
+state would have taken. A full state at FILE (the form every state had
+before issue 60) resumes as a working state. The first run starts from
+--init's weights (a checkpoint or a state of the same shape) or from
+scratch.
 
 The log (OUT.log) is appended: a line for each run (its start step, seed,
-data, lambda, learning rate, threads) and one every 100 steps (loss, bits
-per pixel of y and z (bmshj2018: y alone, z 0), PSNR of the crops, the entropy bottleneck's aux
-loss). Steps count across runs; --steps and --minutes bound this run. The
-weights and state are written every 200 steps and at the end, and on
-SIGTERM or SIGINT (a run cut short keeps its work).
+data, lambda, learning rate, threads, what it resumed) and one every 100
+steps (loss, bits per pixel of y and z (bmshj2018: y alone, z 0), PSNR of
+the crops, the entropy bottleneck's aux loss). Steps count across runs;
+--steps and --minutes bound this run. The weights and states are written
+every 200 steps and at the end, and on SIGTERM or SIGINT (a run cut short
+keeps its work).
 
 Deterministic for a seed and a state on one machine and thread count
 (torch's CPU kernels). Loss: lmbda * 255^2 * MSE + the bits per pixel of y
-and z; Adam at --lr (the state's, when resuming without --lr); the quantile
-loss at 1e-3 (the entropy bottleneck's: z's, or bmshj2018's y); gradients clipped to norm 1. --smoke: 3 steps on small
-crops of python3-skimage's pictures alone, nothing resumed (what CI runs)."""
+and z; Adam at --lr (the working state's, when resuming one without --lr);
+the quantile loss at 1e-3 (the entropy bottleneck's: z's, or bmshj2018's
+y); gradients clipped to norm 1. --smoke: 3 steps on small crops of
+python3-skimage's pictures alone (what CI runs); it resumes and writes no
+state unless --state names one (CI's check of both resumes does)."""
 import argparse
 import math
 import os
@@ -40,6 +61,7 @@ import signal
 import sys
 import time
 
+import numpy as np
 import torch
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -75,22 +97,53 @@ def full_opt(opt_sd):
     return {"state": st, "param_groups": opt_sd["param_groups"]}
 
 
+def run_state_path(state_path):
+    """The working state beside a shipped one: qN.state's is qN.run.state."""
+    return (state_path[:-len(".state")] if state_path.endswith(".state") else state_path) + ".run.state"
+
+
+def fresh_seed(seed, step):
+    """The generators' seed for a run resumed from weights alone."""
+    return int(np.random.SeedSequence([seed, step]).generate_state(1, np.uint64)[0])
+
+
+def save_atomic(obj, path):
+    torch.save(obj, path + ".tmp")
+    os.replace(path + ".tmp", path)
+
+
 class Run:
     def __init__(self, a):
         self.a = a
         self.state_path = a.state or (a.out[:-3] if a.out.endswith(".pt") else a.out) + ".state"
+        self.run_path = run_state_path(self.state_path)
         self.log_path = a.out + ".log"
+        # --smoke keeps no state unless --state names one.
+        self.keeps_state = not a.smoke or a.state is not None
+
+    def load(self):
+        """(the state to resume, its path, whether it holds the weights
+        alone), or (None, None, False) for a first run."""
+        if not self.keeps_state:
+            return None, None, False
+        for path in (self.run_path, self.state_path):
+            if os.path.exists(path):
+                st = torch.load(path)
+                if not checkpoint.is_state(st):
+                    raise SystemExit(f"{path} is not a training state")
+                return st, path, st.get("weights_only") is True
+        return None, None, False
 
     def save(self, net, opt, aux_opt, crops, step, lines):
         os.makedirs(os.path.dirname(os.path.abspath(self.a.out)), exist_ok=True)
-        torch.save(net.state_dict(), self.a.out + ".tmp")
-        os.replace(self.a.out + ".tmp", self.a.out)
-        if not self.a.smoke:
-            torch.save({"model": half_state(net.state_dict()), "opt": small_opt(opt.state_dict()),
-                        "aux_opt": small_opt(aux_opt.state_dict()), "step": step,
-                        "model_kind": self.a.model, "N": self.a.N, "M": self.a.M, "torch_rng": torch.get_rng_state(),
-                        "crops_rng": crops.state()}, self.state_path + ".tmp")
-            os.replace(self.state_path + ".tmp", self.state_path)
+        save_atomic(net.state_dict(), self.a.out)
+        if self.keeps_state:
+            full = {"model": half_state(net.state_dict()), "opt": small_opt(opt.state_dict()),
+                    "aux_opt": small_opt(aux_opt.state_dict()), "step": step,
+                    "model_kind": self.a.model, "N": self.a.N, "M": self.a.M, "torch_rng": torch.get_rng_state(),
+                    "crops_rng": crops.state()}
+            save_atomic(full, self.run_path)
+            save_atomic(checkpoint.shipped(full), self.state_path)
         with open(self.log_path, "a") as f:
             f.write("".join(line + "\n" for line in lines))
         lines.clear()
@@ -122,12 +175,11 @@ def main():
     if not hyperprior.bmshj2018.subpixel_matches_transposed():
         raise SystemExit("the sub-pixel form of the transposed convolution disagrees")
     run = Run(a)
-    resumed = None
-    if not a.smoke and os.path.exists(run.state_path):
-        resumed = torch.load(run.state_path)
+    resumed, resumed_path, weights_alone = run.load()
+    if resumed:
         was = (resumed.get("model_kind", "hyperprior"), resumed["N"], resumed["M"])
         if was != (a.model, a.N, a.M):
-            raise SystemExit(f"{run.state_path} is {was[0]} N {was[1]} M {was[2]}, not {a.model} {a.N} {a.M}")
+            raise SystemExit(f"{resumed_path} is {was[0]} N {was[1]} M {was[2]}, not {a.model} {a.N} {a.M}")
     photos, smooth, textures = corpus.training_sets(smoke=a.smoke)
     if a.smoke:
         photos, smooth, textures = [e for e in photos if e[0] == "python3-skimage"], [], []
@@ -143,23 +195,35 @@ def main():
     opt = torch.optim.Adam(main_params, lr=1e-4)
     aux_opt = torch.optim.Adam(aux_params, lr=1e-3)
     step = 0
-    if resumed:
+    if resumed and weights_alone:
+        # A shipped state: the weights and the step; a fresh Adam (the
+        # optimisers above) and fresh generators.
+        net.load_state_dict(resumed["model"])
+        step = resumed["step"]
+        fresh = fresh_seed(a.seed, step)
+        torch.manual_seed(fresh)
+        crops.set_state(np.random.default_rng(fresh).bit_generator.state)
+        how = (f"resumed weights alone from {resumed_path} (a shipped state: fresh optimiser, "
+               f"fresh generators from seed {a.seed} and step {step})")
+    elif resumed:
         net.load_state_dict(resumed["model"])
         opt.load_state_dict(full_opt(resumed["opt"]))
         aux_opt.load_state_dict(full_opt(resumed["aux_opt"]))
         step = resumed["step"]
         torch.set_rng_state(resumed["torch_rng"])
         crops.set_state(resumed["crops_rng"])
-    elif a.init:
-        net.load_state_dict(checkpoint.weights(a.init))
-    if a.lr is not None or not resumed:
+        how = f"resumed {resumed_path}"
+    else:
+        if a.init:
+            net.load_state_dict(checkpoint.weights(a.init))
+        how = "init " + (a.init or "random")
+    if a.lr is not None or not resumed or weights_alone:
         for g in opt.param_groups:
             g["lr"] = a.lr if a.lr is not None else 1e-4
     lr = opt.param_groups[0]["lr"]
     lines = [f"run from step {step}: model {a.model} seed {a.seed} lmbda {a.lmbda} lr {lr:g} N {a.N} M {a.M} "
              f"crop {a.crop} batch {a.batch} threads {a.threads} synthesis {a.synthesis_input} "
-             f"{'resumed ' + run.state_path if resumed else 'init ' + (a.init or 'random')}; "
-             f"data: {corpus.describe(photos, smooth, textures)}"]
+             f"{how}; data: {corpus.describe(photos, smooth, textures)}"]
     print(lines[0], flush=True)
 
     stop = []
@@ -196,7 +260,8 @@ def main():
     lines.append(f"run ended at step {step} after {time.time() - start:.0f}s"
                  + (" (stopped by a signal)" if stop else ""))
     run.save(net, opt, aux_opt, crops, step, lines)
-    print(f"wrote {a.out}" + ("" if a.smoke else f" and {run.state_path}") + f" at step {step}")
+    print(f"wrote {a.out}" + (f", {run.run_path} and {run.state_path}" if run.keeps_state else "")
+          + f" at step {step}")
 
 
 if __name__ == "__main__":
