@@ -25,12 +25,24 @@ the issue measured it) and OUT.png (PSNR and MS-SSIM against bpp).
         --wih1 examples/hyperprior/train/q3.state [--wih1 CKPT ...] \\
         --bmshj2018 examples/bmshj2018/train/q3.state --out docs/rd/rd
 
+    # the shipped sets as a user runs them (wai encode, then libwai's
+    # decode), on the wide held-out set (corpus.HELD_OUT_WIDE):
+    WAI_LIBRARY=build/release/libwai_python.so WAI_TOOL=build/release/tools/wai/wai \
+        /usr/bin/python3 tools/rd/rd_curves.py --wide \
+        --wih1-set examples/hyperprior/sets/q1 [--wih1-set DIR ...] --out docs/rd/wide
+
+With WIH1 points, OUT.md also has a table a picture a row: each WIH1 point's
+PSNR gain over WebP, AVIF and JPEG at no more bytes, and the picture's
+BD-rate of WIH1 against WebP and AVIF in PSNR and in MS-SSIM (its dB form,
+-10 log10(1 - MS-SSIM)); OUT.json holds every picture's every point.
+
 The pictures (default: tools/learned/corpus.py's held-out ones: the
 five skimage photographs of the README's first table, three of OpenCV's,
 two of MATE's) are cut as Kodak's are (corpus.kodak_cut: 768 x 512 after
 an area scale, or their own size in multiples of 64), the same cut for
 every codec."""
 import argparse
+import json
 import math
 import os
 import shutil
@@ -150,6 +162,25 @@ def at_most(codec, src, qs, max_bytes, tmp):
     return best
 
 
+def wih1_set(set_dir, pngs, tmp):
+    """Each photo's (bytes, decoded) through a shipped set: `wai encode`,
+    then libwai's decode, as a user runs them."""
+    tool = os.environ.get("WAI_TOOL", os.path.join(repo, "build", "release", "tools", "wai", "wai"))
+    res = []
+    for p in pngs:
+        out = os.path.join(tmp, os.path.basename(p) + ".wih1")
+        run(tool, "encode", "--capability", "wai.neural.int_hyper", "--set", set_dir, p, "-o", out)
+        with open(out, "rb") as f:
+            data = f.read()
+        res.append((len(data), wai.decode(data, set=set_dir).outputs[0].array))
+    return res
+
+
+def ssim_db(m):
+    """MS-SSIM in decibels, -10 log10(1 - MS-SSIM): a scale BD-rate can fit."""
+    return -10 * math.log10(max(1 - m, 1e-10))
+
+
 def point_name(ckpt):
     """A rate point's label: its file's name without the extension
     (train/q3.state: q3)."""
@@ -191,8 +222,16 @@ def main():
     ap.add_argument("--wih1", action="append", default=[], help="a hyperprior checkpoint")
     ap.add_argument("--bmshj2018", action="append", default=[], help="a bmshj2018 checkpoint")
     ap.add_argument("--out", required=True, help="OUT.md and OUT.png")
+    ap.add_argument("--wih1-set", action="append", default=[],
+                    help="a shipped WIH1 set's directory (examples/hyperprior/sets/qN)")
     ap.add_argument("--photos", nargs="*", default=PHOTOS, help="paths (default: the held-out)")
+    ap.add_argument("--wide", action="store_true",
+                    help="the wide held-out set (tools/learned/corpus.py's HELD_OUT_WIDE)")
     a = ap.parse_args()
+    a.kinds = {}
+    if a.wide:
+        a.photos = [p for _, p, _ in corpus.HELD_OUT_WIDE]
+        a.kinds = {p: k for _, p, k in corpus.HELD_OUT_WIDE}
     lib = os.environ.get("WAI_LIBRARY", os.path.join(repo, "build", "release", "libwai_python.so"))
     curves = {}  # codec -> list of (label, [(bpp, psnr, msssim) per photo])
     with tempfile.TemporaryDirectory() as tmp:
@@ -224,24 +263,61 @@ def main():
                         (f"q {q}", measure([avif(p, q, t) for p in pngs])))
         same_bytes = []  # (label, [(dB over WebP, dB over JPEG) per picture])
         fine_webp, fine_jpeg = list(range(0, 101)), list(range(2, 101))
-        for c in a.wih1:
+        fine_avif = list(range(63, -1, -1))  # avifenc's quantizer: ascending quality
+        wide_avif = shutil.which("avifenc") and a.kinds
+        points = [(point_name(c), lambda t, c=c: wih1(c, pngs, t)) for c in a.wih1]
+        points += [(os.path.basename(os.path.normpath(d)), lambda t, d=d: wih1_set(d, pngs, t))
+                   for d in a.wih1_set]
+        for label, code in points:
             with tempfile.TemporaryDirectory() as t:
-                res = wih1(c, pngs, t)
-                curves.setdefault("WIH1 (libwai, integer)", []).append(
-                    (point_name(c), measure(res)))
+                res = code(t)
+                curves.setdefault("WIH1 (libwai, integer)", []).append((label, measure(res)))
                 gains = []
                 for (b, d), png, ppm, ref in zip(res, pngs, ppms, photos):
                     w = at_most(webp, png, fine_webp, b, t)
                     j = at_most(jpeg, ppm, fine_jpeg, b, t)
+                    v = at_most(avif, png, fine_avif, b, t) if wide_avif else None
                     # None: even the codec's lowest quality is larger (no comparison).
-                    gains.append((psnr(d, ref) - psnr(w, ref) if w is not None else None,
-                                  psnr(d, ref) - psnr(j, ref) if j is not None else None))
-                same_bytes.append((point_name(c), gains))
+                    gains.append(tuple(psnr(d, ref) - psnr(x, ref) if x is not None else None
+                                       for x in (w, j, v)))
+                same_bytes.append((label, gains))
         for c in a.bmshj2018:
             with tempfile.TemporaryDirectory() as t:
                 curves.setdefault("bmshj2018 (libwai, float)", []).append(
                     (point_name(c), measure(bmshj2018(c, pngs, t, lib))))
     write(curves, a, same_bytes)
+
+
+def per_picture(curves, a, same_bytes, with_avif):
+    """A row a picture: WIH1's gain at no more bytes at each point, and its
+    BD-rate against WebP and AVIF (PSNR, MS-SSIM in dB)."""
+    wih1_curve = curves["WIH1 (libwai, integer)"]
+    labels = [lab for lab, _ in same_bytes]
+    over = ["WebP", "AVIF"] if with_avif and "AVIF" in curves else ["WebP"]
+    head = ["picture", "kind"] + [f"{lab} vs WebP" for lab in labels]
+    head += [f"{lab} vs AVIF" for lab in labels] if "AVIF" in over else []
+    head += [f"BD-rate vs {o} ({m})" for o in over for m in ("PSNR", "MS-SSIM")]
+    out = ["", "Picture by picture: each WIH1 point's PSNR gain (dB) over the codec at no more "
+           "bytes (-: the codec's lowest quality is larger), and the picture's BD-rate of WIH1 "
+           "against the codec (negative: WIH1 needs fewer bits; MS-SSIM in dB, -10 log10(1 - "
+           "MS-SSIM)):", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+
+    def db(x):
+        return "-" if x is None else f"{x:+.2f}"
+
+    for i, p in enumerate(a.photos):
+        row = [os.path.basename(p), a.kinds.get(p, "")]
+        row += [db(g[i][0]) for _, g in same_bytes]
+        if "AVIF" in over:
+            row += [db(g[i][2]) for _, g in same_bytes]
+        test = [m[i] for _, m in wih1_curve]
+        for o in over:
+            ref = [m[i] for _, m in curves[o]]
+            for k, f in ((1, lambda v: v), (2, ssim_db)):
+                d, _ = bd_rate([(r[0], f(r[k])) for r in ref], [(t[0], f(t[k])) for t in test])
+                row.append("n/a" if d is None else f"{d:+.1f} %")
+        out.append("| " + " | ".join(row) + " |")
+    return out
 
 
 def write(curves, a, same_bytes=()):
@@ -254,7 +330,9 @@ def write(curves, a, same_bytes=()):
     for k, v in means.items():
         for lab, (b, p, s) in sorted(v, key=lambda t: t[1][0]):
             lines.append(f"| {k} | {lab} | {b:.3f} | {p:.2f} | {s:.4f} |")
-    for anchor in ("JPEG", "WebP"):
+    for anchor in ("JPEG", "WebP", "AVIF"):
+        if anchor not in means:
+            continue
         ref = [(p[0], p[1]) for _, p in means[anchor]]
         lines += ["", f"BD-rate against {anchor} (PSNR; negative: fewer bits at the same quality):",
                   ""]
@@ -265,11 +343,15 @@ def write(curves, a, same_bytes=()):
             lines.append(f"- {k}: " + (f"{d:+.1f} % ({how}, {len(v)} rate points)" if d is not None
                                        else f"n/a ({len(v)} rate point(s); BD-rate needs 2)"))
     if same_bytes:
-        lines += ["", "WIH1 against WebP (cwebp -m 6) and JPEG at no more bytes: each picture's "
+        with_avif = any(x[2] is not None for _, g in same_bytes for x in g)
+        lines += ["", "WIH1 against WebP (cwebp -m 6), JPEG" + (" and AVIF (avifenc -s 6, 4:4:4)"
+                                                                  if with_avif else "") +
+                  " at no more bytes: each picture's "
                   "PSNR gain over the largest quality whose file is no larger, the mean over "
                   "the pictures where one is (a picture whose WIH1 is smaller than the codec's "
                   "lowest quality is left out; the count says how many are in):", "",
-                  "| WIH1 | over WebP (dB) | over JPEG (dB) |", "|---|---|---|"]
+                  "| WIH1 | over WebP (dB) | over JPEG (dB) |" + (" over AVIF (dB) |" if with_avif else ""),
+                  "|---|---|---|" + ("---|" if with_avif else "")]
 
         def mean_of(xs):
             xs = [x for x in xs if x is not None]
@@ -277,7 +359,12 @@ def write(curves, a, same_bytes=()):
 
         for lab, g in same_bytes:
             lines.append(f"| {lab} | {mean_of([x[0] for x in g])} {len(g)}) | "
-                         f"{mean_of([x[1] for x in g])} {len(g)}) |")
+                         f"{mean_of([x[1] for x in g])} {len(g)}) |" +
+                         (f" {mean_of([x[2] for x in g])} {len(g)}) |" if with_avif else ""))
+        lines += per_picture(curves, a, same_bytes, with_avif)
+    with open(a.out + ".json", "w") as f:
+        json.dump({"pictures": a.photos, "curves": curves,
+                   "same_bytes": [[lab, g] for lab, g in same_bytes]}, f, indent=1)
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
     with open(a.out + ".md", "w") as f:
         f.write("\n".join(lines) + "\n")
