@@ -46,3 +46,12 @@ pin=$("$wai" set pin examples/hyperprior/sets/q3) || exit 1
 run decode -y --set examples/hyperprior/sets/q3 --pin "$pin" examples/hyperprior/chelsea.wih1 \
     -o "$picture" || exit 1
 echo "wrote $picture: $(wc -c <examples/hyperprior/chelsea.wih1) bytes of WIH1, decoded by integer networks"
+# The strongest image format the specs define, wai.neural.int_mlicpp
+# (WIM1): the same photograph, the same transforms, and an entropy network
+# that reads the channel slices and the checkerboard half already decoded
+# (examples/mlicpp/, docs/mlicpp.md), decoded in integers.
+picture=build/chelsea_wim1.png
+grep -q '^PNG_FOUND:INTERNAL=1' "$(dirname "$wai")/../../CMakeCache.txt" 2>/dev/null ||
+    picture=build/chelsea_wim1.ppm
+run decode -y --set examples/mlicpp/sets/q3 examples/mlicpp/chelsea.wim1 -o "$picture" || exit 1
+echo "wrote $picture: $(wc -c <examples/mlicpp/chelsea.wim1) bytes of WIM1 (WIH1: $(wc -c <examples/hyperprior/chelsea.wih1))"

@@ -29,9 +29,21 @@ extern "C" {
 
 typedef struct wai_set_network wai_set_network;
 
+/* Member names. A member the capability's set reads ("h_s.whm",
+ * "entropy.json"), or one section of a bundle member, the set's one file of
+ * sections (integer-payloads §14, §17.3), as "MEMBER#SECTION":
+ *   model.wmb (WMB1, wai.neural.int_mlicpp): #h_s, #entropy, #g_s (networks),
+ *     #tables (the tables, read by §14's rules: an afrac member, E1's t2
+ *     tables, at most 65536 edges)
+ *   model.wcb (WCB1, wai.video.int_cond): #ctx, #prior, #dec, #recon
+ *     (networks), #tables (§17.3's rules)
+ * A bundle named without a section, or with one it does not have, is
+ * invalid_argument (once the whole set passed). */
+
 /* Opens member (a network the capability's set reads: a WHM1 member, such as
- * int_hyper's "h_s.whm1") once the whole set passed. invalid_argument for a
- * NULL argument or a member the capability does not read as a network. */
+ * int_hyper's "h_s.whm", or a bundle's network section, "model.wmb#h_s")
+ * once the whole set passed. invalid_argument for a NULL argument or a
+ * member the capability does not read as a network. */
 WAI_API wai_status wai_set_network_create(wai_context *ctx, const char *capability,
                                         const wai_set *set, const char *member,
                                         wai_set_network **out);
@@ -58,8 +70,9 @@ WAI_API wai_status wai_set_network_run(wai_set_network *n, const int64_t *input,
 
 typedef struct wai_set_tables wai_set_tables;
 
-/* Opens member (an entropy.json the capability's set reads) once the whole
- * set passed, read by §9's rules. invalid_argument as above. */
+/* Opens member (an entropy.json the capability's set reads, read by §9's
+ * rules, or a bundle's tables section, "model.wmb#tables", read by its
+ * bundle's) once the whole set passed. invalid_argument as above. */
 WAI_API wai_status wai_set_tables_create(wai_context *ctx, const char *capability,
                                        const wai_set *set, const char *member,
                                        wai_set_tables **out);

@@ -302,6 +302,84 @@ WAI_WRITE_API wai_status wai_hyper_encode(wai_context *ctx, const wai_set *set, 
 WAI_WRITE_API void wai_hyper_encode_result_free(const wai_context *ctx,
                                                 wai_hyper_encode_result *r);
 
+/* ---- the WIM1 image encoder (wai.neural.int_mlicpp, §14) -----------------
+ * A picture to a WIM1 against a parameter set that holds, beside the
+ * decoder's member (model.wmb, the WMB1 bundle of h_s, the entropy network,
+ * g_s and the tables), the encoder's (wai_capability_encoder_members):
+ * analysis.webnn.json and analysis.f32, the analysis networks as for WIH1.
+ * The analysis runs in float on the native WebNN and its latents are taken
+ * at 2^afrac; from there every step is the decoder's integer arithmetic,
+ * run by libwai through include/wai/wai_network.h: z's symbols against the
+ * z tables, h_s, then the latent over K channel slices of two checkerboard
+ * passes each (the anchors, (row + col) even, first): before each pass the
+ * entropy network on the latent coded so far and h_s's output gives every
+ * element's scale and mean, each element of the slice's channels in the
+ * pass is coded round((y - mean) / 2^afrac) against its scale's table, and
+ * its rebuilt value joins the latent the next pass sees. The payload is
+ * decoded again and measured, so the figures are what any decoder gives. */
+
+/* The stages, in order, that progress reports. */
+typedef enum wai_mlic_encode_stage {
+    WAI_MLIC_STAGE_ANALYSIS = 0, /* g_a and h_a (float) */
+    WAI_MLIC_STAGE_HYPER,        /* z's symbols and stream, then h_s */
+    WAI_MLIC_STAGE_LATENT,       /* the 2·K passes of the entropy network and y's
+                                  * symbols, y's stream, the payload */
+    WAI_MLIC_STAGE_CHECK,        /* the payload decoded and measured */
+    WAI_MLIC_STAGES
+} wai_mlic_encode_stage;
+
+/* The slices when params give none: the WIM1 sets' (tools/mlicpp). */
+#define WAI_MLIC_DEFAULT_SLICES 4
+
+typedef struct wai_mlic_encode_params {
+    /* Called as each stage starts (NULL: no reports). */
+    void (*progress)(void *opaque, wai_mlic_encode_stage stage);
+    void *progress_opaque;
+    int keep_decoded;     /* keep the measured decode in the result */
+    uint32_t k;           /* the channel slices K, 1..65535, dividing the latent's
+                           * channels (0: WAI_MLIC_DEFAULT_SLICES) */
+    uint8_t reserved[24]; /* zero (invalid_argument otherwise): room to grow */
+} wai_mlic_encode_params;
+
+WAI_WRITE_API void wai_mlic_encode_params_default(wai_mlic_encode_params *p);
+
+typedef struct wai_mlic_encode_result {
+    uint8_t *payload;           /* the WIM1 (wai_write_free with the context's allocator) */
+    size_t payload_len;
+    uint32_t h, w;              /* the picture's size */
+    uint32_t coded_h, coded_w;  /* the payload's H and W: each rounded up to a multiple
+                                 * of 64 (the model's stride), the picture's last row and
+                                 * column repeated; its decode is this size */
+    uint64_t samples;           /* h * w * 3 */
+    uint64_t sse;               /* over the decode's top-left h x w against the picture */
+    size_t z_bytes, y_bytes;    /* the two streams */
+    uint32_t m, n_z;            /* the latent's and the hyper-latent's channels */
+    uint32_t k;                 /* the channel slices */
+    uint64_t z_escapes, y_escapes; /* symbols coded through their table's escape */
+    uint8_t *decoded;           /* with keep_decoded: the decode, coded_h x coded_w x 3
+                                 * (freed with the result); else NULL */
+    uint8_t reserved[32];
+} wai_mlic_encode_result;
+
+/* Encodes an h x w RGB8 picture (rows top to bottom, R, G, B) against set
+ * on ctx's threads and allocator. Refusals: invalid_argument (no picture, a
+ * zero side, reserved bytes set, k past 65535, or, once the analysis gave
+ * the latent, k not dividing its channels); too_large when the coded
+ * picture's 3·H·W passes 2^26 (§7's cap on a tensor), before anything is
+ * allocated; set_incomplete for a set without the decoder's or the
+ * encoder's members; the set's own refusals (model_mismatch); model_mismatch
+ * when the analysis program does not build on the picture, its latents do
+ * not fit the z tables or the entropy network does not take [3·Cy, Yh, Yw]
+ * to [2·Cy, Yh, Yw]; geometry_mismatch when h_s does not take z to
+ * [2·Cy, Yh, Yw]; field_range for a latent the tables or the networks
+ * cannot carry; dispatch_backend_failed when the float analysis does not
+ * run; out_of_memory. On failure *r holds nothing to free. */
+WAI_WRITE_API wai_status wai_mlic_encode(wai_context *ctx, const wai_set *set, const uint8_t *rgb,
+                                         uint32_t h, uint32_t w, const wai_mlic_encode_params *p,
+                                         wai_mlic_encode_result *r);
+
+WAI_WRITE_API void wai_mlic_encode_result_free(const wai_context *ctx, wai_mlic_encode_result *r);
+
 #ifdef __cplusplus
 }
 #endif

@@ -120,6 +120,73 @@ class EncodeImage(unittest.TestCase):
                          wai.encode_image(view.copy(), set=full).payload)
 
 
+# wai.neural.int_mlicpp: a set of model.wmb and the analysis members, and
+# the payloads tools/mlicpp/lower.py's reference encoder wrote of
+# chelsea.png and coffee.png (each cropped to multiples of 64 from the
+# top-left) against it. WAI_MLIC_SET and WAI_MLIC_PAYLOADS point elsewhere.
+MLIC = "wai.neural.int_mlicpp"
+MLIC_SET = os.environ.get("WAI_MLIC_SET", os.path.join(REPO, "examples/mlicpp/sets/q3"))
+MLIC_PAYLOADS = os.environ.get("WAI_MLIC_PAYLOADS", os.path.join(REPO, "examples/mlicpp"))
+
+
+class EncodeImageMlic(unittest.TestCase):
+    """wai.encode_image(capability="wai.neural.int_mlicpp"): the reference
+    encoder's bytes, the decode's PSNR, padding, a folder of rate points
+    (model.wmb marks a set), and the refusals."""
+
+    def picture(self, name="chelsea"):
+        from PIL import Image  # python3-pil (tests/ci/install-deps.sh)
+        a = np.asarray(Image.open(os.path.join(os.path.dirname(CHELSEA), name + ".png")).convert("RGB"))
+        return np.ascontiguousarray(a[:a.shape[0] // 64 * 64, :a.shape[1] // 64 * 64])
+
+    def test_the_reference_bytes_and_psnr(self):
+        for name in ("chelsea", "coffee"):
+            with self.subTest(name=name):
+                rgb = self.picture(name)
+                e = wai.encode_image(rgb, set=MLIC_SET, capability=MLIC)
+                with open(os.path.join(MLIC_PAYLOADS, name + ".wim1"), "rb") as f:
+                    self.assertEqual(e.payload, f.read())
+                self.assertEqual(e.payload[:4], b"WIM1")
+                got = wai.decode(e.payload, set=MLIC_SET).outputs[0].array
+                self.assertAlmostEqual(e.psnr, psnr(got, rgb), places=9)
+                self.assertEqual((e.coded_h, e.coded_w), rgb.shape[:2])
+
+    def test_a_picture_padded_to_64(self):
+        rgb = np.ascontiguousarray(self.picture()[100:170, 200:300])
+        e = wai.encode_image(rgb, set=MLIC_SET, capability=MLIC, threads=2)
+        self.assertEqual((e.h, e.w, e.coded_h, e.coded_w), (70, 100, 128, 128))
+        got = wai.decode(e.payload, set=MLIC_SET).outputs[0].array
+        self.assertEqual(got.shape, (128, 128, 3))
+        self.assertAlmostEqual(e.psnr, psnr(got[:70, :100], rgb), places=9)
+
+    def test_a_folder_of_rate_points(self):
+        import shutil
+        import tempfile
+        rgb = np.ascontiguousarray(self.picture()[:64, :128])
+        with tempfile.TemporaryDirectory() as d:
+            shutil.copytree(MLIC_SET, os.path.join(d, "q3"))
+            with self.assertRaises(ValueError) as c:
+                wai.encode_image(rgb, set=d, capability=MLIC)
+            self.assertIn("quality=Q", str(c.exception))
+            self.assertEqual(wai.encode_image(rgb, set=d, quality=3, capability=MLIC).payload,
+                             wai.encode_image(rgb, set=MLIC_SET, capability=MLIC).payload)
+
+    def test_refusals(self):
+        rgb = np.zeros((64, 64, 3), dtype=np.uint8)
+        with self.assertRaises(wai.WaiError) as c:
+            wai.encode_image(rgb, set={"model.wmb": read(os.path.join(MLIC_SET, "model.wmb"))},
+                             capability=MLIC)
+        self.assertEqual(c.exception.code, "set_incomplete")
+        # A WIH1 set is not one: it has no model.wmb.
+        with self.assertRaises(wai.WaiError) as c:
+            wai.encode_image(rgb, set=os.path.join(REPO, HYPER), capability=MLIC)
+        self.assertEqual(c.exception.code, "set_incomplete")
+        for bad in ("wai.video.int_motion", "wai.neural.int_mlic", None):
+            with self.subTest(capability=bad):
+                with self.assertRaises(ValueError):
+                    wai.encode_image(rgb, set=MLIC_SET, capability=bad)
+
+
 class PayloadFolder(unittest.TestCase):
     """wai.data.PayloadFolder: a torch Dataset over a folder of WIH1s."""
 

@@ -853,7 +853,7 @@ def rans_decode(stream, n, tables, table_of=None):
 
 
 class Encoded:
-    """What encode_image returns: payload (the WIH1's bytes); h, w (the
+    """What encode_image returns: payload (the WIH1's or WIM1's bytes); h, w (the
     picture's) and coded_h, coded_w (the payload's, each a multiple of 64:
     its decode is that size, the picture its top-left); sse and samples
     (the decode's top-left against the picture), psnr (dB; inf when sse is
@@ -922,20 +922,38 @@ def quality_points(sets):
     return sorted(out)
 
 
-def encode_image(rgb, set, threads=0, quality=None, max_memory=DEFAULT_MAX_MEMORY):
-    """A WIH1 of rgb (a numpy uint8 array [h, w, 3]; anything else is a
+# The picture encoders: capability -> (the member that marks one of its sets,
+# the library's encoder, its result, the result's free).
+_IMAGE_ENCODERS = {
+    "wai.neural.int_hyper": ("entropy.json", "wai_hyper_encode", _lib.HyperEncodeResult,
+                             "wai_hyper_encode_result_free"),
+    "wai.neural.int_mlicpp": ("model.wmb", "wai_mlic_encode", _lib.MlicEncodeResult,
+                              "wai_mlic_encode_result_free"),
+}
+
+
+def encode_image(rgb, set, threads=0, quality=None, max_memory=DEFAULT_MAX_MEMORY,
+                 capability="wai.neural.int_hyper"):
+    """A picture's payload: a WIH1 (capability "wai.neural.int_hyper", the
+    default) or a WIM1 ("wai.neural.int_mlicpp", coded in 4 channel
+    slices), of rgb (a numpy uint8 array [h, w, 3]; anything else is a
     TypeError or ValueError saying what it got: nothing is cast) against a
-    wai.neural.int_hyper set that holds the encoder's members too
+    set of the capability that holds the encoder's members too
     (analysis.webnn.json, analysis.f32): a directory or a mapping of names
     to bytes. With quality (1..8), set is a folder of rate points and the
     set is quality_set(set, quality): decode the payload against that one.
-    The library's encoder (wai_hyper_encode): the analysis in float, then
-    the decoder's integer arithmetic; the payload is decoded again and
-    measured. The set is read within max_memory, as decode reads it."""
+    The library's encoder (wai_hyper_encode, wai_mlic_encode): the analysis
+    in float, then the decoder's integer arithmetic; the payload is decoded
+    again and measured. The set is read within max_memory, as decode reads
+    it."""
+    if capability not in _IMAGE_ENCODERS:
+        raise ValueError(f"capability must be one of {', '.join(sorted(_IMAGE_ENCODERS))}, "
+                         f"not {capability!r}")
+    marker, encode, result, free = _IMAGE_ENCODERS[capability]
     if quality is not None:
         set = quality_set(set, quality)
     elif isinstance(set, (str, os.PathLike)) and os.path.isdir(os.fspath(set)) \
-            and not os.path.exists(os.path.join(os.fspath(set), "entropy.json")):
+            and not os.path.exists(os.path.join(os.fspath(set), marker)):
         points = quality_points(set)
         if points:
             raise ValueError(f"{os.fspath(set)} is a folder of rate points {points}: "
@@ -945,14 +963,14 @@ def encode_image(rgb, set, threads=0, quality=None, max_memory=DEFAULT_MAX_MEMOR
     ctx = _Context(threads)
     s = _Set(ctx, members)
     try:
-        r = _lib.HyperEncodeResult()
-        _check(lib.wai_hyper_encode(ctx.ptr, s.ptr, a.ctypes.data_as(ctypes.c_char_p), a.shape[0],
+        r = result()
+        _check(getattr(lib, encode)(ctx.ptr, s.ptr, a.ctypes.data_as(ctypes.c_char_p), a.shape[0],
                                     a.shape[1], None, ctypes.byref(r)), "encode_image")
         try:
             payload = ctypes.string_at(r.payload, r.payload_len)
             return Encoded(r, payload)
         finally:
-            lib.wai_hyper_encode_result_free(ctx.ptr, ctypes.byref(r))
+            getattr(lib, free)(ctx.ptr, ctypes.byref(r))
     finally:
         s.close()
         ctx.close()

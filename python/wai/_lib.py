@@ -84,6 +84,13 @@ class HyperEncodeResult(ctypes.Structure):
                 ("reserved", ctypes.c_uint8 * 32)]
 
 
+class MlicEncodeResult(ctypes.Structure):
+    """wai_mlic_encode_result: wai_hyper_encode_result's fields with the
+    slice count k after n_z."""
+    _at = [f[0] for f in HyperEncodeResult._fields_].index("n_z") + 1
+    _fields_ = HyperEncodeResult._fields_[:_at] + [("k", ctypes.c_uint32)] + HyperEncodeResult._fields_[_at:]
+
+
 def _sig(name, restype, *argtypes):
     f = getattr(lib, name)
     f.restype = restype
@@ -158,3 +165,6 @@ _sig("wai_write_free", None, vp, vp)
 _sig("wai_hyper_encode", i32, vp, vp, ctypes.c_char_p, u32, u32, vp,
      ctypes.POINTER(HyperEncodeResult))
 _sig("wai_hyper_encode_result_free", None, vp, ctypes.POINTER(HyperEncodeResult))
+_sig("wai_mlic_encode", i32, vp, vp, ctypes.c_char_p, u32, u32, vp,
+     ctypes.POINTER(MlicEncodeResult))
+_sig("wai_mlic_encode_result_free", None, vp, ctypes.POINTER(MlicEncodeResult))

@@ -66,7 +66,8 @@ static const wai_status b18f_codes[] = {FRAMING, HEADER, WAI_too_large, WAI_trai
 /* One row per capability, designated so each says what it is. Rows whose
  * decoders are still to come carry what the spec fixes of them (their
  * format, members and largest payload) and no ops. */
-/* The WIH1 encoder's analysis networks (write/hyper_encode.c). */
+/* The image encoders' analysis networks (write/hyper_encode.c,
+ * write/mlic_encode.c). */
 #define ANALYSIS {"analysis.webnn.json", "analysis.f32", NULL}
 #define INTEGER .networks = WAI_NETWORKS_INTEGER
 static const wai_codec codecs[] = {
@@ -119,7 +120,8 @@ static const wai_codec codecs[] = {
     {.cap = {"wai.neural.int_mlicpp", WAI_FORMAT_WIM1, -1, 0, INT_EXACT, DECODE_EQ,
              {"model.wmb", NULL}},
      INTEGER, .output = WAI_OUTPUT_IMAGE, .max_bytes = WAI_WIM1_MAX_BYTES,
-     .parse_codes = wim1_codes, .load_set = wai_int_mlicpp_load_set, .ops = &wai_int_mlicpp_ops},
+     .parse_codes = wim1_codes, .encoder_members = ANALYSIS, .load_set = wai_int_mlicpp_load_set,
+     .ops = &wai_int_mlicpp_ops},
     /* The floating-point capability (neural-dispatch §6): its payload is
      * libwai's B18F (docs/bmshj2018.md). The set's one member every path
      * reads is the entropy stage's tables (§6.3); the networks are a

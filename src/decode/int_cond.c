@@ -24,8 +24,6 @@
 #include "formats/wic1.h"
 #include "ops/layers.h"
 
-#define MAX_EDGES 65536u
-
 enum { CTX, PRIOR, DEC, RECON };
 
 /* ---- the set ------------------------------------------------------------------- */
@@ -56,7 +54,7 @@ wai_status wai_int_cond_load_set(const wai_allocator *a, const wai_set *set,
     for (int i = 0; i < 4 && st == WAI_ok; i++)
         st = wai_loaded_net(a, b.section[i], b.len[i], 2, &c->net[i]);
     /* S17: afrac, 1..65536 edges, §2's tables, no hyper-latent members. */
-    const wai_entropy_rules rules = {0, 1, MAX_EDGES, 1};
+    const wai_entropy_rules rules = WAI_WCB1_TABLE_RULES;
     if (st == WAI_ok)
         st = wai_loaded_tables_parse(a, b.section[WAI_WCB1_TABLES], b.len[WAI_WCB1_TABLES], &rules,
                                      &c->t);

@@ -26,8 +26,6 @@
 #include "formats/bundle.h"
 #include "ops/layers.h"
 
-#define MAX_EDGES 65536u
-
 /* ---- the set ------------------------------------------------------------------- */
 
 /* S9: at least one layer of tag 0, 1 or 2; the header's shift and gf under
@@ -75,7 +73,7 @@ wai_status wai_int_mlicpp_load_set(const wai_allocator *a, const wai_set *set,
     wai_net *nets[3] = {&m->h_s, &m->entropy, &m->g_s};
     for (int i = 0; i < 3 && st == WAI_ok; i++)
         st = wai_loaded_net(a, b.section[i], b.len[i], 2, nets[i]);
-    const wai_entropy_rules rules = {1, 1, MAX_EDGES, 0};
+    const wai_entropy_rules rules = WAI_WMB1_TABLE_RULES;
     if (st == WAI_ok)
         st = wai_loaded_tables_parse(a, b.section[WAI_WMB1_TABLES], b.len[WAI_WMB1_TABLES], &rules,
                                      &m->t);

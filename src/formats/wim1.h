@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/sibling.h"
 #include "common/text.h"
 #include "wai/wai.h"
 
@@ -30,7 +31,7 @@ typedef struct wai_wim1 {
  * multiple of K; Cz·Zh·Zw, 3·Cy·Yh·Yw and 3·H·W each at most 2^26; the
  * payload exactly 36 + Lz + Ly bytes. Each stream's own length rule is the
  * decode's, when it reaches the stream (S12). */
-wai_status wai_wim1_parse(const uint8_t *data, size_t len, wai_wim1 *out);
+WAI_SIBLING wai_status wai_wim1_parse(const uint8_t *data, size_t len, wai_wim1 *out);
 
 /* A stream's length rule (§14: a multiple of 4, at least 8). */
 static inline int wai_wim1_stream_ok(size_t len) { return len % 4 == 0 && len >= 8; }

@@ -35,6 +35,11 @@ typedef struct wai_entropy_rules {
     int no_hyper;    /* WCB1's tables (§17.3): no hyper-latent members (n_z 0) */
 } wai_entropy_rules;
 
+/* The bundles' tables as their decodes read them: WMB1's (§14) and
+ * WCB1's (§17.3). */
+#define WAI_WMB1_TABLE_RULES {1, 1, 65536, 0}
+#define WAI_WCB1_TABLE_RULES {0, 1, 65536, 1}
+
 /* wai_entropy_json_parse with rules (NULL: entropy.json's). */
 wai_status wai_entropy_json_parse_rules(const wai_allocator *a, const uint8_t *text, size_t len,
                                         const wai_entropy_rules *rules, wai_entropy_set **out);

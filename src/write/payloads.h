@@ -19,6 +19,7 @@
 #include "formats/wif1.h"
 #include "formats/wih1.h"
 #include "formats/wis1.h"
+#include "formats/wim1.h"
 #include "formats/wiv1.h"
 #include "wai/wai.h"
 
@@ -32,6 +33,19 @@ typedef struct wai_wih1_parts {
 
 /* Writes a payload, refusing (with the parser's code) what a parser would. */
 wai_status wai_wih1_write(const wai_allocator *a, const wai_wih1_parts *p, uint8_t **out,
+                          size_t *out_len);
+
+/* A WIM1's parts: the picture g_s makes, the slices, and the latents'
+ * shapes and streams as a WIH1's (m is Cy, sh and sw Yh and Yw, n_z Cz). */
+typedef struct wai_wim1_parts {
+    uint32_t h, w, k;
+    wai_wih1_parts latents;
+} wai_wim1_parts;
+
+/* Writes a WIM1 (§14), refusing what its parser would (payload_malformed;
+ * a field past its u16 or u32 too), or a stream past 2^32 - 1 bytes
+ * (stream_length). */
+wai_status wai_wim1_write(const wai_allocator *a, const wai_wim1_parts *p, uint8_t **out,
                           size_t *out_len);
 
 typedef struct wai_wiv1_parts {

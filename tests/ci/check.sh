@@ -277,6 +277,8 @@ main() {
         fi
         # The hyperprior's training script, as a three-step smoke run.
         run_test hyperprior-smoke bash "$WAI_REPO/tests/hyperprior/smoke.sh" "$CI/gcc"
+        # WIM1's: the entropy network's training, fit and lowering, as smoke runs.
+        run_test mlicpp-smoke bash "$WAI_REPO/tests/mlicpp/smoke.sh" "$CI/gcc"
         # Planted bugs (tests/mutation/mutants.txt, those marked ci:), each
         # in a copy of the tree, each caught by the end-to-end checks its
         # line names; the whole table is docs/testing.md's.

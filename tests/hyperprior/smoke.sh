@@ -12,19 +12,7 @@
 # members driving `wai encode`. Prints "N passed, N failed".
 #
 #   tests/hyperprior/smoke.sh BUILD
-set -u
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-py=/usr/bin/python3
-passed=0 failed=0
-check() {  # check NAME CMD...
-    if "${@:2}" >"$tmp/$1.log" 2>&1; then
-        echo "  ok   $1"; passed=$((passed + 1))
-    else
-        echo "  FAIL $1"; tail -20 "$tmp/$1.log"; failed=$((failed + 1))
-    fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/../ci/smoke_lib.bash"
 if ! "$py" -c 'import torch, skimage' 2>/dev/null; then
     echo "  FAIL python3-torch or python3-skimage missing"
     echo "0 passed, 1 failed"

@@ -24,3 +24,13 @@ expect_exit() {
 expect_contains() {
     if grep -qF -- "$2" "$3"; then ok; else fail "$1: '$2' not in $3: $(head -c 300 "$3")"; fi
 }
+
+# expect_measured NAME PICTURE DECODED REPORT: a picture encoder's REPORT
+# (its psnr and sse lines) is its payload's DECODED against PICTURE, the
+# decode the picture's size rounded up to multiples of 64
+# (tests/tool/measure_picture.py).
+expect_measured() {
+    if /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/measure_picture.py" "$2" "$3" "$4" \
+        >"$TMP/m.err" 2>&1; then ok
+    else fail "$1: $(cat "$TMP/m.err")"; fi
+}

@@ -261,7 +261,7 @@ expect_contains "the picture encoder's usage" "for wai.neural.int_hyper: --set D
 expect_exit 2 "int_synth is the latents encoder" -- "${E[@]}" --capability wai.neural.int_synth "$TMP/e.y4m" -o "$TMP/x.bin"
 expect_contains "the latents encoder's usage" "for wai.neural.int_synth: --size HxW" "$TMP/err"
 expect_exit 2 "a capability with no encoder" -- "${E[@]}" --capability wai.audio.int_codec "$TMP/e.y4m" -o "$TMP/x"
-expect_contains "lists what encodes" "this build encodes wai.video.int_motion, wai.video.int_hyper, wai.neural.int_hyper, wai.video.int_motion.frame, wai.video.int_hyper.frame and wai.neural.int_synth" "$TMP/err"
+expect_contains "lists what encodes" "this build encodes wai.video.int_motion, wai.video.int_hyper, wai.neural.int_hyper, wai.video.int_motion.frame, wai.video.int_hyper.frame, wai.neural.int_synth and wai.neural.int_mlicpp" "$TMP/err"
 # An option of another mode is a usage error naming it and the capability.
 for bad in "wai.neural.int_hyper --q 4" "wai.neural.int_hyper --frames" "wai.neural.int_synth --threads 2" \
     "wai.video.int_motion --size 8" "wai.video.int_motion --set $TMP" "wai.video.int_hyper --receipt $TMP/r.json" \

@@ -38,32 +38,6 @@ Image.fromarray(a).save(tmp + "/whole.png")
 Image.fromarray(a).resize((1088, 1024), Image.BILINEAR).save(tmp + "/large.png")
 EOF
 
-# measure NAME PICTURE DECODED ERR: the decode's top-left against PICTURE
-# gives the psnr and sse lines of ERR, and the decode is the coded size.
-cat >"$TMP/measure.py" <<'EOF'
-import math, re, sys
-import numpy as np
-from PIL import Image
-pic, dec, err = sys.argv[1:]
-a = np.asarray(Image.open(pic).convert("RGB")).astype(np.int64)
-b = np.asarray(Image.open(dec).convert("RGB")).astype(np.int64)
-h, w = a.shape[:2]
-H, W = (h + 63) // 64 * 64, (w + 63) // 64 * 64
-text = open(err).read()
-if b.shape[:2] != (H, W):
-    sys.exit(f"decode is {b.shape[1]}x{b.shape[0]}, want {W}x{H}")
-sse = int(((b[:h, :w] - a) ** 2).sum())
-want = f"psnr: {10 * math.log10(255 ** 2 * a.size / sse):.4f} dB"
-if want not in text:
-    sys.exit(f"'{want}' not in the report: {text}")
-if f"sse: {sse} over {a.size} samples" not in text:
-    sys.exit(f"sse {sse} not in the report: {text}")
-EOF
-measure() {
-    if /usr/bin/python3 "$TMP/measure.py" "$2" "$3" "$4" >"$TMP/m.err" 2>&1; then ok
-    else fail "$1: $(cat "$TMP/m.err")"; fi
-}
-
 # 1. The crop: the reference encoder's bytes, and the decode's PSNR.
 expect_exit 0 "crop" -- "$WAI" encode --capability $CAP --set "$SET" "$TMP/crop.png" -o "$TMP/crop.wih1"
 cp "$TMP/err" "$TMP/crop.err"
@@ -75,14 +49,14 @@ bpp=$(/usr/bin/python3 -c 'import os, sys; print(f"{8 * os.path.getsize(sys.argv
       "$REPO/examples/hyperprior/chelsea.wih1")
 expect_contains "crop: bpp" "bits per pixel: $bpp" "$TMP/crop.err"
 expect_exit 0 "crop decode" -- "$WAI" decode --set "$SET" "$TMP/crop.wih1" -o "$TMP/crop.dec.png"
-measure "crop" "$TMP/crop.png" "$TMP/crop.dec.png" "$TMP/crop.err"
+expect_measured "crop" "$TMP/crop.png" "$TMP/crop.dec.png" "$TMP/crop.err"
 
 # 2. The whole photograph, padded to 512 x 320.
 expect_exit 0 "whole" -- "$WAI" encode --capability $CAP --set "$SET" "$TMP/whole.png" -o "$TMP/whole.wih1"
 cp "$TMP/err" "$TMP/whole.err"
 expect_contains "whole: padded" "picture: 451x300, coded as 512x320" "$TMP/whole.err"
 expect_exit 0 "whole decode" -- "$WAI" decode --set "$SET" "$TMP/whole.wih1" -o "$TMP/whole.dec.png"
-measure "whole" "$TMP/whole.png" "$TMP/whole.dec.png" "$TMP/whole.err"
+expect_measured "whole" "$TMP/whole.png" "$TMP/whole.dec.png" "$TMP/whole.err"
 # --crop gives the picture back at its own size: the decode's top-left.
 expect_contains "whole: the crop to decode with" "decode with --crop 451x300" "$TMP/whole.err"
 expect_exit 0 "whole decode --crop" -- "$WAI" decode --set "$SET" --crop 451x300 "$TMP/whole.wih1" -o "$TMP/whole.crop.png"

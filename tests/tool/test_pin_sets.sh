@@ -87,6 +87,8 @@ payload_of() {
     hyperprior/sets/q3) echo "$EX/hyperprior/chelsea.wih1" ;;
     hyperprior/sets/q*) echo "$EX/hyperprior/ladder/chelsea_${1##*/}.wih1" ;;
     bmshj2018/sets/q3) echo "$EX/bmshj2018/chelsea.b18f" ;;
+    mlicpp/sets/q3) echo "$EX/mlicpp/chelsea.wim1" ;;
+    mlicpp/sets/q*) echo "$EX/mlicpp/ladder/chelsea_${1##*/}.wim1" ;;
     esac
 }
 for d in "$EX"/hello_set "$EX"/*/sets/*/; do
@@ -106,6 +108,7 @@ done
 one_kind hyperprior "$EX/hyperprior/sets/q3" "$EX/hyperprior/chelsea.wih1" "entropy.json g_s.whm h_s.whm"
 one_kind bmshj2018 "$EX/bmshj2018/sets/q3" "$EX/bmshj2018/chelsea.b18f" \
     "cdfs_q3.json decoder.webnn.json decoder.f32"
+one_kind mlicpp "$EX/mlicpp/sets/q3" "$EX/mlicpp/chelsea.wim1" "model.wmb"
 one_kind hello "$EX/hello_set" "$EX/hello.wih1" "entropy.json g_s.whm h_s.whm"
 one_kind splat "$ROOT/tests/corpus/neural/splat/set0" "$ROOT/tests/corpus/neural/splat/attrs0.wis1" ""
 # A form-less pin holds a set of one file only: the same digest with a

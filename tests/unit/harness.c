@@ -226,6 +226,36 @@ wai_allocator harness_allocator(harness_alloc *h) {
     return a;
 }
 
+void harness_sweep_allocations(unsigned part, unsigned parts, unsigned threads,
+                               const harness_set_files *f, int n, harness_steps steps,
+                               const void *arg) {
+    size_t failures = 0;
+    for (size_t k = part; k < 20000; k += parts) {
+        harness_alloc fa = {0};
+        wai_settings s;
+        wai_settings_default(&s);
+        s.n_threads = threads;
+        s.allocator = harness_allocator(&fa);
+        wai_context *ctx = NULL;
+        if (!CHECK(wai_context_create(&s, &ctx) == WAI_ok)) break;
+        wai_set *set = harness_set_make(ctx, f, n, -1, "");
+        fa.fail_at = fa.calls + k + 1; /* the steps' (k + 1)th call */
+        const wai_status st = steps(ctx, set, arg);
+        /* Done once a run had no call left to fail. */
+        const int done = st == WAI_ok && !fa.failed;
+        if (st != WAI_ok) {
+            failures += (size_t)fa.failed;
+            CHECK_MSG(st == WAI_out_of_memory, "allocation %zu: %s", k, wai_status_name(st));
+        }
+        fa.fail_at = 0;
+        wai_set_destroy(set);
+        wai_context_destroy(ctx);
+        CHECK_MSG(fa.live == 0, "allocation %zu: %zu blocks leaked", k, fa.live);
+        if (done || (st != WAI_ok && st != WAI_out_of_memory)) break;
+    }
+    CHECK(failures > 0);
+}
+
 #define GOLDEN_GAMMA 0x9E3779B97F4A7C15ull
 
 uint64_t harness_rand(uint64_t *state) {
@@ -278,6 +308,7 @@ int main(int argc, char **argv) {
     suite_motion();
     suite_encode();
     suite_hyper_encode();
+    suite_mlic_encode();
     suite_set_network();
     suite_seek();
     suite_model();

@@ -69,6 +69,20 @@ struct wai_set;
 struct wai_set *harness_set_make(wai_context *ctx, const harness_set_files *f, int n, int broken,
                                  const char *junk);
 
+/* Steps run by harness_sweep_allocations: on ctx and set, freeing what
+ * they made; their status. */
+typedef wai_status (*harness_steps)(wai_context *ctx, struct wai_set *set, const void *arg);
+
+/* Each allocation of steps failed in turn: calls part + 1, part + 1 +
+ * parts, ... of a run, each on a fresh context of `threads` on the
+ * counting allocator and the set of f's first n members, until a run had
+ * no call left to fail. Each failure must be out_of_memory (or absorbed:
+ * the run succeeds, as when the native WebNN's engine falls back), nothing
+ * may leak, and at least one call must have failed. */
+void harness_sweep_allocations(unsigned part, unsigned parts, unsigned threads,
+                               const harness_set_files *f, int n, harness_steps steps,
+                               const void *arg);
+
 /* A deterministic PRNG (splitmix64) so every architecture tests the same
  * "random" inputs. */
 uint64_t harness_rand(uint64_t *state);
@@ -109,6 +123,7 @@ void suite_webnn_memory(void);
 void suite_motion(void);
 void suite_encode(void);
 void suite_hyper_encode(void);
+void suite_mlic_encode(void);
 void suite_set_network(void);
 void suite_seek(void);
 void suite_model(void);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "encode_util.h"
 #include "harness.h"
 #include "wai/wai_decode.h"
 #include "wai/wai_write.h"
@@ -21,29 +22,6 @@ static const char *const members[] = {"g_s.whm", "h_s.whm", "entropy.json", "ana
 
 /* What stands in for a broken member: a text no reader takes. */
 #define JUNK "{\"kind\": \"wai-webnn-graph/1\"}"
-
-/* A smooth picture with an edge: something for the codec to spend bits on. */
-static uint8_t *make_picture(uint32_t h, uint32_t w) {
-    uint8_t *p = malloc((size_t)h * w * 3);
-    for (uint32_t y = 0; y < h; y++)
-        for (uint32_t x = 0; x < w; x++) {
-            uint8_t *px = p + ((size_t)y * w + x) * 3;
-            px[0] = (uint8_t)(40 + 4 * x);
-            px[1] = (uint8_t)(200 - 3 * y);
-            px[2] = (uint8_t)(x > y ? 220 : 30);
-        }
-    return p;
-}
-
-static wai_context *context(unsigned threads, wai_allocator *a) {
-    wai_settings s;
-    wai_settings_default(&s);
-    s.n_threads = threads;
-    if (a) s.allocator = *a;
-    wai_context *ctx = NULL;
-    CHECK(wai_context_create(&s, &ctx) == WAI_ok);
-    return ctx;
-}
 
 /* The decode of a payload through the public decoder (coded_h x coded_w). */
 static uint8_t *decode(wai_context *ctx, wai_set *set, const uint8_t *payload, size_t len,
@@ -70,8 +48,8 @@ static void test_round_trip(void) {
     harness_set_files f;
     if (!harness_set_files_read(SET_DIR, members, N_MEMBERS, &f)) return harness_set_files_free(&f);
     const uint32_t h = 40, w = 50;
-    uint8_t *pic = make_picture(h, w);
-    wai_context *ctx = context(1, NULL), *ctx3 = context(3, NULL);
+    uint8_t *pic = encode_picture(h, w);
+    wai_context *ctx = encode_context(1, NULL), *ctx3 = encode_context(3, NULL);
     wai_set *set = harness_set_make(ctx, &f, N_MEMBERS, -1, JUNK);
     wai_hyper_encode_result r, r3;
     if (CHECK(wai_hyper_encode(ctx, set, pic, h, w, NULL, &r) == WAI_ok)) {
@@ -114,7 +92,7 @@ static void test_keyed_clip(void) {
     harness_set_files f;
     if (!harness_set_files_read(SET_DIR, members, N_MEMBERS, &f)) return harness_set_files_free(&f);
     const uint32_t n = 3, h = 64, w = 64;
-    uint8_t *pic = make_picture(h + 2 * n, w + 2 * n);
+    uint8_t *pic = encode_picture(h + 2 * n, w + 2 * n);
     uint8_t *clip = malloc((size_t)n * h * w * 3);
     const uint8_t *frames[3];
     for (uint32_t k = 0; k < n; k++) {
@@ -123,7 +101,7 @@ static void test_keyed_clip(void) {
                    (size_t)w * 3);
         frames[k] = clip + (size_t)k * h * w * 3;
     }
-    wai_context *ctx = context(1, NULL);
+    wai_context *ctx = encode_context(1, NULL);
     wai_set *set = harness_set_make(ctx, &f, N_MEMBERS, -1, JUNK);
     wai_hyper_encode_params hp;
     wai_hyper_encode_params_default(&hp);
@@ -224,8 +202,8 @@ static void test_keyed_clip(void) {
 static void test_refusals(void) {
     harness_set_files f;
     if (!harness_set_files_read(SET_DIR, members, N_MEMBERS, &f)) return harness_set_files_free(&f);
-    uint8_t *pic = make_picture(64, 64);
-    wai_context *ctx = context(1, NULL);
+    uint8_t *pic = encode_picture(64, 64);
+    wai_context *ctx = encode_context(1, NULL);
     wai_set *full = harness_set_make(ctx, &f, N_MEMBERS, -1, JUNK);
     wai_set *decoder_only = harness_set_make(ctx, &f, 3, -1, JUNK);
     wai_set *no_tables = harness_set_make(ctx, &f, N_MEMBERS, 2, JUNK);
@@ -257,40 +235,22 @@ static void test_refusals(void) {
     harness_set_files_free(&f);
 }
 
+/* An encode of the 64 x 64 picture arg. */
+static wai_status encode_once(wai_context *ctx, wai_set *set, const void *arg) {
+    wai_hyper_encode_result r;
+    wai_status st = wai_hyper_encode(ctx, set, arg, 64, 64, NULL, &r);
+    wai_hyper_encode_result_free(ctx, &r);
+    return st;
+}
+
 /* Part p fails the encode's calls p + 1, p + 1 + parts, ... */
 static void test_allocation_failures(unsigned part, unsigned parts) {
     harness_set_files f;
-    if (!harness_set_files_read(SET_DIR, members, N_MEMBERS, &f)) return harness_set_files_free(&f);
-    uint8_t *pic = make_picture(64, 64);
-    size_t failures = 0;
-    for (size_t k = part; k < 20000; k += parts) {
-        harness_alloc fa = {0};
-        wai_allocator a = harness_allocator(&fa);
-        wai_context *ctx = context(1, &a);
-        if (!ctx) break;
-        wai_set *set = harness_set_make(ctx, &f, N_MEMBERS, -1, JUNK);
-        fa.fail_at = fa.calls + k + 1; /* the encode's (k + 1)th call */
-        wai_hyper_encode_result r;
-        wai_status st = wai_hyper_encode(ctx, set, pic, 64, 64, NULL, &r);
-        /* A failure the native WebNN absorbs (oneDNN's engine: the graph
-         * then plans on the reference kernels) gives a payload; any other
-         * is out_of_memory. Done once the encode ran out of calls to fail. */
-        int done = st == WAI_ok && !fa.failed;
-        if (st == WAI_ok) {
-            wai_hyper_encode_result_free(ctx, &r);
-        } else {
-            failures += (size_t)fa.failed;
-            CHECK_MSG(st == WAI_out_of_memory, "allocation %zu: %s", k, wai_status_name(st));
-        }
-        fa.fail_at = 0;
-        wai_set_destroy(set);
-        wai_context_destroy(ctx);
-        CHECK_MSG(fa.live == 0, "allocation %zu: %zu blocks leaked", k, fa.live);
-        if (done || (st != WAI_ok && st != WAI_out_of_memory)) break;
-    }
-    CHECK(failures > 0);
-    free(pic);
+    uint8_t *pic = encode_picture(64, 64);
+    if (harness_set_files_read(SET_DIR, members, N_MEMBERS, &f))
+        harness_sweep_allocations(part, parts, 1, &f, N_MEMBERS, encode_once, pic);
     harness_set_files_free(&f);
+    free(pic);
 }
 
 void suite_hyper_encode(void) {

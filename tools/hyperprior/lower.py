@@ -292,22 +292,29 @@ def bucket(sigma, edges):
 
 # ---- the reference encoder and the check --------------------------------------------------
 
-def encode(net, hs_layers, tables, rgb, afrac, hs_peaks=None):
-    """A WIH1 of rgb ([H, W, 3] uint8, H and W multiples of 64), and its
-    latent symbols for the float decode."""
-    import wai
+def analyse(net, rgb, tables, afrac):
+    """The float analysis of rgb and what both reference encoders take from
+    it: y at 2^afrac, z's symbols and z as the decoder rebuilds it (E2)."""
     x = torch.from_numpy(rgb.astype(np.float32).transpose(2, 0, 1)[None] / 255.0)
     with torch.no_grad():
         y = net.g_a(x)
         z = net.h_a(y)
     med = net.entropy_bottleneck.medians().double().numpy()
     z_sym = np.rint(z[0].double().numpy() - med[:, None, None]).astype(np.int64)
-    n_z, zh, zw = z_sym.shape
     z_int = z_sym * (1 << afrac) + np.array(tables["z_median_q"], dtype=np.int64)[:, None, None]
+    y_int = np.rint(y[0].double().numpy() * 2 ** afrac).astype(np.int64)
+    return y_int, z_sym, z_int
+
+
+def encode(net, hs_layers, tables, rgb, afrac, hs_peaks=None):
+    """A WIH1 of rgb ([H, W, 3] uint8, H and W multiples of 64), and its
+    latent symbols for the float decode."""
+    import wai
+    y_int, z_sym, z_int = analyse(net, rgb, tables, afrac)
+    n_z, zh, zw = z_sym.shape
     hs = int_run(hs_layers, z_int, afrac, hs_peaks)
     m = hs.shape[0] // 2
     scales, means = hs[:m], hs[m:]
-    y_int = np.rint(y[0].double().numpy() * 2 ** afrac).astype(np.int64)
     y_sym = np.rint((y_int - means) / 2 ** afrac).astype(np.int64)
     b = bucket(scales, tables["scale_edges"])
     zt = [(c, o) for c, o in zip(tables["z_cdfs"], tables["z_offsets"])]

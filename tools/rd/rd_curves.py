@@ -29,7 +29,11 @@ the issue measured it) and OUT.png (PSNR and MS-SSIM against bpp).
     # decode), on the wide held-out set (corpus.HELD_OUT_WIDE):
     WAI_LIBRARY=build/release/libwai_python.so WAI_TOOL=build/release/tools/wai/wai \
         /usr/bin/python3 tools/rd/rd_curves.py --wide \
-        --wih1-set examples/hyperprior/sets/q1 [--wih1-set DIR ...] --out docs/rd/wide
+        --wih1-set examples/hyperprior/sets/q1 [--wih1-set DIR ...] \
+        [--wim1-set examples/mlicpp/sets/q1 ...] --out docs/rd/wide
+
+--wim1-set adds WIM1 (wai.neural.int_mlicpp) the same way, and the BD-rates
+then include each codec against WIH1.
 
 With WIH1 points, OUT.md also has a table a picture a row: each WIH1 point's
 PSNR gain over WebP, AVIF and JPEG at no more bytes, and the picture's
@@ -162,14 +166,14 @@ def at_most(codec, src, qs, max_bytes, tmp):
     return best
 
 
-def wih1_set(set_dir, pngs, tmp):
+def wih1_set(set_dir, pngs, tmp, capability="wai.neural.int_hyper"):
     """Each photo's (bytes, decoded) through a shipped set: `wai encode`,
     then libwai's decode, as a user runs them."""
     tool = os.environ.get("WAI_TOOL", os.path.join(repo, "build", "release", "tools", "wai", "wai"))
     res = []
     for p in pngs:
-        out = os.path.join(tmp, os.path.basename(p) + ".wih1")
-        run(tool, "encode", "--capability", "wai.neural.int_hyper", "--set", set_dir, p, "-o", out)
+        out = os.path.join(tmp, os.path.basename(p) + ".payload")
+        run(tool, "encode", "--capability", capability, "--set", set_dir, p, "-o", out)
         with open(out, "rb") as f:
             data = f.read()
         res.append((len(data), wai.decode(data, set=set_dir).outputs[0].array))
@@ -224,6 +228,8 @@ def main():
     ap.add_argument("--out", required=True, help="OUT.md and OUT.png")
     ap.add_argument("--wih1-set", action="append", default=[],
                     help="a shipped WIH1 set's directory (examples/hyperprior/sets/qN)")
+    ap.add_argument("--wim1-set", action="append", default=[],
+                    help="a shipped WIM1 set's directory (examples/mlicpp/sets/qN)")
     ap.add_argument("--photos", nargs="*", default=PHOTOS, help="paths (default: the held-out)")
     ap.add_argument("--wide", action="store_true",
                     help="the wide held-out set (tools/learned/corpus.py's HELD_OUT_WIDE)")
@@ -281,6 +287,11 @@ def main():
                     gains.append(tuple(psnr(d, ref) - psnr(x, ref) if x is not None else None
                                        for x in (w, j, v)))
                 same_bytes.append((label, gains))
+        for d in a.wim1_set:
+            with tempfile.TemporaryDirectory() as t:
+                curves.setdefault("WIM1 (libwai, integer)", []).append(
+                    (os.path.basename(os.path.normpath(d)),
+                     measure(wih1_set(d, pngs, t, "wai.neural.int_mlicpp"))))
         for c in a.bmshj2018:
             with tempfile.TemporaryDirectory() as t:
                 curves.setdefault("bmshj2018 (libwai, float)", []).append(
@@ -330,7 +341,7 @@ def write(curves, a, same_bytes=()):
     for k, v in means.items():
         for lab, (b, p, s) in sorted(v, key=lambda t: t[1][0]):
             lines.append(f"| {k} | {lab} | {b:.3f} | {p:.2f} | {s:.4f} |")
-    for anchor in ("JPEG", "WebP", "AVIF"):
+    for anchor in ("JPEG", "WebP", "AVIF", "WIH1 (libwai, integer)"):
         if anchor not in means:
             continue
         ref = [(p[0], p[1]) for _, p in means[anchor]]

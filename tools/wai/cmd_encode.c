@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* wai encode: one table of options for every encoder, and the encoder
  * chosen by the capability's registry row (encode.h): the motion encoder
- * (encode_motion.c), a picture's (encode_hyper.c) or latents'
+ * (encode_motion.c), a picture's (encode_hyper.c: WIH1, WIM1) or latents'
  * (encode_synth.c). */
 #include <stddef.h>
 #include <string.h>
@@ -18,8 +18,8 @@ static const cli_opt encode_opts[] = {
      .help = "wai.video.int_motion, or wai.video.int_motion.frame\n"
              "(the same as --frames), or wai.video.int_hyper (with\n"
              "--set DIR; .frame for its WIF1 group), or\n"
-             "wai.neural.int_hyper or wai.neural.int_synth (the usage\n"
-             "lines above); required"},
+             "wai.neural.int_hyper, wai.neural.int_mlicpp or\n"
+             "wai.neural.int_synth (the usage lines above); required"},
     {.name = "--q", .value = "N", .offset = E(q), .parse = cli_take_u64, .min = 1, .max = 65535,
      .modes = CLIPS,
      .help = "quantiser step, 1..65535 (default 1: lossless); a clip\n"
@@ -45,10 +45,10 @@ static const cli_opt encode_opts[] = {
              "literal %), numbered from 0, or a directory, which\n"
              "gets frame_000000.wif1, frame_000001.wif1, ..."},
     {.name = "--threads", .value = "N", .offset = E(threads), .parse = cli_take_u64, .max = 1024,
-     .modes = CLIPS | ENCODE_PICTURE,
+     .modes = CLIPS | ENCODE_PICTURES,
      .help = "motion-search threads (0: one per core; default 1,\n"
              "up to 1024); the payload is the same at every count"},
-    {.name = "--quiet", .offset = E(quiet), .modes = CLIPS | ENCODE_PICTURE,
+    {.name = "--quiet", .offset = E(quiet), .modes = CLIPS | ENCODE_PICTURES,
      .help = "no progress lines (the summary is still printed)"},
     {.name = "-o", .value = "OUT", .offset = E(out),
      .help = "the output file (or the --frames names); '-' writes\n"
@@ -73,18 +73,24 @@ static const cli_opt encode_opts[] = {
      .help = "where the energy counters are (default\n"
              "/sys/class/powercap; none readable: unmetered)"},
     {.name = "--set", .value = "DIR", .offset = E(set_dir),
-     .modes = ENCODE_KEYED | ENCODE_PICTURE | ENCODE_LATENTS,
-     .help = "wai.video.int_hyper, wai.neural.int_hyper: the set the\n"
-             "keyframe or picture is coded against (the decoder's\n"
-             "members and the encoder's); wai.neural.int_synth: a\n"
-             "set to check the payload against"},
+     .modes = ENCODE_KEYED | ENCODE_PICTURES | ENCODE_LATENTS,
+     .help = "wai.video.int_hyper, wai.neural.int_hyper,\n"
+             "wai.neural.int_mlicpp: the set the keyframe or picture\n"
+             "is coded against (the decoder's members and the\n"
+             "encoder's); wai.neural.int_synth: a set to check the\n"
+             "payload against"},
     {.name = "--quality", .value = "Q", .offset = E(quality), .parse = cli_take_u64, .min = 1,
-     .max = ENCODE_QUALITY_MAX, .modes = ENCODE_KEYED | ENCODE_PICTURE,
+     .max = ENCODE_QUALITY_MAX, .modes = ENCODE_KEYED | ENCODE_PICTURES,
      .help = "the rate point, 1..8: --set DIR is then a folder of\n"
              "sets, one per rate point, and the set is DIR/qQ\n"
              "(examples/hyperprior/sets has q1, q3, q5 and q7;\n"
              "higher: more bytes, better pictures). Decode with\n"
              "--set DIR/qQ"},
+    {.name = "--slices", .value = "K", .offset = E(slices), .parse = cli_take_u64, .min = 1,
+     .max = 65535, .modes = ENCODE_SLICED,
+     .help = "wai.neural.int_mlicpp: the latent's channel slices, each\n"
+             "coded in two passes after the entropy network, 1..65535,\n"
+             "dividing the set's latent channels (default 4)"},
     {.name = "--size", .value = "HxW", .offset = E(size), .parse = encode_take_size,
      .must = "H or HxW, each 1..2^32-1", .modes = ENCODE_LATENTS,
      .help = "wai.neural.int_synth: the picture the set's network\n"
@@ -100,7 +106,8 @@ static int cmd_encode(int argc, char **argv);
 const cli_command encode_command = {
     .name = "encode",
     .summary = "encode Y4M or PNG frames as a wai.video.int_motion clip,\n"
-               "or a picture as a wai.neural.int_hyper WIH1",
+               "or a picture as a wai.neural.int_hyper WIH1 or a\n"
+               "wai.neural.int_mlicpp WIM1",
     .usage = "wai encode --capability wai.video.int_motion [--q N] [--block N]\n"
              "                  [--search R] [--half-pel] [--sad-search] [--frames]\n"
              "                  [--threads N] [--quiet] [-y] IN... -o OUT\n"
@@ -109,7 +116,9 @@ const cli_command encode_command = {
              "       wai encode --capability wai.neural.int_synth --size HxW [--set DIR]\n"
              "                  [--channels C] [-y] LATENTS -o OUT\n"
              "       wai encode --capability wai.neural.int_hyper --set DIR [--quality Q]\n"
-             "                  [--threads N] [--quiet] [-y] PICTURE -o OUT\n",
+             "                  [--threads N] [--quiet] [-y] PICTURE -o OUT\n"
+             "       wai encode --capability wai.neural.int_mlicpp --set DIR [--quality Q]\n"
+             "                  [--slices K] [--threads N] [--quiet] [-y] PICTURE -o OUT\n",
     .about = "wai.video.int_hyper takes the int_motion options and --set DIR (as for\n"
              "wai.neural.int_hyper): frame 0 becomes the keyframe, a WIH1 coded against\n"
              "the set, and the later frames are coded from its decode as int_motion codes\n"
@@ -135,6 +144,15 @@ const cli_command encode_command = {
              "Exit 1 with the code for a refused encode (set_incomplete: the set lacks\n"
              "a member; model_mismatch: the analysis does not fit the set or the\n"
              "picture; too_large: 3 x the padded sides past 2^26).\n"
+             "\n"
+             "wai.neural.int_mlicpp (integer-payloads 14): PICTURE to a WIM1 as for\n"
+             "wai.neural.int_hyper, against a set whose decoder member is model.wmb (the\n"
+             "WMB1 bundle: h_s, the entropy network, g_s, the tables) beside the same\n"
+             "analysis members (examples/mlicpp/sets/qN). The latent is coded in K\n"
+             "channel slices (--slices, default 4; K must divide the latent's channels,\n"
+             "a usage error otherwise), each in two checkerboard passes, the entropy\n"
+             "network run on what is coded so far before each, as the decoder runs it.\n"
+             "WIM1 carries the coded size: a padded picture decodes at the padded size.\n"
              "\n"
              "wai.neural.int_synth (integer-payloads 13): its payload is its latents.\n"
              "LATENTS is a NumPy .npy of int8 [C, S, S] or [1, C, S, S], or raw signed\n"
@@ -174,6 +192,7 @@ static unsigned encode_mode(const wai_capability *cap) {
     case WAI_FORMAT_WIF1:
         return cap->keyframe == 0 ? ENCODE_MOTION : cap->keyframe == 1 ? ENCODE_KEYED : 0;
     case WAI_FORMAT_WIH1: return ENCODE_PICTURE;
+    case WAI_FORMAT_WIM1: return ENCODE_SLICED;
     case WAI_FORMAT_INT_SYNTH: return ENCODE_LATENTS;
     default: return 0;
     }
@@ -214,17 +233,18 @@ static int cmd_encode(int argc, char **argv) {
     if ((rc = cli_check_modes(&encode_command, "encode", given, mode, cap->name)) != 0) return rc;
     /* A picture's network threads default to one per core; the motion
      * search's to one. */
-    if (!cli_given(&encode_command, given, "--threads")) o.threads = mode == ENCODE_PICTURE ? 0 : 1;
+    if (!cli_given(&encode_command, given, "--threads")) o.threads = (mode & ENCODE_PICTURES) ? 0 : 1;
     char quality_set[4096];
     if (cli_given(&encode_command, given, "--quality")) {
         if ((rc = encode_quality_set(o.set_dir, o.quality, quality_set, sizeof quality_set)) != 0) return rc;
         o.set_dir = quality_set;
-    } else if ((mode & (ENCODE_KEYED | ENCODE_PICTURE)) && (rc = encode_plain_set(o.set_dir)) != 0) {
+    } else if ((mode & (ENCODE_KEYED | ENCODE_PICTURES)) &&
+               (rc = encode_plain_set(o.set_dir, cap->set_members[0])) != 0) {
         return rc;
     }
     char **in = argv + first;
     int n_in = argc - first;
-    if (mode == ENCODE_PICTURE) return encode_picture(cap, &o, in, n_in);
+    if (mode & ENCODE_PICTURES) return encode_picture(cap, &o, in, n_in);
     if (mode == ENCODE_LATENTS) return encode_latents(cap, &o, in, n_in);
     o.frames |= cap->frame_form;
     return encode_clip(cap, &o, in, n_in);

@@ -52,11 +52,11 @@ int encode_quality_set(const char *dir, uint64_t quality, char *path, size_t n) 
                            (unsigned long long)quality, dir, (unsigned long long)quality, has);
 }
 
-int encode_plain_set(const char *dir) {
-    char has[128], member[4096];
+int encode_plain_set(const char *dir, const char *member) {
+    char has[128], path[4096];
     struct stat st;
-    if (!dir || snprintf(member, sizeof member, "%s/entropy.json", dir) >= (int)sizeof member ||
-        stat(member, &st) == 0)
+    if (!dir || !member || snprintf(path, sizeof path, "%s/%s", dir, member) >= (int)sizeof path ||
+        stat(path, &st) == 0)
         return 0;
     list_points(dir, has, sizeof has);
     if (strcmp(has, "none") == 0) return 0; /* the loader says what is missing */
