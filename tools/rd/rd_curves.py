@@ -305,7 +305,7 @@ def per_picture(curves, a, same_bytes, with_avif):
     wih1_curve = curves["WIH1 (libwai, integer)"]
     labels = [lab for lab, _ in same_bytes]
     over = ["WebP", "AVIF"] if with_avif and "AVIF" in curves else ["WebP"]
-    head = ["picture", "kind"] + [f"{lab} vs WebP" for lab in labels]
+    head = ["picture"] + (["kind"] if a.kinds else []) + [f"{lab} vs WebP" for lab in labels]
     head += [f"{lab} vs AVIF" for lab in labels] if "AVIF" in over else []
     head += [f"BD-rate vs {o} ({m})" for o in over for m in ("PSNR", "MS-SSIM")]
     out = ["", "Picture by picture: each WIH1 point's PSNR gain (dB) over the codec at no more "
@@ -317,7 +317,7 @@ def per_picture(curves, a, same_bytes, with_avif):
         return "-" if x is None else f"{x:+.2f}"
 
     for i, p in enumerate(a.photos):
-        row = [os.path.basename(p), a.kinds.get(p, "")]
+        row = [os.path.basename(p)] + ([a.kinds.get(p, "")] if a.kinds else [])
         row += [db(g[i][0]) for _, g in same_bytes]
         if "AVIF" in over:
             row += [db(g[i][2]) for _, g in same_bytes]
@@ -355,8 +355,8 @@ def write(curves, a, same_bytes=()):
                                        else f"n/a ({len(v)} rate point(s); BD-rate needs 2)"))
     if same_bytes:
         with_avif = any(x[2] is not None for _, g in same_bytes for x in g)
-        lines += ["", "WIH1 against WebP (cwebp -m 6), JPEG" + (" and AVIF (avifenc -s 6, 4:4:4)"
-                                                                  if with_avif else "") +
+        lines += ["", "WIH1 against " + ("WebP (cwebp -m 6), JPEG and AVIF (avifenc -s 6, 4:4:4)"
+                                            if with_avif else "WebP (cwebp -m 6) and JPEG") +
                   " at no more bytes: each picture's "
                   "PSNR gain over the largest quality whose file is no larger, the mean over "
                   "the pictures where one is (a picture whose WIH1 is smaller than the codec's "
