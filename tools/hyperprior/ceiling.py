@@ -46,6 +46,11 @@ import corpus  # noqa: E402
 import model  # noqa: E402
 import wai  # noqa: E402
 
+sys.path.insert(0, os.path.join(repo, "tools", "rd"))
+import rd_curves as rd  # noqa: E402  (its psnr, webp and at_most)
+
+psnr = rd.psnr
+
 # Smooth skies, sea and soft backgrounds from the corpus's packages: two
 # of VALIDATION's, two of the training photographs (never a held-out one).
 PICTURES = ["/usr/share/sddm/themes/maldives/background.jpg",
@@ -53,11 +58,6 @@ PICTURES = ["/usr/share/sddm/themes/maldives/background.jpg",
             "/usr/share/backgrounds/sunset_by_Aitzol_Berasategi.jpg",
             "/usr/share/tuxpaint/templates/sun_behind_clouds.jpg"]
 TOOL = os.environ.get("WAI_TOOL", os.path.join(repo, "build", "release", "tools", "wai", "wai"))
-
-
-def psnr(a, b):
-    mse = np.mean((a.astype(np.float64) - b.astype(np.float64)) ** 2)
-    return 10 * np.log10(255.0 ** 2 / max(mse, 1e-12))
 
 
 def checkerboard(err):
@@ -86,21 +86,6 @@ def colour_share(ref, err):
     return float((off ** 2).sum() / max((e ** 2).sum(), 1e-12))
 
 
-def webp_at_most(png, max_bytes, tmp):
-    best, lo, hi = None, 0, 100
-    while lo <= hi:
-        q = (lo + hi) // 2
-        out = os.path.join(tmp, "w.webp")
-        subprocess.run(["cwebp", "-quiet", "-m", "6", "-q", str(q), png, "-o", out], check=True)
-        if os.path.getsize(out) <= max_bytes:
-            dec = os.path.join(tmp, "w.png")
-            subprocess.run(["dwebp", "-quiet", out, "-o", dec], check=True)
-            best, lo = np.asarray(Image.open(dec).convert("RGB")), q + 1
-        else:
-            hi = q - 1
-    return best
-
-
 def stages(net, set_dir, rgb, tmp):
     x = torch.from_numpy(rgb.transpose(2, 0, 1)[None].astype(np.float32) / 255)
     with torch.no_grad():
@@ -116,7 +101,7 @@ def stages(net, set_dir, rgb, tmp):
     with open(pay, "rb") as f:
         data = f.read()
     dec = wai.decode(data, set=set_dir).outputs[0].array
-    web = webp_at_most(png, len(data), tmp)
+    web = rd.at_most(rd.webp, png, list(range(0, 101)), len(data), tmp)
     bpp = 8 * len(data) / (rgb.shape[0] * rgb.shape[1])
     err = dec.astype(np.int16) - rgb
     werr = web.astype(np.int16) - rgb if web is not None else None

@@ -48,7 +48,7 @@ sys.path.insert(0, here)
 from entropy_net import ContextEntropy, gaussian_bits, pass_masks, rate  # noqa: E402
 
 sys.path.remove(here)
-SAVE_EVERY, LOG_EVERY = 100, 10
+SAVE_EVERY, LOG_EVERY = 100, 50
 
 
 def load_hyperprior(point):

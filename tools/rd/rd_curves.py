@@ -166,7 +166,7 @@ def at_most(codec, src, qs, max_bytes, tmp):
     return best
 
 
-def wih1_set(set_dir, pngs, tmp, capability="wai.neural.int_hyper"):
+def shipped_set(set_dir, pngs, tmp, capability="wai.neural.int_hyper"):
     """Each photo's (bytes, decoded) through a shipped set: `wai encode`,
     then libwai's decode, as a user runs them."""
     tool = os.environ.get("WAI_TOOL", os.path.join(repo, "build", "release", "tools", "wai", "wai"))
@@ -272,7 +272,7 @@ def main():
         fine_avif = list(range(63, -1, -1))  # avifenc's quantizer: ascending quality
         wide_avif = shutil.which("avifenc") and a.kinds
         points = [(point_name(c), lambda t, c=c: wih1(c, pngs, t)) for c in a.wih1]
-        points += [(os.path.basename(os.path.normpath(d)), lambda t, d=d: wih1_set(d, pngs, t))
+        points += [(os.path.basename(os.path.normpath(d)), lambda t, d=d: shipped_set(d, pngs, t))
                    for d in a.wih1_set]
         for label, code in points:
             with tempfile.TemporaryDirectory() as t:
@@ -291,7 +291,7 @@ def main():
             with tempfile.TemporaryDirectory() as t:
                 curves.setdefault("WIM1 (libwai, integer)", []).append(
                     (os.path.basename(os.path.normpath(d)),
-                     measure(wih1_set(d, pngs, t, "wai.neural.int_mlicpp"))))
+                     measure(shipped_set(d, pngs, t, "wai.neural.int_mlicpp"))))
         for c in a.bmshj2018:
             with tempfile.TemporaryDirectory() as t:
                 curves.setdefault("bmshj2018 (libwai, float)", []).append(
