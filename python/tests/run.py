@@ -22,6 +22,10 @@ def main():
     skipped = len(result.skipped) + len(result.expectedFailures)
     for test, why in result.skipped:
         print(f"skipped: {test.id()}: {why}")
+    # Each failure named again, with the last line of its traceback, beside
+    # the count: a console that keeps a log's end alone still shows which.
+    for test, trace in result.failures + result.errors:
+        print(f"FAIL {test.id()}: {trace.strip().splitlines()[-1]}")
     line = f"{result.testsRun - bad - skipped} passed, {bad} failed"
     print(line + (f", {skipped} skipped" if skipped else ""))
     return 1 if bad else 0

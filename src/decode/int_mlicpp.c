@@ -21,6 +21,7 @@
 #include "common/alloc.h"
 #include "common/checked.h"
 #include "decode/int_hyper.h"
+#include "decode/mlic_entropy.h"
 #include "entropy/latents.h"
 #include "formats/wim1.h"
 #include "formats/bundle.h"
@@ -92,6 +93,8 @@ wai_status wai_int_mlicpp_load_set(const wai_allocator *a, const wai_set *set,
 typedef struct mlic_job {
     wai_wim1 v;
     wai_plan hs, ent, gs;
+    wai_plan tail; /* the entropy network past its first layer, where it can be kept */
+    int keep;
 } mlic_job;
 
 _Static_assert(sizeof(mlic_job) <= WAI_JOB_STATE_BYTES, "mlic_job fits a job");
@@ -113,6 +116,7 @@ static wai_status plan(const wai_allocator *a, const wai_net *n, uint32_t c, uin
 static void m_release(wai_job *j, const wai_allocator *a) {
     mlic_job *s = WAI_JOB_STATE(j, mlic_job);
     wai_plan_free(a, &s->hs), wai_plan_free(a, &s->ent), wai_plan_free(a, &s->gs);
+    wai_plan_free(a, &s->tail);
 }
 
 static wai_status m_prepare(wai_job *j, const wai_allocator *a) {
@@ -126,6 +130,17 @@ static wai_status m_prepare(wai_job *j, const wai_allocator *a) {
     if (st == WAI_ok) st = plan(a, &m->entropy, 3 * v->cy, v->yh, v->yw, cy2, v->yh, v->yw, &s->ent);
     if (st == WAI_ok) st = plan(a, &m->g_s, v->cy, v->yh, v->yw, 3, v->h, v->w, &s->gs);
     if (st != WAI_ok) return st;
+    /* The kept way's tail (decode/mlic_entropy.h): its layers planned
+     * already, on the first layer's output. */
+    s->keep = wai_mlic_entropy_keepable(&m->entropy.model);
+    if (s->keep) {
+        wai_model tm;
+        wai_sums ts;
+        wai_mlic_entropy_tail(&m->entropy, &tm, &ts);
+        const wai_plan_layer *l0 = &s->ent.layers[0];
+        st = wai_plan_model(a, &tm, l0->out_c, l0->out_h, l0->out_w, &s->tail);
+        if (st != WAI_ok) return st == WAI_out_of_memory ? st : WAI_model_mismatch;
+    }
     /* S13: every network's work, the entropy network 2·K times. */
     const uint64_t z = wai_sat_mul3(v->cz, v->zh, v->zw), y = wai_sat_mul3(v->cy, v->yh, v->yw);
     wai_cost *c = &j->cost;
@@ -141,6 +156,10 @@ static wai_status m_prepare(wai_job *j, const wai_allocator *a) {
     if (s->ent.work_bytes > net) net = s->ent.work_bytes;
     if (s->gs.work_bytes > net) net = s->gs.work_bytes;
     c->working_bytes = wai_sat_add(wai_sat_add(wai_sat_mul(8, tensors), net), c->output_bytes);
+    /* The kept way's sums beside them (its tail's arena is within net). */
+    if (s->keep)
+        c->working_bytes = wai_sat_add(
+            c->working_bytes, wai_mlic_entropy_kept_bytes(&m->entropy.model, &s->ent, v->cy, v->k));
     j->net_work_bytes = net; /* the arena the decoder keeps across decodes */
     j->out.kind = WAI_OUTPUT_IMAGE;
     j->out.width = v->w;
@@ -192,10 +211,16 @@ static wai_status decode_y(const wai_exec *ex, const wai_kernels *kern, const wa
     wai_network_ws *ws = ex->ws ? ex->ws : &local;
     const mlic_set *m = WAI_LOADED(l, mlic_set);
     const wai_entropy_set *t = m->t.set;
-    wai_status st = WAI_ok;
+    /* The first layer kept, except on the reference kernels (the plain
+     * twin) and on a plug-in backend (which runs whole networks). */
+    const int keep = s->keep && kern != &wai_kernels_ref && !ex->backend;
+    wai_mlic_entropy e;
+    wai_status st = wai_mlic_entropy_begin(&e, ws, kern, &m->entropy, &s->ent, &s->tail, v->cy,
+                                           v->k, keep, x);
     for (uint32_t j = 0; st == WAI_ok && j < v->k; j++)
         for (uint32_t pass = 0; st == WAI_ok && pass < 2; pass++) {
-            st = wai_backend_network_ws(ws, kern, &m->entropy.model, &m->entropy.sums, &s->ent, x, sm);
+            if (j + pass > 0) st = wai_mlic_entropy_took(&e, x, pass ? j : j - 1, !pass);
+            if (st == WAI_ok) st = wai_mlic_entropy_run(&e, x, sm);
             for (size_t c = j * per_slice; st == WAI_ok && c < (j + 1) * per_slice; c++)
                 for (uint32_t r = 0; st == WAI_ok && r < v->yh; r++)
                     /* The anchors, (row + col) even, then the rest. */
@@ -209,6 +234,7 @@ static wai_status decode_y(const wai_exec *ex, const wai_kernels *kern, const wa
                                                 &x[c * plane + p]);
                     }
         }
+    wai_mlic_entropy_end(&e);
     wai_network_ws_free(&local);
     if (st == WAI_ok && d.ran_out) st = WAI_stream_exhausted;
     return st;

@@ -45,6 +45,10 @@ elapsed() { printf '%ds' $((SECONDS - $1)); }
 # show_log LOG: the end of a failing step's log, so the console stays short.
 # Indented, so a log's own closing line is not mistaken for ours.
 show_log() {
+    # The lines that name a failure first (unit tests' "FAIL name: ...",
+    # Python's "FAIL test.id: ..."): a long log's end may not reach them.
+    echo "  ---- failures named in $1"
+    grep -E '^ *(FAIL|ERROR)[: ]' "$1" | head -n 20 | sed 's/^/  | /'
     echo "  ---- last 60 lines of $1"
     tail -n 60 "$1" | sed 's/^/  | /'
 }

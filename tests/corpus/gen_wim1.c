@@ -29,8 +29,10 @@
 
 #include "common/reader.h"
 #include "entropy/cdf.h"
+#include "gen/netgen.h"
 #include "gen/wim1gen.h"
 #include "ops/layers.h"
+#include "ops/plan.h"
 #include "wai/wai_hash.h"
 
 static const char *g_root;
@@ -236,6 +238,28 @@ static void bad_cases(void) {
         w = wim1gen_bundle_bytes(&t);
         BAD("h_s_exactness", "payload_malformed", w.b, w.len, c.payload, c.len);
         free(w.b);
+    }
+    /* mu biased past the entropy network's first bound: the first pass's
+     * run passes (y all 0, A the hyper latent's), the second's refuses (S11:
+     * each run under the exactness rule), however the decoder runs the
+     * first layer (decode/mlic_entropy.h). */
+    {
+        wai_sums su;
+        uint64_t amax = 0;
+        if (wai_sums_compute(NULL, &b.ent, &su) != WAI_ok || !netgen_bound_max(&b.ent, &su, 0, &amax) ||
+            amax > ((uint64_t)1 << 60))
+            abort();
+        wai_sums_free(NULL, &su);
+        wai_layer *last = &b.ent.layers[b.ent.n_layers - 1];
+        int64_t keep[8];
+        for (uint32_t o = 0; o < s.cy; o++) {
+            keep[o] = last->bias[s.cy + o];
+            last->bias[s.cy + o] = (int64_t)amax + ((int64_t)1 << (b.afrac + 8));
+        }
+        wim1gen_buf w = wim1gen_bundle_bytes(&b);
+        BAD("entropy_exactness_late", "payload_malformed", w.b, w.len, c.payload, c.len);
+        free(w.b);
+        for (uint32_t o = 0; o < s.cy; o++) last->bias[s.cy + o] = keep[o];
     }
     /* The cost limit before the streams (S13): a bad z length and a limit
      * one below the work gives cost_over_limit. */

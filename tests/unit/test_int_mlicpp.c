@@ -2,12 +2,15 @@
 /* wai.neural.int_mlicpp (docs/int_mlicpp.md) beyond its corpus fixtures:
  * WMB1's tables read by §14's rules (an integer afrac, 1 <= N <= 65536,
  * E1's t2 table rule in place of §2's), which entropy.json's reading does
- * not take, and the decode the same on 1 and 3 threads. */
+ * not take, the decode the same on 1 and 3 threads, and the entropy
+ * network's kept first layer (decode/mlic_entropy.h) the same as whole runs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/context.h"
 #include "corpus_util.h"
+#include "gen/wim1gen.h"
 #include "harness.h"
 #include "sets/entropy_json.h"
 #include "wai/wai_decode.h"
@@ -106,7 +109,90 @@ static void test_threads_agree(void) {
     free(first), free(p);
 }
 
+/* One decode of payload against the bundle: its status, and its picture
+ * (malloc'd) when it decodes. plain: the reference kernels, on which the
+ * entropy network runs whole before every pass. */
+static wai_status decode_with(const uint8_t *wmb, size_t wmb_len, const uint8_t *p, size_t len,
+                              int plain, unsigned threads, uint8_t **rgb, size_t *rgb_len) {
+    wai_settings st;
+    wai_settings_default(&st);
+    st.n_threads = threads;
+    wai_context *ctx;
+    *rgb = NULL, *rgb_len = 0;
+    if (wai_context_create(&st, &ctx) != WAI_ok) return WAI_out_of_memory;
+    if (plain) ctx->exec.kernels = &wai_kernels_ref;
+    wai_set *set = NULL;
+    wai_decoder *d = NULL;
+    wai_decoder_config c;
+    wai_decoder_config_default(&c);
+    wai_status e = wai_set_create(ctx, &set);
+    if (e == WAI_ok) e = wai_set_add(set, "model.wmb", wmb, wmb_len);
+    c.set = set;
+    if (e == WAI_ok) e = wai_decoder_create(ctx, &c, &d);
+    if (e == WAI_ok) e = wai_decoder_send(d, p, len, NULL);
+    wai_output o;
+    if (e == WAI_ok && (e = wai_decoder_receive(d, &o)) == WAI_ok && (*rgb = malloc(o.size)))
+        memcpy(*rgb, o.data, o.size), *rgb_len = o.size;
+    wai_decoder_destroy(d);
+    wai_set_destroy(set);
+    wai_context_destroy(ctx);
+    return e;
+}
+
+/* The kept way against the plain one: the same status and bytes. */
+static void same_both_ways(const char *what, const uint8_t *wmb, size_t wmb_len, const uint8_t *p,
+                           size_t len, const uint8_t *want) {
+    uint8_t *a, *b;
+    size_t al, bl;
+    wai_status sa = decode_with(wmb, wmb_len, p, len, 1, 1, &a, &al);
+    wai_status sb = decode_with(wmb, wmb_len, p, len, 0, 3, &b, &bl);
+    CHECK_MSG(sa == sb, "%s: whole runs %s, kept %s", what, wai_status_name(sa), wai_status_name(sb));
+    CHECK_MSG(al == bl && (!al || memcmp(a, b, al) == 0), "%s: the pictures differ", what);
+    if (want) CHECK_MSG(b && memcmp(b, want, bl) == 0, "%s: not the generator's picture", what);
+    free(a), free(b);
+}
+
+static void test_kept_first_layer(void) {
+    /* Every WIM1 fixture of the corpus that reaches the y stream. */
+    static const char *const cases[] = {
+        "valid/two_slices",  "valid/one_slice",  "valid/latent_1x1",   "valid/t2_two_entries",
+        "valid/words_left",  "bad/y_stream_run_out", "bad/h_s_exactness",
+        "bad/entropy_exactness_late"};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char f[200];
+        size_t wl, pl;
+        snprintf(f, sizeof f, "neural/mlic/%s/model.wmb", cases[i]);
+        uint8_t *w = corpus_file(f, &wl);
+        snprintf(f, sizeof f, "neural/mlic/%s/image.wim1", cases[i]);
+        uint8_t *p = corpus_file(f, &pl);
+        if (CHECK_MSG(w && p, "%s: no fixture", cases[i])) same_both_ways(cases[i], w, wl, p, pl, NULL);
+        free(w), free(p);
+    }
+    /* Seeded shapes: K of 1, 2 and 4, odd sides, a 1 x 1 latent, a first
+     * layer of 1 x 1 (the `same` h_s keeps the side; the entropy network's
+     * kernels are 3 x 3 either way). */
+    static const struct { wim1gen_shape s; uint32_t emid; int same; } shapes[] = {
+        {{3, 3, 5, 8, 1}, 12, 0},  {{2, 2, 3, 8, 2}, 16, 0}, {{4, 5, 3, 16, 4}, 24, 0},
+        {{2, 7, 9, 4, 4}, 8, 1},   {{2, 1, 1, 4, 2}, 8, 1},
+    };
+    uint64_t rng = 0x6b657074;
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+        wim1gen_bundle b;
+        wim1gen_make_bundle(&b, 900 + i, &rng, shapes[i].s.cz, shapes[i].s.cy, 6, shapes[i].emid, 1,
+                            shapes[i].same);
+        wim1gen_buf wmb = wim1gen_bundle_bytes(&b);
+        wim1gen_coded c = wim1gen_make_payload(&b, &shapes[i].s, &rng, &wai_kernels_ref);
+        char what[64];
+        snprintf(what, sizeof what, "seeded shape %zu (y %ux%u, K %u)", i, c.yh, c.yw,
+                 shapes[i].s.k);
+        same_both_ways(what, wmb.b, wmb.len, c.payload, c.len, c.rgb);
+        free(wmb.b), free(c.payload), free(c.rgb);
+        wim1gen_bundle_free(&b);
+    }
+}
+
 void suite_int_mlicpp(void) {
     harness_run("int_mlicpp_tables_rules", test_tables_rules);
     harness_run("int_mlicpp_threads_agree", test_threads_agree);
+    harness_run("int_mlicpp_kept_first_layer", test_kept_first_layer);
 }
