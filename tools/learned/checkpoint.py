@@ -12,6 +12,8 @@ fresh optimiser: train.py's docstring), and no second copy is kept.
 
 load_state_dict converts float16 to the model's float32, so the rounding
 to float16 is part of the model every tool measures."""
+import os
+
 import torch
 
 # What a shipped state holds, and nothing more.
@@ -40,3 +42,42 @@ def weights(path):
     state)."""
     obj = torch.load(path, map_location="cpu")
     return obj["model"] if is_state(obj) else obj
+
+
+# ---- what both training scripts (tools/learned/train.py,
+# tools/mlicpp/train.py) do with their states ----
+
+def half_state(sd):
+    """A state dict with its floating tensors as float16."""
+    return {k: v.half() if v.is_floating_point() else v for k, v in sd.items()}
+
+
+def run_state_path(state_path):
+    """The working state beside a shipped one: qN.state's is qN.run.state."""
+    return (state_path[:-len(".state")] if state_path.endswith(".state") else state_path) + ".run.state"
+
+
+def save_atomic(obj, path):
+    """torch.save, by a rename: a run stopped mid-write leaves the old file."""
+    torch.save(obj, path + ".tmp")
+    os.replace(path + ".tmp", path)
+
+
+def load_resumable(run_path, state_path):
+    """(the state a run resumes from, its path, whether it holds the
+    weights alone): the working state where there is one, else the shipped
+    one; (None, None, False) for a first run."""
+    for path in (run_path, state_path):
+        if os.path.exists(path):
+            st = torch.load(path)
+            if not is_state(st):
+                raise SystemExit(f"{path} is not a training state")
+            return st, path, st.get("weights_only") is True
+    return None, None, False
+
+
+def append_log(path, lines):
+    """Appends lines to the run's log and empties the list."""
+    with open(path, "a") as f:
+        f.write("".join(line + "\n" for line in lines))
+    lines.clear()

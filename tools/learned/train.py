@@ -80,10 +80,6 @@ MODELS = {"hyperprior": hyperprior.MeanScaleHyperprior, "bmshj2018": hyperprior.
 SAVE_EVERY = 200
 
 
-def half_state(sd):
-    return {k: v.half() if v.is_floating_point() else v for k, v in sd.items()}
-
-
 def small_opt(opt_sd):
     """An optimiser's state_dict with its tensors as bfloat16."""
     st = {k: {n: (t.bfloat16() if torch.is_tensor(t) and t.is_floating_point() and t.dim() else t)
@@ -97,26 +93,16 @@ def full_opt(opt_sd):
     return {"state": st, "param_groups": opt_sd["param_groups"]}
 
 
-def run_state_path(state_path):
-    """The working state beside a shipped one: qN.state's is qN.run.state."""
-    return (state_path[:-len(".state")] if state_path.endswith(".state") else state_path) + ".run.state"
-
-
 def fresh_seed(seed, step):
     """The generators' seed for a run resumed from weights alone."""
     return int(np.random.SeedSequence([seed, step]).generate_state(1, np.uint64)[0])
-
-
-def save_atomic(obj, path):
-    torch.save(obj, path + ".tmp")
-    os.replace(path + ".tmp", path)
 
 
 class Run:
     def __init__(self, a):
         self.a = a
         self.state_path = a.state or (a.out[:-3] if a.out.endswith(".pt") else a.out) + ".state"
-        self.run_path = run_state_path(self.state_path)
+        self.run_path = checkpoint.run_state_path(self.state_path)
         self.log_path = a.out + ".log"
         # --smoke keeps no state unless --state names one.
         self.keeps_state = not a.smoke or a.state is not None
@@ -126,27 +112,19 @@ class Run:
         alone), or (None, None, False) for a first run."""
         if not self.keeps_state:
             return None, None, False
-        for path in (self.run_path, self.state_path):
-            if os.path.exists(path):
-                st = torch.load(path)
-                if not checkpoint.is_state(st):
-                    raise SystemExit(f"{path} is not a training state")
-                return st, path, st.get("weights_only") is True
-        return None, None, False
+        return checkpoint.load_resumable(self.run_path, self.state_path)
 
     def save(self, net, opt, aux_opt, crops, step, lines):
         os.makedirs(os.path.dirname(os.path.abspath(self.a.out)), exist_ok=True)
-        save_atomic(net.state_dict(), self.a.out)
+        checkpoint.save_atomic(net.state_dict(), self.a.out)
         if self.keeps_state:
-            full = {"model": half_state(net.state_dict()), "opt": small_opt(opt.state_dict()),
+            full = {"model": checkpoint.half_state(net.state_dict()), "opt": small_opt(opt.state_dict()),
                     "aux_opt": small_opt(aux_opt.state_dict()), "step": step,
                     "model_kind": self.a.model, "N": self.a.N, "M": self.a.M, "torch_rng": torch.get_rng_state(),
                     "crops_rng": crops.state()}
-            save_atomic(full, self.run_path)
-            save_atomic(checkpoint.shipped(full), self.state_path)
-        with open(self.log_path, "a") as f:
-            f.write("".join(line + "\n" for line in lines))
-        lines.clear()
+            checkpoint.save_atomic(full, self.run_path)
+            checkpoint.save_atomic(checkpoint.shipped(full), self.state_path)
+        checkpoint.append_log(self.log_path, lines)
 
 
 def main():

@@ -84,7 +84,7 @@ def main():
         a.steps, a.crop, a.batch = 2, 64, 1
     torch.set_num_threads(a.threads)
     out = a.out or os.path.join(repo, "examples", "mlicpp", "train", f"q{a.point}.state")
-    run_path = out[:-len(".state")] + ".run.state" if out.endswith(".state") else out + ".run"
+    run_path = checkpoint.run_state_path(out)
     log_path = out + ".log"
 
     net = load_hyperprior(a.point)
@@ -100,16 +100,15 @@ def main():
         photos, smooth, textures = [e for e in photos if e[0] == "python3-skimage"], [], []
     crops = corpus.Crops(photos, smooth, a.crop, a.seed, textures)
     torch.manual_seed(a.seed)
-    if not a.smoke and os.path.exists(run_path):
-        st = torch.load(run_path)
+    st, path, weights_only = (None, None, False) if a.smoke else checkpoint.load_resumable(run_path, out)
+    if st is not None and not weights_only:
         ent.load_state_dict(st["model"])
         opt.load_state_dict(st["opt"])
         step = st["step"]
         torch.set_rng_state(st["torch_rng"])
         crops.set_state(st["crops_rng"])
-        how = f"resumed {run_path}"
-    elif not a.smoke and os.path.exists(out):
-        st = torch.load(out)
+        how = f"resumed {path}"
+    elif st is not None:
         ent.load_state_dict({k: v.float() for k, v in st["model"].items()})
         step = st["step"]
         torch.manual_seed(a.seed + step)
@@ -127,12 +126,11 @@ def main():
         if a.smoke:
             return
         os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-        torch.save({"model": ent.state_dict(), "opt": opt.state_dict(), "step": step,
-                    "torch_rng": torch.get_rng_state(), "crops_rng": crops.state()}, run_path + ".tmp")
-        os.replace(run_path + ".tmp", run_path)
-        torch.save({"model": {k: v.half() for k, v in ent.state_dict().items()}, "weights_only": True,
-                    "step": step, "point": a.point, "K": a.k, "Cy": cy}, out + ".tmp")
-        os.replace(out + ".tmp", out)
+        checkpoint.save_atomic({"model": ent.state_dict(), "opt": opt.state_dict(), "step": step,
+                                "torch_rng": torch.get_rng_state(), "crops_rng": crops.state()},
+                               run_path)
+        checkpoint.save_atomic({"model": checkpoint.half_state(ent.state_dict()), "weights_only": True,
+                                "step": step, "point": a.point, "K": a.k, "Cy": cy}, out)
 
     stop = []
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -168,15 +166,12 @@ def main():
             acc = [0.0, 0.0, 0]
         if step % SAVE_EVERY == 0:
             save()
-            with open(log_path, "a") as f:
-                f.write("".join(line + "\n" for line in lines))
-            lines.clear()
+            checkpoint.append_log(log_path, lines)
     lines.append(f"run ended at step {step} after {time.time() - start:.0f}s"
                  + (" (stopped by a signal)" if stop else ""))
     save()
     if not a.smoke:
-        with open(log_path, "a") as f:
-            f.write("".join(line + "\n" for line in lines))
+        checkpoint.append_log(log_path, lines)
     print(f"step {step}" + ("" if a.smoke else f": wrote {out}"))
 
 
