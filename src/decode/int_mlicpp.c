@@ -219,8 +219,7 @@ static wai_status decode_y(const wai_exec *ex, const wai_kernels *kern, const wa
                                            v->k, keep, x);
     for (uint32_t j = 0; st == WAI_ok && j < v->k; j++)
         for (uint32_t pass = 0; st == WAI_ok && pass < 2; pass++) {
-            if (j + pass > 0) st = wai_mlic_entropy_took(&e, x, pass ? j : j - 1, !pass);
-            if (st == WAI_ok) st = wai_mlic_entropy_run(&e, x, sm);
+            st = wai_mlic_entropy_run(&e, x, sm);
             for (size_t c = j * per_slice; st == WAI_ok && c < (j + 1) * per_slice; c++)
                 for (uint32_t r = 0; st == WAI_ok && r < v->yh; r++)
                     /* The anchors, (row + col) even, then the rest. */
@@ -233,6 +232,8 @@ static wai_status decode_y(const wai_exec *ex, const wai_kernels *kern, const wa
                             st = wai_dequantize(sym, l->afrac, sm[(v->cy + c) * plane + p],
                                                 &x[c * plane + p]);
                     }
+            /* What the pass decoded, into the next pass's run. */
+            if (st == WAI_ok && (pass == 0 || j + 1 < v->k)) st = wai_mlic_entropy_took(&e, x, j, pass);
         }
     wai_mlic_entropy_end(&e);
     wai_network_ws_free(&local);

@@ -9,6 +9,7 @@
 #include "common/alloc.h"
 #include "common/checked.h"
 #include "ops/bounds.h"
+#include "ops/cores.h"
 #include "ops/layers.h"
 
 int wai_mlic_entropy_keepable(const wai_model *m) {
@@ -58,6 +59,14 @@ static void make_part(wai_mlic_entropy *e, uint32_t p, uint32_t c0, uint32_t n, 
     wai_layer_param_sums(q, 2, e->sums + (size_t)p * l->cout);
 }
 
+/* The first layer's bound at A = a, as a whole run checks it before the
+ * layer: every A the kept sums reach passes it first. */
+static wai_status first_bound(const wai_mlic_entropy *e, uint64_t a) {
+    const wai_layer *l = &e->net->model.layers[0];
+    return wai_bound_conv(a, e->net->sums.layers[0].sums, l->mult, l->bias, l->cout,
+                          e->net->model.shift);
+}
+
 /* Part p's exact sums on in (its channels' planes) into out. */
 static wai_status part_sums(const wai_mlic_entropy *e, uint32_t p, const int64_t *in, int64_t *out) {
     const wai_plan_layer *pl = &e->full->layers[0];
@@ -72,7 +81,8 @@ wai_status wai_mlic_entropy_begin(wai_mlic_entropy *e, wai_network_ws *ws,
     memset(e, 0, sizeof *e);
     e->ws = ws, e->kern = kern, e->net = net, e->full = full, e->tail = tail;
     e->cy = cy, e->k = k, e->h = full->in_h, e->w = full->in_w;
-    if (!keep || !tail || !wai_mlic_entropy_keepable(&net->model)) return WAI_ok;
+    if (!keep) return WAI_ok;
+    wai_mlic_entropy_tail(net, &e->tail_model, &e->tail_sums);
     const wai_allocator *a = alloc_of(e);
     const wai_layer *l = &net->model.layers[0];
     const wai_plan_layer *pl = &full->layers[0];
@@ -95,7 +105,9 @@ wai_status wai_mlic_entropy_begin(wai_mlic_entropy *e, wai_network_ws *ws,
     make_part(e, k, cy, l->cin - cy, e->weights + (size_t)l->cout * cy * kk);
     /* y is all 0: the sums start as the hyper latent's alone. */
     e->a = wai_max_abs_i64(x, (size_t)l->cin * plane);
-    wai_status st = part_sums(e, k, x + (size_t)cy * plane, e->acc);
+    wai_status st = first_bound(e, e->a);
+    if (st != WAI_ok) return st;
+    st = part_sums(e, k, x + (size_t)cy * plane, e->acc);
     if (st == WAI_ok) e->kept = 1;
     else if (st != WAI_field_range) return st;
     /* field_range: a part's bound (its own +1 past the sum) refused where
@@ -107,18 +119,14 @@ wai_status wai_mlic_entropy_run(wai_mlic_entropy *e, const int64_t *x, int64_t *
     const wai_net *n = e->net;
     if (!e->kept)
         return wai_backend_network_ws(e->ws, e->kern, &n->model, &n->sums, e->full, x, sm);
+    /* e->a passed the first layer's bound when it was set (begin, took). */
     const wai_layer *l = &n->model.layers[0];
-    wai_status st = wai_bound_conv(e->a, n->sums.layers[0].sums, l->mult, l->bias, l->cout,
-                                   n->model.shift);
-    if (st != WAI_ok) return st;
+    const wai_cores *cores = wai_exec_cores(e->ws->ex);
     const size_t per = (size_t)(e->full->layers[0].out_elems / l->cout);
     for (size_t o = 0; o < l->cout; o++)
-        for (size_t i = o * per; i < (o + 1) * per; i++)
-            e->tmp[i] = wai_requantize(e->acc[i], l->mult[o], n->model.shift, l->bias[o]);
-    wai_model tm;
-    wai_sums ts;
-    wai_mlic_entropy_tail(n, &tm, &ts);
-    return wai_network_run_ws(e->ws, e->kern, &tm, &ts, e->tail, e->tmp, sm);
+        cores->requant(e->tmp + o * per, 1, (const uint64_t *)e->acc + o * per, per, l->mult[o],
+                       n->model.shift, l->bias[o]);
+    return wai_network_run_ws(e->ws, e->kern, &e->tail_model, &e->tail_sums, e->tail, e->tmp, sm);
 }
 
 wai_status wai_mlic_entropy_took(wai_mlic_entropy *e, const int64_t *x, uint32_t j,
@@ -137,9 +145,7 @@ wai_status wai_mlic_entropy_took(wai_mlic_entropy *e, const int64_t *x, uint32_t
                 if (m > a) a = m;
             }
     /* The next run's bound first: past it, a sum could leave i64. */
-    const wai_layer *l = &e->net->model.layers[0];
-    wai_status st = wai_bound_conv(a, e->net->sums.layers[0].sums, l->mult, l->bias, l->cout,
-                                   e->net->model.shift);
+    wai_status st = first_bound(e, a);
     if (st != WAI_ok) return st;
     e->a = a;
     st = part_sums(e, j, e->slice, e->tmp);

@@ -43,6 +43,8 @@ typedef struct wai_mlic_entropy {
     const wai_kernels *kern;
     const wai_net *net;
     const wai_plan *full, *tail; /* tail: the plan of wai_mlic_entropy_tail's network */
+    wai_model tail_model;        /* that network, views into net (the kept way's) */
+    wai_sums tail_sums;
     uint32_t cy, k, h, w;
     int kept;       /* 0: the plain way (from the start, or since a part's refusal) */
     uint64_t a;     /* max |x| so far */
@@ -55,9 +57,10 @@ typedef struct wai_mlic_entropy {
     int64_t *one_zero;   /* [2·cout]: the parts' mult (1) and bias (0) */
 } wai_mlic_entropy;
 
-/* Starts the runs on x (y all 0), the kept way when `keep` (tail non-NULL)
- * and the way can be had; the plain way otherwise. ws: the kept arena
- * (its ex runs the kernels). */
+/* Starts the runs on x (y all 0): the kept way when `keep` (only for a
+ * keepable network, tail its tail's plan) and the way can be had, the plain
+ * way otherwise. ws: the kept arena (its ex runs the kernels).
+ * field_range where the first run's first layer would refuse. */
 wai_status wai_mlic_entropy_begin(wai_mlic_entropy *e, wai_network_ws *ws,
                                   const wai_kernels *kern, const wai_net *net,
                                   const wai_plan *full, const wai_plan *tail, uint32_t cy,
