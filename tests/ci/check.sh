@@ -4,7 +4,8 @@
 # installs what is missing, builds libwai in every configuration CI cares
 # about and runs every test:
 #
-#   gcc, clang (-Werror)      unit tests, tool tests
+#   gcc (-Werror)             unit tests, tool tests
+#   clang (-Werror)           unit tests
 #   gcc                       the float path's agreement (tests/bmshj2018/run.sh)
 #   ASan+UBSan (clang)        unit tests, tool tests
 #   i386 (gcc -m32)           unit tests
@@ -31,6 +32,8 @@ CRASHES="$WAI_REPO/build/fuzz-crashes"   # outside build/ci: kept across runs
 JOBS="${WAI_JOBS:-$(nproc 2>/dev/null || echo 2)}"
 FUZZ_SECONDS="${WAI_FUZZ_SECONDS:-10}"
 STEP_TIMEOUT=600   # no single test may hang the run
+# Longer for a step of many checks that shares the machine with a queue.
+declare -A STEP_TIMEOUTS=([mutants]=1200)
 
 TOTAL_PASSED=0
 TOTAL_FAILED=0
@@ -103,7 +106,8 @@ build() {
 exec_test() {
     local name="$1"; shift
     local log="$LOGS/$name.log" rc=0 t0=$SECONDS
-    timeout --kill-after=10 "$STEP_TIMEOUT" "$@" </dev/null >"$log" 2>&1 || rc=$?
+    timeout --kill-after=10 "${STEP_TIMEOUTS[$name]:-$STEP_TIMEOUT}" "$@" </dev/null >"$log" 2>&1 ||
+        rc=$?
     echo "$rc $((SECONDS - t0))" >"$LOGS/$name.status"
 }
 
@@ -246,53 +250,62 @@ main() {
         "$WAI_REPO/src/ops/x86/isqrt_seed.h"
 
     if build gcc -DCMAKE_C_COMPILER=gcc; then
+        # One queue for every test of this build, the longest first: the
+        # README's pipe, GStreamer pipeline, Dask batch and RD command, as
+        # written there (the RD table's command takes about five minutes,
+        # mostly on one core), run beside the others, not after them.
+        # Planted bugs (tests/mutation/mutants.txt, those marked ci:), each
+        # in a copy of the tree, each caught by the end-to-end checks its
+        # line names; the whole table is docs/testing.md's. Its own builds
+        # take both cores, its checks one: the queue fills the other.
+        queue_test mutants /usr/bin/python3 "$WAI_REPO/tests/mutation/run.py" --ci \
+            --work "$CI/mutation" --jobs "$JOBS"
+        queue_test readme-snippets bash "$WAI_REPO/tests/ci/readme_snippets.sh" "$CI/gcc"
+        # The reference of the cross-architecture comparison (below).
+        queue_test xarch-record-x86-64 bash "$WAI_REPO/tests/ci/xarch.sh" --record "$CI/xarch" \
+            x86-64="$CI/gcc"
         unit_tests unit-gcc x86-64 "$CI/gcc"
         tool_tests tool-gcc "$CI/gcc"
-        run_queue
         # The float path end to end: a smoke-trained set, its payloads and
         # the shipped ones against torch and ONNX Runtime.
-        run_test bmshj2018-agreement bash "$WAI_REPO/tests/bmshj2018/run.sh" "$CI/gcc"
+        queue_test bmshj2018-agreement bash "$WAI_REPO/tests/bmshj2018/run.sh" "$CI/gcc"
         # The Python module over this build's library, then as pip installs it.
-        run_test python-module env WAI_LIBRARY="$CI/gcc/libwai_python.so" \
+        queue_test python-module env WAI_LIBRARY="$CI/gcc/libwai_python.so" \
             WAI_TOOL="$CI/gcc/tools/wai/wai" /usr/bin/python3 "$WAI_REPO/python/tests/run.py"
         # Mutated payloads, sets and options through the module's glue.
-        run_test python-fuzz-glue env WAI_LIBRARY="$CI/gcc/libwai_python.so" \
+        queue_test python-fuzz-glue env WAI_LIBRARY="$CI/gcc/libwai_python.so" \
             /usr/bin/python3 "$WAI_REPO/python/tests/fuzz_glue.py" 3000
-        run_test python-pip bash "$WAI_REPO/tests/ci/python-pip.sh" "$CI/gcc/tools/wai/wai"
+        queue_test python-pip bash "$WAI_REPO/tests/ci/python-pip.sh" "$CI/gcc/tools/wai/wai"
         # The GStreamer plugin's pipelines against the tool's decodes.
         if [[ -e "$CI/gcc/gst/libgstwai.so" ]]; then
-            run_test gstreamer bash "$WAI_REPO/tests/gst/test_gst.sh" "$CI/gcc"
+            queue_test gstreamer bash "$WAI_REPO/tests/gst/test_gst.sh" "$CI/gcc"
             # Mutated payloads through the elements, pushed and pulled, in a
             # driver of our own (tests/gst/hostile.c); under ASan below.
-            run_test gst-hostile "$CI/gcc/gst/wai_gst_hostile" "$WAI_REPO" 3000
+            queue_test gst-hostile "$CI/gcc/gst/wai_gst_hostile" "$WAI_REPO" 3000
         else
             echo "  FAIL gstreamer: the plugin was not built (libgstreamer1.0-dev?)"
             count gstreamer 0 1
         fi
         # One licence and one version in everything the build ships.
-        run_test release /usr/bin/python3 "$WAI_REPO/tests/ci/check_release.py" "$CI/gcc"
-        # The README's pipe, GStreamer pipeline and Dask batch, as written there.
-        run_test readme-snippets bash "$WAI_REPO/tests/ci/readme_snippets.sh" "$CI/gcc"
+        queue_test release /usr/bin/python3 "$WAI_REPO/tests/ci/check_release.py" "$CI/gcc"
         # The BD-rate the RD table and the motion benchmark report.
-        run_test rd-bd /usr/bin/python3 "$WAI_REPO/tools/rd/bd.py"
+        queue_test rd-bd /usr/bin/python3 "$WAI_REPO/tools/rd/bd.py"
         # The inverse GDN's seeded root on every n below 2^32.
         if isqrt_all="$(find_program "$CI/gcc" wai_isqrt_all)"; then
-            run_test isqrt-exhaustive "$isqrt_all"
+            queue_test isqrt-exhaustive "$isqrt_all"
         fi
         # The hyperprior's training script, as a three-step smoke run.
-        run_test hyperprior-smoke bash "$WAI_REPO/tests/hyperprior/smoke.sh" "$CI/gcc"
+        queue_test hyperprior-smoke bash "$WAI_REPO/tests/hyperprior/smoke.sh" "$CI/gcc"
         # WIM1's: the entropy network's training, fit and lowering, as smoke runs.
-        run_test mlicpp-smoke bash "$WAI_REPO/tests/mlicpp/smoke.sh" "$CI/gcc"
-        # Planted bugs (tests/mutation/mutants.txt, those marked ci:), each
-        # in a copy of the tree, each caught by the end-to-end checks its
-        # line names; the whole table is docs/testing.md's.
-        run_test mutants /usr/bin/python3 "$WAI_REPO/tests/mutation/run.py" --ci \
-            --work "$CI/mutation" --jobs "$JOBS"
+        queue_test mlicpp-smoke bash "$WAI_REPO/tests/mlicpp/smoke.sh" "$CI/gcc"
+        run_queue
     fi
 
+    # clang's own build: -Werror and the unit tests. The tool scripts run
+    # on clang below, in the ASan+UBSan build: the same compiler at the same
+    # optimisation (Release), with the sanitizers.
     if build clang -DCMAKE_C_COMPILER=clang; then
         unit_tests unit-clang x86-64 "$CI/clang"
-        tool_tests tool-clang "$CI/clang"
         run_queue
     fi
 
@@ -333,26 +346,38 @@ main() {
         fi
     fi
 
-    local xarch_ok=1
-    if build i386 -DCMAKE_TOOLCHAIN_FILE="$WAI_REPO/cmake/toolchains/i386.cmake" \
-        -DWAI_BUILD_BENCH=OFF; then
+    # The cross builds first, then one queue for all their tests: the
+    # unit tests under qemu and node, and each architecture's record of
+    # the corpus and the examples (compared below) beside them.
+    local xarch_ok=1 i386_ok=0 aarch64_ok=0 wasm32_ok=0
+    build i386 -DCMAKE_TOOLCHAIN_FILE="$WAI_REPO/cmake/toolchains/i386.cmake" \
+        -DWAI_BUILD_BENCH=OFF && i386_ok=1
+    build aarch64 -DCMAKE_TOOLCHAIN_FILE="$WAI_REPO/cmake/toolchains/aarch64-linux-gnu-clang.cmake" \
+        -DWAI_BUILD_BENCH=OFF && aarch64_ok=1
+    build wasm32 -DCMAKE_TOOLCHAIN_FILE="$WAI_REPO/cmake/toolchains/wasm32-wasi.cmake" \
+        -DWASI_SYSROOT="$(wasi_sysroot)" -DWAI_BUILD_BENCH=OFF && wasm32_ok=1
+    section "cross-architecture tests"
+    if ((i386_ok)); then
         unit_tests unit-i386 i386 "$CI/i386"
-        run_queue
+        queue_test xarch-record-i386 bash "$WAI_REPO/tests/ci/xarch.sh" --record "$CI/xarch" \
+            i386="$CI/i386"
         # Planted faults (a crashing tool, no ffmpeg, no WAI_TOOL, what
         # i386 cannot run) show as failures or skips, never as passes.
-        run_test counts bash "$WAI_REPO/tests/ci/check_counts.sh" "$CI/gcc" "$CI/i386"
+        queue_test counts bash "$WAI_REPO/tests/ci/check_counts.sh" "$CI/gcc" "$CI/i386"
     else xarch_ok=0; fi
-
-    if build aarch64 -DCMAKE_TOOLCHAIN_FILE="$WAI_REPO/cmake/toolchains/aarch64-linux-gnu-clang.cmake" \
-        -DWAI_BUILD_BENCH=OFF; then
+    if ((wasm32_ok)); then
+        queue_test xarch-record-wasm32 bash "$WAI_REPO/tests/ci/xarch.sh" --record "$CI/xarch" \
+            wasm32="$CI/wasm32"
+    else xarch_ok=0; fi
+    if ((aarch64_ok)); then
         unit_tests unit-aarch64 aarch64 "$CI/aarch64"
-        run_queue
+        queue_test xarch-record-aarch64 bash "$WAI_REPO/tests/ci/xarch.sh" --record "$CI/xarch" \
+            aarch64="$CI/aarch64"
     else xarch_ok=0; fi
+    ((wasm32_ok)) && unit_tests unit-wasm32 wasm32 "$CI/wasm32"
+    run_queue
 
-    if build wasm32 -DCMAKE_TOOLCHAIN_FILE="$WAI_REPO/cmake/toolchains/wasm32-wasi.cmake" \
-        -DWASI_SYSROOT="$(wasi_sysroot)" -DWAI_BUILD_BENCH=OFF; then
-        unit_tests unit-wasm32 wasm32 "$CI/wasm32"
-        run_queue
+    if ((wasm32_ok)); then
         # The JavaScript package over the same build's WebAssembly module:
         # the corpus in node, and npm pack installed into an empty folder.
         run_test web-node node "$WAI_REPO/web/test/corpus.mjs" "$CI/wasm32/web/wai.wasm"
@@ -389,8 +414,8 @@ main() {
     section "cross-architecture exactness"
     # Runs even when a build failed: the missing target then fails its test.
     [[ $xarch_ok == 1 ]] || echo "  (a cross build failed; its comparison will fail)"
-    run_test xarch bash "$WAI_REPO/tests/ci/xarch.sh" "$CI/xarch" \
-        x86-64="$CI/gcc" i386="$CI/i386" aarch64="$CI/aarch64" wasm32="$CI/wasm32"
+    run_test xarch bash "$WAI_REPO/tests/ci/xarch.sh" --compare "$CI/xarch" \
+        x86-64 i386 aarch64 wasm32
 
     # WAI_BUILD_FUZZ instruments the library too (CMakeLists.txt), so the
     # fuzzers see coverage of the code under test, not only of fuzz_*.c.

@@ -5,6 +5,11 @@
 #   tests/ci/xarch.sh OUTDIR ARCH=BUILD_DIR...    (the first ARCH is the reference)
 #   e.g. xarch.sh build/ci/xarch x86-64=build/ci/gcc i386=build/ci/i386 \
 #                 aarch64=build/ci/aarch64 wasm32=build/ci/wasm32
+#   tests/ci/xarch.sh --record OUTDIR ARCH=BUILD_DIR   one architecture's record
+#   tests/ci/xarch.sh --compare OUTDIR ARCH...          the records compared
+# The two halves let CI record each architecture beside that build's other
+# tests (tests/ci/check.sh) and compare once all are there; the first form
+# does both, the architectures side by side.
 #
 # For each architecture it records (a) wai_xarch_digest's output and (b) when
 # tests/corpus/index.txt exists, `wai decode --json FIELDS` for every line of
@@ -14,7 +19,14 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-(($# >= 2)) || { echo "usage: $0 OUTDIR ARCH=BUILD_DIR..." >&2; exit 2; }
+usage() {
+    echo "usage: $0 [--record|--compare] OUTDIR ARCH=BUILD_DIR... (--compare: ARCH...)" >&2
+    exit 2
+}
+mode=both
+case "${1:-}" in --record|--compare) mode="${1#--}"; shift ;; esac
+(($# >= 2)) || usage
+[[ $mode != record || $# == 2 ]] || usage
 outdir="$1"; shift
 mkdir -p "$outdir"
 outdir="$(cd "$outdir" && pwd -P)"
@@ -115,21 +127,38 @@ record() {
     echo "$ok" >"$3.ok"
 }
 
-# The architectures record in parallel (qemu and node start slowly, and
-# they are independent); the comparison waits for all.
-pids=()
-for spec in "$@"; do
-    record "${spec%%=*}" "${spec#*=}" "$outdir/${spec%%=*}.txt" &
-    pids+=($!)
-done
-for pid in "${pids[@]}"; do wait "$pid" || true; done
+if [[ $mode == record ]]; then
+    arch="${1%%=*}"
+    record "$arch" "${1#*=}" "$outdir/$arch.txt"
+    # One check: the architecture's programs were there and ran (what they
+    # wrote is --compare's to judge).
+    if [[ "$(cat "$outdir/$arch.txt.ok")" == 1 ]]; then
+        echo "xarch: $arch recorded ($(wc -l <"$outdir/$arch.txt") lines)"
+        echo "1 passed, 0 failed"
+    else
+        echo "xarch: FAIL $arch: its programs are missing ($outdir/$arch.txt)"
+        echo "0 passed, 1 failed"
+        exit 1
+    fi
+    exit 0
+fi
+if [[ $mode == both ]]; then
+    # The architectures record in parallel (qemu and node start slowly,
+    # and they are independent); the comparison waits for all.
+    pids=()
+    for spec in "$@"; do
+        record "${spec%%=*}" "${spec#*=}" "$outdir/${spec%%=*}.txt" &
+        pids+=($!)
+    done
+    for pid in "${pids[@]}"; do wait "$pid" || true; done
+fi
 
 passed=0 failed=0 ref="" ref_arch=""
 for spec in "$@"; do
     arch="${spec%%=*}"
     out="$outdir/$arch.txt"
     ok="$(cat "$out.ok" 2>/dev/null || echo 0)"
-    lines="$(wc -l <"$out")"
+    lines="$(wc -l 2>/dev/null <"$out" || echo 0)"
     if [[ -z "$ref" ]]; then
         ref="$out" ref_arch="$arch"
         echo "xarch: $arch (reference): $lines lines -> $out"

@@ -127,7 +127,10 @@ def copy_tree(dest):
         if not os.path.lexists(src) or os.path.isdir(src) and not os.path.islink(src):
             continue
         os.makedirs(os.path.dirname(dst), exist_ok=True)
-        shutil.copy2(src, dst, follow_symlinks=False)
+        try:
+            shutil.copy2(src, dst, follow_symlinks=False)
+        except FileNotFoundError:
+            continue  # an untracked file another step removed meanwhile (CI's queue)
 
 
 class Tree:

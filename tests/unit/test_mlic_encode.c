@@ -195,7 +195,16 @@ static void test_slices(void) {
     wai_mlic_encode_result first, r;
     p.k = 1;
     if (CHECK(wai_mlic_encode(ctx, mlic, pic, h, w, &p, &first) == WAI_ok)) {
+        /* Each slice is two passes of the entropy network, its weights
+         * packed again for each: K 96 took 80 of this test's 114 s under
+         * qemu-i386. The emulators take two K (the slice logic is the
+         * same C everywhere; the kernels' arithmetic is in every pass);
+         * the x86-64 builds take every K up to M / 2. */
+#if defined(__x86_64__)
         static const uint32_t ks[] = {2, 3, 4, 32, 96};
+#else
+        static const uint32_t ks[] = {2, 32};
+#endif
         for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
             p.k = ks[i];
             if (!CHECK_MSG(wai_mlic_encode(ctx, mlic, pic, h, w, &p, &r) == WAI_ok, "K %u", ks[i]))
