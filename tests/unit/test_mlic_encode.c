@@ -195,11 +195,11 @@ static void test_slices(void) {
     wai_mlic_encode_result first, r;
     p.k = 1;
     if (CHECK(wai_mlic_encode(ctx, mlic, pic, h, w, &p, &first) == WAI_ok)) {
-        /* Each slice is two passes of the entropy network, its weights
-         * packed again for each: K 96 took 80 of this test's 114 s under
-         * qemu-i386. The emulators take two K (the slice logic is the
-         * same C everywhere; the kernels' arithmetic is in every pass);
-         * the x86-64 builds take every K up to M / 2. */
+        /* Under qemu-i386 each encode takes some 19 s whatever its K: the
+         * six encodes took 114 s, the three below 74 s. The emulators take
+         * two K (the slice logic is the same C everywhere; the kernels'
+         * arithmetic is in every pass); the x86-64 builds take every K up
+         * to M / 2. */
 #if defined(__x86_64__)
         static const uint32_t ks[] = {2, 3, 4, 32, 96};
 #else
